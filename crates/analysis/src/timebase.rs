@@ -1,0 +1,219 @@
+//! Cycle → µs conversion of a raw records file (runtime-formats.md §1.4, §1.16), for the
+//! task join and every view that shows device time.
+//!
+//! Device mode: `base_cycles` = the smallest strictly positive value among every AICore
+//! `start - receive_to_start` and `end`, every AICPU `dispatch` and `finish`, every scheduler
+//! and orchestrator record `start`/`end`; `us(c) = 0.0` if `c == 0`, else
+//! `(c - base) * 1e6 / clock_freq_hz` (signed, so `c < base` gives a negative value).
+//!
+//! Host-orchestrated captures (§1.16): when clock anchors calibrate
+//! (`nominal_frequency_offset_interp_v1`), device cycles map to host ns and then to
+//! `(host_ns - origin_ns) / 1000` µs; otherwise device time is placed after the host
+//! orchestration window (`host_composite_end_us + (c - base) * 1e6 / f`, with
+//! `host_composite_end_us` = the latest host record end; an approximation, warned).
+
+use pypto_formats::records::ChipRecords;
+
+/// How device cycles are placed on the µs axis.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Alignment {
+    /// Plain device time: µs since `base_cycles`.
+    Device,
+    /// Host mode, clock anchors calibrated: cycles → host ns → µs since the host origin.
+    HostCalibrated {
+        origin_ns: i128,
+        start_mid_ns: i128,
+        start_cycles: i128,
+        span_cycles: i128,
+        /// `end.mid - (start.mid + span * 1e9 / f)`.
+        drift_ns: i128,
+    },
+    /// Host mode without calibration: device µs shifted after the host window.
+    HostComposite { offset_us: f64 },
+}
+
+/// The time base of one records file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timebase {
+    pub base_cycles: u64,
+    pub clock_freq_hz: u64,
+    pub alignment: Alignment,
+    /// Host origin (ns) in host mode.
+    pub host_origin_ns: Option<u64>,
+    pub warnings: Vec<String>,
+}
+
+impl Timebase {
+    /// A plain device time base (used by tests and v1 files).
+    pub fn device(base_cycles: u64, clock_freq_hz: u64) -> Self {
+        Self {
+            base_cycles,
+            clock_freq_hz,
+            alignment: Alignment::Device,
+            host_origin_ns: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Builds the time base of a records file.
+    pub fn from_records(r: &ChipRecords) -> Self {
+        let base = base_cycles(r);
+        let mut tb = Self::device(base, r.metadata.clock_freq_hz);
+        if r.is_host_mode() {
+            host_alignment(r, &mut tb);
+        }
+        tb
+    }
+
+    /// Device cycles → µs (0 cycles = absent = 0.0).
+    pub fn us(&self, c: u64) -> f64 {
+        if c == 0 || self.clock_freq_hz == 0 {
+            return 0.0;
+        }
+        let f = self.clock_freq_hz as f64;
+        match &self.alignment {
+            Alignment::Device => (i128::from(c) - i128::from(self.base_cycles)) as f64 * 1e6 / f,
+            Alignment::HostComposite { offset_us } => {
+                offset_us + (i128::from(c) - i128::from(self.base_cycles)) as f64 * 1e6 / f
+            }
+            Alignment::HostCalibrated {
+                origin_ns,
+                start_mid_ns,
+                start_cycles,
+                span_cycles,
+                drift_ns,
+            } => {
+                let d = i128::from(c) - start_cycles;
+                let f = i128::from(self.clock_freq_hz);
+                let host_ns = start_mid_ns + d * 1_000_000_000 / f + drift_ns * d / span_cycles;
+                (host_ns - origin_ns) as f64 / 1000.0
+            }
+        }
+    }
+
+    /// Host ns → µs since the host origin (host mode); 0.0 without an origin.
+    pub fn host_us(&self, ns: u64) -> f64 {
+        self.host_origin_ns
+            .map_or(0.0, |o| (i128::from(ns) - i128::from(o)) as f64 / 1000.0)
+    }
+}
+
+/// §1.4 step 2: the smallest strictly positive timestamp (0 if none).
+pub fn base_cycles(r: &ChipRecords) -> u64 {
+    let mut m = u64::MAX;
+    let mut see = |v: u64| {
+        if v > 0 && v < m {
+            m = v;
+        }
+    };
+    let a = &r.aicore;
+    for ((&s, &e), &r2s) in a
+        .start_cycles
+        .iter()
+        .zip(&a.end_cycles)
+        .zip(&a.receive_to_start_cycles)
+    {
+        see(s.saturating_sub(r2s));
+        see(e);
+    }
+    for (&d, &f) in r.aicpu.dispatch_cycles.iter().zip(&r.aicpu.finish_cycles) {
+        see(d);
+        see(f);
+    }
+    for t in &r.sched_threads {
+        t.start_cycles
+            .iter()
+            .chain(&t.end_cycles)
+            .for_each(|&v| see(v));
+    }
+    for t in &r.orch_threads {
+        t.start_cycles
+            .iter()
+            .chain(&t.end_cycles)
+            .for_each(|&v| see(v));
+    }
+    if m == u64::MAX {
+        0
+    } else {
+        m
+    }
+}
+
+struct Anchor {
+    mid_ns: i128,
+    cycles: i128,
+}
+
+fn pick_anchor(r: &ChipRecords, position: &str) -> Option<Anchor> {
+    let anchors = r.metadata.clock_anchors.as_ref()?;
+    let best = anchors
+        .samples
+        .iter()
+        .filter(|s| s.position == position && !s.has_error)
+        .filter_map(|s| {
+            let before = s.host_before_ns?;
+            let after = s.host_after_ns?;
+            let cycles = s.device_cycles?;
+            let rtt = s.rtt_ns.unwrap_or(after.saturating_sub(before));
+            Some((rtt, s.sample_idx, before, cycles))
+        })
+        .min_by_key(|&(rtt, idx, _, _)| (rtt, idx))?;
+    let (rtt, _, before, cycles) = best;
+    Some(Anchor {
+        mid_ns: i128::from(before) + i128::from(rtt / 2),
+        cycles: i128::from(cycles),
+    })
+}
+
+fn host_alignment(r: &ChipRecords, tb: &mut Timebase) {
+    let mut min_host = u64::MAX;
+    let mut max_host = 0u64;
+    for t in &r.host_orch_threads {
+        for (&s, &e) in t.start_host_ns.iter().zip(&t.end_host_ns) {
+            min_host = min_host.min(s);
+            max_host = max_host.max(e);
+        }
+    }
+    for (&s, &e) in r
+        .host_uploads
+        .start_host_ns
+        .iter()
+        .zip(&r.host_uploads.end_host_ns)
+    {
+        min_host = min_host.min(s);
+        max_host = max_host.max(e);
+    }
+    let start = pick_anchor(r, "pre_host_orchestration");
+    let end = pick_anchor(r, "post_device_execution");
+    let origin = r
+        .metadata
+        .host_orchestration_origin_ns
+        .or((min_host != u64::MAX).then_some(min_host))
+        .or_else(|| start.as_ref().and_then(|a| u64::try_from(a.mid_ns).ok()));
+    tb.host_origin_ns = origin;
+    let f = i128::from(r.metadata.clock_freq_hz);
+    if let (Some(s), Some(e), Some(origin)) = (start, end, origin) {
+        let span = e.cycles - s.cycles;
+        if span > 0 && f > 0 {
+            let drift = e.mid_ns - (s.mid_ns + span * 1_000_000_000 / f);
+            tb.alignment = Alignment::HostCalibrated {
+                origin_ns: i128::from(origin),
+                start_mid_ns: s.mid_ns,
+                start_cycles: s.cycles,
+                span_cycles: span,
+                drift_ns: drift,
+            };
+            return;
+        }
+    }
+    let end_us = match origin {
+        Some(o) if max_host > 0 => (i128::from(max_host) - i128::from(o)) as f64 / 1000.0,
+        _ => 0.0,
+    };
+    tb.alignment = Alignment::HostComposite { offset_us: end_us };
+    tb.warnings.push(
+        "host-orchestrated capture without usable clock anchors: device time placed after the host \
+         orchestration window (approximate; cross-domain gaps unknown)"
+            .to_owned(),
+    );
+}

@@ -1,0 +1,61 @@
+//! `pypto-viewer`: the native command line over the readers and analyses.
+//!
+//! - `pypto-viewer manifest <dir>`: walks `<dir>` (skipping hidden entries and the manifest
+//!   itself), writes `<dir>/pypto-viewer-manifest.json` for static hosting (`?src=`), prints
+//!   the number of files listed.
+//! - `pypto-viewer report <dir> [--json]`: runs discovery and prints, per dataset, the
+//!   summary facts (records level/clock/cores/tasks/span, deps tasks/edges/tensors, pass dump
+//!   snapshot count and problems) and per-file errors as `path:line:col: message`. File
+//!   errors are reported, not fatal (exit 0); usage errors exit 2.
+
+mod report;
+mod walk;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer report <dir> [--json]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    match refs.as_slice() {
+        ["manifest", dir] => manifest(dir),
+        ["report", dir] => report::run(dir, false),
+        ["report", dir, "--json"] | ["report", "--json", dir] => report::run(dir, true),
+        ["-h" | "--help" | "help"] => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn manifest(dir: &str) -> ExitCode {
+    let root = std::path::Path::new(dir);
+    if !root.is_dir() {
+        eprintln!("pypto-viewer: {dir} is not a directory");
+        return ExitCode::from(2);
+    }
+    let entries = match walk::walk(root) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("pypto-viewer: cannot read {dir}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let entries: Vec<(String, u64)> = entries
+        .into_iter()
+        .filter(|(p, _)| p != pypto_formats::manifest::FILE_NAME)
+        .collect();
+    let json = pypto_formats::manifest::to_json(&entries);
+    let out = root.join(pypto_formats::manifest::FILE_NAME);
+    if let Err(e) = std::fs::write(&out, json) {
+        eprintln!("pypto-viewer: cannot write {}: {e}", out.display());
+        return ExitCode::from(1);
+    }
+    println!("{} files listed in {}", entries.len(), out.display());
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,222 @@
+//! `pypto-viewer report`: discovery plus per-dataset summary facts, as text or JSON. The
+//! thing golden tests and users' scripts compare.
+
+use pypto_analysis::{summary, tasks};
+use pypto_formats::discovery::{self, Dataset, DatasetKind};
+use pypto_formats::{deps, name_map, passes_dump, FormatError};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::ExitCode;
+
+fn read(root: &Path, rel: &str) -> Result<Vec<u8>, FormatError> {
+    std::fs::read(root.join(rel)).map_err(|e| FormatError::new(rel, format!("cannot read: {e}")))
+}
+
+fn entry_path(entries: &[(String, u64)], i: Option<usize>) -> Option<&str> {
+    i.and_then(|i| entries.get(i)).map(|e| e.0.as_str())
+}
+
+fn runtime(
+    root: &Path,
+    entries: &[(String, u64)],
+    ds: &Dataset,
+    errors: &mut Vec<String>,
+) -> Value {
+    let mut out = serde_json::Map::new();
+    let deps = entry_path(entries, ds.deps).and_then(|p| {
+        match read(root, p).and_then(|b| deps::parse(p, &b)) {
+            Ok(d) => {
+                out.insert(
+                    "deps".into(),
+                    json!({"file": p, "tasks": d.task_count(), "edges": d.edge_count(),
+                           "tensors": d.tensor_count(), "warnings": d.warnings}),
+                );
+                Some(d)
+            }
+            Err(e) => {
+                errors.push(e.to_string());
+                None
+            }
+        }
+    });
+    let names = entry_path(entries, ds.name_map).and_then(|p| match read(root, p).and_then(|b| name_map::parse(p, &b)) {
+        Ok(m) => {
+            out.insert(
+                "name_map".into(),
+                json!({"file": p, "entries": m.entries.len(), "orchestrator_name": m.orchestrator_name}),
+            );
+            Some(m)
+        }
+        Err(e) => {
+            errors.push(e.to_string());
+            None
+        }
+    });
+    if let Some(p) = entry_path(entries, ds.records) {
+        match read(root, p).and_then(|b| pypto_formats::records::parse(p, &b)) {
+            Ok(r) => {
+                let joined = tasks::join(&r);
+                let facts = summary::records_summary(&r, &joined);
+                let fids = tasks::func_ids(&joined, deps.as_ref());
+                let resolved = fids.iter().filter(|&&f| f >= 0).count();
+                let named_rows = fids
+                    .iter()
+                    .filter(|&&f| names.as_ref().is_some_and(|map| map.name(f).is_some()))
+                    .count();
+                let mut v = serde_json::to_value(&facts).unwrap_or(Value::Null);
+                if let Value::Object(m) = &mut v {
+                    m.insert("file".into(), json!(p));
+                    m.insert("resolved_func_ids".into(), json!(resolved));
+                    m.insert("named_tasks".into(), json!(named_rows));
+                }
+                out.insert("records".into(), v);
+            }
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    Value::Object(out)
+}
+
+fn pass_dump(entries: &[(String, u64)], ds: &Dataset) -> Value {
+    let names: Vec<&str> = ds
+        .files
+        .iter()
+        .filter_map(|f| entries.get(f.entry_index))
+        .map(|e| e.0.rsplit('/').next().unwrap_or(""))
+        .collect();
+    let l = passes_dump::validate(&names);
+    json!({"snapshots": l.snapshots.len(), "has_frontend": l.has_frontend, "problems": l.problems,
+           "memory_snapshot": l.memory_snapshot().map(|s| s.file_name.clone())})
+}
+
+fn kind_name(k: DatasetKind) -> &'static str {
+    match k {
+        DatasetKind::Runtime => "runtime",
+        DatasetKind::PassDump => "pass_dump",
+        DatasetKind::ServingStrace => "serving_strace",
+    }
+}
+
+fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
+    let path = if ds.path.is_empty() {
+        "."
+    } else {
+        ds.path.as_str()
+    };
+    println!("[{}] {path}", kind_name(ds.kind));
+    if let Some(g) = &ds.group {
+        println!("  group: {}", if g.is_empty() { "." } else { g });
+    }
+    println!("  views: {}", ds.views.join(", "));
+    if let Some(r) = facts.get("records") {
+        println!(
+            "  records: {} level {} ({}), clock {} Hz, {} cores, {} tasks ({} AICore rows)",
+            r["file"].as_str().unwrap_or(""),
+            r["level"],
+            r["format"].as_str().unwrap_or(""),
+            r["clock_freq_hz"],
+            r["num_cores"],
+            r["task_count"],
+            r["aicore_rows"]
+        );
+        println!(
+            "  time range: {:.3} us - {:.3} us (span: {:.3} us)",
+            r["first_start_us"].as_f64().unwrap_or(0.0),
+            r["last_end_us"].as_f64().unwrap_or(0.0),
+            r["span_us"].as_f64().unwrap_or(0.0)
+        );
+        println!(
+            "  scheduler threads: {}, orchestrator threads: {}",
+            r["scheduler_threads"], r["orchestrator_threads"]
+        );
+        for w in r["warnings"].as_array().into_iter().flatten() {
+            println!("  warning: {}", w.as_str().unwrap_or(""));
+        }
+    }
+    if let Some(d) = facts.get("deps") {
+        println!(
+            "  deps: {} tasks, {} edges, {} tensors ({})",
+            d["tasks"],
+            d["edges"],
+            d["tensors"],
+            d["file"].as_str().unwrap_or("")
+        );
+    }
+    if let Some(m) = facts.get("name_map") {
+        println!(
+            "  name map: {} entries ({})",
+            m["entries"],
+            m["file"].as_str().unwrap_or("")
+        );
+    }
+    if ds.kind == DatasetKind::PassDump {
+        println!("  pass snapshots: {}", facts["snapshots"]);
+        for p in facts["problems"].as_array().into_iter().flatten() {
+            println!("  problem: {}", p.as_str().unwrap_or(""));
+        }
+    }
+    for n in &ds.notes {
+        println!("  note: {n}");
+    }
+    for m in &ds.missing {
+        println!("  missing: {m}");
+    }
+    for e in errors {
+        println!("  error: {e}");
+    }
+}
+
+/// Runs the report over `dir`.
+pub fn run(dir: &str, as_json: bool) -> ExitCode {
+    let root = Path::new(dir);
+    if !root.is_dir() {
+        eprintln!("pypto-viewer: {dir} is not a directory");
+        return ExitCode::from(2);
+    }
+    let entries = match crate::walk::walk(root) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("pypto-viewer: cannot read {dir}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let disc = discovery::discover(&entries);
+    let mut all = Vec::new();
+    for ds in &disc.datasets {
+        let mut errors = Vec::new();
+        let facts = match ds.kind {
+            DatasetKind::Runtime => runtime(root, &entries, ds, &mut errors),
+            DatasetKind::PassDump => pass_dump(&entries, ds),
+            DatasetKind::ServingStrace => {
+                json!({"size_bytes": ds.files.first().and_then(|f| entries.get(f.entry_index)).map_or(0, |e| e.1)})
+            }
+        };
+        if as_json {
+            let mut v = serde_json::to_value(ds).unwrap_or(Value::Null);
+            if let Value::Object(m) = &mut v {
+                m.insert("facts".into(), facts);
+                m.insert("errors".into(), json!(errors));
+                let files: Vec<Value> = ds
+                    .files
+                    .iter()
+                    .map(|f| json!({"role": f.role, "path": entry_path(&entries, Some(f.entry_index))}))
+                    .collect();
+                m.insert("files".into(), json!(files));
+            }
+            all.push(v);
+        } else {
+            print_text(ds, &facts, &errors);
+        }
+    }
+    if as_json {
+        let doc = json!({"root": dir, "datasets": all, "ignored_files": disc.ignored_files});
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    } else {
+        println!(
+            "{} dataset(s), {} file(s) ignored",
+            disc.datasets.len(),
+            disc.ignored_files
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,608 @@
+//! Reader for `deps.json` (runtime-formats.md §2): the task DAG with tensor annotations,
+//! for the dependency graph, func-id resolution (`kernel_ids`) and later deps analyses.
+//!
+//! Ids (`task_id`, `tensor_id`, `pred`, `succ`, `buffer_addr`, offsets) arrive as decimal
+//! strings that may exceed 2^53; older files use numbers; both are read exactly as u64.
+//! Tasks, args, tensors and edges are stored as columns; dtype/source names are interned;
+//! shapes and strides live in one shared `dims` pool addressed by `(offset, len)` ranges.
+//! Older shapes (edges as `[pred, succ]` pairs, missing `tasks`/`tensors`/optional keys)
+//! are accepted.
+
+use crate::json_util::{IdNum, Interner};
+use crate::FormatError;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use std::borrow::Cow;
+use std::fmt;
+
+/// Task scope (`"auto"` | `"manual"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum Scope {
+    #[default]
+    Auto,
+    Manual,
+    /// Missing or another value.
+    Other,
+}
+
+/// `args[].type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum ArgType {
+    Input,
+    Output,
+    Inout,
+    OutputExisting,
+    #[default]
+    Unknown,
+}
+
+impl ArgType {
+    fn from_name(s: &str) -> Self {
+        match s {
+            "INPUT" => Self::Input,
+            "OUTPUT" => Self::Output,
+            "INOUT" => Self::Inout,
+            "OUTPUT_EXISTING" => Self::OutputExisting,
+            _ => Self::Unknown,
+        }
+    }
+}
+
+/// A `(offset, len)` range into [`Deps::dims`] (shape or strides). `len == 0` = absent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct DimRange {
+    pub offset: u32,
+    pub len: u32,
+}
+
+/// Edge `flags` bits.
+pub const FLAG_WAIT: u8 = 1;
+/// Edge `flags` bits.
+pub const FLAG_RETAIN: u8 = 2;
+
+/// Tensormap `overlap` (0 = absent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum Overlap {
+    #[default]
+    None,
+    Covered,
+    Other,
+    NoOverlap,
+}
+
+/// `tasks[]` columns, submit order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DepsTasks {
+    pub task_id: Vec<u64>,
+    /// `[aic, aiv0, aiv1]`, -1 = inactive; `[-1, -1, -1]` when missing or malformed.
+    pub kernel_ids: Vec<[i64; 3]>,
+    /// False when `kernel_ids` was missing or not of length 3 (skipped for func-id resolution).
+    pub has_kernel_ids: Vec<bool>,
+    /// SPMD block count, default 1, at least 1.
+    pub block_num: Vec<u32>,
+    pub early_dispatch: Vec<bool>,
+    pub scope: Vec<Scope>,
+    /// Args of task `i` are `arg_offsets[i]..arg_offsets[i + 1]` in [`DepsArgs`].
+    pub arg_offsets: Vec<u32>,
+}
+
+impl DepsTasks {
+    pub fn len(&self) -> usize {
+        self.task_id.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.task_id.is_empty()
+    }
+    /// True when every kernel slot is -1 (dummy task or graph boundary).
+    pub fn is_dummy(&self, i: usize) -> bool {
+        self.kernel_ids
+            .get(i)
+            .is_some_and(|k| k.iter().all(|&x| x < 0))
+    }
+}
+
+/// `tasks[].args[]` columns, all tasks concatenated.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DepsArgs {
+    pub idx: Vec<i32>,
+    pub arg_type: Vec<ArgType>,
+    /// `None` for OUTPUT slots (not materialised at submit).
+    pub tensor_id: Vec<Option<u64>>,
+    /// Index into [`Deps::dtype_names`]; `u32::MAX` = absent.
+    pub dtype: Vec<u32>,
+    pub shape: Vec<DimRange>,
+    pub strides: Vec<DimRange>,
+    pub start_offset: Vec<u64>,
+}
+
+/// `tensors[]` columns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DepsTensors {
+    pub tensor_id: Vec<u64>,
+    pub buffer_addr: Vec<u64>,
+    pub version: Vec<i32>,
+    /// Index into [`Deps::dtype_names`]; `u32::MAX` = absent.
+    pub dtype: Vec<u32>,
+    pub buffer_numel: Vec<u64>,
+}
+
+/// `edges[]` columns, file order (grouped by consumer).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DepsEdges {
+    pub pred: Vec<u64>,
+    pub succ: Vec<u64>,
+    /// Consumer arg slot, -1 for explicit edges and pair-format edges.
+    pub arg: Vec<i32>,
+    /// Index into [`Deps::source_names`] (`explicit`, `creator`, `tensormap`, ...);
+    /// `u32::MAX` = absent (pair-format edges).
+    pub source: Vec<u32>,
+    /// [`FLAG_WAIT`] | [`FLAG_RETAIN`].
+    pub flags: Vec<u8>,
+    pub overlap: Vec<Overlap>,
+    pub tensor_id: Vec<Option<u64>>,
+    /// Index into [`Deps::dtype_names`]; `u32::MAX` = absent.
+    pub consumer_dtype: Vec<u32>,
+    pub consumer_shape: Vec<DimRange>,
+    pub consumer_strides: Vec<DimRange>,
+    pub consumer_start_offset: Vec<Option<u64>>,
+    pub producer_shape: Vec<DimRange>,
+    pub producer_strides: Vec<DimRange>,
+    pub producer_start_offset: Vec<Option<u64>>,
+}
+
+/// A parsed `deps.json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Deps {
+    pub tasks: DepsTasks,
+    pub args: DepsArgs,
+    pub tensors: DepsTensors,
+    pub edges: DepsEdges,
+    /// Shape/stride pool for every [`DimRange`].
+    pub dims: Vec<u32>,
+    pub dtype_names: Vec<String>,
+    pub source_names: Vec<String>,
+    /// Top-level `version` of old files (1..3), if present.
+    pub version: Option<i64>,
+    /// Newer upstream top-level `runtime`.
+    pub runtime: Option<String>,
+    /// True when some task lacked a valid `kernel_ids` (pre-Jun-2026 files).
+    pub missing_kernel_ids: bool,
+    pub warnings: Vec<String>,
+}
+
+impl Deps {
+    pub fn task_count(&self) -> usize {
+        self.tasks.len()
+    }
+    /// Number of edge rows (annotated edges; duplicates of one `(pred, succ)` count).
+    pub fn edge_count(&self) -> usize {
+        self.edges.pred.len()
+    }
+    pub fn tensor_count(&self) -> usize {
+        self.tensors.tensor_id.len()
+    }
+    /// The dims of a range (empty if out of bounds).
+    pub fn dims_of(&self, r: DimRange) -> &[u32] {
+        self.dims
+            .get(r.offset as usize..(r.offset as usize).saturating_add(r.len as usize))
+            .unwrap_or(&[])
+    }
+    /// Name of an interned source index.
+    pub fn source_name(&self, i: u32) -> Option<&str> {
+        self.source_names.get(i as usize).map(String::as_str)
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+
+#[derive(Default)]
+struct Builder {
+    deps: Deps,
+    dtypes: Interner,
+    sources: Interner,
+}
+
+impl Builder {
+    fn dims(&mut self, v: Option<&[u32]>) -> DimRange {
+        match v {
+            Some(v) if !v.is_empty() => {
+                let r = DimRange {
+                    offset: self.deps.dims.len() as u32,
+                    len: v.len() as u32,
+                };
+                self.deps.dims.extend_from_slice(v);
+                r
+            }
+            _ => DimRange::default(),
+        }
+    }
+    fn dtype(&mut self, s: Option<&str>) -> u32 {
+        s.map_or(u32::MAX, |s| self.dtypes.intern(s))
+    }
+}
+
+/// `kernel_ids`: valid only with exactly 3 integers.
+struct KernelIds {
+    ids: [i64; 3],
+    ok: bool,
+}
+
+impl Default for KernelIds {
+    fn default() -> Self {
+        Self {
+            ids: [-1; 3],
+            ok: false,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for KernelIds {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = KernelIds;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a `kernel_ids` array of integers")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<KernelIds, E> {
+                Ok(KernelIds::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KernelIds, A::Error> {
+                let mut ids = [-1i64; 3];
+                let mut n = 0usize;
+                while let Some(x) = seq.next_element::<i64>()? {
+                    if let Some(slot) = ids.get_mut(n) {
+                        *slot = x;
+                    }
+                    n += 1;
+                }
+                if n == 3 {
+                    Ok(KernelIds { ids, ok: true })
+                } else {
+                    Ok(KernelIds {
+                        ids: [-1; 3],
+                        ok: false,
+                    })
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(expecting = "a task argument object")]
+struct ArgRec<'a> {
+    #[serde(default)]
+    idx: Option<i32>,
+    #[serde(borrow, default, rename = "type")]
+    arg_type: Option<Cow<'a, str>>,
+    #[serde(default)]
+    tensor_id: Option<IdNum>,
+    #[serde(borrow, default)]
+    dtype: Option<Cow<'a, str>>,
+    #[serde(default)]
+    shape: Option<Vec<u32>>,
+    #[serde(default)]
+    strides: Option<Vec<u32>>,
+    #[serde(default)]
+    start_offset: Option<IdNum>,
+}
+
+#[derive(Deserialize)]
+#[serde(expecting = "a deps.json task object with `task_id`")]
+struct TaskRec<'a> {
+    task_id: IdNum,
+    #[serde(borrow, default)]
+    scope: Option<Cow<'a, str>>,
+    #[serde(default)]
+    early_dispatch: Option<bool>,
+    #[serde(default)]
+    kernel_ids: Option<KernelIds>,
+    #[serde(default)]
+    block_num: Option<i64>,
+    #[serde(borrow, default)]
+    args: Vec<ArgRec<'a>>,
+}
+
+#[derive(Deserialize)]
+#[serde(expecting = "a deps.json tensor object with `tensor_id`")]
+struct TensorRec<'a> {
+    tensor_id: IdNum,
+    #[serde(default)]
+    buffer_addr: Option<IdNum>,
+    #[serde(default)]
+    version: Option<i32>,
+    #[serde(borrow, default)]
+    dtype: Option<Cow<'a, str>>,
+    #[serde(default)]
+    buffer_numel: Option<IdNum>,
+}
+
+#[derive(Deserialize)]
+#[serde(expecting = "a deps.json edge object with `pred` and `succ`")]
+struct EdgeObj<'a> {
+    pred: IdNum,
+    succ: IdNum,
+    #[serde(default)]
+    arg: Option<i32>,
+    #[serde(borrow, default)]
+    source: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    flags: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow, default)]
+    overlap: Option<Cow<'a, str>>,
+    #[serde(default)]
+    tensor_id: Option<IdNum>,
+    #[serde(borrow, default)]
+    consumer_dtype: Option<Cow<'a, str>>,
+    #[serde(default)]
+    consumer_shape: Option<Vec<u32>>,
+    #[serde(default)]
+    consumer_strides: Option<Vec<u32>>,
+    #[serde(default)]
+    consumer_start_offset: Option<IdNum>,
+    #[serde(default)]
+    producer_shape: Option<Vec<u32>>,
+    #[serde(default)]
+    producer_strides: Option<Vec<u32>>,
+    #[serde(default)]
+    producer_start_offset: Option<IdNum>,
+}
+
+/// An edge: an object (current) or a `[pred, succ]` pair (version 1).
+enum EdgeRec<'a> {
+    Obj(Box<EdgeObj<'a>>),
+    Pair(u64, u64),
+}
+
+impl<'de> Deserialize<'de> for EdgeRec<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = EdgeRec<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an edge object or a [pred, succ] pair")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<EdgeRec<'de>, A::Error> {
+                let pred: IdNum = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let succ: IdNum = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(EdgeRec::Pair(pred.0, succ.0))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<EdgeRec<'de>, A::Error> {
+                let obj = EdgeObj::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(EdgeRec::Obj(Box::new(obj)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Streams tasks into the builder.
+struct TasksField<'b>(&'b mut Builder);
+/// Streams tensors into the builder.
+struct TensorsField<'b>(&'b mut Builder);
+/// Streams edges into the builder.
+struct EdgesField<'b>(&'b mut Builder);
+
+impl<'de> de::DeserializeSeed<'de> for TasksField<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V<'b>(&'b mut Builder);
+        impl<'de> Visitor<'de> for V<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a `tasks` array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+                let b = self.0;
+                while let Some(t) = seq.next_element::<TaskRec<'de>>()? {
+                    let tasks = &mut b.deps.tasks;
+                    if tasks.arg_offsets.is_empty() {
+                        tasks.arg_offsets.push(0);
+                    }
+                    let k = t.kernel_ids.unwrap_or_default();
+                    if !k.ok {
+                        b.deps.missing_kernel_ids = true;
+                    }
+                    tasks.task_id.push(t.task_id.0);
+                    tasks.kernel_ids.push(k.ids);
+                    tasks.has_kernel_ids.push(k.ok);
+                    tasks.block_num.push(
+                        t.block_num
+                            .map_or(1, |n| n.clamp(1, i64::from(u32::MAX)) as u32),
+                    );
+                    tasks.early_dispatch.push(t.early_dispatch.unwrap_or(false));
+                    tasks.scope.push(match t.scope.as_deref() {
+                        Some("auto") => Scope::Auto,
+                        Some("manual") => Scope::Manual,
+                        _ => Scope::Other,
+                    });
+                    for a in t.args {
+                        let shape = b.dims(a.shape.as_deref());
+                        let strides = b.dims(a.strides.as_deref());
+                        let dtype = b.dtype(a.dtype.as_deref());
+                        let args = &mut b.deps.args;
+                        args.idx.push(a.idx.unwrap_or(-1));
+                        args.arg_type.push(
+                            a.arg_type
+                                .as_deref()
+                                .map_or(ArgType::Unknown, ArgType::from_name),
+                        );
+                        args.tensor_id.push(a.tensor_id.map(|x| x.0));
+                        args.dtype.push(dtype);
+                        args.shape.push(shape);
+                        args.strides.push(strides);
+                        args.start_offset.push(a.start_offset.map_or(0, |x| x.0));
+                    }
+                    let n = b.deps.args.idx.len() as u32;
+                    b.deps.tasks.arg_offsets.push(n);
+                }
+                Ok(())
+            }
+        }
+        d.deserialize_seq(V(self.0))
+    }
+}
+
+impl<'de> de::DeserializeSeed<'de> for TensorsField<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V<'b>(&'b mut Builder);
+        impl<'de> Visitor<'de> for V<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a `tensors` array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+                let b = self.0;
+                while let Some(t) = seq.next_element::<TensorRec<'de>>()? {
+                    let dtype = b.dtype(t.dtype.as_deref());
+                    let ts = &mut b.deps.tensors;
+                    ts.tensor_id.push(t.tensor_id.0);
+                    ts.buffer_addr.push(t.buffer_addr.map_or(0, |x| x.0));
+                    ts.version.push(t.version.unwrap_or(0));
+                    ts.dtype.push(dtype);
+                    ts.buffer_numel.push(t.buffer_numel.map_or(0, |x| x.0));
+                }
+                Ok(())
+            }
+        }
+        d.deserialize_seq(V(self.0))
+    }
+}
+
+impl<'de> de::DeserializeSeed<'de> for EdgesField<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V<'b>(&'b mut Builder);
+        impl<'de> Visitor<'de> for V<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an `edges` array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+                let b = self.0;
+                while let Some(e) = seq.next_element::<EdgeRec<'de>>()? {
+                    match e {
+                        EdgeRec::Pair(p, s) => {
+                            push_edge(b, p, s, None);
+                        }
+                        EdgeRec::Obj(o) => {
+                            let o = *o;
+                            push_edge(b, o.pred.0, o.succ.0, Some(&o));
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+        d.deserialize_seq(V(self.0))
+    }
+}
+
+fn push_edge(b: &mut Builder, pred: u64, succ: u64, o: Option<&EdgeObj<'_>>) {
+    let source = o
+        .and_then(|o| o.source.as_deref())
+        .map_or(u32::MAX, |s| b.sources.intern(s));
+    let flags = o.and_then(|o| o.flags.as_ref()).map_or(0u8, |f| {
+        f.iter().fold(0u8, |acc, x| match x.as_ref() {
+            "wait" => acc | FLAG_WAIT,
+            "retain" => acc | FLAG_RETAIN,
+            _ => acc,
+        })
+    });
+    let overlap = match o.and_then(|o| o.overlap.as_deref()) {
+        None => Overlap::None,
+        Some("covered") => Overlap::Covered,
+        Some("no_overlap") => Overlap::NoOverlap,
+        Some(_) => Overlap::Other,
+    };
+    let consumer_dtype = b.dtype(o.and_then(|o| o.consumer_dtype.as_deref()));
+    let cs = b.dims(o.and_then(|o| o.consumer_shape.as_deref()));
+    let cst = b.dims(o.and_then(|o| o.consumer_strides.as_deref()));
+    let ps = b.dims(o.and_then(|o| o.producer_shape.as_deref()));
+    let pst = b.dims(o.and_then(|o| o.producer_strides.as_deref()));
+    let e = &mut b.deps.edges;
+    e.pred.push(pred);
+    e.succ.push(succ);
+    e.arg.push(o.and_then(|o| o.arg).unwrap_or(-1));
+    e.source.push(source);
+    e.flags.push(flags);
+    e.overlap.push(overlap);
+    e.tensor_id.push(o.and_then(|o| o.tensor_id).map(|x| x.0));
+    e.consumer_dtype.push(consumer_dtype);
+    e.consumer_shape.push(cs);
+    e.consumer_strides.push(cst);
+    e.consumer_start_offset
+        .push(o.and_then(|o| o.consumer_start_offset).map(|x| x.0));
+    e.producer_shape.push(ps);
+    e.producer_strides.push(pst);
+    e.producer_start_offset
+        .push(o.and_then(|o| o.producer_start_offset).map(|x| x.0));
+}
+
+/// Top level: a map visited key by key so the big arrays stream into the builder.
+struct Top<'b>(&'b mut Builder);
+
+impl<'de> de::DeserializeSeed<'de> for Top<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V<'b>(&'b mut Builder);
+        impl<'de> Visitor<'de> for V<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a deps.json object with `tasks`, `tensors` and `edges`")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+                let b = self.0;
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "tasks" => map.next_value_seed(TasksField(b))?,
+                        "tensors" => map.next_value_seed(TensorsField(b))?,
+                        "edges" => map.next_value_seed(EdgesField(b))?,
+                        "version" => b.deps.version = map.next_value::<Option<i64>>()?,
+                        "runtime" => b.deps.runtime = map.next_value::<Option<String>>()?,
+                        _ => {
+                            map.next_value::<de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+        d.deserialize_map(V(self.0))
+    }
+}
+
+/// Parses a `deps.json`. `path` is only used in errors.
+pub fn parse(path: &str, bytes: &[u8]) -> Result<Deps, FormatError> {
+    use de::DeserializeSeed;
+    let mut b = Builder::default();
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    Top(&mut b)
+        .deserialize(&mut json)
+        .map_err(|e| FormatError::from_json(path, &e))?;
+    json.end().map_err(|e| FormatError::from_json(path, &e))?;
+    let mut deps = b.deps;
+    if deps.tasks.arg_offsets.is_empty() {
+        deps.tasks.arg_offsets.push(0);
+    }
+    deps.dtype_names = b.dtypes.names;
+    deps.source_names = b.sources.names;
+    if deps.tasks.is_empty() && deps.edges.pred.is_empty() && deps.tensors.tensor_id.is_empty() {
+        deps.warnings
+            .push("deps.json has no tasks, tensors or edges".to_owned());
+    }
+    if deps.missing_kernel_ids {
+        deps.warnings.push(
+            "some tasks have no valid `kernel_ids` (older deps.json): their functions cannot be resolved".to_owned(),
+        );
+    }
+    Ok(deps)
+}

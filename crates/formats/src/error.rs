@@ -1,0 +1,68 @@
+//! The one error type of every reader: file path, 1-based line and column (0 = unknown)
+//! and a message, displayed as `path:line:column: message` for the UI and the CLI.
+
+use std::fmt;
+
+/// A reader error with its position in the input file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FormatError {
+    /// The file path as given to the reader.
+    pub path: String,
+    /// 1-based line, 0 when unknown.
+    pub line: u64,
+    /// 1-based column, 0 when unknown.
+    pub column: u64,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl FormatError {
+    /// An error at a known position.
+    pub fn at(path: &str, line: u64, column: u64, message: impl Into<String>) -> Self {
+        Self {
+            path: path.to_owned(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// An error without a position.
+    pub fn new(path: &str, message: impl Into<String>) -> Self {
+        Self::at(path, 0, 0, message)
+    }
+
+    /// An error at the first occurrence of `"key"` in `bytes` (0:0 if the key is absent).
+    pub fn at_key(path: &str, bytes: &[u8], key: &str, message: impl Into<String>) -> Self {
+        let (line, column) = crate::json_util::position_of_key(bytes, key);
+        Self::at(path, line, column, message)
+    }
+
+    /// Converts a `serde_json` error, keeping its line and column and dropping the
+    /// " at line L column C" suffix from the message.
+    pub fn from_json(path: &str, err: &serde_json::Error) -> Self {
+        let line = err.line() as u64;
+        let column = err.column() as u64;
+        let full = err.to_string();
+        let suffix = format!(" at line {line} column {column}");
+        let message = full.strip_suffix(&suffix).unwrap_or(&full);
+        let message = if err.is_eof() {
+            format!("file ends early (truncated?): {message}")
+        } else {
+            message.to_owned()
+        };
+        Self::at(path, line, column, message)
+    }
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.path, self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for FormatError {}

@@ -1,0 +1,17 @@
+//! Readers for PyPTO runtime and compiler records: bytes in, typed column model out.
+//!
+//! Used by the analysis crate, the native CLI and the web worker. Every reader detects the
+//! file variant by content (not by name), keeps raw integers exact (`u64` cycles and ids),
+//! stores columns instead of vectors of structs, and reports malformed input as a
+//! [`FormatError`] naming the file and the position instead of panicking.
+
+pub mod deps;
+pub mod discovery;
+mod error;
+mod json_util;
+pub mod manifest;
+pub mod name_map;
+pub mod passes_dump;
+pub mod records;
+
+pub use error::FormatError;
