@@ -1,0 +1,177 @@
+//! The dataset sidebar: every dataset discovery found (runtime directories, pass dumps,
+//! STRACE files, grouped by multi-rank parent), what views each enables and what is lost for
+//! missing siblings, the parsed summary facts, and the per-file errors.
+
+use leptos::prelude::*;
+use pypto_protocol::{DatasetKind, DatasetSummary};
+
+use crate::state::{AppState, DatasetRow};
+use crate::worker_client;
+
+fn kind_attr(kind: DatasetKind) -> &'static str {
+    match kind {
+        DatasetKind::Runtime => "runtime",
+        DatasetKind::PassDump => "pass_dump",
+        DatasetKind::ServingStrace => "serving_strace",
+    }
+}
+
+fn kind_label(kind: DatasetKind) -> &'static str {
+    match kind {
+        DatasetKind::Runtime => "runtime records",
+        DatasetKind::PassDump => "pass dump",
+        DatasetKind::ServingStrace => "serving STRACE",
+    }
+}
+
+fn summary_view(summary: &DatasetSummary) -> AnyView {
+    let mut lines: Vec<String> = Vec::new();
+    let records = summary.records.as_ref();
+    if let Some(r) = records {
+        let clock_mhz = r.clock_freq_hz as f64 / 1e6;
+        lines.push(format!("level {} · {clock_mhz} MHz · {} cores", r.level, r.num_cores));
+        lines.push(format!("{} tasks · span {:.3} µs", r.task_count, r.span_us));
+    }
+    if let Some(d) = &summary.deps {
+        lines.push(format!("deps: {} tasks · {} edges · {} tensors", d.tasks, d.edges, d.tensors));
+    }
+    if let Some(n) = summary.name_map_entries {
+        lines.push(format!("name map: {n} functions"));
+    }
+    if let Some(p) = &summary.pass_dump {
+        lines.push(format!("{} passes{}", p.pass_count, if p.has_frontend { " + frontend" } else { "" }));
+        lines.extend(p.problems.iter().map(|problem| format!("⚠ {problem}")));
+    }
+    if let Some(r) = records {
+        lines.extend(r.warnings.iter().map(|w| format!("⚠ {w}")));
+    }
+    let errors = summary.errors.len();
+    if errors > 0 {
+        lines.push(format!("{errors} file error{}", if errors == 1 { "" } else { "s" }));
+    }
+    let pass = summary.pass_dump.as_ref();
+    view! {
+        <div class="summary"
+            data-level=records.map(|r| r.level.to_string())
+            data-clock-hz=records.map(|r| r.clock_freq_hz.to_string())
+            data-cores=records.map(|r| r.num_cores.to_string())
+            data-tasks=records.map(|r| r.task_count.to_string())
+            data-span-us=records.map(|r| format!("{:.3}", r.span_us))
+            data-deps-tasks=summary.deps.as_ref().map(|d| d.tasks.to_string())
+            data-deps-edges=summary.deps.as_ref().map(|d| d.edges.to_string())
+            data-deps-tensors=summary.deps.as_ref().map(|d| d.tensors.to_string())
+            data-passes=pass.map(|p| p.pass_count.to_string())
+            data-valid=pass.map(|p| (p.problems.is_empty() && p.has_frontend).to_string())>
+            {lines.into_iter().map(|line| view! { <div class="fact">{line}</div> }).collect_view()}
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn DatasetItem(row: DatasetRow) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let id = row.info.dataset_id;
+    let info = row.info;
+    let title = if info.path.is_empty() { "(opened folder)".to_string() } else { info.path.clone() };
+    let files_title = info.files.iter().map(|f| format!("{}: {}", f.role, f.path)).collect::<Vec<_>>().join("\n");
+    view! {
+        <li class="dataset" data-kind=kind_attr(info.kind) data-path=info.path.clone()
+            class:selected=move || state.selected.get() == Some(id)
+            on:click=move |_| worker_client::select_dataset(state, id)>
+            <div class="dataset-name" title=files_title>{title}</div>
+            <div class="dataset-kind">{kind_label(info.kind)}</div>
+            <ul class="views">{info.views.iter().map(|v| view! { <li>{v.clone()}</li> }).collect_view()}</ul>
+            <ul class="missing">{info.missing.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
+            <ul class="notes">{info.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
+            {match row.summary {
+                Some(summary) => summary_view(&summary),
+                None => view! { <div class="pending">"loading…"</div> }.into_any(),
+            }}
+        </li>
+    }
+}
+
+#[component]
+pub fn Sidebar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let grouped = move || {
+        // Multi-rank datasets appear under their parent's heading, in discovery order.
+        let rows = state.datasets.get();
+        let mut groups: Vec<(Option<String>, Vec<DatasetRow>)> = Vec::new();
+        for row in rows {
+            let group = row.info.group.clone();
+            match groups.iter_mut().find(|(g, _)| *g == group) {
+                Some((_, members)) => members.push(row),
+                None => groups.push((group, vec![row])),
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(group, members)| {
+                view! {
+                    {group.map(|g| view! { <li class="group-heading">{g}</li> })}
+                    {members.into_iter().map(|row| view! { <DatasetItem row=row/> }).collect_view()}
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <aside class="sidebar">
+            <h2>"Datasets"</h2>
+            <Show when=move || state.datasets.with(Vec::is_empty)>
+                <p class="empty">
+                    {move || if state.load_state.get() == crate::state::LoadState::Loading { "Loading…" } else { "Open a folder, the demo, or drop a folder here." }}
+                </p>
+            </Show>
+            <ul id="datasets">{grouped}</ul>
+            <Show when=move || { state.ignored_files.get() > 0 }>
+                <p class="ignored">{move || format!("{} other files ignored", state.ignored_files.get())}</p>
+            </Show>
+            <CrashNotice/>
+            <ErrorsPanel/>
+        </aside>
+    }
+}
+
+#[component]
+fn CrashNotice() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <Show when=move || state.crash_message.with(Option::is_some)>
+            <div class="worker-crash">
+                <p>{move || state.crash_message.get().unwrap_or_default()}</p>
+                <p>"The worker was restarted."</p>
+                <button class="reload" on:click=move |_| {
+                    state.crash_message.set(None);
+                    worker_client::reopen_last(state);
+                }>"Reload the data"</button>
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn ErrorsPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <Show when=move || state.file_errors.with(|e| !e.is_empty()) || state.general_errors.with(|e| !e.is_empty())>
+            <h2>"Problems"</h2>
+        </Show>
+        <ul id="errors">
+            {move || state.file_errors.get().into_iter().map(|e| {
+                let position = if e.line > 0 { format!("line {}, column {}", e.line, e.column) } else { "whole file".to_string() };
+                view! {
+                    <li class="file-error" data-path=e.path.clone()>
+                        <span class="error-path">{e.path.clone()}</span>
+                        <span class="error-pos">{format!(" ({position})")}</span>
+                        <div class="error-message">{e.message.clone()}</div>
+                    </li>
+                }
+            }).collect_view()}
+            {move || state.general_errors.get().into_iter().map(|message| view! {
+                <li class="general-error">{message}</li>
+            }).collect_view()}
+        </ul>
+    }
+}

@@ -1,0 +1,54 @@
+//! The view area: one component per view, chosen by the selected dataset's kind.
+
+pub mod swimlane;
+
+use leptos::prelude::*;
+use pypto_protocol::DatasetKind;
+
+use crate::state::AppState;
+
+#[component]
+pub fn ViewArea() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // Only the selection and whether it has records decide the component: summaries of other
+    // datasets arriving must not re-create a mounted canvas view.
+    let selected_key = Memo::new(move |_| {
+        let id = state.selected.get()?;
+        state.datasets.with(|rows| {
+            rows.iter().find(|r| r.info.dataset_id == id).map(|r| {
+                let has_records = r.summary.as_ref().is_some_and(|s| s.records.is_some());
+                (id, r.info.kind, has_records)
+            })
+        })
+    });
+    let selected_row = move |id: u32| state.datasets.with_untracked(|rows| rows.iter().find(|r| r.info.dataset_id == id).cloned());
+    move || match selected_key.get().and_then(|(id, _, _)| selected_row(id)) {
+        None => view! {
+            <div class="welcome">
+                <h1>"PyPTO Trace Viewer"</h1>
+                <p>"Open a folder holding runtime records (" <code>"dfx_outputs/"</code> ") or compiler pass dumps ("
+                   <code>"passes_dump/"</code> "). Everything stays in this browser tab: nothing is uploaded."</p>
+                <p>"Chip swimlane: " <kbd>"W"</kbd>"/"<kbd>"S"</kbd>" zoom, " <kbd>"A"</kbd>"/"<kbd>"D"</kbd>
+                   " pan, Ctrl+wheel zooms at the cursor, drag pans, click a bar for its details."</p>
+            </div>
+        }
+        .into_any(),
+        Some(row) if row.info.kind == DatasetKind::Runtime && row.summary.as_ref().is_some_and(|s| s.records.is_some()) => {
+            view! { <swimlane::SwimlaneView/> }.into_any()
+        }
+        Some(row) => {
+            let title = if row.info.path.is_empty() { "(opened folder)".to_string() } else { row.info.path.clone() };
+            view! {
+                <div class="dataset-page">
+                    <h1>{title}</h1>
+                    <p>"Views of this dataset: " {row.info.views.join(", ")}</p>
+                    <p class="note">"These views arrive in the next releases of the viewer; the summary and file checks are in the sidebar."</p>
+                    <ul class="file-list">
+                        {row.info.files.iter().map(|f| view! { <li>{format!("{} — {} ({} bytes)", f.role, f.path, f.size_bytes)}</li> }).collect_view()}
+                    </ul>
+                </div>
+            }
+            .into_any()
+        }
+    }
+}

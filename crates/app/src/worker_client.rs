@@ -1,0 +1,243 @@
+//! The page's side of the worker protocol: starts the analysis worker, sends requests
+//! (with `File`s beside them, never their bytes), turns replies into state updates, and
+//! restarts the worker when it crashes.
+
+use std::cell::RefCell;
+
+use leptos::prelude::*;
+use pypto_protocol::{DatasetKind, EntryMeta, FromWorker, ToWorker};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::state::{AppState, DatasetRow, LoadState, WorkerState};
+use crate::views::swimlane;
+
+/// Module-worker entry written by Trunk's loader shim (relative: works under any sub-path).
+const WORKER_URL: &str = "./pypto-worker_loader.js";
+
+/// What was opened last, so a crashed worker can be given the folder again.
+#[derive(Clone)]
+enum LastOpen {
+    Folder { label: String, entries: Vec<EntryMeta>, files: js_sys::Array },
+    Url(String),
+}
+
+struct Client {
+    worker: web_sys::Worker,
+    ready: bool,
+    /// Requests posted before the worker said `ready` (its wasm was still loading).
+    queued: Vec<(ToWorker, Option<js_sys::Array>)>,
+    last_open: Option<LastOpen>,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
+}
+
+fn to_js<T: Serialize>(value: &T) -> JsValue {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
+}
+
+/// Builds the envelope `{ msg, files? }` of a request (files are `File`s or URL strings).
+pub fn encode_request(msg: &ToWorker, files: Option<&js_sys::Array>) -> js_sys::Object {
+    let envelope = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("msg"), &to_js(msg));
+    if let Some(files) = files {
+        let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("files"), files);
+    }
+    envelope
+}
+
+/// Reads a reply envelope `{ msg, columns? }` from the worker.
+pub fn decode_reply(data: &JsValue) -> Result<FromWorker, String> {
+    let msg_value = js_sys::Reflect::get(data, &JsValue::from_str("msg")).unwrap_or(JsValue::UNDEFINED);
+    serde_wasm_bindgen::from_value(msg_value).map_err(|e| format!("unreadable worker reply: {e}"))
+}
+
+fn post_now(worker: &web_sys::Worker, msg: &ToWorker, files: Option<&js_sys::Array>) {
+    let envelope = encode_request(msg, files);
+    if let Err(err) = worker.post_message(&envelope) {
+        web_sys::console::error_2(&JsValue::from_str("postMessage to worker failed"), &err);
+    }
+}
+
+/// Starts (or restarts) the worker.
+pub fn start(state: AppState) {
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = match web_sys::Worker::new_with_options(WORKER_URL, &options) {
+        Ok(worker) => worker,
+        Err(err) => {
+            state.general_errors.update(|e| e.push(format!("could not start the analysis worker: {err:?}")));
+            return;
+        }
+    };
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+        on_message(state, &event.data());
+    });
+    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
+        event.prevent_default();
+        let message = event.message();
+        crashed(state, if message.is_empty() { "the analysis worker stopped unexpectedly".to_string() } else { message });
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let last_open = CLIENT.with_borrow_mut(|c| c.take().and_then(|old| {
+        old.worker.terminate();
+        old.last_open
+    }));
+    CLIENT.with_borrow_mut(|c| {
+        *c = Some(Client { worker, ready: false, queued: Vec::new(), last_open, _on_message: on_message, _on_error: on_error });
+    });
+}
+
+/// Sends a request (queued until the worker is ready).
+pub fn send(msg: ToWorker, files: Option<js_sys::Array>) {
+    CLIENT.with_borrow_mut(|c| {
+        if let Some(client) = c.as_mut() {
+            match &msg {
+                ToWorker::OpenFolder { source_label, entries } => {
+                    client.last_open = Some(LastOpen::Folder {
+                        label: source_label.clone(),
+                        entries: entries.clone(),
+                        files: files.clone().unwrap_or_default(),
+                    });
+                }
+                ToWorker::OpenUrl { url } => client.last_open = Some(LastOpen::Url(url.clone())),
+                _ => {}
+            }
+            if client.ready {
+                post_now(&client.worker, &msg, files.as_ref());
+            } else {
+                client.queued.push((msg, files));
+            }
+        }
+    });
+}
+
+/// Opens a folder's entries (their `File`s in the same order).
+pub fn open_folder(state: AppState, label: String, entries: Vec<EntryMeta>, files: js_sys::Array) {
+    state.reset_for_open(&label);
+    send(ToWorker::OpenFolder { source_label: label, entries }, Some(files));
+}
+
+/// Opens a hosted dataset by its manifest or directory URL.
+pub fn open_url(state: AppState, url: String) {
+    state.reset_for_open(&url);
+    send(ToWorker::OpenUrl { url }, None);
+}
+
+/// Gives the restarted worker the last folder again.
+pub fn reopen_last(state: AppState) {
+    let last = CLIENT.with_borrow(|c| c.as_ref().and_then(|c| c.last_open.clone()));
+    match last {
+        Some(LastOpen::Folder { label, entries, files }) => open_folder(state, label, entries, files),
+        Some(LastOpen::Url(url)) => open_url(state, url),
+        None => {}
+    }
+}
+
+fn crashed(state: AppState, message: String) {
+    // A trapped wasm instance is unusable: replace the worker, keep the files for a reload.
+    state.crash_message.set(Some(message));
+    state.load_state.set(LoadState::Idle);
+    start(state);
+    state.worker_state.set(WorkerState::Restarted);
+}
+
+fn on_message(state: AppState, data: &JsValue) {
+    let msg = match decode_reply(data) {
+        Ok(msg) => msg,
+        Err(message) => {
+            state.general_errors.update(|e| e.push(message));
+            return;
+        }
+    };
+    match msg {
+        FromWorker::Ready => {
+            let queued = CLIENT.with_borrow_mut(|c| {
+                c.as_mut().map(|client| {
+                    client.ready = true;
+                    std::mem::take(&mut client.queued)
+                })
+            });
+            CLIENT.with_borrow(|c| {
+                if let (Some(client), Some(queued)) = (c.as_ref(), queued) {
+                    for (msg, files) in &queued {
+                        post_now(&client.worker, msg, files.as_ref());
+                    }
+                }
+            });
+            if state.worker_state.get_untracked() == WorkerState::Starting {
+                state.worker_state.set(WorkerState::Ready);
+            }
+        }
+        FromWorker::Progress { path, done_bytes, total_bytes } => {
+            let percent = if total_bytes == 0 { 100.0 } else { done_bytes as f64 * 100.0 / total_bytes as f64 };
+            state.progress.set(Some(format!("reading {path}: {percent:.0}%")));
+        }
+        FromWorker::Datasets { source_label, datasets, ignored_files } => {
+            state.source_label.set(source_label);
+            state.ignored_files.set(ignored_files);
+            state.datasets.set(datasets.into_iter().map(|info| DatasetRow { info, summary: None }).collect());
+        }
+        FromWorker::DatasetLoaded { dataset_id, summary } => {
+            state.file_errors.update(|errors| errors.extend(summary.errors.iter().cloned()));
+            state.datasets.update(|rows| {
+                if let Some(row) = rows.iter_mut().find(|r| r.info.dataset_id == dataset_id) {
+                    row.summary = Some(summary);
+                }
+            });
+        }
+        FromWorker::LoadFinished { elapsed_ms } => {
+            state.progress.set(None);
+            state.load_elapsed_ms.set(Some(elapsed_ms));
+            state.load_state.set(LoadState::Done);
+            if state.selected.get_untracked().is_none() {
+                let first = state.datasets.with_untracked(|rows| {
+                    rows.iter()
+                        .find(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
+                        .map(|r| r.info.dataset_id)
+                });
+                if let Some(id) = first {
+                    select_dataset(state, id);
+                }
+            }
+        }
+        FromWorker::WorkerView(header) => {
+            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
+            swimlane::set_columns(header, &columns);
+            state.swimlane_version.update(|v| *v += 1);
+        }
+        FromWorker::TaskDetails(reply) => state.task_details.set(Some(reply)),
+        FromWorker::Error { message } => state.general_errors.update(|e| e.push(message)),
+        FromWorker::Panic { message } => {
+            web_sys::console::error_1(&JsValue::from_str(&format!("analysis worker panicked: {message}")));
+            crashed(state, format!("The analysis worker crashed: {message}"));
+        }
+    }
+}
+
+/// Selects a dataset and asks for the data of its view.
+pub fn select_dataset(state: AppState, dataset_id: u32) {
+    state.selected.set(Some(dataset_id));
+    state.task_details.set(None);
+    let has_records = state.datasets.with_untracked(|rows| {
+        rows.iter().any(|r| r.info.dataset_id == dataset_id && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
+    });
+    if has_records {
+        send(ToWorker::WorkerViewColumns { dataset_id }, None);
+    }
+}
+
+/// Test hook: `window.__pyptoDebugPanic()` makes the worker panic.
+pub fn install_debug_hook() {
+    let hook = Closure::<dyn Fn()>::new(|| send(ToWorker::DebugPanic, None));
+    if let Some(window) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&window, &JsValue::from_str("__pyptoDebugPanic"), hook.as_ref());
+    }
+    hook.forget();
+}

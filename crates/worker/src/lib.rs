@@ -1,0 +1,34 @@
+//! The viewer's analysis web worker.
+//!
+//! The page posts folder entries (with their `File`s or URLs); this worker reads the bytes
+//! itself, runs the `pypto-formats` readers and `pypto-analysis` passes, keeps the model, and
+//! answers queries with small messages plus transferred typed-array columns. A panic is
+//! reported to the page (`FromWorker::Panic`) before the instance traps; the page then
+//! restarts the worker.
+
+mod reading;
+mod session;
+pub mod transport;
+
+use pypto_protocol::FromWorker;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Installs the panic hook and the message handler, then tells the page it is ready.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        web_sys::console::error_1(&JsValue::from_str(&format!("pypto-worker panicked: {message}")));
+        transport::post(&FromWorker::Panic { message }, None);
+    }));
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
+        match transport::decode_request(&event.data()) {
+            Ok((msg, files)) => session::handle(msg, files),
+            Err(message) => transport::post(&FromWorker::Error { message }, None),
+        }
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    transport::post(&FromWorker::Ready, None);
+}

@@ -1,0 +1,58 @@
+//! Reading one entry's bytes inside the worker: from a `File` (picked folder, input,
+//! drag and drop) in slices with progress messages, or from a URL (`?src=`, demo) by fetch.
+
+use pypto_protocol::FromWorker;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::transport;
+
+/// Files larger than this are read in slices of this size, with a progress message each.
+const SLICE_BYTES: u64 = 8 * 1024 * 1024;
+
+fn js_error_text(err: &JsValue) -> String {
+    err.as_string()
+        .or_else(|| js_sys::Reflect::get(err, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| format!("{err:?}"))
+}
+
+async fn blob_bytes(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
+    let buffer = JsFuture::from(blob.array_buffer()).await.map_err(|e| js_error_text(&e))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Reads all bytes of `source` (a `File`/`Blob` or a URL string) for the entry at `path`.
+pub async fn read_bytes(source: &JsValue, path: &str) -> Result<Vec<u8>, String> {
+    if let Some(url) = source.as_string() {
+        return fetch_bytes(&url).await;
+    }
+    let blob: web_sys::Blob = source.clone().dyn_into().map_err(|_| "entry has neither a File nor a URL".to_string())?;
+    let total = blob.size() as u64;
+    if total <= SLICE_BYTES {
+        return blob_bytes(&blob).await;
+    }
+    let mut bytes = Vec::with_capacity(total as usize);
+    let mut done = 0u64;
+    while done < total {
+        let end = (done + SLICE_BYTES).min(total);
+        let slice = blob.slice_with_f64_and_f64(done as f64, end as f64).map_err(|e| js_error_text(&e))?;
+        bytes.extend_from_slice(&blob_bytes(&slice).await?);
+        done = end;
+        transport::post(&FromWorker::Progress { path: path.to_string(), done_bytes: done, total_bytes: total }, None);
+    }
+    Ok(bytes)
+}
+
+/// Fetches `url` (same origin or an explicit `?src=` origin) and returns its body.
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let response = JsFuture::from(scope.fetch_with_str(url)).await.map_err(|e| format!("fetch {url}: {}", js_error_text(&e)))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("fetch {url}: not a response"))?;
+    if !response.ok() {
+        return Err(format!("fetch {url}: HTTP {}", response.status()));
+    }
+    let promise = response.array_buffer().map_err(|e| js_error_text(&e))?;
+    let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}

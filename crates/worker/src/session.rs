@@ -1,0 +1,405 @@
+//! The worker's session: what the last opened folder held, parsed and analysed, and the
+//! handlers that answer the page's requests about it.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use pypto_analysis::{summary, tasks, worker_view};
+use pypto_formats::discovery;
+use pypto_formats::{deps, manifest, name_map, passes_dump, records, FormatError};
+use pypto_protocol::{
+    DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, DepsSummary, EntryMeta, FileError, FromWorker, LaneInfo,
+    PassDumpSummary, RecordsSummary, TaskDetailsReply, ToWorker, WorkerViewColumns,
+};
+use wasm_bindgen::JsValue;
+
+use crate::reading;
+use crate::transport::{self, Columns};
+
+/// A runtime dataset's parsed model.
+#[derive(Default)]
+struct RuntimeModel {
+    joined: Option<tasks::JoinedTasks>,
+    func_ids: Vec<i64>,
+    view: Option<worker_view::WorkerView>,
+    deps: Option<deps::Deps>,
+    names: Option<name_map::NameMap>,
+}
+
+#[derive(Default)]
+struct Session {
+    /// Bumped by every open; a load whose generation is stale stops.
+    generation: u64,
+    runtime: HashMap<u32, RuntimeModel>,
+}
+
+thread_local! {
+    static SESSION: RefCell<Session> = RefCell::new(Session::default());
+}
+
+/// Dispatches one request from the page.
+pub fn handle(msg: ToWorker, files: js_sys::Array) {
+    match msg {
+        ToWorker::OpenFolder { source_label, entries } => {
+            let sources: Vec<JsValue> = files.iter().collect();
+            wasm_bindgen_futures::spawn_local(open_entries(source_label, entries, sources));
+        }
+        ToWorker::OpenUrl { url } => wasm_bindgen_futures::spawn_local(open_url(url)),
+        ToWorker::WorkerViewColumns { dataset_id } => post_worker_view(dataset_id),
+        ToWorker::TaskDetails { dataset_id, lane, index } => post_task_details(dataset_id, lane, index),
+        ToWorker::DebugPanic => debug_panic(),
+    }
+}
+
+#[allow(clippy::panic)]
+fn debug_panic() {
+    panic!("debug panic requested by the page (crash-recovery test hook)");
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+fn file_error(err: FormatError) -> FileError {
+    FileError { path: err.path, line: err.line, column: err.column, message: err.message }
+}
+
+fn read_error(path: &str, message: String) -> FileError {
+    FileError { path: path.to_string(), line: 0, column: 0, message: format!("could not read the file: {message}") }
+}
+
+async fn open_url(url: String) {
+    let manifest_url = if std::path::Path::new(&url).extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+        url.clone()
+    } else {
+        format!("{}/{}", url.trim_end_matches('/'), manifest::FILE_NAME)
+    };
+    let base = manifest_url.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
+    let bytes = match reading::fetch_bytes(&manifest_url).await {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            transport::post(&FromWorker::Error { message: format!("could not load the dataset manifest: {message}") }, None);
+            transport::post(&FromWorker::LoadFinished { elapsed_ms: 0.0 }, None);
+            return;
+        }
+    };
+    match manifest::parse(&manifest_url, &bytes) {
+        Ok(listed) => {
+            let mut entries = Vec::with_capacity(listed.len());
+            let mut sources = Vec::with_capacity(listed.len());
+            for (path, size_bytes) in listed {
+                let encoded: String = js_sys::encode_uri(&path).into();
+                sources.push(JsValue::from_str(&format!("{base}{encoded}")));
+                entries.push(EntryMeta { path, size_bytes });
+            }
+            open_entries(url, entries, sources).await;
+        }
+        Err(err) => {
+            transport::post(&FromWorker::Error { message: format!("bad dataset manifest: {err}") }, None);
+            transport::post(&FromWorker::LoadFinished { elapsed_ms: 0.0 }, None);
+        }
+    }
+}
+
+fn kind_of(kind: discovery::DatasetKind) -> DatasetKind {
+    match kind {
+        discovery::DatasetKind::Runtime => DatasetKind::Runtime,
+        discovery::DatasetKind::PassDump => DatasetKind::PassDump,
+        discovery::DatasetKind::ServingStrace => DatasetKind::ServingStrace,
+    }
+}
+
+async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
+    let started_ms = now_ms();
+    let generation = SESSION.with_borrow_mut(|s| {
+        s.generation += 1;
+        s.runtime.clear();
+        s.generation
+    });
+    let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
+    let found = discovery::discover(&listing);
+    let infos: Vec<DatasetInfo> = found
+        .datasets
+        .iter()
+        .enumerate()
+        .map(|(i, d)| DatasetInfo {
+            dataset_id: i as u32,
+            kind: kind_of(d.kind),
+            path: d.path.clone(),
+            group: d.group.clone(),
+            files: d
+                .files
+                .iter()
+                .filter_map(|f| {
+                    entries.get(f.entry_index).map(|e| DatasetFile {
+                        role: format!("{:?}", f.role),
+                        path: e.path.clone(),
+                        size_bytes: e.size_bytes,
+                    })
+                })
+                .collect(),
+            views: d.views.clone(),
+            missing: d.missing.clone(),
+            notes: d.notes.clone(),
+        })
+        .collect();
+    transport::post(&FromWorker::Datasets { source_label, datasets: infos, ignored_files: found.ignored_files }, None);
+
+    for (index, dataset) in found.datasets.iter().enumerate() {
+        if SESSION.with_borrow(|s| s.generation) != generation {
+            return;
+        }
+        let dataset_id = index as u32;
+        let summary = match dataset.kind {
+            discovery::DatasetKind::Runtime => load_runtime(dataset_id, dataset, &entries, &sources, generation).await,
+            discovery::DatasetKind::PassDump => pass_dump_summary(dataset, &entries),
+            discovery::DatasetKind::ServingStrace => DatasetSummary::default(),
+        };
+        if SESSION.with_borrow(|s| s.generation) != generation {
+            return;
+        }
+        transport::post(&FromWorker::DatasetLoaded { dataset_id, summary }, None);
+    }
+    transport::post(&FromWorker::LoadFinished { elapsed_ms: now_ms() - started_ms }, None);
+}
+
+fn pass_dump_summary(dataset: &discovery::Dataset, entries: &[EntryMeta]) -> DatasetSummary {
+    let prefix = if dataset.path.is_empty() { String::new() } else { format!("{}/", dataset.path) };
+    let names: Vec<&str> = entries
+        .iter()
+        .filter_map(|e| e.path.strip_prefix(&prefix))
+        .filter(|rest| !rest.contains('/'))
+        .collect();
+    let listing = passes_dump::validate(&names);
+    DatasetSummary {
+        pass_dump: Some(PassDumpSummary {
+            pass_count: listing.snapshots.len() as u32,
+            has_frontend: listing.has_frontend,
+            problems: listing.problems,
+        }),
+        ..DatasetSummary::default()
+    }
+}
+
+/// Reads the entry at `entry_index`, or records why it could not be read.
+async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Vec<u8>)> {
+    let entry = entries.get(entry_index)?;
+    let source = sources.get(entry_index)?;
+    match reading::read_bytes(source, &entry.path).await {
+        Ok(bytes) => Some((entry.path.clone(), bytes)),
+        Err(message) => {
+            errors.push(read_error(&entry.path, message));
+            None
+        }
+    }
+}
+
+async fn load_runtime(
+    dataset_id: u32,
+    dataset: &discovery::Dataset,
+    entries: &[EntryMeta],
+    sources: &[JsValue],
+    generation: u64,
+) -> DatasetSummary {
+    let mut summary = DatasetSummary::default();
+    let mut model = RuntimeModel::default();
+    if let Some(index) = dataset.deps {
+        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
+            match deps::parse(&path, &bytes) {
+                Ok(parsed) => {
+                    summary.deps = Some(DepsSummary {
+                        path,
+                        tasks: parsed.task_count() as u64,
+                        edges: parsed.edge_count() as u64,
+                        tensors: parsed.tensor_count() as u64,
+                    });
+                    model.deps = Some(parsed);
+                }
+                Err(err) => summary.errors.push(file_error(err)),
+            }
+        }
+    }
+    if let Some(index) = dataset.name_map {
+        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
+            match name_map::parse(&path, &bytes) {
+                Ok(parsed) => {
+                    summary.name_map_entries = Some(parsed.entries.len() as u64);
+                    model.names = Some(parsed);
+                }
+                Err(err) => summary.errors.push(file_error(err)),
+            }
+        }
+    }
+    if let Some(index) = dataset.records {
+        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
+            match records::parse(&path, &bytes) {
+                Ok(parsed) => {
+                    let joined = tasks::join(&parsed);
+                    let facts = summary::records_summary(&parsed, &joined);
+                    summary.records = Some(RecordsSummary {
+                        path,
+                        level: facts.level,
+                        format: facts.format.to_string(),
+                        clock_freq_hz: facts.clock_freq_hz,
+                        num_cores: facts.num_cores,
+                        task_count: facts.task_count as u64,
+                        aicore_rows: facts.aicore_rows as u64,
+                        first_start_us: facts.first_start_us,
+                        last_end_us: facts.last_end_us,
+                        span_us: facts.span_us,
+                        scheduler_threads: facts.scheduler_threads as u32,
+                        warnings: facts.warnings.clone(),
+                    });
+                    let func_ids = tasks::func_ids(&joined, model.deps.as_ref());
+                    model.view = Some(worker_view::build(&joined, &func_ids));
+                    model.func_ids = func_ids;
+                    model.joined = Some(joined);
+                }
+                Err(err) => summary.errors.push(file_error(err)),
+            }
+        }
+    }
+    SESSION.with_borrow_mut(|s| {
+        if s.generation == generation {
+            s.runtime.insert(dataset_id, model);
+        }
+    });
+    summary
+}
+
+/// Display name of a function: name_map name, else `func_<id>_<letters>`, else `task`.
+fn function_name(func_id: i64, names: Option<&name_map::NameMap>) -> String {
+    if func_id < 0 {
+        return "task".to_string();
+    }
+    if let Some(name) = names.and_then(|n| n.name(func_id)) {
+        return name.to_string();
+    }
+    tasks::default_func_name(func_id)
+}
+
+fn post_worker_view(dataset_id: u32) {
+    let reply = SESSION.with_borrow(|s| {
+        let model = s.runtime.get(&dataset_id)?;
+        let view = model.view.as_ref()?;
+        let mut name_of_func: HashMap<i64, u32> = HashMap::new();
+        let mut names: Vec<String> = Vec::new();
+        let name_index: Vec<u32> = view
+            .task_row
+            .iter()
+            .map(|&row| {
+                let func_id = model.func_ids.get(row as usize).copied().unwrap_or(-1);
+                *name_of_func.entry(func_id).or_insert_with(|| {
+                    names.push(function_name(func_id, model.names.as_ref()));
+                    names.len() as u32 - 1
+                })
+            })
+            .collect();
+        let header = WorkerViewColumns {
+            dataset_id,
+            lanes: view
+                .lanes
+                .iter()
+                .map(|lane| LaneInfo {
+                    core_id: lane.core_id,
+                    core_type: lane.core_type.as_str().to_ascii_uppercase(),
+                    label: lane.label.clone(),
+                })
+                .collect(),
+            names,
+            bar_count: view.start_us.len() as u64,
+            first_start_us: view.first_start_us,
+            last_end_us: view.last_end_us,
+        };
+        let mut columns = Columns::new();
+        columns.u32("lane_offsets", &view.lane_offsets);
+        columns.f64("start_us", &view.start_us);
+        columns.f64("end_us", &view.end_us);
+        columns.u32("color_index", &view.color_index);
+        columns.u32("name_index", &name_index);
+        Some((header, columns))
+    });
+    match reply {
+        Some((header, columns)) => transport::post(&FromWorker::WorkerView(header), Some(columns)),
+        None => transport::post(&FromWorker::Error { message: format!("dataset {dataset_id} has no swimlane records") }, None),
+    }
+}
+
+/// Distinct predecessors and successors of `task_id` in deps.json, in file order.
+fn neighbours(deps: &deps::Deps, task_id: u64) -> (Vec<u64>, Vec<u64>) {
+    let mut preds = Vec::new();
+    let mut succs = Vec::new();
+    for (&pred, &succ) in deps.edges.pred.iter().zip(&deps.edges.succ) {
+        if pred == succ {
+            continue;
+        }
+        if succ == task_id && !preds.contains(&pred) {
+            preds.push(pred);
+        }
+        if pred == task_id && !succs.contains(&succ) {
+            succs.push(succ);
+        }
+    }
+    (preds, succs)
+}
+
+fn id_list(ids: &[u64]) -> String {
+    const SHOWN: usize = 12;
+    let mut text = format!("{}", ids.len());
+    if !ids.is_empty() {
+        let listed: Vec<String> = ids.iter().take(SHOWN).map(|&id| tasks::task_id_display(id)).collect();
+        text.push_str(&format!(": {}{}", listed.join(", "), if ids.len() > SHOWN { ", …" } else { "" }));
+    }
+    text
+}
+
+fn fmt_us(us: f64) -> String {
+    format!("{us:.3} µs")
+}
+
+fn post_task_details(dataset_id: u32, lane: u32, index: u32) {
+    let fields = SESSION.with_borrow(|s| {
+        let model = s.runtime.get(&dataset_id)?;
+        let view = model.view.as_ref()?;
+        let joined = model.joined.as_ref()?;
+        let lane_start = *view.lane_offsets.get(lane as usize)?;
+        let bar = lane_start as usize + index as usize;
+        let row = *view.task_row.get(bar)? as usize;
+        let task_id = *joined.task_id.get(row)?;
+        let func_id = model.func_ids.get(row).copied().unwrap_or(-1);
+        let start = joined.start_us.get(row).copied().unwrap_or(0.0);
+        let end = joined.end_us.get(row).copied().unwrap_or(0.0);
+        let dispatch = joined.dispatch_us.get(row).copied().unwrap_or(0.0);
+        let finish = joined.finish_us.get(row).copied().unwrap_or(0.0);
+        let receive = joined.receive_us.get(row).copied().unwrap_or(start);
+        let mut fields = vec![
+            ("Task".to_string(), tasks::task_id_display(task_id)),
+            ("Task ID (raw)".to_string(), task_id.to_string()),
+            ("Ring".to_string(), ((task_id >> 32) & 0xFF).to_string()),
+            ("Function".to_string(), function_name(func_id, model.names.as_ref())),
+            ("Func ID".to_string(), if func_id < 0 { "unresolved".to_string() } else { func_id.to_string() }),
+            ("Core".to_string(), view.lanes.get(lane as usize).map(|l| l.label.clone()).unwrap_or_default()),
+            ("Start".to_string(), fmt_us(start)),
+            ("End".to_string(), fmt_us(end)),
+            ("Exec (end − start)".to_string(), fmt_us(end - start)),
+            ("Setup (receive → start)".to_string(), fmt_us(start - receive)),
+        ];
+        if finish > 0.0 {
+            fields.push(("Dispatch".to_string(), fmt_us(dispatch)));
+            fields.push(("Finish".to_string(), fmt_us(finish)));
+            fields.push(("Head overhead (start − dispatch)".to_string(), fmt_us(start - dispatch)));
+            fields.push(("Tail overhead (finish − end)".to_string(), fmt_us(finish - end)));
+            fields.push(("Latency (finish − dispatch)".to_string(), fmt_us(finish - dispatch)));
+        }
+        if let Some(deps) = &model.deps {
+            let (preds, succs) = neighbours(deps, task_id);
+            fields.push(("Predecessors".to_string(), id_list(&preds)));
+            fields.push(("Successors".to_string(), id_list(&succs)));
+        }
+        Some(fields)
+    });
+    match fields {
+        Some(fields) => transport::post(&FromWorker::TaskDetails(TaskDetailsReply { dataset_id, lane, index, fields }), None),
+        None => transport::post(&FromWorker::Error { message: format!("no task at dataset {dataset_id}, lane {lane}, bar {index}") }, None),
+    }
+}
