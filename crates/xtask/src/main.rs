@@ -1,0 +1,68 @@
+//! Build, serve and test automation for the trace viewer, so the `README` needs two commands.
+//!
+//! ```text
+//! cargo xtask setup                 install missing tools (Chromium, wasm target, wasm-bindgen-cli, trunk, npm deps)
+//! cargo xtask build [--public-url P] trunk release build into dist/ plus the bundled demo in dist/demo/
+//! cargo xtask serve [--port N] [--no-build]   build, then serve dist/ on http://127.0.0.1:N/
+//! cargo xtask check-layers          formats/analysis must not depend on wasm-bindgen, web-sys, js-sys, gloo*, leptos*
+//! cargo xtask test                  everything CI runs: setup, layers, native, wasm and browser tests
+//! ```
+//!
+//! Every child process gets `tests/node_modules/.bin` first on `PATH` (the npm `binaryen`
+//! package's `wasm-opt` 132, never Debian's broken 108) and `$CARGO_HOME/bin`.
+
+mod build;
+mod layers;
+mod serve;
+mod setup;
+mod test_cmd;
+mod util;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  setup                      install whatever is missing (idempotent, a no-op when all is present)
+  build [--public-url P]     setup, `trunk build --release`, bundle the demo dataset into dist/demo/
+  serve [--port N] [--no-build] [--dir D]
+                             build, then serve dist/ on http://127.0.0.1:N/ (default 8080)
+  check-layers               fail if pypto-formats / pypto-analysis depend on web crates
+  test                       setup, check-layers, native tests, wasm tests, release build, e2e tests
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((cmd, rest)) = args.split_first() else {
+        eprint!("{USAGE}");
+        return ExitCode::FAILURE;
+    };
+    util::prepare_path();
+    let result = match cmd.as_str() {
+        "setup" => no_args(rest).and_then(|()| setup::run()),
+        "build" => build::parse_args(rest).and_then(|opts| build::run(&opts, true)),
+        "serve" => serve::parse_args(rest).and_then(|opts| serve::run(&opts)),
+        "check-layers" => no_args(rest).and_then(|()| layers::run()),
+        "test" => no_args(rest).and_then(|()| test_cmd::run()),
+        "help" | "-h" | "--help" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("xtask {cmd}: error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn no_args(rest: &[String]) -> Result<(), String> {
+    match rest.first() {
+        None => Ok(()),
+        Some(arg) => Err(format!("unexpected argument `{arg}`\n\n{USAGE}")),
+    }
+}
