@@ -298,3 +298,46 @@ test('the Worker View swimlane draws, and keys / ctrl+wheel pan and zoom', { tim
     await screenshot(page, 'swimlane-after-wheel');
   });
 });
+
+test('clicking a bar shows that task in the details panel (task, function, deps.json neighbours)', { timeout: 120_000 }, async () => {
+  // The longest Worker View bar of the reference trace, and where the viewer must draw it.
+  const trace = JSON.parse(fs.readFileSync(path.join(DEMO_RUNTIME_FIXTURE, 'merged_swimlane.json'), 'utf8'));
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const workerPid = events.find((e) => e.ph === 'M' && e.name === 'process_name' && e.args?.name === 'Worker View').pid;
+  const laneName = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === workerPid).map((e) => [e.tid, e.args.name]));
+  const bars = events.filter((e) => e.ph === 'X' && e.pid === workerPid && /^AI[CV]_/.test(laneName.get(e.tid) ?? ''));
+  const longest = bars.reduce((a, b) => (b.dur > a.dur ? b : a));
+  const [, taskText] = /Task:([^,]+)/.exec(longest.args['event-hint']);
+  const functionName = longest.name.slice(0, longest.name.indexOf('('));
+  const successors = longest.args['fanout-hint'];
+
+  await withPage(browser, 'details', async ({ page }) => {
+    await openApp(page, appUrl);
+    await loadVia(page, () => page.click('#open-demo'));
+    await page.click(DEMO.runtime);
+    await page.waitForFunction(() => Number(document.querySelector('#swimlane')?.dataset.bars) > 0, null, { timeout: TIMEOUT_MS });
+    const labels = (await page.getAttribute('#swimlane', 'data-lane-labels')).split(',');
+    const lane = labels.indexOf(laneName.get(longest.tid));
+    assert.ok(lane >= 0, `lane ${laneName.get(longest.tid)} is drawn: ${labels}`);
+    const view = await viewWindow(page);
+    const box = await page.locator('#swimlane').boundingBox();
+    // Layout of the view: 132 px lane-label gutter, 28 px axis, lanes every 24 px (bars 18 px high, 4 px top pad).
+    const plotWidth = box.width - 132;
+    const t = longest.ts + longest.dur / 2;
+    const x = box.x + 132 + ((t - view.start) / (view.end - view.start)) * plotWidth;
+    const y = box.y + 28 + 4 + lane * 24 + 9;
+    await page.mouse.click(x, y);
+    await page.waitForSelector('#task-details table.details', { timeout: TIMEOUT_MS });
+    const rows = Object.fromEntries(
+      await page.$$eval('#task-details tr', (trs) => trs.map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td').textContent])),
+    );
+    assert.equal(rows.Task, taskText, JSON.stringify(rows));
+    assert.equal(rows.Function, functionName, JSON.stringify(rows));
+    assert.equal(rows['Task ID (raw)'], String(longest.args.taskId));
+    // fanout-hint "1: [r2t25]" → "1: r2t25"
+    assert.equal(rows.Successors, successors.replace(/[[\]]/g, ''), JSON.stringify(rows));
+    const exec = Number(rows['Exec (end − start)'].replace(' µs', ''));
+    assert.ok(Math.abs(exec - longest.args['kernel-duration-us']) < 0.001, `exec ${exec} vs reference ${longest.args['kernel-duration-us']}`);
+    await screenshot(page, 'swimlane-details');
+  });
+});

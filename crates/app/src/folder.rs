@@ -150,6 +150,18 @@ pub async fn walk_drop(transfer: &web_sys::DataTransfer) -> Result<Walked, Strin
             }
         }
     }
+    if roots.is_empty() {
+        // No entry API (or items made by a script): take the dropped files as they are.
+        let mut walked = Walked::new("dropped files".to_string());
+        if let Some(files) = transfer.files() {
+            for i in 0..files.length() {
+                if let Some(file) = files.item(i) {
+                    walked.push(file.name(), &file);
+                }
+            }
+        }
+        return Ok(walked);
+    }
     // One dropped folder is the opened folder itself; several items keep their names.
     let single_dir = roots.len() == 1 && roots.first().is_some_and(web_sys::FileSystemEntry::is_directory);
     let label = if single_dir { roots.first().map(web_sys::FileSystemEntry::name).unwrap_or_default() } else { "dropped items".to_string() };

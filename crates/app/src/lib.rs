@@ -21,7 +21,14 @@ fn register_service_worker() {
     if js_sys::Reflect::get(&navigator, &JsValue::from_str("serviceWorker")).map_or(true, |v| v.is_undefined()) {
         return;
     }
-    let _ = navigator.service_worker().register("./sw.js");
+    let registration = navigator.service_worker().register("./sw.js");
+    // Refused in some embeddings (third-party iframes, private modes): the app works
+    // without it, only not offline.
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(err) = wasm_bindgen_futures::JsFuture::from(registration).await {
+            web_sys::console::info_2(&JsValue::from_str("offline cache unavailable:"), &err);
+        }
+    });
 }
 
 /// `?src=<url>`: a hosted dataset to open at start.

@@ -26,6 +26,8 @@ enum LastOpen {
 struct Client {
     worker: web_sys::Worker,
     ready: bool,
+    /// The worker crashed and is being replaced.
+    crashed: bool,
     /// Requests posted before the worker said `ready` (its wasm was still loading).
     queued: Vec<(ToWorker, Option<js_sys::Array>)>,
     last_open: Option<LastOpen>,
@@ -90,7 +92,7 @@ pub fn start(state: AppState) {
         old.last_open
     }));
     CLIENT.with_borrow_mut(|c| {
-        *c = Some(Client { worker, ready: false, queued: Vec::new(), last_open, _on_message: on_message, _on_error: on_error });
+        *c = Some(Client { worker, ready: false, crashed: false, queued: Vec::new(), last_open, _on_message: on_message, _on_error: on_error });
     });
 }
 
@@ -142,10 +144,24 @@ pub fn reopen_last(state: AppState) {
 
 fn crashed(state: AppState, message: String) {
     // A trapped wasm instance is unusable: replace the worker, keep the files for a reload.
+    // Ignore the second report of the same crash (the panic message, then the error event).
+    let already = CLIENT.with_borrow(|c| c.as_ref().is_some_and(|client| client.crashed));
+    if already {
+        return;
+    }
+    CLIENT.with_borrow_mut(|c| {
+        if let Some(client) = c.as_mut() {
+            client.crashed = true;
+        }
+    });
     state.crash_message.set(Some(message));
     state.load_state.set(LoadState::Idle);
-    start(state);
-    state.worker_state.set(WorkerState::Restarted);
+    // We are inside one of the old worker's callbacks: replace it after this callback returns,
+    // so its closures are not dropped while they run.
+    wasm_bindgen_futures::spawn_local(async move {
+        start(state);
+        state.worker_state.set(WorkerState::Restarted);
+    });
 }
 
 fn on_message(state: AppState, data: &JsValue) {

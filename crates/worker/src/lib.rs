@@ -6,7 +6,7 @@
 //! reported to the page (`FromWorker::Panic`) before the instance traps; the page then
 //! restarts the worker.
 
-mod reading;
+pub mod reading;
 mod session;
 pub mod transport;
 

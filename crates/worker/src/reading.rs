@@ -1,15 +1,12 @@
 //! Reading one entry's bytes inside the worker: from a `File` (picked folder, input,
 //! drag and drop) in slices with progress messages, or from a URL (`?src=`, demo) by fetch.
 
-use pypto_protocol::FromWorker;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::transport;
-
 /// Files larger than this are read in slices of this size, with a progress message each.
-const SLICE_BYTES: u64 = 8 * 1024 * 1024;
+pub const SLICE_BYTES: u64 = 8 * 1024 * 1024;
 
 fn js_error_text(err: &JsValue) -> String {
     err.as_string()
@@ -22,8 +19,9 @@ async fn blob_bytes(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-/// Reads all bytes of `source` (a `File`/`Blob` or a URL string) for the entry at `path`.
-pub async fn read_bytes(source: &JsValue, path: &str) -> Result<Vec<u8>, String> {
+/// Reads all bytes of `source` (a `File`/`Blob` or a URL string). Files above one slice are
+/// read slice by slice and `on_progress(done_bytes, total_bytes)` is called after each slice.
+pub async fn read_bytes(source: &JsValue, on_progress: &mut dyn FnMut(u64, u64)) -> Result<Vec<u8>, String> {
     if let Some(url) = source.as_string() {
         return fetch_bytes(&url).await;
     }
@@ -39,7 +37,7 @@ pub async fn read_bytes(source: &JsValue, path: &str) -> Result<Vec<u8>, String>
         let slice = blob.slice_with_f64_and_f64(done as f64, end as f64).map_err(|e| js_error_text(&e))?;
         bytes.extend_from_slice(&blob_bytes(&slice).await?);
         done = end;
-        transport::post(&FromWorker::Progress { path: path.to_string(), done_bytes: done, total_bytes: total }, None);
+        on_progress(done, total);
     }
     Ok(bytes)
 }

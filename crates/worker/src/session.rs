@@ -185,7 +185,11 @@ fn pass_dump_summary(dataset: &discovery::Dataset, entries: &[EntryMeta]) -> Dat
 async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Vec<u8>)> {
     let entry = entries.get(entry_index)?;
     let source = sources.get(entry_index)?;
-    match reading::read_bytes(source, &entry.path).await {
+    let path = entry.path.clone();
+    let mut on_progress = |done_bytes, total_bytes| {
+        transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);
+    };
+    match reading::read_bytes(source, &mut on_progress).await {
         Ok(bytes) => Some((entry.path.clone(), bytes)),
         Err(message) => {
             errors.push(read_error(&entry.path, message));

@@ -165,6 +165,8 @@ impl SwimlaneRenderer {
             self.camera.fit(d.header.first_start_us, d.header.last_end_us);
             let _ = self.container.set_attribute("data-lanes", &d.header.lanes.len().to_string());
             let _ = self.container.set_attribute("data-bars", &d.header.bar_count.to_string());
+            let labels: Vec<&str> = d.header.lanes.iter().map(|l| l.label.as_str()).collect();
+            let _ = self.container.set_attribute("data-lane-labels", &labels.join(","));
         }
     }
 
@@ -350,7 +352,7 @@ impl SwimlaneRenderer {
             let (s, e) = (data.start_us.get(i).copied()?, data.end_us.get(i).copied()?);
             let name = data.name_index.get(i).and_then(|&n| data.header.names.get(n as usize)).cloned().unwrap_or_default();
             let lane = data.header.lanes.get(p.lane).map(|l| l.label.clone()).unwrap_or_default();
-            Some(format!("{name}\n{lane}\nstart {s:.3} µs\nexec {:.3} µs", e - s))
+            Some(format!("{name}\n{lane}\n{s:.3} → {e:.3} µs\n{:.3} µs (receive → end)", e - s))
         });
         match content {
             Some(text) => {
