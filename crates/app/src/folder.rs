@@ -79,15 +79,12 @@ pub async fn walk_handle(root: web_sys::FileSystemDirectoryHandle) -> Result<Wal
             let value = js_sys::Reflect::get(&next, &JsValue::from_str("value")).map_err(|e| error_text(&e))?;
             let handle: web_sys::FileSystemHandle = value.unchecked_into();
             let path = format!("{prefix}{}", handle.name());
-            match handle.kind() {
-                web_sys::FileSystemHandleKind::Directory => {
-                    stack.push((format!("{path}/"), handle.unchecked_into()));
-                }
-                _ => {
-                    let file_handle: web_sys::FileSystemFileHandle = handle.unchecked_into();
-                    let file = JsFuture::from(file_handle.get_file()).await.map_err(|e| error_text(&e))?;
-                    walked.push(path, &file.unchecked_into());
-                }
+            if handle.kind() == web_sys::FileSystemHandleKind::Directory {
+                stack.push((format!("{path}/"), handle.unchecked_into()));
+            } else {
+                let file_handle: web_sys::FileSystemFileHandle = handle.unchecked_into();
+                let file = JsFuture::from(file_handle.get_file()).await.map_err(|e| error_text(&e))?;
+                walked.push(path, &file.unchecked_into());
             }
         }
     }

@@ -43,11 +43,11 @@ fn open_with_picker(state: AppState) {
     });
 }
 
-pub fn on_drag_over(ev: web_sys::DragEvent) {
+pub fn on_drag_over(ev: &web_sys::DragEvent) {
     ev.prevent_default();
 }
 
-pub fn on_drop(state: AppState, ev: web_sys::DragEvent) {
+pub fn on_drop(state: AppState, ev: &web_sys::DragEvent) {
     ev.prevent_default();
     let Some(transfer) = ev.data_transfer() else { return };
     wasm_bindgen_futures::spawn_local(async move {

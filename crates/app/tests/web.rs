@@ -1,6 +1,7 @@
 //! Browser tests of the page's web-facing code, run in headless Chromium by
 //! wasm-bindgen-test: folder walking over a real OPFS directory, and the page ⇄ worker
 //! envelopes through a real `MessageChannel` with transferred column buffers.
+#![allow(clippy::unwrap_used, clippy::panic)]
 
 use pypto_app::{folder, worker_client};
 use pypto_protocol::{EntryMeta, FromWorker, LaneInfo, ToWorker, WorkerViewColumns};
@@ -61,7 +62,7 @@ async fn walks_an_opfs_folder_recursively() {
     }
 }
 
-/// Posts `value` through a real MessageChannel (with `transfer`) and returns what arrived.
+/// Posts `value` through a real `MessageChannel` (with `transfer`) and returns what arrived.
 async fn through_channel(value: &JsValue, transfer: &js_sys::Array) -> JsValue {
     let channel = web_sys::MessageChannel::new().unwrap();
     let receiver = channel.port2();

@@ -96,7 +96,7 @@ pub struct RecordsSummary {
     pub format: String,
     pub clock_freq_hz: u64,
     pub num_cores: u32,
-    /// Joined tasks (AICore rows matched with scheduler rows; all AICore rows at level 1).
+    /// Joined tasks (`AICore` rows matched with scheduler rows; all `AICore` rows at level 1).
     pub task_count: u64,
     pub aicore_rows: u64,
     pub first_start_us: f64,
@@ -121,7 +121,7 @@ pub struct PassDumpSummary {
     /// Snapshots after passes (not counting `00_frontend.py`).
     pub pass_count: u32,
     pub has_frontend: bool,
-    /// Validation problems (ir_trace rules); empty when valid.
+    /// Validation problems (`ir_trace` rules); empty when valid.
     pub problems: Vec<String>,
 }
 
@@ -154,7 +154,7 @@ pub struct LaneInfo {
 pub struct WorkerViewColumns {
     pub dataset_id: u32,
     pub lanes: Vec<LaneInfo>,
-    /// Distinct function display names (`func_0_a`, names from name_map, `task`).
+    /// Distinct function display names (`func_0_a`, names from `name_map`, `task`).
     pub names: Vec<String>,
     pub bar_count: u64,
     pub first_start_us: f64,

@@ -24,7 +24,7 @@ pub fn start() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
         match transport::decode_request(&event.data()) {
-            Ok((msg, files)) => session::handle(msg, files),
+            Ok((msg, files)) => session::handle(msg, &files),
             Err(message) => transport::post(&FromWorker::Error { message }, None),
         }
     });

@@ -38,7 +38,7 @@ thread_local! {
 }
 
 /// Dispatches one request from the page.
-pub fn handle(msg: ToWorker, files: js_sys::Array) {
+pub fn handle(msg: ToWorker, files: &js_sys::Array) {
     match msg {
         ToWorker::OpenFolder { source_label, entries } => {
             let sources: Vec<JsValue> = files.iter().collect();
@@ -64,7 +64,7 @@ fn file_error(err: FormatError) -> FileError {
     FileError { path: err.path, line: err.line, column: err.column, message: err.message }
 }
 
-fn read_error(path: &str, message: String) -> FileError {
+fn read_error(path: &str, message: &str) -> FileError {
     FileError { path: path.to_string(), line: 0, column: 0, message: format!("could not read the file: {message}") }
 }
 
@@ -192,7 +192,7 @@ async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValu
     match reading::read_bytes(source, &mut on_progress).await {
         Ok(bytes) => Some((entry.path.clone(), bytes)),
         Err(message) => {
-            errors.push(read_error(&entry.path, message));
+            errors.push(read_error(&entry.path, &message));
             None
         }
     }
@@ -243,7 +243,7 @@ async fn load_runtime(
                     summary.records = Some(RecordsSummary {
                         path,
                         level: facts.level,
-                        format: facts.format.to_string(),
+                        format: facts.format.clone(),
                         clock_freq_hz: facts.clock_freq_hz,
                         num_cores: facts.num_cores,
                         task_count: facts.task_count as u64,
@@ -271,7 +271,7 @@ async fn load_runtime(
     summary
 }
 
-/// Display name of a function: name_map name, else `func_<id>_<letters>`, else `task`.
+/// Display name of a function: `name_map` name, else `func_<id>_<letters>`, else `task`.
 fn function_name(func_id: i64, names: Option<&name_map::NameMap>) -> String {
     if func_id < 0 {
         return "task".to_string();
@@ -352,7 +352,8 @@ fn id_list(ids: &[u64]) -> String {
     let mut text = format!("{}", ids.len());
     if !ids.is_empty() {
         let listed: Vec<String> = ids.iter().take(SHOWN).map(|&id| tasks::task_id_display(id)).collect();
-        text.push_str(&format!(": {}{}", listed.join(", "), if ids.len() > SHOWN { ", …" } else { "" }));
+        let more = if ids.len() > SHOWN { ", …" } else { "" };
+        text = format!("{text}: {}{more}", listed.join(", "));
     }
     text
 }

@@ -1,5 +1,6 @@
 //! Browser tests of the worker's file reading, run in headless Chromium by wasm-bindgen-test:
 //! a large `Blob` is read slice by slice with progress, byte for byte.
+#![allow(clippy::unwrap_used, clippy::panic)]
 
 use pypto_worker::reading::{read_bytes, SLICE_BYTES};
 use wasm_bindgen::JsValue;

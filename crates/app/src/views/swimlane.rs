@@ -1,4 +1,4 @@
-//! Chip Swimlane, Worker View: one lane per AICore (AIC/AIV), one bar per task, drawn with
+//! Chip Swimlane, Worker View: one lane per `AICore` (AIC/AIV), one bar per task, drawn with
 //! instanced WebGL2 rectangles from the columns the worker sent. Pan (drag, A/D, shift+wheel),
 //! zoom around the cursor (Ctrl+wheel, W/S), vertical scroll (wheel), click a bar for details.
 //!
@@ -110,6 +110,11 @@ struct Drag {
     moved: bool,
 }
 
+/// An event listener the renderer added (target, event name, callback), removed on unmount.
+type Listener = (web_sys::EventTarget, &'static str, Closure<dyn FnMut(web_sys::Event)>);
+/// The resize observer of the view and its callback.
+type ResizeWatch = (web_sys::ResizeObserver, Closure<dyn FnMut(js_sys::Array)>);
+
 /// The plain-Rust renderer behind the component.
 struct SwimlaneRenderer {
     state: AppState,
@@ -128,9 +133,9 @@ struct SwimlaneRenderer {
     rects: Vec<RectInstance>,
     lines: Vec<LineInstance>,
     frame_pending: bool,
-    listeners: Vec<(web_sys::EventTarget, &'static str, Closure<dyn FnMut(web_sys::Event)>)>,
+    listeners: Vec<Listener>,
     frame_closure: Option<Closure<dyn FnMut(f64)>>,
-    _resize_observer: Option<(web_sys::ResizeObserver, Closure<dyn FnMut(js_sys::Array)>)>,
+    resize_observer: Option<ResizeWatch>,
 }
 
 fn rgba_u8(r: u8, g: u8, b: u8, a: u8) -> [u8; 4] {
@@ -186,6 +191,7 @@ impl SwimlaneRenderer {
     }
 
     /// The bar under a point in CSS pixels of the container, if any.
+    #[allow(clippy::many_single_char_names)] // x/y/t/s/e: pixel and time coordinates
     fn pick(&self, x: f64, y: f64) -> Option<Pick> {
         let data = self.data.as_ref()?;
         if x < GUTTER_WIDTH_PX || y < AXIS_HEIGHT_PX {
@@ -343,6 +349,7 @@ impl SwimlaneRenderer {
         text.fill_text("Worker View", 8.0, 17.0, "600 11px system-ui, sans-serif", [40, 40, 50, 255]);
     }
 
+    #[allow(clippy::many_single_char_names)] // x/y/s/e/p: pixel and time coordinates
     fn show_tooltip(&self, x: f64, y: f64) {
         let style = self.tooltip.style();
         let pick = self.pick(x, y);
@@ -412,6 +419,7 @@ fn is_typing_target(ev: &web_sys::Event) -> bool {
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
+#[allow(clippy::too_many_lines)] // one match arm per event kind reads best in one place
 fn on_event(kind: &str, ev: &web_sys::Event) {
     let mut redraw = false;
     let mut details: Option<(AppState, u32, Pick)> = None;
@@ -519,7 +527,7 @@ fn on_event(kind: &str, ev: &web_sys::Event) {
     }
 }
 
-fn mount(state: AppState, container: web_sys::HtmlElement, canvas: &web_sys::HtmlCanvasElement, overlay: &web_sys::HtmlCanvasElement, tooltip: web_sys::HtmlElement) {
+fn mount(state: AppState, container: &web_sys::HtmlElement, canvas: &web_sys::HtmlCanvasElement, overlay: &web_sys::HtmlCanvasElement, tooltip: web_sys::HtmlElement) {
     let gl = match GlRenderer::new(canvas) {
         Ok(gl) => gl,
         Err(err) => {
@@ -550,7 +558,7 @@ fn mount(state: AppState, container: web_sys::HtmlElement, canvas: &web_sys::Htm
         frame_pending: false,
         listeners: Vec::new(),
         frame_closure: Some(Closure::new(|_time: f64| with_view(SwimlaneRenderer::draw))),
-        _resize_observer: None,
+        resize_observer: None,
     };
     let window: web_sys::EventTarget = match web_sys::window() {
         Some(w) => w.into(),
@@ -569,8 +577,8 @@ fn mount(state: AppState, container: web_sys::HtmlElement, canvas: &web_sys::Htm
         request_frame();
     });
     if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
-        observer.observe(&container);
-        renderer._resize_observer = Some((observer, on_resize));
+        observer.observe(container);
+        renderer.resize_observer = Some((observer, on_resize));
     }
     renderer.resize();
     VIEW.with_borrow_mut(|v| *v = Some(renderer));
@@ -582,7 +590,7 @@ fn unmount() {
         for (target, kind, closure) in &r.listeners {
             let _ = target.remove_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
         }
-        if let Some((observer, _)) = &r._resize_observer {
+        if let Some((observer, _)) = &r.resize_observer {
             observer.disconnect();
         }
     }
@@ -596,12 +604,12 @@ pub fn SwimlaneView() -> impl IntoView {
     let overlay = NodeRef::<leptos::html::Canvas>::new();
     let tooltip = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
-        let _version = state.swimlane_version.get();
+        state.swimlane_version.track();
         let (Some(div), Some(gl_canvas), Some(text_canvas), Some(tip)) = (container.get(), canvas.get(), overlay.get(), tooltip.get()) else {
             return;
         };
         if VIEW.with_borrow(Option::is_none) {
-            mount(state, div.into(), &gl_canvas, &text_canvas, tip.into());
+            mount(state, &div.into(), &gl_canvas, &text_canvas, tip.into());
         }
         let data = DATA.with_borrow(Clone::clone);
         let matches = data.as_ref().is_some_and(|d| Some(d.header.dataset_id) == state.selected.get_untracked());
