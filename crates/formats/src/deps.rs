@@ -8,7 +8,7 @@
 //! Older shapes (edges as `[pred, succ]` pairs, missing `tasks`/`tensors`/optional keys)
 //! are accepted.
 
-use crate::json_util::{IdNum, Interner};
+use crate::json_util::{json_error, IdNum, Interner};
 use crate::FormatError;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -561,7 +561,23 @@ impl<'de> de::DeserializeSeed<'de> for Top<'_> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
                 let b = self.0;
+                // A repeated key is an error, as for the derived readers (records, manifest):
+                // merging two `tasks` arrays would silently double the graph.
+                let mut seen = [false; 5];
                 while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    let slot = ["tasks", "tensors", "edges", "version", "runtime"]
+                        .iter()
+                        .position(|k| *k == key.as_ref());
+                    if let Some(i) = slot {
+                        if seen.get(i).copied().unwrap_or(false) {
+                            return Err(de::Error::custom(format_args!(
+                                "duplicate key `{key}` (each top-level key may appear once)"
+                            )));
+                        }
+                        if let Some(s) = seen.get_mut(i) {
+                            *s = true;
+                        }
+                    }
                     match key.as_ref() {
                         "tasks" => map.next_value_seed(TasksField(b))?,
                         "tensors" => map.next_value_seed(TensorsField(b))?,
@@ -587,8 +603,8 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Deps, FormatError> {
     let mut json = serde_json::Deserializer::from_slice(bytes);
     Top(&mut b)
         .deserialize(&mut json)
-        .map_err(|e| FormatError::from_json(path, &e))?;
-    json.end().map_err(|e| FormatError::from_json(path, &e))?;
+        .map_err(|e| json_error(path, bytes, &e))?;
+    json.end().map_err(|e| json_error(path, bytes, &e))?;
     let mut deps = b.deps;
     if deps.tasks.arg_offsets.is_empty() {
         deps.tasks.arg_offsets.push(0);

@@ -39,15 +39,25 @@ impl FormatError {
     }
 
     /// Converts a `serde_json` error, keeping its line and column and dropping the
-    /// " at line L column C" suffix from the message.
+    /// " at line L column C" suffix from the message. `serde_json` says column 0 when it
+    /// stopped before the first byte of a line (an empty file, a cut right after a newline);
+    /// that is reported as column 1, since 0 means "unknown" here.
     pub fn from_json(path: &str, err: &serde_json::Error) -> Self {
         let line = err.line() as u64;
-        let column = err.column() as u64;
+        let raw_column = err.column() as u64;
+        let column = if line > 0 {
+            raw_column.max(1)
+        } else {
+            raw_column
+        };
         let full = err.to_string();
-        let suffix = format!(" at line {line} column {column}");
+        let suffix = format!(" at line {line} column {raw_column}");
         let message = full.strip_suffix(&suffix).unwrap_or(&full);
         let message = if err.is_eof() {
             format!("file ends early (truncated?): {message}")
+        } else if message == "invalid unicode code point" {
+            // serde_json's wording for a byte sequence that is not UTF-8 inside a string.
+            "invalid UTF-8 in a string: the file must be UTF-8 text".to_owned()
         } else {
             message.to_owned()
         };

@@ -2,6 +2,7 @@
 //! u64 by `& (2^64-1)`), ids that arrive as JSON strings or numbers, string interning and the
 //! position of a key in the raw bytes (for structural errors).
 
+use crate::FormatError;
 use serde::de::{self, Deserializer, Visitor};
 use std::collections::HashMap;
 use std::fmt;
@@ -24,6 +25,18 @@ impl Visitor<'_> for NumVisitor {
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Num, E> {
         Ok(Num(v as u64))
     }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Num, E> {
+        Err(not_an_integer(v))
+    }
+}
+
+/// The error for a JSON number that is not an exact 64-bit integer: a fraction, an exponent,
+/// or an integer beyond 2^64-1 (`serde_json` reads those as floats).
+fn not_an_integer<E: de::Error>(v: f64) -> E {
+    E::custom(format_args!(
+        "expected an integer in -9223372036854775808..=18446744073709551615, found the number \
+         {v} (a fraction, an exponent, or out of 64-bit range)"
+    ))
 }
 
 impl<'de> serde::Deserialize<'de> for Num {
@@ -50,6 +63,9 @@ impl Visitor<'_> for IdVisitor {
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<IdNum, E> {
         Ok(IdNum(v as u64))
     }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<IdNum, E> {
+        Err(not_an_integer(v))
+    }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<IdNum, E> {
         let t = v.trim();
         if let Ok(u) = t.parse::<u64>() {
@@ -57,6 +73,12 @@ impl Visitor<'_> for IdVisitor {
         }
         if let Ok(i) = t.parse::<i64>() {
             return Ok(IdNum(i as u64));
+        }
+        let digits = t.strip_prefix('-').unwrap_or(t);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(E::custom(format_args!(
+                "id {v:?} does not fit in 64 bits (ids are -9223372036854775808..=18446744073709551615)"
+            )));
         }
         Err(E::invalid_value(de::Unexpected::Str(v), &self))
     }
@@ -66,6 +88,76 @@ impl<'de> serde::Deserialize<'de> for IdNum {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(IdVisitor)
     }
+}
+
+/// What an [`ObjectOnly`] struct is, for "expected ..." messages.
+pub(crate) trait Described {
+    const WHAT: &'static str;
+}
+
+/// A derived struct read from a JSON object only. serde's derived structs also accept an
+/// array (fields by position), which turns `[1, 2, 3]` or a `metadata` array into confusing
+/// errors about the wrong field; this wrapper reports "expected <what>" instead.
+pub(crate) struct ObjectOnly<T>(pub T);
+
+impl<'de, T: serde::Deserialize<'de> + Described> serde::Deserialize<'de> for ObjectOnly<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de> + Described> Visitor<'de> for V<T> {
+            type Value = ObjectOnly<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(T::WHAT)
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<ObjectOnly<T>, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(ObjectOnly)
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+/// A `serde_json` error as a [`FormatError`], with hints that need the input: a UTF-8 byte
+/// order mark at the start, or a `NaN` / `Infinity` token (Python's `json` writes them for
+/// non-finite floats; they are not JSON) where a value was expected.
+pub(crate) fn json_error(path: &str, bytes: &[u8], err: &serde_json::Error) -> FormatError {
+    let mut e = FormatError::from_json(path, err);
+    if e.line == 1 && e.column <= 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+        "the file starts with a UTF-8 byte order mark (BOM); expected JSON text without one \
+         (save as UTF-8 without BOM)"
+            .clone_into(&mut e.message);
+        return e;
+    }
+    if err.is_syntax() {
+        let line_start = if e.line <= 1 {
+            Some(0)
+        } else {
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .nth((e.line - 2) as usize)
+                .map(|(i, _)| i + 1)
+        };
+        if let Some(start) = line_start {
+            // serde_json's column is the byte it stopped at (1-based) or the one after it.
+            let at = start + (e.column as usize).saturating_sub(1);
+            for token in ["NaN", "-Infinity", "Infinity"] {
+                let hit = [at.saturating_sub(1), at].iter().any(|&i| {
+                    bytes
+                        .get(i..)
+                        .is_some_and(|r| r.starts_with(token.as_bytes()))
+                });
+                if hit {
+                    e.message = format!(
+                        "`{token}` is not valid JSON (Python's json writes it for a float that \
+                         is not finite); expected a number"
+                    );
+                    break;
+                }
+            }
+        }
+    }
+    e
 }
 
 /// Interns strings: equal names share one index into `names`.

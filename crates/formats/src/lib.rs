@@ -5,13 +5,17 @@
 //! stores columns instead of vectors of structs, and reports malformed input as a
 //! [`FormatError`] naming the file and the position instead of panicking.
 
+pub mod chrome_trace;
+pub mod cpm;
 pub mod deps;
 pub mod discovery;
 mod error;
+pub mod host_phase_records;
 mod json_util;
 pub mod manifest;
 pub mod name_map;
 pub mod passes_dump;
 pub mod records;
+pub mod strace;
 
 pub use error::FormatError;

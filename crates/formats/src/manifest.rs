@@ -7,6 +7,7 @@
 //! sorted. The reader rejects absolute paths, `..` and `.` segments, empty segments and
 //! backslashes, so a manifest can never point outside its directory.
 
+use crate::json_util::{json_error, ObjectOnly};
 use crate::FormatError;
 use serde::Deserialize;
 
@@ -38,6 +39,10 @@ pub fn to_json(entries: &[(String, u64)]) -> String {
     }
     s.push_str("\n]}\n");
     s
+}
+
+impl crate::json_util::Described for RawManifest {
+    const WHAT: &'static str = "a pypto-viewer manifest object";
 }
 
 #[derive(Deserialize)]
@@ -78,8 +83,8 @@ pub fn check_path(p: &str) -> Option<&'static str> {
 
 /// Parses a manifest into `(path, size_bytes)` entries (file order).
 pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<(String, u64)>, FormatError> {
-    let m: RawManifest =
-        serde_json::from_slice(bytes).map_err(|e| FormatError::from_json(path, &e))?;
+    let ObjectOnly(m): ObjectOnly<RawManifest> =
+        serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
     if m.format != FORMAT {
         return Err(FormatError::at_key(
             path,
@@ -103,7 +108,15 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<(String, u64)>, FormatError
     for e in m.files {
         if let Some(why) = check_path(&e.path) {
             let lit = serde_json::Value::String(e.path.clone()).to_string();
-            let (line, column) = find(bytes, lit.as_bytes());
+            // The literal as we would write it; a path written with escapes (`\u002e`) is not
+            // found that way, and then the error points at `files`.
+            let (line, column) = match find(bytes, lit.as_bytes()) {
+                (0, _) => match crate::json_util::position_of_key(bytes, "files") {
+                    (0, _) => (1, 1),
+                    at => at,
+                },
+                at => at,
+            };
             return Err(FormatError::at(
                 path,
                 line,

@@ -33,7 +33,7 @@ impl NameMap {
 /// Parses a name map. `path` is only used in errors.
 pub fn parse(path: &str, bytes: &[u8]) -> Result<NameMap, FormatError> {
     let v: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| FormatError::from_json(path, &e))?;
+        serde_json::from_slice(bytes).map_err(|e| crate::json_util::json_error(path, bytes, &e))?;
     let serde_json::Value::Object(top) = v else {
         return Err(FormatError::at(
             path,

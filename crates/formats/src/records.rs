@@ -10,7 +10,7 @@
 //! `scheduler_records.streams`). Rows are deserialised straight into columns; cycles stay
 //! exact `u64`; negative integers are normalised with `& (2^64-1)`.
 
-use crate::json_util::{Interner, Num};
+use crate::json_util::{json_error, Interner, Num, ObjectOnly};
 use crate::FormatError;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -860,11 +860,16 @@ impl<'de> Sink<'de> for V1Sink {
     }
 }
 
+impl crate::json_util::Described for RawMetadata<'_> {
+    const WHAT: &'static str = "the `metadata` object";
+}
+
 #[derive(Deserialize)]
 #[serde(expecting = "the `metadata` object")]
 struct RawMetadata<'a> {
+    /// Wider than u64 so that a negative clock is reported as such (not normalised).
     #[serde(default)]
-    clock_freq_hz: Option<Num>,
+    clock_freq_hz: Option<i128>,
     #[serde(default)]
     num_cores: Option<Num>,
     #[serde(borrow, default)]
@@ -959,6 +964,10 @@ struct RawSchedulerRecords {
     streams: Vec<RawStream>,
 }
 
+impl crate::json_util::Described for RawFile<'_> {
+    const WHAT: &'static str = "a chip swimlane records JSON object";
+}
+
 #[derive(Deserialize)]
 #[serde(expecting = "a chip swimlane records JSON object")]
 struct RawFile<'a> {
@@ -971,7 +980,7 @@ struct RawFile<'a> {
     #[serde(default)]
     version: Option<i64>,
     #[serde(borrow, default)]
-    metadata: Option<RawMetadata<'a>>,
+    metadata: Option<ObjectOnly<RawMetadata<'a>>>,
     #[serde(default)]
     tasks: Option<One<V1Sink>>,
     #[serde(default)]
@@ -1049,7 +1058,10 @@ fn take_sink_error(
 
 fn convert_metadata(m: RawMetadata<'_>) -> Metadata {
     Metadata {
-        clock_freq_hz: m.clock_freq_hz.map_or(0, |n| n.0),
+        clock_freq_hz: m
+            .clock_freq_hz
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(0),
         num_cores: m.num_cores.map_or(0, |n| n.0 as u32),
         core_types: m
             .core_types
@@ -1137,8 +1149,8 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
 /// Parses a records file. `path` is only used in errors.
 #[allow(clippy::too_many_lines)] // the variant detection reads best as one sequence of steps
 pub fn parse(path: &str, bytes: &[u8]) -> Result<ChipRecords, FormatError> {
-    let raw: RawFile<'_> =
-        serde_json::from_slice(bytes).map_err(|e| FormatError::from_json(path, &e))?;
+    let ObjectOnly(raw): ObjectOnly<RawFile<'_>> =
+        serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
     let mut warnings = Vec::new();
 
     let (key, level_raw) = if let Some(l) = raw.chip_swimlane_level {
@@ -1170,7 +1182,11 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<ChipRecords, FormatError> {
         }
     }
 
-    let mut metadata = raw.metadata.map(convert_metadata).unwrap_or_default();
+    let clock_in_file = raw.metadata.as_ref().and_then(|m| m.0.clock_freq_hz);
+    let mut metadata = raw
+        .metadata
+        .map(|m| convert_metadata(m.0))
+        .unwrap_or_default();
     if metadata.core_to_thread.is_empty() {
         if let Some(c2t) = raw.core_to_thread {
             metadata.core_to_thread = c2t;
@@ -1265,15 +1281,9 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<ChipRecords, FormatError> {
     out.aicore = aicore.rows;
 
     if out.metadata.clock_freq_hz == 0 {
-        let what = if bytes.windows(15).any(|w| w == b"\"clock_freq_hz\"") {
-            "is 0"
-        } else {
-            "is missing"
-        };
-        let key = if what == "is 0" {
-            "clock_freq_hz"
-        } else {
-            "metadata"
+        let (what, key) = match clock_in_file {
+            Some(n) => (format!("is {n}"), "clock_freq_hz"),
+            None => ("is missing".to_owned(), "metadata"),
         };
         let mut e = FormatError::at_key(
             path,
