@@ -2,7 +2,19 @@
 //! AICore/AICPU task join, func-id resolution and labels, Worker View lanes and the records
 //! summary. Used by the CLI (reports, golden tests) and the web worker (render columns).
 
+pub mod critical_path;
+pub mod dataflow_regions;
+pub mod deps_graph;
+pub mod deps_markers;
+pub mod deps_viewer;
+pub mod edge_modes;
+pub mod function_stats;
+pub mod hb_violation;
+pub mod idle;
+pub mod perf_panel;
+pub mod strace_stats;
 pub mod summary;
+pub mod task_kinds;
 pub mod tasks;
 pub mod timebase;
 pub mod worker_view;

@@ -10,7 +10,7 @@
 use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::records::{ChipRecords, CoreType};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// "No source row" marker in `aicore_row` / `aicpu_row`.
 pub const NO_ROW: u32 = u32::MAX;
@@ -294,22 +294,27 @@ pub fn func_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<i64> {
         .collect()
 }
 
-/// SPMD flag per joined row (§1.11): with deps, `block_num > 1`; without, several rows of one
-/// task id that all have the same core type.
+/// SPMD flag per joined row (§1.11), the converter's `_identify_spmd_task_ids`: a task id is
+/// SPMD when deps.json gives it `block_num > 1`; a task id with several rows that deps.json
+/// does not list (or without deps.json) is SPMD when all its rows have the same core type.
+/// A deps.json `block_num == 1` is authoritative (MIX stays non-SPMD).
 pub fn spmd_flags(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<bool> {
+    let ids = spmd_task_ids(tasks, deps);
+    tasks.task_id.iter().map(|id| ids.contains(id)).collect()
+}
+
+/// The set of SPMD task ids (see [`spmd_flags`]); also covers ids with no AICore row
+/// (e.g. a predicated skip of an SPMD task) through deps.json `block_num`.
+pub fn spmd_task_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> HashSet<u64> {
+    let mut ids = HashSet::new();
+    let mut listed: HashSet<u64> = HashSet::new();
     if let Some(d) = deps {
-        let blocks: HashMap<u64, u32> = d
-            .tasks
-            .task_id
-            .iter()
-            .copied()
-            .zip(d.tasks.block_num.iter().copied())
-            .collect();
-        return tasks
-            .task_id
-            .iter()
-            .map(|id| blocks.get(id).is_some_and(|&b| b > 1))
-            .collect();
+        for (&id, &b) in d.tasks.task_id.iter().zip(&d.tasks.block_num) {
+            listed.insert(id);
+            if b > 1 {
+                ids.insert(id);
+            }
+        }
     }
     // (rows, first core type, all same type)
     let mut groups: HashMap<u64, (u32, CoreType, bool)> = HashMap::new();
@@ -320,11 +325,12 @@ pub fn spmd_flags(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<bool> {
             g.2 = false;
         }
     }
-    tasks
-        .task_id
-        .iter()
-        .map(|id| groups.get(id).is_some_and(|g| g.0 > 1 && g.2))
-        .collect()
+    for (id, (rows, _, same)) in groups {
+        if rows > 1 && same && !listed.contains(&id) {
+            ids.insert(id);
+        }
+    }
+    ids
 }
 
 /// Bijective base-26 letters of `n` (1 → a, 26 → z, 27 → aa).

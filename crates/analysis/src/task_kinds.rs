@@ -1,0 +1,760 @@
+//! Task kinds of a capture (runtime-formats.md §1.9, §1.11): which task ids are regular
+//! kernels, dummies, allocs, predicated skips, host-graph outer tasks or graph nodes; the
+//! AICPU-lane markers the reference converter draws for the tasks that never ran on an
+//! AICore; SPMD / MIX flags; Graph Execution envelopes; and the per-view anchor rows of
+//! dependency arrows. For the Worker View, the dependency arrows ([`crate::hb_violation`])
+//! and the CLI report.
+//!
+//! Classification of one task id (first rule that applies):
+//! 1. `GraphOuter`: named by a `graph_prepare` record (ring 0).
+//! 2. `GraphNode`: ring 1 with `(local >> 10)` equal to the local id of a graph outer task.
+//! 3. `PredicatedSkip`: named by a `predicated_skip` record.
+//! 4. `Dummy`: named by a `dummy_task` record, or listed in deps.json with all three
+//!    `kernel_ids` < 0 (the reference warns when such a task has no `dummy_task` record:
+//!    [`TaskKinds::dummy_without_record`]).
+//! 5. `Regular`: has AICore rows, or is listed in deps.json `tasks` (some kernel id >= 0, or
+//!    no valid `kernel_ids`: an old deps.json; the reference would call such a task without
+//!    rows an alloc, we do not, since allocs are never in deps.json `tasks`).
+//! 6. `Alloc`: everything else — an orchestrator submit id or a deps.json edge endpoint
+//!    that is none of the above (`alloc_tensors()` calls appear as `creator` edge preds).
+//!
+//! Markers (pid 4 `AICPU_<lane>` slices of the reference): every `dummy_task` and
+//! `predicated_skip` record on lane = its scheduler thread; every orchestrator submit record
+//! of an `Alloc` id on lane = scheduler thread count + orchestrator thread index; drawn from
+//! the record start for `max(end - start, 0.02)` µs. The scheduler thread count is
+//! `max(core_to_thread ≥ 0 ∪ indices of non-empty phase lists) + 1`, else the number of
+//! phase lists. Host-orchestrated captures use the non-empty host orchestrator threads.
+//!
+//! Anchors (§1.11): a task with AICore rows anchors on every row, except an SPMD task which
+//! anchors on one row per resolved func id — Worker View: earliest bar start (receive, or
+//! start), ties to the smaller core id, then the earlier row; Scheduler View: earliest
+//! dispatch among rows with AICPU timing (rows without it sort last). A task without rows
+//! anchors on its markers (Worker View only).
+
+use crate::tasks::{self, JoinedTasks};
+use crate::timebase::Timebase;
+use crate::worker_view::bar_start_us;
+use pypto_formats::deps::Deps;
+use pypto_formats::name_map::NameMap;
+use pypto_formats::records::{ChipRecords, SchedKind};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Width the reference gives zero-length AICPU markers (µs).
+pub const MARKER_MIN_DUR_US: f64 = 0.02;
+
+/// What a task id is (see the module doc for the rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum TaskKind {
+    /// A kernel task (ran, or would run, on AICore).
+    Regular,
+    /// `submit_dummy_task()`: a dependency-only node, retired on the AICPU.
+    Dummy,
+    /// `alloc_tensors()`: only an orchestrator record and `creator` edges.
+    Alloc,
+    /// A kernel task whose dispatch predicate was false (retired inline, no AICore row).
+    PredicatedSkip,
+    /// A host-build-graph outer task (named by `graph_prepare`).
+    GraphOuter,
+    /// A node of a host graph (ring 1, `local = (outer_local << 10) | node`).
+    GraphNode,
+}
+
+impl TaskKind {
+    /// Lower-case name (`regular`, `dummy`, `alloc`, `predicated_skip`, `graph_outer`,
+    /// `graph_node`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Regular => "regular",
+            Self::Dummy => "dummy",
+            Self::Alloc => "alloc",
+            Self::PredicatedSkip => "predicated_skip",
+            Self::GraphOuter => "graph_outer",
+            Self::GraphNode => "graph_node",
+        }
+    }
+}
+
+/// One scheduler thread's phase records in µs (file order).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SchedPhasesUs {
+    pub kind: Vec<SchedKind>,
+    pub start_us: Vec<f64>,
+    pub end_us: Vec<f64>,
+    pub loop_iter: Vec<u32>,
+    pub tasks_processed: Vec<u32>,
+    pub pop_hit: Vec<u32>,
+    pub pop_miss: Vec<u32>,
+    pub task_id: Vec<Option<u64>>,
+}
+
+impl SchedPhasesUs {
+    pub fn len(&self) -> usize {
+        self.kind.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.kind.is_empty()
+    }
+}
+
+/// Scheduler phase records of every thread list (empty capacity slots included), in µs.
+pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesUs> {
+    if let Some(v1) = &records.v1_tasks {
+        return v1
+            .sched_threads
+            .iter()
+            .map(|t| SchedPhasesUs {
+                kind: t.kind.clone(),
+                start_us: t.start_us.clone(),
+                end_us: t.end_us.clone(),
+                loop_iter: t.loop_iter.clone(),
+                tasks_processed: t.tasks_processed.clone(),
+                pop_hit: vec![0; t.kind.len()],
+                pop_miss: vec![0; t.kind.len()],
+                task_id: vec![None; t.kind.len()],
+            })
+            .collect();
+    }
+    records
+        .sched_threads
+        .iter()
+        .map(|t| SchedPhasesUs {
+            kind: t.kind.clone(),
+            start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
+            end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
+            loop_iter: t.loop_iter.clone(),
+            tasks_processed: t.tasks_processed.clone(),
+            pop_hit: t.pop_hit.clone(),
+            pop_miss: t.pop_miss.clone(),
+            task_id: t.task_id.clone(),
+        })
+        .collect()
+}
+
+/// Orchestrator submit records of one orchestrator lane, in µs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OrchSubmitsUs {
+    /// `None` when the file's id is negative (no task id; labelled by submit index).
+    pub task_id: Vec<Option<u64>>,
+    pub submit_idx: Vec<u32>,
+    pub start_us: Vec<f64>,
+    pub end_us: Vec<f64>,
+}
+
+fn valid_id(raw: u64) -> Option<u64> {
+    // A negative id in the file reads with the top bit set: the reference's `task_id < 0`.
+    (raw >> 63 == 0).then_some(raw)
+}
+
+/// The orchestrator lanes the reference uses: host threads (non-empty only) in host mode
+/// when present, else every AICPU orchestrator thread list; v1 files: `orch_submit`
+/// (or, without any, `orch_fanin`) records.
+pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsUs> {
+    if let Some(v1) = &records.v1_tasks {
+        return v1
+            .orch_threads
+            .iter()
+            .map(|t| {
+                let mut o = OrchSubmitsUs::default();
+                for i in 0..t.phase.len() {
+                    let name = t
+                        .phase
+                        .get(i)
+                        .and_then(|&p| t.phase_names.get(p as usize))
+                        .map_or("", String::as_str);
+                    if name != "orch_submit" {
+                        continue;
+                    }
+                    o.task_id.push(t.task_id.get(i).copied().and_then(valid_id));
+                    o.submit_idx.push(t.submit_idx.get(i).copied().unwrap_or(0));
+                    o.start_us.push(t.start_us.get(i).copied().unwrap_or(0.0));
+                    o.end_us.push(t.end_us.get(i).copied().unwrap_or(0.0));
+                }
+                o
+            })
+            .collect();
+    }
+    let host: Vec<OrchSubmitsUs> = records
+        .host_orch_threads
+        .iter()
+        .filter(|t| !t.submit_idx.is_empty())
+        .map(|t| OrchSubmitsUs {
+            task_id: t.task_id.iter().map(|&x| valid_id(x)).collect(),
+            submit_idx: t.submit_idx.clone(),
+            start_us: t.start_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
+            end_us: t.end_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
+        })
+        .collect();
+    if records.is_host_mode() && !host.is_empty() {
+        return host;
+    }
+    records
+        .orch_threads
+        .iter()
+        .map(|t| OrchSubmitsUs {
+            task_id: t.task_id.iter().map(|&x| valid_id(x)).collect(),
+            submit_idx: t.submit_idx.clone(),
+            start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
+            end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
+        })
+        .collect()
+}
+
+/// AICPU-lane markers (Worker View `AICPU_<lane>` slices), emission order of the reference:
+/// scheduler records (thread by thread, file order), then alloc records.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct AicpuMarkers {
+    pub task_id: Vec<u64>,
+    /// `Dummy`, `PredicatedSkip` or `Alloc`.
+    pub kind: Vec<TaskKind>,
+    /// AICPU lane index (trace tid `19000 + lane`).
+    pub lane: Vec<u32>,
+    pub start_us: Vec<f64>,
+    /// `start + max(record duration, 0.02)`.
+    pub end_us: Vec<f64>,
+    /// The record's own end (start for dummy/predicated records on device).
+    pub record_end_us: Vec<f64>,
+}
+
+impl AicpuMarkers {
+    pub fn len(&self) -> usize {
+        self.task_id.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.task_id.is_empty()
+    }
+    fn push(&mut self, id: u64, kind: TaskKind, lane: u32, start: f64, end: f64) {
+        self.task_id.push(id);
+        self.kind.push(kind);
+        self.lane.push(lane);
+        self.start_us.push(start);
+        self.end_us
+            .push(start + (end - start).max(MARKER_MIN_DUR_US));
+        self.record_end_us.push(end);
+    }
+}
+
+/// One Graph Execution envelope (reference pid 5).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct GraphExecution {
+    /// The outer ring-0 task.
+    pub outer_task_id: u64,
+    /// Distinct node indices seen (AICore rows and dummy records).
+    pub visible_nodes: u32,
+    pub node_rows: u32,
+    /// Earliest node dispatch (or bar start), or dummy record start.
+    pub execution_start_us: f64,
+    /// Latest node finish (or end), or dummy record end.
+    pub execution_end_us: f64,
+    pub prepare_start_us: f64,
+    pub prepare_end_us: f64,
+    pub prepare_duration_us: f64,
+    pub prepare_slices: u32,
+    /// Greedy lane (trace tid `5000 + lane`).
+    pub lane: u32,
+}
+
+/// An anchor of a dependency arrow: a joined AICore row or an AICPU marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum AnchorRef {
+    /// Index into the [`JoinedTasks`] columns.
+    Row(u32),
+    /// Index into [`AicpuMarkers`].
+    Marker(u32),
+}
+
+/// Task kinds of one capture (columns, one entry per task id, ascending).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct TaskKinds {
+    pub task_id: Vec<u64>,
+    pub kind: Vec<TaskKind>,
+    /// SPMD (§1.11: deps `block_num > 1`, else several same-type rows).
+    pub spmd: Vec<bool>,
+    /// MIX: rows of more than one core type, or more than one active kernel slot.
+    pub mix: Vec<bool>,
+    /// Rows of task `k` are `row_index[row_offsets[k]..row_offsets[k + 1]]` (joined order).
+    pub row_offsets: Vec<u32>,
+    pub row_index: Vec<u32>,
+    /// Markers of task `k` are `marker_index[marker_offsets[k]..marker_offsets[k + 1]]`.
+    pub marker_offsets: Vec<u32>,
+    pub marker_index: Vec<u32>,
+    pub markers: AicpuMarkers,
+    pub graphs: Vec<GraphExecution>,
+    /// Scheduler threads as the reference counts them (first orchestrator AICPU lane).
+    pub scheduler_thread_count: u32,
+    /// AICPU lanes drawn (scheduler threads + orchestrator lanes).
+    pub aicpu_lane_count: u32,
+    /// deps.json dummies without a `dummy_task` record (the reference warns and draws none).
+    pub dummy_without_record: Vec<u64>,
+    pub warnings: Vec<String>,
+}
+
+fn is_ring1(id: u64) -> bool {
+    (id >> 32) & 0xFFFF_FFFF == 1
+}
+
+/// Decodes a ring-1 graph node id into `(outer local id, node index)`.
+pub fn decode_graph_node(id: u64) -> Option<(u64, u64)> {
+    is_ring1(id).then(|| {
+        let local = id & 0xFFFF_FFFF;
+        (local >> 10, local & 0x3FF)
+    })
+}
+
+/// The scheduler thread count of the reference (see the module doc).
+pub fn scheduler_thread_count(records: &ChipRecords, phases: &[SchedPhasesUs]) -> u32 {
+    let mut max: Option<u32> = None;
+    for &t in &records.metadata.core_to_thread {
+        if let Ok(t) = u32::try_from(t) {
+            max = Some(max.map_or(t, |m| m.max(t)));
+        }
+    }
+    for (i, p) in phases.iter().enumerate() {
+        if !p.is_empty() {
+            let i = i as u32;
+            max = Some(max.map_or(i, |m| m.max(i)));
+        }
+    }
+    max.map_or(phases.len() as u32, |m| m + 1)
+}
+
+impl TaskKinds {
+    /// Index of `task_id` in the columns.
+    pub fn index_of(&self, task_id: u64) -> Option<usize> {
+        self.task_id.binary_search(&task_id).ok()
+    }
+
+    /// Kind of a task id (None when the capture never mentions it).
+    pub fn kind_of(&self, task_id: u64) -> Option<TaskKind> {
+        self.index_of(task_id)
+            .and_then(|k| self.kind.get(k).copied())
+    }
+
+    /// Joined rows of a task id.
+    pub fn rows_of(&self, task_id: u64) -> &[u32] {
+        self.index_of(task_id)
+            .and_then(|k| slice_of(&self.row_offsets, &self.row_index, k))
+            .unwrap_or(&[])
+    }
+
+    /// Markers of a task id.
+    pub fn markers_of(&self, task_id: u64) -> &[u32] {
+        self.index_of(task_id)
+            .and_then(|k| slice_of(&self.marker_offsets, &self.marker_index, k))
+            .unwrap_or(&[])
+    }
+
+    /// Count of task ids of a kind.
+    pub fn count(&self, kind: TaskKind) -> usize {
+        self.kind.iter().filter(|&&k| k == kind).count()
+    }
+
+    /// Task ids of a kind, ascending.
+    pub fn ids_of_kind(&self, kind: TaskKind) -> Vec<u64> {
+        self.task_id
+            .iter()
+            .zip(&self.kind)
+            .filter(|(_, &k)| k == kind)
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
+    fn is_spmd(&self, task_id: u64) -> bool {
+        self.index_of(task_id)
+            .and_then(|k| self.spmd.get(k).copied())
+            .unwrap_or(false)
+    }
+
+    /// Worker View anchors of a task (see the module doc). `func_ids` per joined row.
+    pub fn worker_anchors(
+        &self,
+        tasks: &JoinedTasks,
+        func_ids: &[i64],
+        task_id: u64,
+    ) -> Vec<AnchorRef> {
+        let rows = self.rows_of(task_id);
+        if rows.is_empty() {
+            return self
+                .markers_of(task_id)
+                .iter()
+                .map(|&m| AnchorRef::Marker(m))
+                .collect();
+        }
+        let key = |r: u32| {
+            (
+                bar_start_us(tasks, r as usize),
+                tasks.core_id.get(r as usize).copied().unwrap_or(0),
+            )
+        };
+        self.pick_anchors(rows, func_ids, task_id, |a, b| {
+            let (sa, ca) = key(a);
+            let (sb, cb) = key(b);
+            sa < sb || (sa.total_cmp(&sb).is_eq() && ca < cb)
+        })
+        .into_iter()
+        .map(AnchorRef::Row)
+        .collect()
+    }
+
+    /// Scheduler View anchors of a task: joined rows only (may include rows without AICPU
+    /// timing for non-SPMD tasks; the arrow code skips those).
+    pub fn scheduler_anchors(
+        &self,
+        tasks: &JoinedTasks,
+        func_ids: &[i64],
+        task_id: u64,
+    ) -> Vec<u32> {
+        let rows = self.rows_of(task_id);
+        let key = |r: u32| {
+            let i = r as usize;
+            let d = tasks.dispatch_us.get(i).copied().unwrap_or(-1.0);
+            let s = if tasks.has_aicpu(i) { d } else { f64::INFINITY };
+            (s, tasks.core_id.get(i).copied().unwrap_or(0))
+        };
+        self.pick_anchors(rows, func_ids, task_id, |a, b| {
+            let (sa, ca) = key(a);
+            let (sb, cb) = key(b);
+            sa < sb || (sa.total_cmp(&sb).is_eq() && ca < cb)
+        })
+    }
+
+    fn pick_anchors(
+        &self,
+        rows: &[u32],
+        func_ids: &[i64],
+        task_id: u64,
+        better: impl Fn(u32, u32) -> bool,
+    ) -> Vec<u32> {
+        if !self.is_spmd(task_id) {
+            return rows.to_vec();
+        }
+        // Insertion-ordered groups by func id, like the reference's dict.
+        let mut groups: Vec<(i64, u32)> = Vec::new();
+        for &r in rows {
+            let f = func_ids.get(r as usize).copied().unwrap_or(-1);
+            match groups.iter_mut().find(|(g, _)| *g == f) {
+                Some(slot) => {
+                    if better(r, slot.1) {
+                        slot.1 = r;
+                    }
+                }
+                None => groups.push((f, r)),
+            }
+        }
+        groups.into_iter().map(|(_, r)| r).collect()
+    }
+
+    /// Worker View slice of an anchor: `(start_us, end_us)` (bar start = receive or start).
+    pub fn anchor_span_us(&self, tasks: &JoinedTasks, a: AnchorRef) -> (f64, f64) {
+        match a {
+            AnchorRef::Row(r) => {
+                let i = r as usize;
+                let s = bar_start_us(tasks, i);
+                (s, tasks.end_us.get(i).copied().unwrap_or(s))
+            }
+            AnchorRef::Marker(m) => {
+                let i = m as usize;
+                let s = self.markers.start_us.get(i).copied().unwrap_or(0.0);
+                (s, self.markers.end_us.get(i).copied().unwrap_or(s))
+            }
+        }
+    }
+
+    /// The label the reference gives a marker: `dummy(rXtY)`, `alloc(rXtY)`, or the task's
+    /// normal label for a predicated skip (func id = first active kernel slot).
+    pub fn marker_label(&self, m: usize, deps: Option<&Deps>, names: Option<&NameMap>) -> String {
+        let id = self.markers.task_id.get(m).copied().unwrap_or(0);
+        match self.markers.kind.get(m) {
+            Some(TaskKind::Alloc) => format!("alloc({})", tasks::task_id_display(id)),
+            Some(TaskKind::PredicatedSkip) => {
+                let fid = first_active_kernel(deps, id);
+                tasks::task_label(id, fid, names.and_then(|n| n.name(fid)), self.is_spmd(id))
+            }
+            _ => format!("dummy({})", tasks::task_id_display(id)),
+        }
+    }
+}
+
+fn slice_of<'a>(offsets: &[u32], index: &'a [u32], k: usize) -> Option<&'a [u32]> {
+    let a = *offsets.get(k)? as usize;
+    let b = *offsets.get(k + 1)? as usize;
+    index.get(a..b)
+}
+
+/// First kernel id >= 0 of a deps task (-1 if none): the func id of a row-less task.
+pub fn first_active_kernel(deps: Option<&Deps>, task_id: u64) -> i64 {
+    let Some(d) = deps else { return -1 };
+    d.tasks
+        .task_id
+        .iter()
+        .position(|&t| t == task_id)
+        .filter(|&i| d.tasks.has_kernel_ids.get(i).copied().unwrap_or(false))
+        .and_then(|i| d.tasks.kernel_ids.get(i))
+        .and_then(|k| k.iter().copied().find(|&x| x >= 0))
+        .unwrap_or(-1)
+}
+
+#[allow(clippy::struct_excessive_bools)] // independent facts gathered per id, private
+#[derive(Default)]
+struct Seen {
+    rows: Vec<u32>,
+    markers: Vec<u32>,
+    in_deps: bool,
+    /// Some(all < 0) when deps has valid kernel ids.
+    deps_dummy: Option<bool>,
+    deps_active_slots: u8,
+    dummy_record: bool,
+    predicated_record: bool,
+    graph_prepare: bool,
+}
+
+/// Classifies every task id of a capture (`tasks` = [`crate::tasks::join`] of `records`).
+#[allow(clippy::too_many_lines)] // one pass per source, in the reference's order
+pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>) -> TaskKinds {
+    let tb = tasks
+        .timebase
+        .clone()
+        .unwrap_or_else(|| Timebase::from_records(records));
+    let phases = sched_phases_us(records, &tb);
+    let orch = orch_submits_us(records, &tb);
+    let sched_count = scheduler_thread_count(records, &phases);
+    let mut seen: BTreeMap<u64, Seen> = BTreeMap::new();
+
+    for (i, &id) in tasks.task_id.iter().enumerate() {
+        seen.entry(id).or_default().rows.push(i as u32);
+    }
+    if let Some(d) = deps {
+        for i in 0..d.tasks.len() {
+            let Some(&id) = d.tasks.task_id.get(i) else {
+                continue;
+            };
+            let s = seen.entry(id).or_default();
+            s.in_deps = true;
+            if d.tasks.has_kernel_ids.get(i).copied().unwrap_or(false) {
+                let k = d.tasks.kernel_ids.get(i).copied().unwrap_or([-1; 3]);
+                s.deps_dummy = Some(k.iter().all(|&x| x < 0));
+                s.deps_active_slots = k.iter().filter(|&&x| x >= 0).count() as u8;
+            }
+        }
+        for (&p, &s) in d.edges.pred.iter().zip(&d.edges.succ) {
+            seen.entry(p).or_default();
+            seen.entry(s).or_default();
+        }
+    }
+    for t in &orch {
+        for id in t.task_id.iter().flatten() {
+            seen.entry(*id).or_default();
+        }
+    }
+    let mut markers = AicpuMarkers::default();
+    let mut graph_outer_locals: HashSet<u64> = HashSet::new();
+    for (thread, p) in phases.iter().enumerate() {
+        for r in 0..p.len() {
+            let Some(id) = p.task_id.get(r).copied().flatten() else {
+                continue;
+            };
+            let start = p.start_us.get(r).copied().unwrap_or(0.0);
+            let end = p.end_us.get(r).copied().unwrap_or(start);
+            match p.kind.get(r) {
+                Some(SchedKind::DummyTask) => {
+                    let s = seen.entry(id).or_default();
+                    s.dummy_record = true;
+                    s.markers.push(markers.len() as u32);
+                    markers.push(id, TaskKind::Dummy, thread as u32, start, end);
+                }
+                Some(SchedKind::PredicatedSkip) => {
+                    let s = seen.entry(id).or_default();
+                    s.predicated_record = true;
+                    s.markers.push(markers.len() as u32);
+                    markers.push(id, TaskKind::PredicatedSkip, thread as u32, start, end);
+                }
+                Some(SchedKind::GraphPrepare) if id >> 32 == 0 => {
+                    seen.entry(id).or_default().graph_prepare = true;
+                    graph_outer_locals.insert(id & 0xFFFF_FFFF);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    let kind_of = |id: u64, s: &Seen| -> TaskKind {
+        if s.graph_prepare {
+            TaskKind::GraphOuter
+        } else if decode_graph_node(id).is_some_and(|(o, _)| graph_outer_locals.contains(&o)) {
+            TaskKind::GraphNode
+        } else if s.predicated_record {
+            TaskKind::PredicatedSkip
+        } else if s.dummy_record || s.deps_dummy == Some(true) {
+            TaskKind::Dummy
+        } else if !s.rows.is_empty() || s.in_deps {
+            TaskKind::Regular
+        } else {
+            TaskKind::Alloc
+        }
+    };
+
+    // Alloc markers, in orchestrator record order.
+    for (oi, t) in orch.iter().enumerate() {
+        let lane = sched_count + oi as u32;
+        for r in 0..t.task_id.len() {
+            let Some(id) = t.task_id.get(r).copied().flatten() else {
+                continue;
+            };
+            let Some(s) = seen.get(&id) else { continue };
+            if kind_of(id, s) != TaskKind::Alloc {
+                continue;
+            }
+            let start = t.start_us.get(r).copied().unwrap_or(0.0);
+            let end = t.end_us.get(r).copied().unwrap_or(start);
+            let m = markers.len() as u32;
+            markers.push(id, TaskKind::Alloc, lane, start, end);
+            if let Some(s) = seen.get_mut(&id) {
+                s.markers.push(m);
+            }
+        }
+    }
+
+    let spmd_ids = tasks::spmd_task_ids(tasks, deps);
+    let mut out = TaskKinds {
+        scheduler_thread_count: sched_count,
+        aicpu_lane_count: sched_count + orch.len() as u32,
+        ..TaskKinds::default()
+    };
+    out.row_offsets.push(0);
+    out.marker_offsets.push(0);
+    for (&id, s) in &seen {
+        let kind = kind_of(id, s);
+        out.task_id.push(id);
+        out.kind.push(kind);
+        out.spmd.push(spmd_ids.contains(&id));
+        let mut types = s
+            .rows
+            .iter()
+            .filter_map(|&r| tasks.core_type.get(r as usize));
+        let first = types.next();
+        let mixed_rows = first.is_some_and(|f| types.any(|t| t != f));
+        out.mix.push(mixed_rows || s.deps_active_slots > 1);
+        out.row_index.extend_from_slice(&s.rows);
+        out.row_offsets.push(out.row_index.len() as u32);
+        out.marker_index.extend_from_slice(&s.markers);
+        out.marker_offsets.push(out.marker_index.len() as u32);
+        if kind == TaskKind::Dummy && s.deps_dummy == Some(true) && !s.dummy_record {
+            out.dummy_without_record.push(id);
+        }
+    }
+    if !out.dummy_without_record.is_empty() && records.level >= 3 {
+        out.warnings.push(format!(
+            "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {}",
+            out.dummy_without_record.len(),
+            out.dummy_without_record
+                .iter()
+                .take(8)
+                .map(|&id| tasks::task_id_display(id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    out.markers = markers;
+    out.graphs = graph_executions(tasks, &phases);
+    out
+}
+
+/// Graph Execution envelopes (§1.9), lanes assigned greedily by prepare start.
+pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<GraphExecution> {
+    // outer id -> (prepare start min, end max, duration sum, slices), insertion ordered.
+    let mut prepares: Vec<(u64, f64, f64, f64, u32)> = Vec::new();
+    let mut dummies: HashMap<u64, Vec<(f64, f64, u64)>> = HashMap::new();
+    for p in phases {
+        for r in 0..p.len() {
+            let Some(id) = p.task_id.get(r).copied().flatten() else {
+                continue;
+            };
+            let s = p.start_us.get(r).copied().unwrap_or(0.0);
+            let e = p.end_us.get(r).copied().unwrap_or(s);
+            match p.kind.get(r) {
+                Some(SchedKind::GraphPrepare) if id >> 32 == 0 => {
+                    if let Some(g) = prepares.iter_mut().find(|g| g.0 == id) {
+                        g.1 = g.1.min(s);
+                        g.2 = g.2.max(e);
+                        g.3 += e - s;
+                        g.4 += 1;
+                    } else {
+                        prepares.push((id, s, e, e - s, 1));
+                    }
+                }
+                Some(SchedKind::DummyTask) => {
+                    if let Some((outer, node)) = decode_graph_node(id) {
+                        dummies.entry(outer).or_default().push((s, e, node));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if prepares.is_empty() {
+        return Vec::new();
+    }
+    let mut rows: HashMap<u64, Vec<(usize, u64)>> = HashMap::new();
+    for (i, &id) in tasks.task_id.iter().enumerate() {
+        if let Some((outer, node)) = decode_graph_node(id) {
+            rows.entry(outer).or_default().push((i, node));
+        }
+    }
+    let mut out: Vec<GraphExecution> = Vec::new();
+    for (outer, ps, pe, pd, n) in prepares {
+        let r = rows.get(&outer).map_or(&[][..], Vec::as_slice);
+        let d = dummies.get(&outer).map_or(&[][..], Vec::as_slice);
+        if r.is_empty() && d.is_empty() {
+            continue;
+        }
+        let mut nodes: HashSet<u64> = r.iter().map(|&(_, n)| n).collect();
+        nodes.extend(d.iter().map(|&(_, _, n)| n));
+        let mut start = f64::INFINITY;
+        let mut end = f64::NEG_INFINITY;
+        for &(i, _) in r {
+            let disp = tasks.dispatch_us.get(i).copied().unwrap_or(-1.0);
+            start = start.min(if disp >= 0.0 {
+                disp
+            } else {
+                bar_start_us(tasks, i)
+            });
+            let fin = tasks.finish_us.get(i).copied().unwrap_or(0.0);
+            end = end.max(if fin > 0.0 {
+                fin
+            } else {
+                tasks.end_us.get(i).copied().unwrap_or(0.0)
+            });
+        }
+        for &(s, e, _) in d {
+            start = start.min(s);
+            end = end.max(e);
+        }
+        out.push(GraphExecution {
+            outer_task_id: outer,
+            visible_nodes: nodes.len() as u32,
+            node_rows: r.len() as u32,
+            execution_start_us: start,
+            execution_end_us: end,
+            prepare_start_us: ps,
+            prepare_end_us: pe,
+            prepare_duration_us: pd,
+            prepare_slices: n,
+            lane: 0,
+        });
+    }
+    out.sort_by(|a, b| a.prepare_start_us.total_cmp(&b.prepare_start_us));
+    let mut lane_finish: Vec<f64> = Vec::new();
+    for g in &mut out {
+        let lane = lane_finish
+            .iter()
+            .position(|&f| f <= g.prepare_start_us)
+            .unwrap_or(lane_finish.len());
+        if lane == lane_finish.len() {
+            lane_finish.push(0.0);
+        }
+        if let Some(f) = lane_finish.get_mut(lane) {
+            *f = g.execution_end_us;
+        }
+        g.lane = lane as u32;
+    }
+    out
+}
