@@ -7,7 +7,14 @@
 //!   summary facts (records level/clock/cores/tasks/span, deps tasks/edges/tensors, pass dump
 //!   snapshot count and problems) and per-file errors as `path:line:col: message`. File
 //!   errors are reported, not fatal (exit 0); usage errors exit 2.
+//! - `pypto-viewer gen <out-dir> [options]`: writes a seeded synthetic capture (records,
+//!   deps.json, name map) for benchmarks and tests (see `gen.rs`).
+//! - `pypto-viewer bench <dir> [--iterations N] [--json]`: times every reader and analysis
+//!   the directory allows, with resident memory (see `bench.rs`).
 
+mod analyses;
+mod bench;
+mod gen;
 mod report;
 mod walk;
 
@@ -15,19 +22,25 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer report <dir> [--json]";
 
+fn usage() -> String {
+    format!("{USAGE}\n{}\n{}", gen::USAGE, bench::USAGE)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     match refs.as_slice() {
+        ["gen", rest @ ..] => gen::run(rest),
+        ["bench", rest @ ..] => bench::run(rest),
         ["manifest", dir] => manifest(dir),
         ["report", dir] => report::run(dir, false),
         ["report", dir, "--json"] | ["report", "--json", dir] => report::run(dir, true),
         ["-h" | "--help" | "help"] => {
-            println!("{USAGE}");
+            println!("{}", usage());
             ExitCode::SUCCESS
         }
         _ => {
-            eprintln!("{USAGE}");
+            eprintln!("{}", usage());
             ExitCode::from(2)
         }
     }

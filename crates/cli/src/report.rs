@@ -1,6 +1,7 @@
 //! `pypto-viewer report`: discovery plus per-dataset summary facts, as text or JSON. The
 //! thing golden tests and users' scripts compare.
 
+use crate::analyses;
 use pypto_analysis::{summary, tasks};
 use pypto_formats::discovery::{self, Dataset, DatasetKind};
 use pypto_formats::{deps, name_map, passes_dump, FormatError};
@@ -52,6 +53,11 @@ fn runtime(
             None
         }
     });
+    let mut warnings: Vec<String> = deps.as_ref().map(|d| d.warnings.clone()).unwrap_or_default();
+    if let Some(m) = &names {
+        warnings.extend(m.warnings.iter().cloned());
+    }
+    let mut parsed_records = None;
     if let Some(p) = entry_path(entries, ds.records) {
         match read(root, p).and_then(|b| pypto_formats::records::parse(p, &b)) {
             Ok(r) => {
@@ -63,17 +69,34 @@ fn runtime(
                     .iter()
                     .filter(|&&f| names.as_ref().is_some_and(|map| map.name(f).is_some()))
                     .count();
+                warnings.extend(facts.warnings.iter().cloned());
                 let mut v = serde_json::to_value(&facts).unwrap_or(Value::Null);
                 if let Value::Object(m) = &mut v {
                     m.insert("file".into(), json!(p));
+                    m.insert("clock_hz".into(), json!(facts.clock_freq_hz));
+                    m.insert("cores".into(), json!(facts.num_cores));
+                    m.insert("tasks".into(), json!(facts.task_count));
                     m.insert("resolved_func_ids".into(), json!(resolved));
                     m.insert("named_tasks".into(), json!(named_rows));
                 }
                 out.insert("records".into(), v);
+                parsed_records = Some((r, joined, fids));
             }
             Err(e) => errors.push(e.to_string()),
         }
     }
+    let inputs = analyses::RuntimeInputs {
+        records: parsed_records.as_ref().map(|(r, _, _)| r),
+        joined: parsed_records.as_ref().map(|(_, j, _)| j),
+        func_ids: parsed_records.as_ref().map_or(&[], |(_, _, f)| f.as_slice()),
+        deps: deps.as_ref(),
+        names: names.as_ref(),
+    };
+    let (analysis, text, analysis_warnings) = analyses::run(&inputs);
+    out.extend(analysis);
+    warnings.extend(analysis_warnings);
+    out.insert("analysis_text".into(), json!(text));
+    out.insert("warnings".into(), json!(warnings));
     Value::Object(out)
 }
 
@@ -129,9 +152,9 @@ fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
             "  scheduler threads: {}, orchestrator threads: {}",
             r["scheduler_threads"], r["orchestrator_threads"]
         );
-        for w in r["warnings"].as_array().into_iter().flatten() {
-            println!("  warning: {}", w.as_str().unwrap_or(""));
-        }
+    }
+    for w in facts.get("warnings").and_then(Value::as_array).into_iter().flatten() {
+        println!("  warning: {}", w.as_str().unwrap_or(""));
     }
     if let Some(d) = facts.get("deps") {
         println!(
@@ -153,6 +176,11 @@ fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
         println!("  pass snapshots: {}", facts["snapshots"]);
         for p in facts["problems"].as_array().into_iter().flatten() {
             println!("  problem: {}", p.as_str().unwrap_or(""));
+        }
+    }
+    if let Some(text) = facts.get("analysis_text").and_then(Value::as_str) {
+        for line in text.lines() {
+            println!("  {line}");
         }
     }
     for n in &ds.notes {
@@ -194,7 +222,11 @@ pub fn run(dir: &str, as_json: bool) -> ExitCode {
         if as_json {
             let mut v = serde_json::to_value(ds).unwrap_or(Value::Null);
             if let Value::Object(m) = &mut v {
-                m.insert("facts".into(), facts);
+                // The facts sit at the dataset level: `records`, `functions`, `edges`,
+                // `critical_path`, `warnings`, ... (the JSON contract of issue 3).
+                if let Value::Object(facts) = facts {
+                    m.extend(facts.into_iter().filter(|(k, _)| k != "analysis_text"));
+                }
                 m.insert("errors".into(), json!(errors));
                 let files: Vec<Value> = ds
                     .files

@@ -87,9 +87,9 @@ fn manifest_and_report() {
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let ds = &v["datasets"][0];
-    assert_eq!(ds["facts"]["records"]["task_count"], 5);
-    assert_eq!(ds["facts"]["deps"]["edges"], 6);
-    assert_eq!(ds["facts"]["records"]["clock_freq_hz"], 50_000_000);
+    assert_eq!(ds["records"]["tasks"], 5);
+    assert_eq!(ds["deps"]["edges"], 6);
+    assert_eq!(ds["records"]["clock_hz"], 50_000_000);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

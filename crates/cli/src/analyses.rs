@@ -1,0 +1,232 @@
+//! The analyses section of `pypto-viewer report` for one runtime dataset: per-function
+//! statistics, task kinds, happens-before violations, scheduler idle, the five edge modes,
+//! static and observed critical paths, and the Performance Analysis panel tables — each
+//! computed when the dataset's files allow it, as JSON for scripts and as text for people.
+//!
+//! JSON contract (issue 3): task ids are decimal strings (any key named `task_id`,
+//! `*_task_id`, `task_ids` or `*_path`, and every edge endpoint), times are µs numbers.
+
+use std::fmt::Write as _;
+
+use pypto_analysis::critical_path::{self, StallKind};
+use pypto_analysis::dataflow_regions::DataflowEvidence;
+use pypto_analysis::deps_graph::DepsGraph;
+use pypto_analysis::edge_modes::{self, EdgeMode};
+use pypto_analysis::perf_panel::{early_dispatch, gap_blocker, overview, setup_leaderboard, single_dep_chains};
+use pypto_analysis::task_kinds::{self, TaskKind};
+use pypto_analysis::tasks::JoinedTasks;
+use pypto_analysis::{function_stats, hb_violation, idle};
+use pypto_formats::deps::Deps;
+use pypto_formats::name_map::NameMap;
+use pypto_formats::records::ChipRecords;
+use serde_json::{json, Map, Value};
+
+/// How many rows of the leaderboards go into the report.
+const TOP_ROWS: usize = 10;
+
+/// The parsed inputs of one runtime dataset.
+pub struct RuntimeInputs<'a> {
+    pub records: Option<&'a ChipRecords>,
+    pub joined: Option<&'a JoinedTasks>,
+    pub func_ids: &'a [i64],
+    pub deps: Option<&'a Deps>,
+    pub names: Option<&'a NameMap>,
+}
+
+/// Converts task ids to decimal strings in a serialized analysis (see the module doc).
+fn stringify_ids(value: &mut Value, id_key: bool) {
+    match value {
+        Value::Number(n) if id_key => {
+            *value = Value::String(n.to_string());
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| stringify_ids(v, id_key)),
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                let is_id = key == "task_id" || key.ends_with("_task_id") || key == "task_ids" || key.ends_with("_task_ids");
+                stringify_ids(v, is_id);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn to_value<T: serde::Serialize>(value: &T) -> Value {
+    let mut v = serde_json::to_value(value).unwrap_or(Value::Null);
+    stringify_ids(&mut v, false);
+    v
+}
+
+fn ids(list: &[u64]) -> Value {
+    Value::Array(list.iter().map(|id| Value::String(id.to_string())).collect())
+}
+
+/// Computes every analysis the inputs allow. Returns the JSON keys to merge into the
+/// dataset, the text block for people, and warnings.
+pub fn run(inputs: &RuntimeInputs<'_>) -> (Map<String, Value>, String, Vec<String>) {
+    let mut out = Map::new();
+    let mut text = String::new();
+    let mut warnings = Vec::new();
+
+    if let (Some(records), Some(joined)) = (inputs.records, inputs.joined) {
+        let stats = function_stats::converter_stats(joined, inputs.func_ids, inputs.names);
+        let functions: Vec<Value> = stats
+            .rows
+            .iter()
+            .map(|r| {
+                json!({"func_id": r.func_id, "name": r.name, "count": r.count,
+                       "avg_exec_us": r.avg_exec_us, "max_exec_us": r.max_exec_us, "min_exec_us": r.min_exec_us,
+                       "total_exec_us": r.total_exec_us,
+                       "avg_latency_us": r.avg_latency_us, "exec_pct": r.exec_pct,
+                       "avg_head_oh_us": r.avg_head_oh_us, "avg_tail_oh_us": r.avg_tail_oh_us,
+                       "avg_prop_us": r.avg_prop_us, "avg_local_us": r.avg_local_us})
+            })
+            .collect();
+        out.insert("functions".into(), Value::Array(functions));
+        out.insert(
+            "function_totals".into(),
+            json!({"count": stats.total_count, "total_exec_us": stats.total_exec_us,
+                   "total_latency_us": stats.total_latency_us, "total_test_time_us": stats.total_test_time_us,
+                   "aicore_observed_span_us": stats.aicore_observed_span_us,
+                   "exec_vs_overhead": stats.exec_vs_overhead}),
+        );
+        out.insert("function_performance".into(), to_value(&function_stats::function_perf(joined, inputs.func_ids, inputs.names)));
+        let _ = writeln!(text, "{}", stats.render_text());
+
+        let kinds = task_kinds::classify(records, joined, inputs.deps);
+        let counts: Map<String, Value> = [TaskKind::Regular, TaskKind::Dummy, TaskKind::Alloc, TaskKind::PredicatedSkip, TaskKind::GraphOuter, TaskKind::GraphNode]
+            .into_iter()
+            .map(|k| (k.as_str().to_string(), json!(kinds.count(k))))
+            .collect();
+        let _ = writeln!(text, "task kinds: {}", Value::Object(counts.clone()));
+        out.insert("task_kinds".into(), Value::Object(counts));
+        warnings.extend(kinds.warnings.iter().cloned());
+
+        if let Some(deps) = inputs.deps {
+            let hb = hb_violation::compute(joined, inputs.func_ids, &kinds, deps);
+            let _ = writeln!(
+                text,
+                "happens-before: {} logical edges, {} Worker View arrows ({} violations), {} Scheduler View arrows ({} violations)",
+                hb.logical_edges,
+                hb.worker.len(),
+                hb.worker_violations(),
+                hb.scheduler.len(),
+                hb.scheduler_violations()
+            );
+            out.insert(
+                "hb_violations".into(),
+                json!({"logical_edges": hb.logical_edges, "worker_arrows": hb.worker.len(),
+                       "worker_violations": hb.worker_violations(), "scheduler_arrows": hb.scheduler.len(),
+                       "scheduler_violations": hb.scheduler_violations()}),
+            );
+        }
+
+        let idle_report = idle::compute(records, joined);
+        if !idle_report.threads.is_empty() {
+            out.insert("scheduler_idle".into(), to_value(&idle_report));
+        }
+
+        let mut panel = Map::new();
+        let ov = overview::overview(joined);
+        let _ = writeln!(
+            text,
+            "overview: task time {:.3} us, AICore time {:.3} us, {} active cores, utilisation {:.2}%",
+            ov.task_time_us, ov.aicore_time_us, ov.active_cores, ov.utilisation_pct
+        );
+        panel.insert("overview".into(), to_value(&ov));
+        let mut boards = setup_leaderboard::setup_leaderboards(joined, TOP_ROWS);
+        boards.longest_setup.truncate(TOP_ROWS);
+        boards.largest_ratio.truncate(TOP_ROWS);
+        panel.insert("setup_leaderboards".into(), to_value(&boards));
+        if let Some(deps) = inputs.deps {
+            let chains = single_dep_chains::single_dep_chains(deps, Some(records));
+            let listed: Vec<Value> = (0..chains.len()).map(|c| ids(chains.chain(c))).collect();
+            let _ = writeln!(text, "continuous single-dependency chains: {}", chains.len());
+            panel.insert(
+                "single_dependency_chains".into(),
+                json!({"count": chains.len(), "excluded_tasks": chains.excluded_tasks,
+                       "compute_edges": chains.compute_edges, "chains": listed}),
+            );
+            let early = early_dispatch::early_dispatch(joined, deps, records);
+            let _ = writeln!(text, "early dispatch: {} target task(s)", early.rows.len());
+            panel.insert("early_dispatch".into(), to_value(&early));
+        }
+
+        critical_path_section(records, inputs, &mut out, &mut panel, &mut text, &mut warnings);
+        out.insert("performance_analysis".into(), Value::Object(panel));
+    }
+
+    if let Some(deps) = inputs.deps {
+        edge_modes_section(deps, inputs.names, &mut out, &mut text, &mut warnings);
+    }
+    (out, text, warnings)
+}
+
+/// The five edge modes of `deps_viewer`, as `[pred, succ]` decimal-string pairs per mode.
+fn edge_modes_section(deps: &Deps, names: Option<&NameMap>, out: &mut Map<String, Value>, text: &mut String, warnings: &mut Vec<String>) {
+    let graph = DepsGraph::build(deps, &[], &|id| names.is_some_and(|n| n.name(id).is_some()));
+    let evidence = DataflowEvidence::build(&graph, deps);
+    let mut edges = Map::new();
+    let mut edge_stats = Map::new();
+    for mode in EdgeMode::ALL {
+        let selection = edge_modes::select_edges(&graph, deps, mode, mode.is_dataflow().then_some(&evidence));
+        let pairs: Vec<Value> = selection
+            .shown_pairs(&graph)
+            .into_iter()
+            .map(|(p, s)| json!([p.to_string(), s.to_string()]))
+            .collect();
+        let _ = writeln!(
+            text,
+            "edges {:<17} shown {:>7}  (total {}, removed {}{})",
+            mode.as_str(),
+            pairs.len(),
+            selection.total_edges,
+            selection.removed_count,
+            if selection.cycle_fallback { ", cycle: full graph shown" } else { "" }
+        );
+        if let Some(w) = selection.warning() {
+            warnings.push(w);
+        }
+        edge_stats.insert(
+            mode.as_str().into(),
+            json!({"shown": pairs.len(), "total": selection.total_edges, "removed": selection.removed_count,
+                   "reduction_applied": selection.reduction_applied, "cycle_fallback": selection.cycle_fallback}),
+        );
+        edges.insert(mode.as_str().into(), Value::Array(pairs));
+    }
+    out.insert("edges".into(), Value::Object(edges));
+    out.insert("edge_stats".into(), Value::Object(edge_stats));
+}
+
+/// Static and observed critical paths (computed, no CPM file needed) and the gap & blocker
+/// table of the observed path.
+fn critical_path_section(
+    records: &ChipRecords,
+    inputs: &RuntimeInputs<'_>,
+    out: &mut Map<String, Value>,
+    panel: &mut Map<String, Value>,
+    text: &mut String,
+    warnings: &mut Vec<String>,
+) {
+    match critical_path::compute(records, inputs.deps, inputs.names) {
+        Ok((graph, cp)) => {
+            let stall = |k: StallKind| cp.us(cp.stall_of(k));
+            out.insert(
+                "critical_path".into(),
+                json!({"makespan_us": cp.us(cp.makespan_ticks),
+                       "static": ids(&cp.static_path),
+                       "static_length_us": cp.us(cp.static_len_ticks),
+                       "observed": ids(&cp.observed.task_id),
+                       "observed_stall_us": {"data-wait": stall(StallKind::DataWait),
+                                             "core-wait": stall(StallKind::CoreWait),
+                                             "front-gap": stall(StallKind::FrontGap)},
+                       "compute_us": cp.us(cp.compute_total_ticks),
+                       "tiling_exact": cp.tiling_exact(),
+                       "kept_edges": cp.kept_edges}),
+            );
+            let _ = writeln!(text, "{}", critical_path::render_summary_line("critical path", &cp));
+            warnings.extend(cp.warnings.iter().cloned());
+            panel.insert("gap_blocker".into(), to_value(&gap_blocker::gap_blocker(&graph, &cp)));
+        }
+        Err(err) => warnings.push(format!("critical path not computed: {err}")),
+    }
+}
