@@ -1,6 +1,8 @@
 //! `pypto-viewer report`: discovery plus per-dataset summary facts, as text or JSON. The
 //! thing golden tests and users' scripts compare.
 
+use std::fmt::Write as _;
+
 use crate::analyses;
 use pypto_analysis::{summary, tasks};
 use pypto_formats::discovery::{self, Dataset, DatasetKind};
@@ -98,6 +100,40 @@ fn runtime(
     out.insert("analysis_text".into(), json!(text));
     out.insert("warnings".into(), json!(warnings));
     Value::Object(out)
+}
+
+/// A serving STRACE swimlane: its statistics (per `WorkerProcess`, per span name, per
+/// `device N` lane).
+fn serving_strace(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Vec<String>) -> Value {
+    let Some(p) = ds.files.first().and_then(|f| entry_path(entries, Some(f.entry_index))) else {
+        return Value::Null;
+    };
+    match read(root, p).and_then(|b| pypto_formats::strace::parse(p, &b)) {
+        Ok(trace) => {
+            let stats = pypto_analysis::strace_stats::compute(&trace);
+            let mut text = format!(
+                "serving STRACE: {:.3} us total, {} spans, {} instants, {} worker process(es), {} device lane(s)\n",
+                stats.total_duration_us,
+                stats.span_count,
+                stats.instant_count,
+                stats.worker_processes.len(),
+                stats.device_lanes.len()
+            );
+            for named in &stats.worker_span_names {
+                let d = &named.stats;
+                let _ = writeln!(
+                    text,
+                    "  {:<40} count {:>6}  avg {:>12.3} us  max {:>12.3} us  min {:>12.3} us",
+                    named.name, d.count, d.avg_us, d.max_us, d.min_us
+                );
+            }
+            json!({"file": p, "strace": stats, "analysis_text": text})
+        }
+        Err(e) => {
+            errors.push(e.to_string());
+            json!({"file": p})
+        }
+    }
 }
 
 fn pass_dump(entries: &[(String, u64)], ds: &Dataset) -> Value {
@@ -215,9 +251,7 @@ pub fn run(dir: &str, as_json: bool) -> ExitCode {
         let facts = match ds.kind {
             DatasetKind::Runtime => runtime(root, &entries, ds, &mut errors),
             DatasetKind::PassDump => pass_dump(&entries, ds),
-            DatasetKind::ServingStrace => {
-                json!({"size_bytes": ds.files.first().and_then(|f| entries.get(f.entry_index)).map_or(0, |e| e.1)})
-            }
+            DatasetKind::ServingStrace => serving_strace(root, &entries, ds, &mut errors),
         };
         if as_json {
             let mut v = serde_json::to_value(ds).unwrap_or(Value::Null);

@@ -143,3 +143,20 @@ fn report_json_matches_every_reference_output() {
     assert_eq!(checked_edges, 16 * 5, "16 captures have deps.json, 5 modes each");
     assert_eq!(checked_paths, 24, "12 captures have both CPM files");
 }
+
+#[test]
+fn report_json_has_serving_strace_statistics() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/strace");
+    let out = Command::new(env!("CARGO_BIN_EXE_pypto-viewer")).args(["report", "--json"]).arg(&dir).output().expect("run");
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let ds = &doc["datasets"][0];
+    assert_eq!(ds["kind"], "ServingStrace");
+    let stats = &ds["strace"];
+    assert!(stats["total_duration_us"].as_f64().unwrap() > 0.0);
+    let names: Vec<&str> = stats["worker_span_names"].as_array().unwrap().iter().map(|n| n["name"].as_str().unwrap()).collect();
+    assert!(names.iter().all(|n| n.starts_with("WorkerProcess.")), "{names:?}");
+    for lane in stats["device_lanes"].as_array().unwrap() {
+        assert!(lane.to_string().contains("count"), "device lane statistics: {lane}");
+    }
+}
