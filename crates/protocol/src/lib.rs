@@ -34,8 +34,162 @@ pub enum ToWorker {
     WorkerViewColumns { dataset_id: u32 },
     /// Details of one task bar (lane and index within the lane's columns).
     TaskDetails { dataset_id: u32, lane: u32, index: u32 },
+    /// All tracks of the chip swimlane (every view the captures hold) of one dataset, or of
+    /// several (a multi-rank group: one track group per rank and view). Later queries name
+    /// the timeline by `timeline_id`. Reply: [`FromWorker::Timeline`] with columns.
+    Timeline { timeline_id: u32, dataset_ids: Vec<u32> },
+    /// Details of one bar (a task, phase or marker) of a timeline.
+    BarDetails { timeline_id: u32, bar: BarRef },
+    /// Dependency arrows around a bar: `depth` levels of predecessors and successors
+    /// (0 = none, -1 = all). Reply: [`FromWorker::Dependencies`].
+    Dependencies { timeline_id: u32, bar: BarRef, depth: i32 },
+    /// Fuzzy search by function name, exact by `rXtY` / `tY` / full task id.
+    Search { timeline_id: u32, query: String, limit: u32 },
+    /// Per-function statistics of the bars of `tracks` that overlap `[start_us, end_us]`.
+    RangeStats { timeline_id: u32, tracks: Vec<u32>, start_us: f64, end_us: f64 },
     /// Test hook for the crash-recovery path: the worker panics on purpose.
     DebugPanic,
+}
+
+/// A bar of a timeline: its track and its index within the track's (start-sorted) columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BarRef {
+    pub track: u32,
+    pub index: u32,
+}
+
+/// The views of the chip swimlane (runtime-formats.md §6.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimelineView {
+    /// AICore lanes (AIC/AIV) plus `AICPU_N` lanes with dummy / predicated-skip / alloc bars.
+    Worker,
+    /// Dispatch → finish per task, per core.
+    Scheduler,
+    /// Scheduler phases per `Sched_N` thread (outer phases, `resolve` sub-lane, drain nesting).
+    AicpuScheduler,
+    /// Orchestrator submits (AICPU or host) and host → device uploads.
+    Orchestrator,
+}
+
+impl TimelineView {
+    pub const ALL: [TimelineView; 4] = [Self::Worker, Self::Scheduler, Self::AicpuScheduler, Self::Orchestrator];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Worker => "Worker View",
+            Self::Scheduler => "Scheduler View",
+            Self::AicpuScheduler => "AICPU Scheduler",
+            Self::Orchestrator => "Orchestrator",
+        }
+    }
+}
+
+/// One track (lane) of a timeline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrackInfo {
+    /// Lane label as the reference names it (`AIC_0`, `AIV_12`, `AICPU_3`, `Sched_0`, `H2D`, ...).
+    pub label: String,
+    pub view: TimelineView,
+    /// Index of the track's group in [`TimelineHeader::groups`].
+    pub group: u32,
+    /// Sub-rows of the track (nested phases, e.g. drain sub-phases or `resolve`): bars carry
+    /// their row in the `row` column; 1 for flat tracks.
+    pub rows: u32,
+    /// `"AIC"` / `"AIV"` for AICore lanes.
+    pub core_type: Option<String>,
+}
+
+/// A collapsible group of tracks: one view of one dataset (rank).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrackGroupInfo {
+    /// E.g. `"Worker View"`, or `"rank0/d0 · Worker View"` in a multi-rank timeline.
+    pub label: String,
+    pub view: TimelineView,
+    pub dataset_id: u32,
+    /// Track indices of this group, in display order.
+    pub tracks: Vec<u32>,
+}
+
+/// A view the capture cannot show, and why (e.g. level 1 has no scheduler timing).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbsentView {
+    pub view: TimelineView,
+    pub dataset_id: u32,
+    pub reason: String,
+}
+
+/// One legend entry: a colour key and what it stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LegendEntry {
+    pub color_key: u32,
+    pub name: String,
+    pub bars: u64,
+}
+
+/// Header of a timeline. Columns travel beside it (transferred), one entry per bar, bars of
+/// track `t` at `[track_offsets[t], track_offsets[t+1])`, sorted by start within a track:
+/// `track_offsets: Uint32Array` (tracks + 1), `start_us`, `end_us`, `setup_start_us`
+/// (`Float64Array`; the AICore receive time — equal to `start_us` when there is no setup),
+/// `color_key`, `name_index` (into `names`), `row` (sub-row within the track), `flags`
+/// (`Uint32Array`, bits [`FLAG_STATIC_PATH`] ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimelineHeader {
+    pub timeline_id: u32,
+    pub dataset_ids: Vec<u32>,
+    pub groups: Vec<TrackGroupInfo>,
+    pub tracks: Vec<TrackInfo>,
+    /// Bar names (function names for tasks, phase names for phases).
+    pub names: Vec<String>,
+    pub legend: Vec<LegendEntry>,
+    pub absent: Vec<AbsentView>,
+    pub bar_count: u64,
+    pub first_start_us: f64,
+    pub last_end_us: f64,
+    /// Whether a static / observed critical path is known (read from `CPM_*.json` or computed).
+    pub has_static_path: bool,
+    pub has_observed_path: bool,
+    /// Where the paths came from (`"CPM_static.json"`, `"computed"`).
+    pub path_source: String,
+    pub warnings: Vec<String>,
+}
+
+/// Bar flag: the bar's task is on the static critical path.
+pub const FLAG_STATIC_PATH: u32 = 1;
+/// Bar flag: the bar's task is on the observed critical path.
+pub const FLAG_OBSERVED_PATH: u32 = 2;
+/// Bar flag: an instant marker (dummy task, predicated skip): drawn with a minimum width.
+pub const FLAG_MARKER: u32 = 4;
+/// Bar flag: the bar belongs to an SPMD task (several blocks share func + task id).
+pub const FLAG_SPMD: u32 = 8;
+/// Bar flag: the bar is a task (has details, dependencies); phases and envelopes do not.
+pub const FLAG_TASK: u32 = 16;
+
+/// One dependency arrow between two bars.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Arrow {
+    pub from: BarRef,
+    pub to: BarRef,
+    /// The successor started before the predecessor ended (`hb_violation`).
+    pub violation: bool,
+}
+
+/// A search hit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    pub bar: BarRef,
+    pub label: String,
+    pub start_us: f64,
+}
+
+/// One row of [`FromWorker::RangeStats`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RangeStatsRow {
+    pub name: String,
+    pub count: u64,
+    pub total_us: f64,
+    pub avg_us: f64,
+    pub max_us: f64,
 }
 
 /// What a dataset is.
@@ -188,6 +342,16 @@ pub enum FromWorker {
     /// Worker View columns (typed arrays beside the message).
     WorkerView(WorkerViewColumns),
     TaskDetails(TaskDetailsReply),
+    /// Timeline columns (typed arrays beside the message).
+    Timeline(TimelineHeader),
+    /// Details of a bar: ordered fields, plus the bars of its SPMD group (same func + task).
+    BarDetails { timeline_id: u32, bar: BarRef, title: String, fields: Vec<(String, String)>, group: Vec<BarRef> },
+    /// Arrows around a bar.
+    Dependencies { timeline_id: u32, bar: BarRef, depth: i32, arrows: Vec<Arrow> },
+    /// Search results, best first; `total` counts all matches.
+    SearchResults { timeline_id: u32, query: String, total: u64, hits: Vec<SearchHit> },
+    /// Per-function statistics of a time range.
+    RangeStats { timeline_id: u32, start_us: f64, end_us: f64, rows: Vec<RangeStatsRow> },
     /// A request could not be answered.
     Error { message: String },
     /// The worker panicked; the page must restart it.
