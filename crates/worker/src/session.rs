@@ -48,6 +48,8 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::WorkerViewColumns { dataset_id } => post_worker_view(dataset_id),
         ToWorker::TaskDetails { dataset_id, lane, index } => post_task_details(dataset_id, lane, index),
         ToWorker::DebugPanic => debug_panic(),
+        // Timeline requests arrive with the chip-swimlane work (issue 4).
+        _ => transport::post(&FromWorker::Error { message: "this request is not supported yet".to_string() }, None),
     }
 }
 
