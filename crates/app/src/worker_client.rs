@@ -234,6 +234,8 @@ fn on_message(state: AppState, data: &JsValue) {
             web_sys::console::error_1(&JsValue::from_str(&format!("analysis worker panicked: {message}")));
             crashed(state, format!("The analysis worker crashed: {message}"));
         }
+        // Timeline replies arrive with the chip-swimlane work (issue 4).
+        _ => {}
     }
 }
 
