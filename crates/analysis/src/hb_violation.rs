@@ -101,7 +101,12 @@ pub fn edges_by_pred(deps: &Deps) -> Vec<(u64, Vec<u64>)> {
 
 /// Computes both views' arrows. `func_ids` per joined row ([`crate::tasks::func_ids`]).
 pub fn compute(tasks: &JoinedTasks, func_ids: &[i64], kinds: &TaskKinds, deps: &Deps) -> HbReport {
-    let edges = edges_by_pred(deps);
+    compute_edges(tasks, func_ids, kinds, &edges_by_pred(deps))
+}
+
+/// Arrows of both views for the given logical edges (`pred -> [succ]`), e.g. a dependency
+/// closure around one task (the timeline's dependency query).
+pub fn compute_edges(tasks: &JoinedTasks, func_ids: &[i64], kinds: &TaskKinds, edges: &[(u64, Vec<u64>)]) -> HbReport {
     let mut out = HbReport {
         logical_edges: edges.iter().map(|(_, v)| v.len()).sum(),
         ..HbReport::default()
@@ -113,7 +118,7 @@ pub fn compute(tasks: &JoinedTasks, func_ids: &[i64], kinds: &TaskKinds, deps: &
             .or_insert_with(|| kinds.worker_anchors(tasks, func_ids, id))
             .clone()
     };
-    for (p, succs) in &edges {
+    for (p, succs) in edges {
         let pa = worker(*p);
         if pa.is_empty() {
             continue;
@@ -138,7 +143,7 @@ pub fn compute(tasks: &JoinedTasks, func_ids: &[i64], kinds: &TaskKinds, deps: &
     if !has_aicpu {
         return out;
     }
-    for (p, succs) in &edges {
+    for (p, succs) in edges {
         let pa = kinds.scheduler_anchors(tasks, func_ids, *p);
         if pa.is_empty() {
             continue;

@@ -56,6 +56,8 @@ pub struct Ctx {
     pub joined: Option<JoinedTasks>,
     pub func_ids: Option<Vec<i64>>,
     pub deps_graph: Option<DepsGraph>,
+    pub model: Option<pypto_analysis::runtime_model::RuntimeModel>,
+    pub timeline: Option<pypto_analysis::timeline::Timeline>,
 }
 
 /// What one run of a stage did: items produced and bytes of input consumed.
@@ -88,7 +90,55 @@ pub const STAGES: &[(&str, StageFn)] = &[
     }),
     ("critical_path", critical_path_stage),
     ("chrome trace stream", chrome_trace_stage),
+    ("runtime model", runtime_model_stage),
+    ("timeline", timeline_stage),
+    ("timeline search", timeline_search_stage),
+    ("timeline details", timeline_details_stage),
 ];
+
+/// The worker's resident model (critical paths computed when no CPM file is read here).
+#[allow(clippy::unnecessary_wraps, clippy::many_single_char_names)] // the StageFn signature
+fn runtime_model_stage(c: &mut Ctx) -> StageResult {
+    let Some(r) = &c.records else { return Ok(None) };
+    c.model = None;
+    c.timeline = None;
+    let m = pypto_analysis::runtime_model::RuntimeModel::build(r, c.deps.clone(), c.names.clone(), pypto_analysis::runtime_model::CpmInputs::default());
+    let items = m.tasks.len();
+    c.model = Some(m);
+    Ok(Some(Done { items, input_bytes: 0 }))
+}
+
+/// Every track of every view (render columns included).
+#[allow(clippy::unnecessary_wraps, clippy::many_single_char_names)] // the StageFn signature
+fn timeline_stage(c: &mut Ctx) -> StageResult {
+    let Some(m) = &c.model else { return Ok(None) };
+    let t = pypto_analysis::timeline::build(&[("", m)]);
+    let items = t.bar_count();
+    c.timeline = Some(t);
+    Ok(Some(Done { items, input_bytes: 0 }))
+}
+
+/// Fuzzy search by the first function name's first letters, then exact search by `tY`.
+#[allow(clippy::unnecessary_wraps, clippy::many_single_char_names)] // the StageFn signature
+fn timeline_search_stage(c: &mut Ctx) -> StageResult {
+    let (Some(m), Some(t)) = (&c.model, &c.timeline) else { return Ok(None) };
+    let name = m.function_name(m.func_ids.first().copied().unwrap_or(-1));
+    let fuzzy: String = name.chars().take(3).collect();
+    let (total, _) = pypto_analysis::timeline_query::search(t, &[m], &fuzzy, 100);
+    let tid = m.tasks.task_id.get(m.tasks.len() / 2).copied().unwrap_or(0);
+    let (exact, _) = pypto_analysis::timeline_query::search(t, &[m], &pypto_analysis::tasks::task_id_display(tid), 100);
+    Ok(Some(Done { items: (total + exact) as usize, input_bytes: 0 }))
+}
+
+/// Details (with SPMD group) and depth-2 dependencies of the middle bar of the first track.
+#[allow(clippy::unnecessary_wraps, clippy::many_single_char_names)] // the StageFn signature
+fn timeline_details_stage(c: &mut Ctx) -> StageResult {
+    let (Some(m), Some(t)) = (&c.model, &c.timeline) else { return Ok(None) };
+    let bar = pypto_analysis::timeline_query::BarAt { track: 0, index: (t.track_range(0).len() / 2) as u32 };
+    let d = pypto_analysis::timeline_query::bar_details(t, &[m], bar).map_or(0, |x| x.1.len());
+    let a = pypto_analysis::timeline_query::dependencies(t, &[m], bar, 2).len();
+    Ok(Some(Done { items: d + a, input_bytes: 0 }))
+}
 
 fn read_one(root: &Path, rel: Option<&String>) -> Result<Option<InputFile>, String> {
     let Some(rel) = rel else { return Ok(None) };

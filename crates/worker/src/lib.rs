@@ -8,6 +8,7 @@
 
 pub mod reading;
 mod session;
+mod timelines;
 pub mod transport;
 
 use pypto_protocol::FromWorker;

@@ -4,9 +4,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::{summary, tasks, worker_view};
 use pypto_formats::discovery;
-use pypto_formats::{deps, manifest, name_map, passes_dump, records, FormatError};
+use pypto_formats::{cpm, deps, manifest, name_map, passes_dump, records, FormatError};
 use pypto_protocol::{
     DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, DepsSummary, EntryMeta, FileError, FromWorker, LaneInfo,
     PassDumpSummary, RecordsSummary, TaskDetailsReply, ToWorker, WorkerViewColumns,
@@ -16,25 +17,24 @@ use wasm_bindgen::JsValue;
 use crate::reading;
 use crate::transport::{self, Columns};
 
-/// A runtime dataset's parsed model.
-#[derive(Default)]
-struct RuntimeModel {
-    joined: Option<tasks::JoinedTasks>,
-    func_ids: Vec<i64>,
-    view: Option<worker_view::WorkerView>,
-    deps: Option<deps::Deps>,
-    names: Option<name_map::NameMap>,
+/// A runtime dataset: its path (group label prefix in multi-rank timelines) and its model
+/// (absent when the records file is missing or unreadable).
+pub(crate) struct RuntimeDataset {
+    pub(crate) path: String,
+    pub(crate) model: Option<RuntimeModel>,
 }
 
 #[derive(Default)]
-struct Session {
+pub(crate) struct Session {
     /// Bumped by every open; a load whose generation is stale stops.
-    generation: u64,
-    runtime: HashMap<u32, RuntimeModel>,
+    pub(crate) generation: u64,
+    pub(crate) runtime: HashMap<u32, RuntimeDataset>,
+    /// Built timelines by `timeline_id` (render columns already handed to the page).
+    pub(crate) timelines: HashMap<u32, crate::timelines::StoredTimeline>,
 }
 
 thread_local! {
-    static SESSION: RefCell<Session> = RefCell::new(Session::default());
+    pub(crate) static SESSION: RefCell<Session> = RefCell::new(Session::default());
 }
 
 /// Dispatches one request from the page.
@@ -47,9 +47,14 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::OpenUrl { url } => wasm_bindgen_futures::spawn_local(open_url(url)),
         ToWorker::WorkerViewColumns { dataset_id } => post_worker_view(dataset_id),
         ToWorker::TaskDetails { dataset_id, lane, index } => post_task_details(dataset_id, lane, index),
+        ToWorker::Timeline { timeline_id, dataset_ids } => crate::timelines::post_timeline(timeline_id, &dataset_ids),
+        ToWorker::BarDetails { timeline_id, bar } => crate::timelines::post_bar_details(timeline_id, bar),
+        ToWorker::Dependencies { timeline_id, bar, depth } => crate::timelines::post_dependencies(timeline_id, bar, depth),
+        ToWorker::Search { timeline_id, query, limit } => crate::timelines::post_search(timeline_id, &query, limit),
+        ToWorker::RangeStats { timeline_id, tracks, start_us, end_us } => {
+            crate::timelines::post_range_stats(timeline_id, &tracks, start_us, end_us);
+        }
         ToWorker::DebugPanic => debug_panic(),
-        // Timeline requests arrive with the chip-swimlane work (issue 4).
-        _ => transport::post(&FromWorker::Error { message: "this request is not supported yet".to_string() }, None),
     }
 }
 
@@ -116,6 +121,7 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
     let generation = SESSION.with_borrow_mut(|s| {
         s.generation += 1;
         s.runtime.clear();
+        s.timelines.clear();
         s.generation
     });
     let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
@@ -208,7 +214,8 @@ async fn load_runtime(
     generation: u64,
 ) -> DatasetSummary {
     let mut summary = DatasetSummary::default();
-    let mut model = RuntimeModel::default();
+    let mut deps_model = None;
+    let mut names_model = None;
     if let Some(index) = dataset.deps {
         if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
             match deps::parse(&path, &bytes) {
@@ -219,7 +226,7 @@ async fn load_runtime(
                         edges: parsed.edge_count() as u64,
                         tensors: parsed.tensor_count() as u64,
                     });
-                    model.deps = Some(parsed);
+                    deps_model = Some(parsed);
                 }
                 Err(err) => summary.errors.push(file_error(err)),
             }
@@ -230,18 +237,42 @@ async fn load_runtime(
             match name_map::parse(&path, &bytes) {
                 Ok(parsed) => {
                     summary.name_map_entries = Some(parsed.entries.len() as u64);
-                    model.names = Some(parsed);
+                    names_model = Some(parsed);
                 }
                 Err(err) => summary.errors.push(file_error(err)),
             }
         }
     }
+    let mut cpm_inputs = CpmInputs::default();
+    for file in &dataset.files {
+        let is_static = match file.role {
+            discovery::FileRole::CpmStatic => true,
+            discovery::FileRole::CpmObserved => false,
+            _ => continue,
+        };
+        if let Some((path, bytes)) = read_entry(file.entry_index, entries, sources, &mut summary.errors).await {
+            match cpm::read_path(&path, &bytes) {
+                Ok(parsed) => {
+                    let name = path.rsplit('/').next().unwrap_or(&path).to_string();
+                    let slot = if is_static { &mut cpm_inputs.static_path } else { &mut cpm_inputs.observed_path };
+                    if slot.is_none() {
+                        *slot = Some((name, parsed));
+                    }
+                }
+                Err(err) => summary.errors.push(file_error(err)),
+            }
+        }
+    }
+    let mut model = None;
     if let Some(index) = dataset.records {
         if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
-            match records::parse(&path, &bytes) {
+            let parsed = records::parse(&path, &bytes);
+            drop(bytes);
+            match parsed {
                 Ok(parsed) => {
-                    let joined = tasks::join(&parsed);
-                    let facts = summary::records_summary(&parsed, &joined);
+                    let built = RuntimeModel::build(&parsed, deps_model.take(), names_model.take(), cpm_inputs);
+                    let facts = summary::records_summary(&parsed, &built.tasks);
+                    drop(parsed);
                     summary.records = Some(RecordsSummary {
                         path,
                         level: facts.level,
@@ -256,10 +287,7 @@ async fn load_runtime(
                         scheduler_threads: facts.scheduler_threads as u32,
                         warnings: facts.warnings.clone(),
                     });
-                    let func_ids = tasks::func_ids(&joined, model.deps.as_ref());
-                    model.view = Some(worker_view::build(&joined, &func_ids));
-                    model.func_ids = func_ids;
-                    model.joined = Some(joined);
+                    model = Some(built);
                 }
                 Err(err) => summary.errors.push(file_error(err)),
             }
@@ -267,7 +295,7 @@ async fn load_runtime(
     }
     SESSION.with_borrow_mut(|s| {
         if s.generation == generation {
-            s.runtime.insert(dataset_id, model);
+            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model });
         }
     });
     summary
@@ -286,8 +314,9 @@ fn function_name(func_id: i64, names: Option<&name_map::NameMap>) -> String {
 
 fn post_worker_view(dataset_id: u32) {
     let reply = SESSION.with_borrow(|s| {
-        let model = s.runtime.get(&dataset_id)?;
-        let view = model.view.as_ref()?;
+        let model = s.runtime.get(&dataset_id)?.model.as_ref()?;
+        let built = worker_view::build(&model.tasks, &model.func_ids);
+        let view = &built;
         let mut name_of_func: HashMap<i64, u32> = HashMap::new();
         let mut names: Vec<String> = Vec::new();
         let name_index: Vec<u32> = view
@@ -366,9 +395,10 @@ fn fmt_us(us: f64) -> String {
 
 fn post_task_details(dataset_id: u32, lane: u32, index: u32) {
     let fields = SESSION.with_borrow(|s| {
-        let model = s.runtime.get(&dataset_id)?;
-        let view = model.view.as_ref()?;
-        let joined = model.joined.as_ref()?;
+        let model = s.runtime.get(&dataset_id)?.model.as_ref()?;
+        let built = worker_view::build(&model.tasks, &model.func_ids);
+        let view = &built;
+        let joined = &model.tasks;
         let lane_start = *view.lane_offsets.get(lane as usize)?;
         let bar = lane_start as usize + index as usize;
         let row = *view.task_row.get(bar)? as usize;

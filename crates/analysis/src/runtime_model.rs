@@ -1,0 +1,258 @@
+//! The resident model of one runtime dataset, for the chip swimlane timeline
+//! ([`crate::timeline`]) and its queries ([`crate::timeline_query`]): the joined tasks,
+//! resolved func ids, task kinds, scheduler phases and orchestrator submits in µs, host
+//! uploads, deps.json (kept for fan-in/fan-out and tensor arguments) with a CSR adjacency over
+//! the task kinds' ids, the name map, and the critical-path task sets (from `CPM_*.json`
+//! when given, else computed). Built once per dataset by the worker; the raw records are
+//! not kept.
+
+use crate::critical_path;
+use crate::task_kinds::{self, OrchSubmitsUs, SchedPhasesUs, TaskKinds};
+use crate::tasks::{self, JoinedTasks};
+use crate::timebase::Timebase;
+use pypto_formats::cpm::CpmPath;
+use pypto_formats::deps::Deps;
+use pypto_formats::name_map::NameMap;
+use pypto_formats::records::ChipRecords;
+
+/// Host → device uploads in µs (`H2D` lane).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct UploadsUs {
+    /// Upload phase name per record.
+    pub name: Vec<String>,
+    pub start_us: Vec<f64>,
+    pub end_us: Vec<f64>,
+    pub bytes: Vec<u64>,
+}
+
+/// One runtime dataset, analysed (see the module doc).
+#[derive(Debug, Clone, Default)]
+pub struct RuntimeModel {
+    pub level: u32,
+    pub host_mode: bool,
+    pub tasks: JoinedTasks,
+    pub func_ids: Vec<i64>,
+    pub kinds: TaskKinds,
+    /// Scheduler phase lists (empty capacity slots included), µs.
+    pub phases: Vec<SchedPhasesUs>,
+    /// Orchestrator lanes (host threads in host mode), µs.
+    pub orch: Vec<OrchSubmitsUs>,
+    pub uploads: UploadsUs,
+    pub deps: Option<Deps>,
+    pub names: Option<NameMap>,
+    /// deps.json task index per [`TaskKinds::task_id`] (`u32::MAX` = not in deps.json).
+    pub deps_index: Vec<u32>,
+    /// Successors of kinds task `k`: `succ[succ_offsets[k]..succ_offsets[k+1]]` (kinds indices).
+    pub succ_offsets: Vec<u32>,
+    pub succ: Vec<u32>,
+    pub pred_offsets: Vec<u32>,
+    pub pred: Vec<u32>,
+    /// Sorted task ids on the static / observed critical path (empty = unknown).
+    pub static_path: Vec<u64>,
+    pub observed_path: Vec<u64>,
+    /// `"CPM_static.json"`-style file names, `"computed"`, or `""` when no path is known.
+    pub path_source: String,
+    pub warnings: Vec<String>,
+}
+
+/// Optional critical paths read from `CPM_*.json` (file name, parsed path).
+#[derive(Debug, Clone, Default)]
+pub struct CpmInputs {
+    pub static_path: Option<(String, CpmPath)>,
+    pub observed_path: Option<(String, CpmPath)>,
+}
+
+fn csr(n: usize, mut pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut offsets = vec![0u32; n + 1];
+    for &(a, _) in &pairs {
+        if let Some(o) = offsets.get_mut(a as usize + 1) {
+            *o += 1;
+        }
+    }
+    for k in 0..n {
+        let prev = offsets.get(k).copied().unwrap_or(0);
+        if let Some(o) = offsets.get_mut(k + 1) {
+            *o += prev;
+        }
+    }
+    (offsets, pairs.into_iter().map(|(_, b)| b).collect())
+}
+
+impl RuntimeModel {
+    /// Analyses one dataset. `records` is dropped by the caller afterwards.
+    pub fn build(records: &ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> Self {
+        let tasks = tasks::join(records);
+        let func_ids = tasks::func_ids(&tasks, deps.as_ref());
+        let kinds = task_kinds::classify(records, &tasks, deps.as_ref());
+        let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(records));
+        let phases = task_kinds::sched_phases_us(records, &tb);
+        let orch = task_kinds::orch_submits_us(records, &tb);
+        let up = &records.host_uploads;
+        let uploads = UploadsUs {
+            name: up
+                .phase
+                .iter()
+                .map(|&p| up.phase_names.get(p as usize).cloned().unwrap_or_default())
+                .collect(),
+            start_us: up.start_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
+            end_us: up.end_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
+            bytes: up.detail_bytes.clone(),
+        };
+        let n = kinds.task_id.len();
+        let mut deps_index = vec![u32::MAX; n];
+        let mut succ_pairs: Vec<(u32, u32)> = Vec::new();
+        if let Some(d) = &deps {
+            for (i, &id) in d.tasks.task_id.iter().enumerate() {
+                if let Some(slot) = kinds.index_of(id).and_then(|k| deps_index.get_mut(k)) {
+                    *slot = i as u32;
+                }
+            }
+            succ_pairs.reserve(d.edges.pred.len());
+            for (&p, &s) in d.edges.pred.iter().zip(&d.edges.succ) {
+                if let (Some(a), Some(b)) = (kinds.index_of(p), kinds.index_of(s)) {
+                    if a != b {
+                        succ_pairs.push((a as u32, b as u32));
+                    }
+                }
+            }
+        }
+        let pred_pairs: Vec<(u32, u32)> = succ_pairs.iter().map(|&(a, b)| (b, a)).collect();
+        let (succ_offsets, succ) = csr(n, succ_pairs);
+        let (pred_offsets, pred) = csr(n, pred_pairs);
+
+        let mut warnings = tasks.warnings.clone();
+        warnings.extend(kinds.warnings.iter().cloned());
+        let mut model = Self {
+            level: records.level,
+            host_mode: records.is_host_mode(),
+            tasks,
+            func_ids,
+            kinds,
+            phases,
+            orch,
+            uploads,
+            deps,
+            names,
+            deps_index,
+            succ_offsets,
+            succ,
+            pred_offsets,
+            pred,
+            warnings,
+            ..Self::default()
+        };
+        model.set_paths(records, cpm);
+        model
+    }
+
+    fn set_paths(&mut self, records: &ChipRecords, cpm: CpmInputs) {
+        let mut sources: Vec<String> = Vec::new();
+        if let Some((name, p)) = cpm.static_path {
+            self.static_path = p.task_ids;
+            sources.push(name);
+        }
+        if let Some((name, p)) = cpm.observed_path {
+            self.observed_path = p.task_ids;
+            sources.push(name);
+        }
+        let need_static = sources.is_empty() || self.static_path.is_empty();
+        let need_observed = self.observed_path.is_empty();
+        if (need_static || need_observed) && !self.tasks.is_empty() {
+            match critical_path::compute(records, self.deps.as_ref(), self.names.as_ref()) {
+                Ok((_, cp)) => {
+                    let mut used = false;
+                    if need_static && !cp.static_path.is_empty() {
+                        self.static_path = cp.static_path;
+                        used = true;
+                    }
+                    if need_observed && !cp.observed.task_id.is_empty() {
+                        self.observed_path = cp.observed.task_id;
+                        used = true;
+                    }
+                    if used {
+                        sources.push("computed".to_owned());
+                    }
+                }
+                Err(e) => self.warnings.push(format!("critical path not computed: {e}")),
+            }
+        }
+        self.static_path.sort_unstable();
+        self.static_path.dedup();
+        self.observed_path.sort_unstable();
+        self.observed_path.dedup();
+        self.path_source = sources.join(" + ");
+    }
+
+    /// Whether `task_id` is on the static / observed path.
+    pub fn on_paths(&self, task_id: u64) -> (bool, bool) {
+        (
+            self.static_path.binary_search(&task_id).is_ok(),
+            self.observed_path.binary_search(&task_id).is_ok(),
+        )
+    }
+
+    /// Display name of a function: name map, else `func_<id>_<letters>`, else `task`.
+    pub fn function_name(&self, func_id: i64) -> String {
+        if func_id < 0 {
+            return "task".to_owned();
+        }
+        self.names
+            .as_ref()
+            .and_then(|n| n.name(func_id))
+            .map_or_else(|| tasks::default_func_name(func_id), str::to_owned)
+    }
+
+    /// Kinds indices of the successors (or predecessors) of kinds task `k`.
+    pub fn neighbours(&self, k: usize, successors: bool) -> &[u32] {
+        let (off, list) = if successors {
+            (&self.succ_offsets, &self.succ)
+        } else {
+            (&self.pred_offsets, &self.pred)
+        };
+        match (off.get(k), off.get(k + 1)) {
+            (Some(&a), Some(&b)) => list.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Resident bytes of the model's columns (capacity, not counting small headers).
+    pub fn resident_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let t = &self.tasks;
+        let mut b = t.task_id.capacity() * 8
+            + t.core_id.capacity() * 4
+            + t.core_type.capacity() * size_of::<pypto_formats::records::CoreType>()
+            + t.ring_id.capacity() * 4
+            + (t.start_us.capacity() + t.end_us.capacity() + t.dispatch_us.capacity()) * 8
+            + (t.finish_us.capacity() + t.receive_us.capacity()) * 8
+            + t.file_func_id.capacity() * 8
+            + (t.run_epoch.capacity() + t.aicore_row.capacity() + t.aicpu_row.capacity()) * 4;
+        b += self.func_ids.capacity() * 8;
+        let k = &self.kinds;
+        b += k.task_id.capacity() * 8
+            + k.kind.capacity()
+            + k.spmd.capacity()
+            + k.mix.capacity()
+            + (k.row_offsets.capacity() + k.row_index.capacity()) * 4
+            + (k.marker_offsets.capacity() + k.marker_index.capacity()) * 4
+            + k.markers.len() * 40;
+        for p in &self.phases {
+            b += p.kind.capacity() * size_of::<pypto_formats::records::SchedKind>()
+                + (p.start_us.capacity() + p.end_us.capacity()) * 8
+                + p.loop_iter.capacity() * 16
+                + p.task_id.capacity() * 16;
+        }
+        for o in &self.orch {
+            b += o.task_id.capacity() * 16 + o.submit_idx.capacity() * 4 + (o.start_us.capacity() + o.end_us.capacity()) * 8;
+        }
+        b += self.deps_index.capacity() * 4
+            + (self.succ_offsets.capacity() + self.succ.capacity() + self.pred_offsets.capacity() + self.pred.capacity()) * 4
+            + (self.static_path.capacity() + self.observed_path.capacity()) * 8;
+        if let Some(d) = &self.deps {
+            b += d.tasks.len() * 48 + d.args.idx.len() * 56 + d.edges.pred.len() * 100 + d.tensors.tensor_id.len() * 40 + d.dims.len() * 4;
+        }
+        b
+    }
+}

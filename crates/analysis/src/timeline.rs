@@ -1,0 +1,732 @@
+//! The chip swimlane timeline: every track of every view of one or more runtime datasets,
+//! laid out as the reference converter lays out `merged_swimlane.json` (runtime-formats.md
+//! §6.4, §1.6, §1.9, §1.16), as flat columns for the worker to transfer to the page.
+//!
+//! Per dataset, one group per view that has bars (else an [`Absent`] entry with the reason):
+//! - Worker View: `AIC_<core>` / `AIV_<core>` (core id order; one bar per joined row from
+//!   receive (`setup_start_us`) / start to end), then `AICPU_<lane>` (dummy and predicated
+//!   skip markers, alloc bars; [`crate::task_kinds::AicpuMarkers`]).
+//! - Scheduler View: per core with AICPU timing, dispatch → finish per row; overlapping bars
+//!   go to greedy sub-rows (`row` = the reference's overflow lane `base + k`).
+//! - AICPU Scheduler: `Sched_<t>`; outer phases on row 0, `drain_prepare`/`drain_publish`
+//!   on row 1 (nested under their drain), `resolve` on the next row (the reference's sibling
+//!   lane `30000 + 10 t + 1`). `dummy_task` / `predicated_skip` go to the Worker View,
+//!   legacy `idle` / `scan` and unknown kinds are dropped.
+//! - Orchestrator: `Orch_<i>` (or `Host_<i>` in host mode) per-submit bars, `H2D` uploads,
+//!   `Graph_<lane>` Graph Execution envelopes (prepare start → last node finish).
+//!
+//! Bars are sorted by `start_us` within a track. Colour keys: the function id for task bars
+//! ([`crate::worker_view::color_key`], a task-id hash when unresolved), else a constant
+//! `COLOR_*` per phase / bar kind. Names: the function display name for task bars (the page
+//! composes `name(rXtY)` from the `task_ring` / `task_local` columns), `<phase>(<n>)` for
+//! phases, `submit`, `dummy`, `alloc`, the upload phase name, `GraphExecution(<tid>, N)`.
+
+#![allow(clippy::many_single_char_names)] // short loop names over columns read best here
+
+use crate::runtime_model::RuntimeModel;
+use crate::task_kinds::TaskKind;
+use crate::tasks;
+use crate::worker_view::{bar_start_us, color_key};
+use pypto_formats::records::{CoreType, SchedKind};
+use std::collections::HashMap;
+
+/// Bar flags (same bits as the protocol's `FLAG_*`).
+pub const FLAG_STATIC_PATH: u32 = 1;
+pub const FLAG_OBSERVED_PATH: u32 = 2;
+pub const FLAG_MARKER: u32 = 4;
+pub const FLAG_SPMD: u32 = 8;
+pub const FLAG_TASK: u32 = 16;
+
+/// Colour keys of non-function bars: `COLOR_PHASE_BASE + phase ordinal`, then fixed keys.
+pub const COLOR_PHASE_BASE: u32 = 0x4000_0000;
+pub const COLOR_SUBMIT: u32 = 0x4000_0100;
+pub const COLOR_H2D: u32 = 0x4000_0101;
+pub const COLOR_DUMMY: u32 = 0x4000_0102;
+pub const COLOR_ALLOC: u32 = 0x4000_0103;
+pub const COLOR_GRAPH: u32 = 0x4000_0104;
+
+/// "No task id" in the `task_ring` / `task_local` columns.
+pub const NO_TASK: u32 = u32::MAX;
+
+/// The views (mirrors the protocol's `TimelineView`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum View {
+    Worker,
+    Scheduler,
+    AicpuScheduler,
+    Orchestrator,
+}
+
+impl View {
+    pub const ALL: [View; 4] = [Self::Worker, Self::Scheduler, Self::AicpuScheduler, Self::Orchestrator];
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Worker => "Worker View",
+            Self::Scheduler => "Scheduler View",
+            Self::AicpuScheduler => "AICPU Scheduler",
+            Self::Orchestrator => "Orchestrator",
+        }
+    }
+}
+
+/// What a track's bars are, and so what the `source` column indexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackKind {
+    /// Worker View AICore lane; source = joined row.
+    Core { core_id: u32 },
+    /// Worker View `AICPU_<lane>`; source = marker index.
+    Aicpu { lane: u32 },
+    /// Scheduler View core lane; source = joined row.
+    SchedCore { core_id: u32 },
+    /// `Sched_<thread>`; source = record index in `phases[thread]`.
+    SchedThread { thread: u32 },
+    /// `Orch_<i>` / `Host_<i>`; source = record index in `orch[i]`.
+    Orch { lane: u32 },
+    /// `H2D`; source = upload index.
+    Uploads,
+    /// `Graph_<lane>`; source = index into `kinds.graphs`.
+    Graph { lane: u32 },
+}
+
+/// One track.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    pub label: String,
+    pub view: View,
+    pub group: u32,
+    /// Position of the track's dataset in the `models` slice the timeline was built from.
+    pub dataset: u32,
+    pub rows: u32,
+    pub core_type: Option<CoreType>,
+    pub kind: TrackKind,
+    /// Row of `resolve` bars (`Sched_<t>` tracks only).
+    pub resolve_row: Option<u32>,
+}
+
+/// One group: one view of one dataset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub label: String,
+    pub view: View,
+    pub dataset: u32,
+    pub tracks: Vec<u32>,
+}
+
+/// A view a dataset cannot show, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Absent {
+    pub view: View,
+    pub dataset: u32,
+    pub reason: String,
+}
+
+/// The per-bar columns handed to the page (the worker moves them out after posting).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RenderColumns {
+    pub start_us: Vec<f64>,
+    pub end_us: Vec<f64>,
+    pub setup_start_us: Vec<f64>,
+    pub color_key: Vec<u32>,
+    pub row: Vec<u32>,
+    pub flags: Vec<u32>,
+    /// Ring (bits 39:32) and local id of the bar's task, [`NO_TASK`] when none.
+    pub task_ring: Vec<u32>,
+    pub task_local: Vec<u32>,
+}
+
+/// The timeline (see the module doc). `track_offsets`, `source`, `name_index` and `names`
+/// stay resident for the queries; [`RenderColumns`] may be taken away.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Timeline {
+    pub groups: Vec<Group>,
+    pub tracks: Vec<Track>,
+    pub track_offsets: Vec<u32>,
+    pub source: Vec<u32>,
+    pub name_index: Vec<u32>,
+    pub names: Vec<String>,
+    pub columns: RenderColumns,
+    /// `(color_key, name, bars)`, ascending key.
+    pub legend: Vec<(u32, String, u64)>,
+    pub absent: Vec<Absent>,
+    pub first_start_us: f64,
+    pub last_end_us: f64,
+    pub has_static_path: bool,
+    pub has_observed_path: bool,
+    pub path_source: String,
+    pub warnings: Vec<String>,
+}
+
+struct Bar {
+    start: f64,
+    end: f64,
+    setup: f64,
+    color: u32,
+    name: u32,
+    row: u32,
+    flags: u32,
+    source: u32,
+    task: Option<u64>,
+}
+
+#[derive(Default)]
+struct Builder {
+    t: Timeline,
+    name_ids: HashMap<String, u32>,
+    /// `(phase ordinal, tasks_processed)` → name index of `<phase>(<n>)`.
+    phase_names: HashMap<(u32, u32), u32>,
+    legend: HashMap<u32, (u32, u64)>,
+}
+
+impl Builder {
+    fn intern(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.name_ids.get(s) {
+            return i;
+        }
+        let i = self.t.names.len() as u32;
+        self.t.names.push(s.to_owned());
+        self.name_ids.insert(s.to_owned(), i);
+        i
+    }
+
+    fn legend_name(&mut self, key: u32, name: &str) {
+        if !self.legend.contains_key(&key) {
+            let n = self.intern(name);
+            self.legend.insert(key, (n, 0));
+        }
+    }
+
+    fn push_track(&mut self, track: Track, mut bars: Vec<Bar>) {
+        if bars.is_empty() {
+            return;
+        }
+        bars.sort_by(|a, b| a.start.total_cmp(&b.start));
+        let ti = self.t.tracks.len() as u32;
+        if let Some(g) = self.t.groups.get_mut(track.group as usize) {
+            g.tracks.push(ti);
+        }
+        self.t.tracks.push(track);
+        let c = &mut self.t.columns;
+        for b in bars {
+            c.start_us.push(b.start);
+            c.end_us.push(b.end);
+            c.setup_start_us.push(b.setup);
+            c.color_key.push(b.color);
+            c.row.push(b.row);
+            c.flags.push(b.flags);
+            c.task_ring.push(b.task.map_or(NO_TASK, |id| ((id >> 32) & 0xFF) as u32));
+            c.task_local.push(b.task.map_or(NO_TASK, |id| (id & 0xFFFF_FFFF) as u32));
+            self.t.source.push(b.source);
+            self.t.name_index.push(b.name);
+            if let Some(e) = self.legend.get_mut(&b.color) {
+                e.1 += 1;
+            }
+        }
+        self.t.track_offsets.push(self.t.source.len() as u32);
+    }
+
+    fn group(&mut self, prefix: &str, view: View, dataset: u32) -> u32 {
+        self.t.groups.push(Group {
+            label: format!("{prefix}{}", view.title()),
+            view,
+            dataset,
+            tracks: Vec::new(),
+        });
+        self.t.groups.len() as u32 - 1
+    }
+
+    /// Drops a group that received no tracks; returns whether it was kept.
+    fn close_group(&mut self, g: u32) -> bool {
+        if self.t.groups.get(g as usize).is_some_and(|x| x.tracks.is_empty()) && g as usize + 1 == self.t.groups.len() {
+            self.t.groups.pop();
+            return false;
+        }
+        true
+    }
+}
+
+/// Phase ordinal for colour keys (stable across captures).
+pub fn phase_ordinal(kind: &SchedKind) -> u32 {
+    match kind {
+        SchedKind::Complete => 0,
+        SchedKind::Dispatch => 1,
+        SchedKind::Release => 2,
+        SchedKind::Dummy => 4,
+        SchedKind::EarlyDispatch => 5,
+        SchedKind::Resolve | SchedKind::ResolveStandalone => 6,
+        SchedKind::DummyTask => 7,
+        SchedKind::Drain => 8,
+        SchedKind::DrainPrepare => 9,
+        SchedKind::DrainPublish => 10,
+        SchedKind::AsyncPoll => 11,
+        SchedKind::PredicatedSkip => 12,
+        SchedKind::GraphPrepare => 13,
+        SchedKind::Idle => 14,
+        SchedKind::Scan => 15,
+        SchedKind::Poll => 16,
+        SchedKind::Wire => 17,
+        SchedKind::StateProbe => 18,
+        SchedKind::Worksteal => 19,
+        SchedKind::Refill => 20,
+        SchedKind::Unknown(_) => 31,
+    }
+}
+
+/// The displayed phase name (`resolve_standalone` shows as `resolve`).
+pub fn phase_name(kind: &SchedKind) -> &str {
+    match kind {
+        SchedKind::ResolveStandalone => "resolve",
+        k => k.name(),
+    }
+}
+
+struct Ctx<'a> {
+    m: &'a RuntimeModel,
+    d: u32,
+    /// func id → name index, for this dataset.
+    func_names: HashMap<i64, u32>,
+    spmd_rows: Vec<bool>,
+}
+
+impl Ctx<'_> {
+    fn path_flags(&self, id: u64) -> u32 {
+        let (s, o) = self.m.on_paths(id);
+        (u32::from(s) * FLAG_STATIC_PATH) | (u32::from(o) * FLAG_OBSERVED_PATH)
+    }
+    fn func_name(&mut self, b: &mut Builder, fid: i64, key: u32) -> u32 {
+        if let Some(&n) = self.func_names.get(&fid) {
+            return n;
+        }
+        let name = self.m.function_name(fid);
+        let n = b.intern(&name);
+        if fid >= 0 {
+            b.legend_name(key, &name);
+        }
+        self.func_names.insert(fid, n);
+        n
+    }
+    fn row_bar(&mut self, b: &mut Builder, r: usize, scheduler: bool) -> Bar {
+        let t = &self.m.tasks;
+        let id = t.task_id.get(r).copied().unwrap_or(0);
+        let fid = self.m.func_ids.get(r).copied().unwrap_or(-1);
+        let color = color_key(id, fid);
+        let name = self.func_name(b, fid, color);
+        let spmd = self.spmd_rows.get(r).copied().unwrap_or(false);
+        let flags = FLAG_TASK | (u32::from(spmd) * FLAG_SPMD) | self.path_flags(id);
+        let (start, end, setup) = if scheduler {
+            let d = t.dispatch_us.get(r).copied().unwrap_or(0.0);
+            (d, t.finish_us.get(r).copied().unwrap_or(d), d)
+        } else {
+            let s = t.start_us.get(r).copied().unwrap_or(0.0);
+            (s, t.end_us.get(r).copied().unwrap_or(s), bar_start_us(t, r))
+        };
+        Bar { start, end, setup, color, name, row: 0, flags, source: r as u32, task: Some(id) }
+    }
+}
+
+/// Builds the timeline of `models` (one per dataset; `labels` are the dataset paths used as
+/// group prefixes when there is more than one).
+pub fn build(models: &[(&str, &RuntimeModel)]) -> Timeline {
+    let mut b = Builder::default();
+    b.t.track_offsets.push(0);
+    let multi = models.len() > 1;
+    let mut sources: Vec<String> = Vec::new();
+    for (d, (label, m)) in models.iter().enumerate() {
+        let d = d as u32;
+        let prefix = if multi { format!("{label} · ") } else { String::new() };
+        let mut cx = Ctx { m, d, func_names: HashMap::new(), spmd_rows: spmd_rows(m) };
+        worker_view(&mut b, &mut cx, &prefix);
+        scheduler_view(&mut b, &mut cx, &prefix);
+        aicpu_scheduler(&mut b, &cx, &prefix);
+        orchestrator(&mut b, &cx, &prefix);
+        b.t.has_static_path |= !m.static_path.is_empty();
+        b.t.has_observed_path |= !m.observed_path.is_empty();
+        if !m.path_source.is_empty() && !sources.contains(&m.path_source) {
+            sources.push(m.path_source.clone());
+        }
+        for w in &m.warnings {
+            b.t.warnings.push(if multi { format!("{label}: {w}") } else { w.clone() });
+        }
+    }
+    b.t.path_source = sources.join(", ");
+    let c = &b.t.columns;
+    let first = c.setup_start_us.iter().copied().fold(f64::INFINITY, f64::min);
+    let last = c.end_us.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    b.t.first_start_us = if first.is_finite() { first } else { 0.0 };
+    b.t.last_end_us = if last.is_finite() { last } else { 0.0 };
+    let names = &b.t.names;
+    let mut legend: Vec<(u32, String, u64)> = b
+        .legend
+        .iter()
+        .filter(|(_, (_, n))| *n > 0)
+        .map(|(&k, &(name, n))| (k, names.get(name as usize).cloned().unwrap_or_default(), n))
+        .collect();
+    legend.sort_by_key(|e| e.0);
+    b.t.legend = legend;
+    b.t
+}
+
+fn spmd_rows(m: &RuntimeModel) -> Vec<bool> {
+    m.tasks
+        .task_id
+        .iter()
+        .map(|&id| m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false))
+        .collect()
+}
+
+fn absent(b: &mut Builder, view: View, d: u32, reason: String) {
+    b.t.absent.push(Absent { view, dataset: d, reason });
+}
+
+fn worker_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
+    let m = cx.m;
+    let t = &m.tasks;
+    let g = b.group(prefix, View::Worker, cx.d);
+    let mut order: Vec<u32> = (0..t.len() as u32).collect();
+    order.sort_by_key(|&i| t.core_id.get(i as usize).copied().unwrap_or(0));
+    let mut k = 0;
+    while let Some(&first) = order.get(k) {
+        let core = t.core_id.get(first as usize).copied().unwrap_or(0);
+        let ct = t.core_type.get(first as usize).copied().unwrap_or_default();
+        let mut bars = Vec::new();
+        while let Some(&r) = order.get(k) {
+            if t.core_id.get(r as usize).copied().unwrap_or(0) != core {
+                break;
+            }
+            bars.push(cx.row_bar(b, r as usize, false));
+            k += 1;
+        }
+        let track = Track {
+            label: format!("{}_{core}", ct.lane_prefix()),
+            view: View::Worker,
+            group: g,
+            dataset: cx.d,
+            rows: 1,
+            core_type: Some(ct),
+            kind: TrackKind::Core { core_id: core },
+            resolve_row: None,
+        };
+        b.push_track(track, bars);
+    }
+    // AICPU lanes.
+    let mk = &m.kinds.markers;
+    let mut lanes: Vec<u32> = mk.lane.clone();
+    lanes.sort_unstable();
+    lanes.dedup();
+    for lane in lanes {
+        let mut bars = Vec::new();
+        for i in 0..mk.len() {
+            if mk.lane.get(i) != Some(&lane) {
+                continue;
+            }
+            let id = mk.task_id.get(i).copied().unwrap_or(0);
+            let start = mk.start_us.get(i).copied().unwrap_or(0.0);
+            let end = mk.end_us.get(i).copied().unwrap_or(start);
+            let (color, name, marker) = match mk.kind.get(i) {
+                Some(TaskKind::Alloc) => {
+                    b.legend_name(COLOR_ALLOC, "alloc");
+                    (COLOR_ALLOC, b.intern("alloc"), false)
+                }
+                Some(TaskKind::PredicatedSkip) => {
+                    let fid = first_kernel(m, id);
+                    let color = color_key(id, fid);
+                    (color, cx.func_name(b, fid, color), true)
+                }
+                _ => {
+                    b.legend_name(COLOR_DUMMY, "dummy");
+                    (COLOR_DUMMY, b.intern("dummy"), true)
+                }
+            };
+            let spmd = m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false);
+            let flags = FLAG_TASK | (u32::from(marker) * FLAG_MARKER) | (u32::from(spmd) * FLAG_SPMD) | cx.path_flags(id);
+            bars.push(Bar { start, end, setup: start, color, name, row: 0, flags, source: i as u32, task: Some(id) });
+        }
+        let track = Track {
+            label: format!("AICPU_{lane}"),
+            view: View::Worker,
+            group: g,
+            dataset: cx.d,
+            rows: 1,
+            core_type: None,
+            kind: TrackKind::Aicpu { lane },
+            resolve_row: None,
+        };
+        b.push_track(track, bars);
+    }
+    if !b.close_group(g) {
+        absent(b, View::Worker, cx.d, "the capture has no AICore task rows".to_owned());
+    }
+}
+
+/// First active kernel slot of a deps.json task (-1 if none): the func id of a row-less task.
+pub fn first_kernel(m: &RuntimeModel, task_id: u64) -> i64 {
+    let Some(d) = &m.deps else { return -1 };
+    m.kinds
+        .index_of(task_id)
+        .and_then(|k| m.deps_index.get(k))
+        .map(|&i| i as usize)
+        .filter(|&i| d.tasks.has_kernel_ids.get(i).copied().unwrap_or(false))
+        .and_then(|i| d.tasks.kernel_ids.get(i))
+        .and_then(|k| k.iter().copied().find(|&x| x >= 0))
+        .unwrap_or(-1)
+}
+
+fn scheduler_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
+    let t = &cx.m.tasks;
+    let g = b.group(prefix, View::Scheduler, cx.d);
+    let mut order: Vec<u32> = (0..t.len() as u32).filter(|&i| t.has_aicpu(i as usize)).collect();
+    let key = |i: u32| {
+        (
+            t.core_id.get(i as usize).copied().unwrap_or(0),
+            t.dispatch_us.get(i as usize).copied().unwrap_or(0.0),
+        )
+    };
+    order.sort_by(|&a, &c| {
+        let (ca, da) = key(a);
+        let (cc, dc) = key(c);
+        ca.cmp(&cc).then(da.total_cmp(&dc))
+    });
+    let mut k = 0;
+    while let Some(&first) = order.get(k) {
+        let core = key(first).0;
+        let ct = t.core_type.get(first as usize).copied().unwrap_or_default();
+        let mut bars = Vec::new();
+        let mut lane_finish: Vec<f64> = Vec::new();
+        while let Some(&r) = order.get(k) {
+            if key(r).0 != core {
+                break;
+            }
+            let mut bar = cx.row_bar(b, r as usize, true);
+            let row = lane_finish.iter().position(|&f| f <= bar.start).unwrap_or(lane_finish.len());
+            if row == lane_finish.len() {
+                lane_finish.push(bar.end);
+            } else if let Some(f) = lane_finish.get_mut(row) {
+                *f = bar.end;
+            }
+            bar.row = row as u32;
+            bars.push(bar);
+            k += 1;
+        }
+        let track = Track {
+            label: format!("{}_{core}", ct.lane_prefix()),
+            view: View::Scheduler,
+            group: g,
+            dataset: cx.d,
+            rows: lane_finish.len().max(1) as u32,
+            core_type: Some(ct),
+            kind: TrackKind::SchedCore { core_id: core },
+            resolve_row: None,
+        };
+        b.push_track(track, bars);
+    }
+    if !b.close_group(g) {
+        let reason = if cx.m.level < 2 {
+            format!("level {} captures hold AICore timing only: no AICPU dispatch/finish (needs level ≥ 2)", cx.m.level)
+        } else {
+            "no task has AICPU dispatch/finish timing".to_owned()
+        };
+        absent(b, View::Scheduler, cx.d, reason);
+    }
+}
+
+fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
+    let g = b.group(prefix, View::AicpuScheduler, cx.d);
+    for (thread, p) in cx.m.phases.iter().enumerate() {
+        let has_sub = p.kind.iter().any(|k| matches!(k, SchedKind::DrainPrepare | SchedKind::DrainPublish));
+        let resolve_row = 1 + u32::from(has_sub);
+        let mut bars = Vec::new();
+        let mut has_resolve = false;
+        for i in 0..p.len() {
+            let Some(kind) = p.kind.get(i) else { continue };
+            let row = match kind {
+                SchedKind::DummyTask
+                | SchedKind::PredicatedSkip
+                | SchedKind::Idle
+                | SchedKind::Scan
+                | SchedKind::Unknown(_) => continue,
+                SchedKind::Resolve => {
+                    has_resolve = true;
+                    resolve_row
+                }
+                SchedKind::DrainPrepare | SchedKind::DrainPublish => 1,
+                _ => 0,
+            };
+            let start = p.start_us.get(i).copied().unwrap_or(0.0);
+            let end = p.end_us.get(i).copied().unwrap_or(start);
+            let pname = phase_name(kind);
+            let color = COLOR_PHASE_BASE + phase_ordinal(kind);
+            b.legend_name(color, pname);
+            let n = p.tasks_processed.get(i).copied().unwrap_or(0);
+            let name = if let Some(&x) = b.phase_names.get(&(color, n)) {
+                x
+            } else {
+                let x = b.intern(&format!("{pname}({n})"));
+                b.phase_names.insert((color, n), x);
+                x
+            };
+            let task = p.task_id.get(i).copied().flatten();
+            bars.push(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task });
+        }
+        let rows = if has_resolve { resolve_row + 1 } else { 1 + u32::from(has_sub) };
+        let track = Track {
+            label: format!("Sched_{thread}"),
+            view: View::AicpuScheduler,
+            group: g,
+            dataset: cx.d,
+            rows,
+            core_type: None,
+            kind: TrackKind::SchedThread { thread: thread as u32 },
+            resolve_row: has_resolve.then_some(resolve_row),
+        };
+        b.push_track(track, bars);
+    }
+    if !b.close_group(g) {
+        let reason = if cx.m.level < 3 {
+            format!("level {} captures hold no scheduler phases (needs level ≥ 3)", cx.m.level)
+        } else {
+            "the capture holds no scheduler phase records".to_owned()
+        };
+        absent(b, View::AicpuScheduler, cx.d, reason);
+    }
+}
+
+#[allow(clippy::too_many_lines)] // orchestrator lanes, uploads and graph envelopes in order
+fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
+    let m = cx.m;
+    let g = b.group(prefix, View::Orchestrator, cx.d);
+    let lane_prefix = if m.host_mode { "Host" } else { "Orch" };
+    b.legend_name(COLOR_SUBMIT, "submit");
+    let submit = b.intern("submit");
+    for (lane, o) in m.orch.iter().enumerate() {
+        let bars = (0..o.start_us.len())
+            .map(|i| {
+                let start = o.start_us.get(i).copied().unwrap_or(0.0);
+                let task = o.task_id.get(i).copied().flatten();
+                Bar {
+                    start,
+                    end: o.end_us.get(i).copied().unwrap_or(start),
+                    setup: start,
+                    color: COLOR_SUBMIT,
+                    name: submit,
+                    row: 0,
+                    flags: task.map_or(0, |id| cx.path_flags(id)),
+                    source: i as u32,
+                    task,
+                }
+            })
+            .collect();
+        let track = Track {
+            label: format!("{lane_prefix}_{lane}"),
+            view: View::Orchestrator,
+            group: g,
+            dataset: cx.d,
+            rows: 1,
+            core_type: None,
+            kind: TrackKind::Orch { lane: lane as u32 },
+            resolve_row: None,
+        };
+        b.push_track(track, bars);
+    }
+    let up = &m.uploads;
+    let mut bars = Vec::new();
+    for i in 0..up.start_us.len() {
+        let start = up.start_us.get(i).copied().unwrap_or(0.0);
+        let name = up.name.get(i).map_or("upload", String::as_str);
+        b.legend_name(COLOR_H2D, "H2D upload");
+        let name = b.intern(name);
+        bars.push(Bar {
+            start,
+            end: up.end_us.get(i).copied().unwrap_or(start),
+            setup: start,
+            color: COLOR_H2D,
+            name,
+            row: 0,
+            flags: 0,
+            source: i as u32,
+            task: None,
+        });
+    }
+    let track = Track {
+        label: "H2D".to_owned(),
+        view: View::Orchestrator,
+        group: g,
+        dataset: cx.d,
+        rows: 1,
+        core_type: None,
+        kind: TrackKind::Uploads,
+        resolve_row: None,
+    };
+    b.push_track(track, bars);
+    let graphs = &m.kinds.graphs;
+    let mut lanes: Vec<u32> = graphs.iter().map(|x| x.lane).collect();
+    lanes.sort_unstable();
+    lanes.dedup();
+    for lane in lanes {
+        let mut bars = Vec::new();
+        for (i, x) in graphs.iter().enumerate().filter(|(_, x)| x.lane == lane) {
+            b.legend_name(COLOR_GRAPH, "GraphExecution");
+            let name = b.intern(&format!(
+                "GraphExecution({}, {} visible nodes)",
+                tasks::task_id_display(x.outer_task_id),
+                x.visible_nodes
+            ));
+            bars.push(Bar {
+                start: x.prepare_start_us,
+                end: x.execution_end_us,
+                setup: x.prepare_start_us,
+                color: COLOR_GRAPH,
+                name,
+                row: 0,
+                flags: 0,
+                source: i as u32,
+                task: Some(x.outer_task_id),
+            });
+        }
+        let track = Track {
+            label: format!("Graph_{lane}"),
+            view: View::Orchestrator,
+            group: g,
+            dataset: cx.d,
+            rows: 1,
+            core_type: None,
+            kind: TrackKind::Graph { lane },
+            resolve_row: None,
+        };
+        b.push_track(track, bars);
+    }
+    if !b.close_group(g) {
+        let reason = if m.level < 4 {
+            format!("level {} captures hold no orchestrator records (needs level 4)", m.level)
+        } else {
+            "the capture holds no orchestrator records".to_owned()
+        };
+        absent(b, View::Orchestrator, cx.d, reason);
+    }
+}
+
+impl Timeline {
+    pub fn bar_count(&self) -> usize {
+        self.source.len()
+    }
+
+    /// Global bar index of `(track, index)`.
+    pub fn bar_index(&self, track: u32, index: u32) -> Option<usize> {
+        let a = *self.track_offsets.get(track as usize)?;
+        let b = *self.track_offsets.get(track as usize + 1)?;
+        let i = a.checked_add(index)?;
+        (i < b).then_some(i as usize)
+    }
+
+    /// Bars of a track as a global index range.
+    pub fn track_range(&self, track: u32) -> std::ops::Range<usize> {
+        match (self.track_offsets.get(track as usize), self.track_offsets.get(track as usize + 1)) {
+            (Some(&a), Some(&b)) => a as usize..b as usize,
+            _ => 0..0,
+        }
+    }
+
+    /// Track of a global bar index.
+    pub fn track_of(&self, bar: usize) -> Option<u32> {
+        let k = self.track_offsets.partition_point(|&o| o as usize <= bar);
+        (k >= 1 && k < self.track_offsets.len()).then(|| k as u32 - 1)
+    }
+}

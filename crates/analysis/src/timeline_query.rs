@@ -1,0 +1,582 @@
+//! Queries over a built [`Timeline`] and the [`RuntimeModel`]s it was built from (same order):
+//! bar times and reference labels, bar details with the SPMD group, the dependency closure
+//! of a bar's task at depth N with its arrows ([`crate::hb_violation::compute_edges`], SPMD
+//! anchors of §1.11), search, and per-name statistics of a time range. For the worker; none
+//! of these needs the render columns (they may have been handed to the page already).
+
+#![allow(clippy::many_single_char_names, clippy::cast_possible_wrap, clippy::type_complexity, clippy::single_match_else)] // short loop names over columns; name lengths and arg indices are tiny
+
+use crate::hb_violation;
+use crate::runtime_model::RuntimeModel;
+use crate::task_kinds::{AnchorRef, TaskKind};
+use crate::tasks;
+use crate::timeline::{phase_name, first_kernel, Timeline, TrackKind, View};
+use crate::worker_view::bar_start_us;
+use std::collections::{HashMap, HashSet};
+
+/// Most arrows a dependency query returns (depth -1 on a large graph is cut here).
+pub const MAX_ARROWS: usize = 20_000;
+
+/// A bar: its track and index within the track.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BarAt {
+    pub track: u32,
+    pub index: u32,
+}
+
+/// One dependency arrow between two bars.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ArrowAt {
+    pub from: BarAt,
+    pub to: BarAt,
+    pub violation: bool,
+}
+
+fn model<'a>(t: &Timeline, models: &[&'a RuntimeModel], track: u32) -> Option<&'a RuntimeModel> {
+    let d = t.tracks.get(track as usize)?.dataset;
+    models.get(d as usize).copied()
+}
+
+fn at(t: &Timeline, bar: usize) -> Option<BarAt> {
+    let track = t.track_of(bar)?;
+    let first = *t.track_offsets.get(track as usize)? as usize;
+    Some(BarAt { track, index: (bar - first) as u32 })
+}
+
+/// `(drawn start (setup start), start, end)` of a bar in µs, from the model.
+pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(f64, f64, f64)> {
+    let g = t.bar_index(bar.track, bar.index)?;
+    let src = *t.source.get(g)? as usize;
+    let m = model(t, models, bar.track)?;
+    let tr = t.tracks.get(bar.track as usize)?;
+    let pair = |s: Option<&f64>, e: Option<&f64>| {
+        let s = s.copied().unwrap_or(0.0);
+        (s, s, e.copied().unwrap_or(s))
+    };
+    Some(match tr.kind {
+        TrackKind::Core { .. } => {
+            let s = *m.tasks.start_us.get(src)?;
+            (bar_start_us(&m.tasks, src), s, m.tasks.end_us.get(src).copied().unwrap_or(s))
+        }
+        TrackKind::SchedCore { .. } => pair(m.tasks.dispatch_us.get(src), m.tasks.finish_us.get(src)),
+        TrackKind::Aicpu { .. } => pair(m.kinds.markers.start_us.get(src), m.kinds.markers.end_us.get(src)),
+        TrackKind::SchedThread { thread } => {
+            let p = m.phases.get(thread as usize)?;
+            pair(p.start_us.get(src), p.end_us.get(src))
+        }
+        TrackKind::Orch { lane } => {
+            let o = m.orch.get(lane as usize)?;
+            pair(o.start_us.get(src), o.end_us.get(src))
+        }
+        TrackKind::Uploads => pair(m.uploads.start_us.get(src), m.uploads.end_us.get(src)),
+        TrackKind::Graph { .. } => {
+            let x = m.kinds.graphs.get(src)?;
+            (x.prepare_start_us, x.prepare_start_us, x.execution_end_us)
+        }
+    })
+}
+
+/// The task id a bar stands for (task bars, markers, submits, graph envelopes).
+pub fn bar_task(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<u64> {
+    let g = t.bar_index(bar.track, bar.index)?;
+    let src = *t.source.get(g)? as usize;
+    let m = model(t, models, bar.track)?;
+    match t.tracks.get(bar.track as usize)?.kind {
+        TrackKind::Core { .. } | TrackKind::SchedCore { .. } => m.tasks.task_id.get(src).copied(),
+        TrackKind::Aicpu { .. } => m.kinds.markers.task_id.get(src).copied(),
+        TrackKind::SchedThread { thread } => m.phases.get(thread as usize)?.task_id.get(src).copied().flatten(),
+        TrackKind::Orch { lane } => m.orch.get(lane as usize)?.task_id.get(src).copied().flatten(),
+        TrackKind::Uploads => None,
+        TrackKind::Graph { .. } => m.kinds.graphs.get(src).map(|x| x.outer_task_id),
+    }
+}
+
+fn is_spmd(m: &RuntimeModel, id: u64) -> bool {
+    m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false)
+}
+
+/// The reference's label of a bar (`qk_spmd(r1t5)`, `dummy(t3)`, `complete(4)`, `submit(t7)`).
+pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
+    let fallback = || {
+        t.bar_index(bar.track, bar.index)
+            .and_then(|g| t.name_index.get(g))
+            .and_then(|&n| t.names.get(n as usize))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (Some(g), Some(m), Some(tr)) = (t.bar_index(bar.track, bar.index), model(t, models, bar.track), t.tracks.get(bar.track as usize)) else {
+        return String::new();
+    };
+    let src = t.source.get(g).copied().unwrap_or(0) as usize;
+    match tr.kind {
+        TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
+            let id = m.tasks.task_id.get(src).copied().unwrap_or(0);
+            let fid = m.func_ids.get(src).copied().unwrap_or(-1);
+            let name = m.names.as_ref().and_then(|n| n.name(fid));
+            tasks::task_label(id, fid, name, is_spmd(m, id))
+        }
+        TrackKind::Aicpu { .. } => m.kinds.marker_label(src, m.deps.as_ref(), m.names.as_ref()),
+        TrackKind::Orch { .. } => match bar_task(t, models, bar) {
+            Some(id) => format!("submit({})", tasks::task_id_display(id)),
+            None => {
+                let idx = m.orch.get(match tr.kind {
+                    TrackKind::Orch { lane } => lane as usize,
+                    _ => 0,
+                });
+                format!("submit({})", idx.and_then(|o| o.submit_idx.get(src)).copied().unwrap_or(0))
+            }
+        },
+        _ => fallback(),
+    }
+}
+
+fn find_track(t: &Timeline, dataset: u32, kind: TrackKind) -> Option<u32> {
+    t.tracks.iter().position(|x| x.dataset == dataset && x.kind == kind).map(|k| k as u32)
+}
+
+/// The bar of `source` on `track`, found by binary search on its start.
+fn bar_of_source(t: &Timeline, models: &[&RuntimeModel], track: u32, source: u32, start_us: f64) -> Option<BarAt> {
+    let r = t.track_range(track);
+    let first = r.start;
+    let n = r.len();
+    let start_of = |i: usize| bar_times(t, models, BarAt { track, index: i as u32 }).map_or(f64::INFINITY, |x| x.1);
+    // partition_point over indices (starts are sorted within a track).
+    let (mut lo, mut hi) = (0usize, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if start_of(mid) < start_us {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo..n)
+        .take_while(|&i| start_of(i) <= start_us)
+        .find(|&i| t.source.get(first + i) == Some(&source))
+        .or_else(|| (0..n).find(|&i| t.source.get(first + i) == Some(&source)))
+        .map(|i| BarAt { track, index: i as u32 })
+}
+
+/// The bar of a joined row in the Worker View (or Scheduler View).
+pub fn bar_of_row(t: &Timeline, models: &[&RuntimeModel], dataset: u32, row: u32, scheduler: bool) -> Option<BarAt> {
+    let m = models.get(dataset as usize)?;
+    let core_id = *m.tasks.core_id.get(row as usize)?;
+    let (kind, start) = if scheduler {
+        (TrackKind::SchedCore { core_id }, *m.tasks.dispatch_us.get(row as usize)?)
+    } else {
+        (TrackKind::Core { core_id }, *m.tasks.start_us.get(row as usize)?)
+    };
+    let track = find_track(t, dataset, kind)?;
+    bar_of_source(t, models, track, row, start)
+}
+
+fn bar_of_anchor(t: &Timeline, models: &[&RuntimeModel], dataset: u32, a: AnchorRef, scheduler: bool) -> Option<BarAt> {
+    match a {
+        AnchorRef::Row(r) => bar_of_row(t, models, dataset, r, scheduler),
+        AnchorRef::Marker(k) => {
+            let m = models.get(dataset as usize)?;
+            let lane = *m.kinds.markers.lane.get(k as usize)?;
+            let track = find_track(t, dataset, TrackKind::Aicpu { lane })?;
+            bar_of_source(t, models, track, k, *m.kinds.markers.start_us.get(k as usize)?)
+        }
+    }
+}
+
+/// Task ids of the dependency closure of `task_id` at `depth` (0 none, -1 all) and the
+/// logical edges walked, grouped by predecessor.
+pub fn closure(m: &RuntimeModel, task_id: u64, depth: i32) -> Vec<(u64, Vec<u64>)> {
+    let mut edges: HashMap<u64, Vec<u64>> = HashMap::new();
+    let Some(start) = m.kinds.index_of(task_id) else { return Vec::new() };
+    if depth == 0 {
+        return Vec::new();
+    }
+    let id_of = |k: u32| m.kinds.task_id.get(k as usize).copied().unwrap_or(0);
+    for successors in [false, true] {
+        let mut seen: HashSet<u32> = HashSet::from([start as u32]);
+        let mut frontier = vec![start as u32];
+        let mut level = 0;
+        while !frontier.is_empty() && (depth < 0 || level < depth) {
+            let mut next = Vec::new();
+            for &k in &frontier {
+                for &n in m.neighbours(k as usize, successors) {
+                    let (p, s) = if successors { (k, n) } else { (n, k) };
+                    edges.entry(id_of(p)).or_default().push(id_of(s));
+                    if seen.insert(n) {
+                        next.push(n);
+                    }
+                }
+            }
+            frontier = next;
+            level += 1;
+        }
+    }
+    let mut out: Vec<(u64, Vec<u64>)> = edges
+        .into_iter()
+        .map(|(p, mut v)| {
+            v.sort_unstable();
+            v.dedup();
+            (p, v)
+        })
+        .collect();
+    out.sort_by_key(|e| e.0);
+    out
+}
+
+/// Dependency arrows around a bar at `depth` (both views' arrows: Worker View anchors and
+/// Scheduler View dispatch anchors), at most [`MAX_ARROWS`].
+pub fn dependencies(t: &Timeline, models: &[&RuntimeModel], bar: BarAt, depth: i32) -> Vec<ArrowAt> {
+    let Some(task) = bar_task(t, models, bar) else { return Vec::new() };
+    let Some(d) = t.tracks.get(bar.track as usize).map(|x| x.dataset) else { return Vec::new() };
+    let Some(m) = models.get(d as usize) else { return Vec::new() };
+    let edges = closure(m, task, depth);
+    let hb = hb_violation::compute_edges(&m.tasks, &m.func_ids, &m.kinds, &edges);
+    let mut out = Vec::new();
+    let mut cache: HashMap<(AnchorRef, bool), Option<BarAt>> = HashMap::new();
+    let mut look = |a: AnchorRef, s: bool| *cache.entry((a, s)).or_insert_with(|| bar_of_anchor(t, models, d, a, s));
+    for (arrows, sched) in [(&hb.worker, false), (&hb.scheduler, true)] {
+        for i in 0..arrows.len() {
+            if out.len() >= MAX_ARROWS {
+                return out;
+            }
+            let (Some(&pa), Some(&sa)) = (arrows.pred_anchor.get(i), arrows.succ_anchor.get(i)) else { continue };
+            if let (Some(from), Some(to)) = (look(pa, sched), look(sa, sched)) {
+                out.push(ArrowAt { from, to, violation: arrows.violation.get(i).copied().unwrap_or(false) });
+            }
+        }
+    }
+    out
+}
+
+/// All bars of the bar's SPMD group (same func id and task id) in the bar's view.
+pub fn spmd_group(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Vec<BarAt> {
+    let Some(tr) = t.tracks.get(bar.track as usize) else { return Vec::new() };
+    let (d, sched) = match tr.kind {
+        TrackKind::Core { .. } => (tr.dataset, false),
+        TrackKind::SchedCore { .. } => (tr.dataset, true),
+        _ => return vec![bar],
+    };
+    let (Some(m), Some(g)) = (models.get(d as usize), t.bar_index(bar.track, bar.index)) else { return Vec::new() };
+    let row = t.source.get(g).copied().unwrap_or(0);
+    let id = m.tasks.task_id.get(row as usize).copied().unwrap_or(0);
+    let fid = m.func_ids.get(row as usize).copied().unwrap_or(-1);
+    m.kinds
+        .rows_of(id)
+        .iter()
+        .filter(|&&r| m.func_ids.get(r as usize).copied().unwrap_or(-1) == fid)
+        .filter_map(|&r| bar_of_row(t, models, d, r, sched))
+        .collect()
+}
+
+fn us(v: f64) -> String {
+    format!("{v:.3} µs")
+}
+
+fn id_list(ids: &[u64]) -> String {
+    const SHOWN: usize = 16;
+    let listed: Vec<String> = ids.iter().take(SHOWN).map(|&id| tasks::task_id_display(id)).collect();
+    let more = if ids.len() > SHOWN { ", …" } else { "" };
+    format!("{}: [{}{more}]", ids.len(), listed.join(", "))
+}
+
+/// Details of a bar: `(title, fields, SPMD group)`.
+#[allow(clippy::too_many_lines)] // one field after the other, per bar kind
+pub fn bar_details(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(String, Vec<(String, String)>, Vec<BarAt>)> {
+    let g = t.bar_index(bar.track, bar.index)?;
+    let tr = t.tracks.get(bar.track as usize)?;
+    let m = model(t, models, bar.track)?;
+    let src = *t.source.get(g)? as usize;
+    let (_, start, end) = bar_times(t, models, bar)?;
+    let title = bar_label(t, models, bar);
+    let mut f: Vec<(String, String)> = Vec::new();
+    let mut push = |k: &str, v: String| f.push((k.to_owned(), v));
+    push("Lane", format!("{} · {}", tr.view.title(), tr.label));
+    let task = bar_task(t, models, bar);
+    match tr.kind {
+        TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
+            let tk = &m.tasks;
+            let fid = m.func_ids.get(src).copied().unwrap_or(-1);
+            let id = tk.task_id.get(src).copied().unwrap_or(0);
+            let s = tk.start_us.get(src).copied().unwrap_or(0.0);
+            let e = tk.end_us.get(src).copied().unwrap_or(s);
+            let r = tk.receive_us.get(src).copied().unwrap_or(s);
+            push("Function", m.function_name(fid));
+            push("Func ID", if fid < 0 { "unresolved".into() } else { fid.to_string() });
+            push("Task", tasks::task_id_display(id));
+            push("Ring ID", ((id >> 32) & 0xFF).to_string());
+            push("Task ID (raw)", id.to_string());
+            let ct = tk.core_type.get(src).copied().unwrap_or_default();
+            push("Core", format!("{}_{} (core {})", ct.lane_prefix(), tk.core_id.get(src).copied().unwrap_or(0), tk.core_id.get(src).copied().unwrap_or(0)));
+            push("Start", us(s));
+            push("End", us(e));
+            push("Duration (end − start)", us(e - s));
+            push("Receive", us(r));
+            push("Setup (receive → start)", us(s - r));
+            if tk.has_aicpu(src) {
+                let d = tk.dispatch_us.get(src).copied().unwrap_or(0.0);
+                let fi = tk.finish_us.get(src).copied().unwrap_or(0.0);
+                push("Dispatch", us(d));
+                push("Finish", us(fi));
+                push("Head overhead (start − dispatch)", us(s - d));
+                push("Tail overhead (finish − end)", us(fi - e));
+                push("Latency (finish − dispatch)", us(fi - d));
+                push("Propagation (receive − dispatch)", us(r - d));
+            }
+        }
+        TrackKind::SchedThread { thread } => {
+            if let Some(p) = m.phases.get(thread as usize) {
+                if let Some(k) = p.kind.get(src) {
+                    push("Phase", phase_name(k).to_owned());
+                }
+                push("Thread", format!("Sched_{thread}"));
+                push("Start", us(start));
+                push("End", us(end));
+                push("Duration", us(end - start));
+                push("Loop iteration", p.loop_iter.get(src).copied().unwrap_or(0).to_string());
+                push("Tasks processed", p.tasks_processed.get(src).copied().unwrap_or(0).to_string());
+                let (h, mi) = (p.pop_hit.get(src).copied().unwrap_or(0), p.pop_miss.get(src).copied().unwrap_or(0));
+                if h + mi > 0 {
+                    push("Pop hit / miss", format!("{h} / {mi}"));
+                }
+            }
+        }
+        TrackKind::Uploads => {
+            push("Phase", m.uploads.name.get(src).cloned().unwrap_or_default());
+            push("Bytes", m.uploads.bytes.get(src).copied().unwrap_or(0).to_string());
+            push("Start", us(start));
+            push("End", us(end));
+            push("Duration", us(end - start));
+        }
+        TrackKind::Aicpu { .. } | TrackKind::Orch { .. } | TrackKind::Graph { .. } => {
+            if let Some(id) = task {
+                push("Task", tasks::task_id_display(id));
+                push("Task ID (raw)", id.to_string());
+                if let Some(k) = m.kinds.kind_of(id) {
+                    push("Kind", k.as_str().to_owned());
+                    if k == TaskKind::PredicatedSkip {
+                        let fid = first_kernel(m, id);
+                        push("Function", m.function_name(fid));
+                        push("Func ID", fid.to_string());
+                        push("Predicated pass", "false".into());
+                    }
+                }
+            }
+            if let (TrackKind::Orch { .. }, Some(o)) = (tr.kind, m.orch.get(tr_lane(tr.kind) as usize)) {
+                push("Submit index", o.submit_idx.get(src).copied().unwrap_or(0).to_string());
+            }
+            push("Start", us(start));
+            push("End", us(end));
+            push("Duration", us(end - start));
+        }
+    }
+    if let (Some(id), Some(d)) = (task, &m.deps) {
+        let k = m.kinds.index_of(id);
+        let ids = |succ: bool| -> Vec<u64> {
+            k.map(|k| m.neighbours(k, succ).iter().filter_map(|&n| m.kinds.task_id.get(n as usize).copied()).collect())
+                .unwrap_or_default()
+        };
+        let di = k.and_then(|k| m.deps_index.get(k)).copied().filter(|&i| i != u32::MAX);
+        if let Some(i) = di {
+            push("block_num", d.tasks.block_num.get(i as usize).copied().unwrap_or(1).to_string());
+        }
+        push("Fan-in", id_list(&ids(false)));
+        push("Fan-out", id_list(&ids(true)));
+        if let Some(i) = di {
+            let i = i as usize;
+            let a = d.tasks.arg_offsets.get(i).copied().unwrap_or(0) as usize;
+            let b = d.tasks.arg_offsets.get(i + 1).copied().unwrap_or(a as u32) as usize;
+            for j in a..b {
+                let dtype = d.args.dtype.get(j).and_then(|&x| d.dtype_names.get(x as usize)).map_or("?", String::as_str);
+                let shape = d.args.shape.get(j).map(|&r| d.dims_of(r).to_vec()).unwrap_or_default();
+                let strides = d.args.strides.get(j).map(|&r| d.dims_of(r).to_vec()).unwrap_or_default();
+                let ty = d.args.arg_type.get(j).copied().unwrap_or_default();
+                let tensor = d.args.tensor_id.get(j).copied().flatten().map_or_else(|| "-".to_owned(), |x| x.to_string());
+                push(
+                    &format!("Arg {}", d.args.idx.get(j).copied().unwrap_or(j as i32)),
+                    format!(
+                        "{ty:?} {dtype} shape {shape:?} offset {} strides {strides:?} tensor {tensor}",
+                        d.args.start_offset.get(j).copied().unwrap_or(0)
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(id) = task {
+        let (s, o) = m.on_paths(id);
+        if s || o {
+            push("Critical path", [(s, "static"), (o, "observed")].iter().filter(|x| x.0).map(|x| x.1).collect::<Vec<_>>().join(", "));
+        }
+    }
+    let group = spmd_group(t, models, bar);
+    Some((title, f, group))
+}
+
+fn tr_lane(k: TrackKind) -> u32 {
+    match k {
+        TrackKind::Orch { lane } => lane,
+        _ => 0,
+    }
+}
+
+/// Fuzzy subsequence score of `name` for the lower-case query `q` (None = no match):
+/// exact > prefix > substring > subsequence, shorter gaps and names rank higher.
+pub fn fuzzy_score(name: &str, q: &str) -> Option<i64> {
+    let n = name.to_lowercase();
+    if q.is_empty() {
+        return None;
+    }
+    if n == q {
+        return Some(1_000_000);
+    }
+    if n.starts_with(q) {
+        return Some(500_000 - n.len() as i64);
+    }
+    if let Some(p) = n.find(q) {
+        return Some(250_000 - p as i64 * 10 - n.len() as i64);
+    }
+    let mut it = n.char_indices();
+    let mut gaps = 0i64;
+    let mut last: Option<usize> = None;
+    for c in q.chars() {
+        let (i, _) = it.by_ref().find(|&(_, x)| x == c)?;
+        if let Some(l) = last {
+            gaps += (i - l - 1) as i64;
+        }
+        last = Some(i);
+    }
+    Some(100_000 - gaps * 100 - n.len() as i64)
+}
+
+/// Parses `rXtY`, `tY` or a decimal raw id.
+pub fn parse_task_query(q: &str) -> Option<u64> {
+    let q = q.trim().to_ascii_lowercase();
+    if let Some(rest) = q.strip_prefix('r') {
+        let (r, l) = rest.split_once('t')?;
+        let r: u64 = r.parse().ok()?;
+        let l: u64 = l.parse().ok()?;
+        return (r <= 0xFF && l <= 0xFFFF_FFFF).then_some((r << 32) | l);
+    }
+    if let Some(l) = q.strip_prefix('t') {
+        return l.parse::<u32>().ok().map(u64::from);
+    }
+    q.parse().ok()
+}
+
+/// One search hit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub bar: BarAt,
+    pub label: String,
+    pub start_us: f64,
+}
+
+/// Search over the Worker View task bars: exact by `rXtY` / `tY` / raw id (every bar of the
+/// task), else fuzzy by function name (ranked by score, then start). Returns `(total, hits)`.
+pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize) -> (u64, Vec<Hit>) {
+    let task_tracks: Vec<u32> = (0..t.tracks.len() as u32)
+        .filter(|&k| t.tracks.get(k as usize).is_some_and(|x| x.view == View::Worker))
+        .collect();
+    let mut found: Vec<(i64, f64, BarAt)> = Vec::new();
+    if let Some(id) = parse_task_query(query) {
+        for (d, m) in models.iter().enumerate() {
+            let d = d as u32;
+            for &r in m.kinds.rows_of(id) {
+                if let Some(b) = bar_of_row(t, models, d, r, false) {
+                    found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.0), b));
+                }
+            }
+            for &k in m.kinds.markers_of(id) {
+                if let Some(b) = bar_of_anchor(t, models, d, AnchorRef::Marker(k), false) {
+                    found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.0), b));
+                }
+            }
+        }
+    }
+    if found.is_empty() {
+        let q = query.trim().to_lowercase();
+        let scores: Vec<Option<i64>> = t.names.iter().map(|n| fuzzy_score(n, &q)).collect();
+        if scores.iter().any(Option::is_some) {
+            for &k in &task_tracks {
+                let r = t.track_range(k);
+                let first = r.start;
+                for g in r {
+                    let Some(&Some(s)) = t.name_index.get(g).and_then(|&n| scores.get(n as usize)) else { continue };
+                    let b = BarAt { track: k, index: (g - first) as u32 };
+                    let start = bar_times(t, models, b).map_or(0.0, |x| x.0);
+                    found.push((s, start, b));
+                }
+            }
+        }
+    }
+    let total = found.len() as u64;
+    let cmp = |a: &(i64, f64, BarAt), b: &(i64, f64, BarAt)| b.0.cmp(&a.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2));
+    if found.len() > limit && limit > 0 {
+        found.select_nth_unstable_by(limit - 1, cmp);
+        found.truncate(limit);
+    }
+    found.sort_by(cmp);
+    found.truncate(limit);
+    let hits = found
+        .into_iter()
+        .map(|(_, start_us, b)| Hit { bar: b, label: bar_label(t, models, b), start_us })
+        .collect();
+    (total, hits)
+}
+
+/// One row of range statistics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeRow {
+    pub name: String,
+    pub count: u64,
+    pub total_us: f64,
+    pub avg_us: f64,
+    pub max_us: f64,
+}
+
+/// Per name: bars of `tracks` overlapping `[start_us, end_us]` (count, total/avg/max of
+/// `end − start`), sorted by total descending.
+pub fn range_stats(t: &Timeline, models: &[&RuntimeModel], tracks: &[u32], start_us: f64, end_us: f64) -> Vec<RangeRow> {
+    let mut acc: HashMap<u32, (u64, f64, f64)> = HashMap::new();
+    for &k in tracks {
+        let r = t.track_range(k);
+        let first = r.start;
+        let n = r.len();
+        let times = |i: usize| bar_times(t, models, BarAt { track: k, index: i as u32 });
+        let (mut lo, mut hi) = (0usize, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if times(mid).is_some_and(|x| x.1 <= end_us) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        for i in 0..lo {
+            let Some((_, s, e)) = times(i) else { continue };
+            if e < start_us {
+                continue;
+            }
+            let name = t.name_index.get(first + i).copied().unwrap_or(0);
+            let a = acc.entry(name).or_insert((0, 0.0, 0.0));
+            a.0 += 1;
+            a.1 += e - s;
+            a.2 = a.2.max(e - s);
+        }
+    }
+    let mut rows: Vec<RangeRow> = acc
+        .into_iter()
+        .map(|(n, (c, tot, mx))| RangeRow {
+            name: t.names.get(n as usize).cloned().unwrap_or_default(),
+            count: c,
+            total_us: tot,
+            avg_us: if c > 0 { tot / c as f64 } else { 0.0 },
+            max_us: mx,
+        })
+        .collect();
+    rows.sort_by(|a, b| b.total_us.total_cmp(&a.total_us).then(a.name.cmp(&b.name)));
+    rows
+}
+
+/// Global bar index → `(track, index)`.
+pub fn bar_at(t: &Timeline, bar: usize) -> Option<BarAt> {
+    at(t, bar)
+}

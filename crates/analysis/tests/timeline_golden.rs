@@ -1,0 +1,265 @@
+//! Golden test of the chip swimlane timeline against the reference converter's
+//! `merged_swimlane.json` of every runtime fixture: per view (pid), the lanes (name, plus the
+//! sub-lane for `Sched_N` resolve lanes and Scheduler View overflow lanes), the bar count per
+//! lane, and every bar's start / duration (within 0.0005 µs). Plus the timeline queries.
+
+#![allow(clippy::unwrap_used, clippy::many_single_char_names, clippy::cast_possible_truncation)]
+
+use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
+use pypto_analysis::timeline::{self, Timeline, TrackKind, View};
+use pypto_analysis::timeline_query as q;
+use pypto_formats::{cpm, deps, name_map, records};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("merged_swimlane.json").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+fn file_with_prefix(dir: &Path, prefix: &str) -> Option<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with(prefix) && n.ends_with(".json")
+        })
+        .collect();
+    v.sort();
+    v.into_iter().next()
+}
+
+fn load(dir: &Path) -> RuntimeModel {
+    let rp = dir.join("chip_swimlane_records.json");
+    let recs = records::parse("chip_swimlane_records.json", &std::fs::read(rp).unwrap()).unwrap();
+    let d = std::fs::read(dir.join("deps.json")).ok().map(|b| deps::parse("deps.json", &b).unwrap());
+    let names = file_with_prefix(dir, "name_map").map(|p| name_map::parse("name_map.json", &std::fs::read(p).unwrap()).unwrap());
+    let mut c = CpmInputs::default();
+    if let Some(p) = file_with_prefix(dir, "CPM_static") {
+        c.static_path = Some(("CPM_static.json".into(), cpm::read_path("s", &std::fs::read(p).unwrap()).unwrap()));
+    }
+    if let Some(p) = file_with_prefix(dir, "CPM_observed") {
+        c.observed_path = Some(("CPM_observed.json".into(), cpm::read_path("o", &std::fs::read(p).unwrap()).unwrap()));
+    }
+    RuntimeModel::build(&recs, d, names, c)
+}
+
+type Lanes = BTreeMap<(u64, String, u64), Vec<(f64, f64)>>;
+
+fn reference(dir: &Path) -> Lanes {
+    let v: Value = serde_json::from_slice(&std::fs::read(dir.join("merged_swimlane.json")).unwrap()).unwrap();
+    let ev = v.get("traceEvents").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut tname: BTreeMap<(u64, u64), String> = BTreeMap::new();
+    for e in &ev {
+        if e["ph"] == "M" && e["name"] == "thread_name" {
+            tname.insert((e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap()), e["args"]["name"].as_str().unwrap().to_owned());
+        }
+    }
+    let mut out: Lanes = BTreeMap::new();
+    for e in &ev {
+        if e["ph"] != "X" {
+            continue;
+        }
+        let pid = e["pid"].as_u64().unwrap();
+        let tid = e["tid"].as_u64().unwrap();
+        let name = tname.get(&(pid, tid)).cloned().unwrap_or_default();
+        let sub = if pid == 2 || pid == 3 { tid % 10 } else { 0 };
+        let ts = e["ts"].as_f64().unwrap();
+        let dur = e["dur"].as_f64().unwrap_or(0.0);
+        out.entry((pid, name, sub)).or_default().push((ts, dur));
+    }
+    out
+}
+
+fn ours(t: &Timeline) -> Lanes {
+    let mut out: Lanes = BTreeMap::new();
+    for (k, tr) in t.tracks.iter().enumerate() {
+        let pid = match (tr.view, tr.kind) {
+            (_, TrackKind::Graph { .. }) => 5,
+            (View::Worker, _) => 4,
+            (View::Scheduler, _) => 3,
+            (View::AicpuScheduler, _) => 2,
+            (View::Orchestrator, _) => 1,
+        };
+        for i in t.track_range(k as u32) {
+            let c = &t.columns;
+            let row = c.row[i];
+            let sub = match tr.view {
+                View::Scheduler => u64::from(row),
+                View::AicpuScheduler => u64::from(Some(row) == tr.resolve_row),
+                _ => 0,
+            };
+            let start = c.setup_start_us[i];
+            out.entry((pid, tr.label.clone(), sub)).or_default().push((start, c.end_us[i] - start));
+        }
+    }
+    out
+}
+
+#[test]
+fn timeline_matches_merged_swimlane_for_every_fixture() {
+    let dirs = fixtures();
+    assert!(dirs.len() >= 10);
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let m = load(dir);
+        let t = timeline::build(&[("d", &m)]);
+        let mut r = reference(dir);
+        let mut o = ours(&t);
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let rk: Vec<_> = r.keys().cloned().collect();
+        let ok: Vec<_> = o.keys().cloned().collect();
+        if rk != ok {
+            failures.push(format!("{name}: lanes differ\n  ref  {rk:?}\n  ours {ok:?}"));
+            continue;
+        }
+        for (k, rv) in &mut r {
+            let ov = o.get_mut(k).unwrap();
+            if rv.len() != ov.len() {
+                failures.push(format!("{name}: {k:?} ref {} bars, ours {}", rv.len(), ov.len()));
+                continue;
+            }
+            rv.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            ov.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            for (a, b) in rv.iter().zip(ov.iter()) {
+                if (a.0 - b.0).abs() > 0.0005 || (a.1 - b.1).abs() > 0.0005 {
+                    failures.push(format!("{name}: {k:?} ref {a:?} ours {b:?}"));
+                    break;
+                }
+            }
+        }
+        // Invariants: sorted by start within a track; offsets consistent.
+        for k in 0..t.tracks.len() {
+            let rg = t.track_range(k as u32);
+            let s = &t.columns.start_us[rg];
+            assert!(s.windows(2).all(|w| w[0] <= w[1]), "{name}: track {k} not sorted");
+        }
+        assert_eq!(*t.track_offsets.last().unwrap() as usize, t.bar_count());
+        // Absent views come with reasons.
+        let present: Vec<View> = t.groups.iter().map(|g| g.view).collect();
+        for v in View::ALL {
+            assert!(present.contains(&v) ^ t.absent.iter().any(|a| a.view == v), "{name}: {v:?}");
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn level1_says_why_views_are_absent() {
+    let dir = fixtures().into_iter().find(|d| d.to_string_lossy().contains("L1-")).unwrap();
+    let m = load(&dir);
+    let t = timeline::build(&[("d", &m)]);
+    assert_eq!(t.groups.len(), 1);
+    assert_eq!(t.absent.len(), 3);
+    assert!(t.absent.iter().all(|a| a.reason.contains("level 1")));
+}
+
+#[test]
+fn multi_rank_gives_one_group_per_rank_and_view() {
+    let dirs = fixtures();
+    let a = load(&dirs[3]);
+    let b = load(&dirs[4]);
+    let t = timeline::build(&[("rank0", &a), ("rank1", &b)]);
+    let ta = timeline::build(&[("x", &a)]);
+    let tb = timeline::build(&[("x", &b)]);
+    assert_eq!(t.groups.len(), ta.groups.len() + tb.groups.len());
+    assert_eq!(t.bar_count(), ta.bar_count() + tb.bar_count());
+    assert!(t.groups[0].label.starts_with("rank0 · "));
+    assert!(t.groups.last().unwrap().label.starts_with("rank1 · "));
+    let _ = q::search(&t, &[&a, &b], "t1", 10);
+}
+
+fn fixture(part: &str) -> PathBuf {
+    fixtures().into_iter().find(|d| d.to_string_lossy().ends_with(part)).unwrap()
+}
+
+#[test]
+fn search_details_dependencies_and_range_stats() {
+    let m = load(&fixture("TestPagedAttention_CaseMediumLocal"));
+    let t = timeline::build(&[("d", &m)]);
+    let models = [&m];
+    // Exact search by rXtY / tY / raw id finds the task's Worker View bars.
+    let id = m.tasks.task_id[10];
+    let disp = pypto_analysis::tasks::task_id_display(id);
+    let (total, hits) = q::search(&t, &models, &disp, 50);
+    assert!(total >= 1, "{disp}");
+    for h in &hits {
+        assert_eq!(q::bar_task(&t, &models, h.bar), Some(id));
+        assert!(h.label.contains(&disp), "{} {disp}", h.label);
+    }
+    let (total_raw, _) = q::search(&t, &models, &id.to_string(), 50);
+    assert_eq!(total_raw, total);
+    // Fuzzy search by function name: every hit's name matches.
+    let fname = m.function_name(m.func_ids[10]);
+    let sub: String = fname.chars().step_by(2).collect();
+    let (n, hits) = q::search(&t, &models, &sub, 5);
+    assert!(n >= 1 && !hits.is_empty() && hits.len() <= 5);
+    // Details of a task bar.
+    let bar = hits[0].bar;
+    let (title, fields, group) = q::bar_details(&t, &models, bar).unwrap();
+    assert!(!title.is_empty());
+    for k in ["Function", "Func ID", "Task", "Core", "Start", "Dispatch", "Latency (finish − dispatch)", "Fan-in", "Fan-out", "block_num"] {
+        assert!(fields.iter().any(|f| f.0 == k), "missing {k}: {fields:?}");
+    }
+    assert!(fields.iter().any(|f| f.0.starts_with("Arg ")), "{fields:?}");
+    assert!(group.contains(&bar));
+    // Dependencies: depth 0 none; depth 1 arrows touch the bar's task; -1 ⊇ 1.
+    let mut with_deps = None;
+    for (k, tr) in t.tracks.iter().enumerate() {
+        if tr.view != View::Worker {
+            continue;
+        }
+        for i in 0..t.track_range(k as u32).len() as u32 {
+            let b = q::BarAt { track: k as u32, index: i };
+            if !q::dependencies(&t, &models, b, 1).is_empty() {
+                with_deps = Some(b);
+                break;
+            }
+        }
+        if with_deps.is_some() {
+            break;
+        }
+    }
+    let b = with_deps.unwrap();
+    assert!(q::dependencies(&t, &models, b, 0).is_empty());
+    let d1 = q::dependencies(&t, &models, b, 1);
+    let tid = q::bar_task(&t, &models, b);
+    assert!(d1.iter().all(|a| q::bar_task(&t, &models, a.from) == tid || q::bar_task(&t, &models, a.to) == tid));
+    let dall = q::dependencies(&t, &models, b, -1);
+    assert!(dall.len() >= d1.len());
+    // Range stats over the whole span of the Worker View count every bar once.
+    let tracks: Vec<u32> = (0..t.tracks.len() as u32).filter(|&k| t.tracks[k as usize].view == View::Worker).collect();
+    let rows = q::range_stats(&t, &models, &tracks, t.first_start_us, t.last_end_us);
+    let bars: usize = tracks.iter().map(|&k| t.track_range(k).len()).sum();
+    assert_eq!(rows.iter().map(|r| r.count).sum::<u64>() as usize, bars);
+    assert!(rows.iter().all(|r| r.max_us >= r.avg_us - 1e-9));
+}
+
+#[test]
+fn flags_and_critical_paths() {
+    let m = load(&fixture("TestChipSwimlaneMixed_default"));
+    let t = timeline::build(&[("d", &m)]);
+    assert!(t.has_static_path && t.has_observed_path);
+    assert!(t.path_source.contains("CPM_static.json"));
+    let c = &t.columns;
+    let tasks = c.flags.iter().filter(|&&f| f & timeline::FLAG_TASK != 0).count();
+    assert!(tasks > 0);
+    assert!(c.flags.iter().any(|&f| f & timeline::FLAG_STATIC_PATH != 0));
+    // Markers of the dummy fixture.
+    let m = load(&fixture("TestDummyTask_LongDummyChain"));
+    let t = timeline::build(&[("d", &m)]);
+    assert_eq!(t.columns.flags.iter().filter(|&&f| f & timeline::FLAG_MARKER != 0).count(), 4);
+    // SPMD flags.
+    let m = load(&fixture("TestSpmdMultiblockMix_Case1"));
+    let t = timeline::build(&[("d", &m)]);
+    assert!(t.columns.flags.iter().any(|&f| f & timeline::FLAG_SPMD != 0));
+    assert!(!t.legend.is_empty());
+}

@@ -1,0 +1,165 @@
+//! The chip swimlane timeline requests: builds a [`Timeline`] over one or more runtime
+//! datasets (`ToWorker::Timeline`), hands its render columns to the page (transferred typed
+//! arrays) and keeps only what the queries need (tracks, offsets, per-bar source and name
+//! index); answers `BarDetails`, `Dependencies`, `Search` and `RangeStats` from it and the
+//! datasets' [`RuntimeModel`]s.
+
+use pypto_analysis::runtime_model::RuntimeModel;
+use pypto_analysis::timeline::{self, Timeline, View};
+use pypto_analysis::timeline_query::{self as query, BarAt};
+use pypto_protocol::{
+    AbsentView, Arrow, BarRef, FromWorker, LegendEntry, RangeStatsRow, SearchHit, TimelineHeader, TimelineView, TrackGroupInfo,
+    TrackInfo,
+};
+
+use crate::session::SESSION;
+use crate::transport::{self, Columns};
+
+/// A built timeline: the datasets it covers (in model order) and its resident index.
+pub(crate) struct StoredTimeline {
+    dataset_ids: Vec<u32>,
+    timeline: Timeline,
+}
+
+fn view_of(v: View) -> TimelineView {
+    match v {
+        View::Worker => TimelineView::Worker,
+        View::Scheduler => TimelineView::Scheduler,
+        View::AicpuScheduler => TimelineView::AicpuScheduler,
+        View::Orchestrator => TimelineView::Orchestrator,
+    }
+}
+
+fn error(message: String) {
+    transport::post(&FromWorker::Error { message }, None);
+}
+
+fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHeader {
+    let ds = |d: u32| dataset_ids.get(d as usize).copied().unwrap_or(0);
+    TimelineHeader {
+        timeline_id,
+        dataset_ids: dataset_ids.to_vec(),
+        groups: t
+            .groups
+            .iter()
+            .map(|g| TrackGroupInfo { label: g.label.clone(), view: view_of(g.view), dataset_id: ds(g.dataset), tracks: g.tracks.clone() })
+            .collect(),
+        tracks: t
+            .tracks
+            .iter()
+            .map(|x| TrackInfo {
+                label: x.label.clone(),
+                view: view_of(x.view),
+                group: x.group,
+                rows: x.rows,
+                core_type: x.core_type.map(|c| c.as_str().to_ascii_uppercase()),
+            })
+            .collect(),
+        names: t.names.clone(),
+        legend: t.legend.iter().map(|(k, n, b)| LegendEntry { color_key: *k, name: n.clone(), bars: *b }).collect(),
+        absent: t.absent.iter().map(|a| AbsentView { view: view_of(a.view), dataset_id: ds(a.dataset), reason: a.reason.clone() }).collect(),
+        bar_count: t.bar_count() as u64,
+        first_start_us: t.first_start_us,
+        last_end_us: t.last_end_us,
+        has_static_path: t.has_static_path,
+        has_observed_path: t.has_observed_path,
+        path_source: t.path_source.clone(),
+        warnings: t.warnings.clone(),
+    }
+}
+
+/// `ToWorker::Timeline`: build, post header + columns, keep the index.
+pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
+    let built = SESSION.with_borrow(|s| {
+        let mut models: Vec<(&str, &RuntimeModel)> = Vec::with_capacity(dataset_ids.len());
+        for id in dataset_ids {
+            let Some(d) = s.runtime.get(id) else {
+                return Err(format!("dataset {id} is not a loaded runtime dataset"));
+            };
+            let Some(m) = d.model.as_ref() else {
+                return Err(format!("dataset {id} has no readable swimlane records"));
+            };
+            models.push((d.path.as_str(), m));
+        }
+        if models.is_empty() {
+            return Err("a timeline needs at least one dataset".to_string());
+        }
+        Ok(timeline::build(&models))
+    });
+    let mut t = match built {
+        Ok(t) => t,
+        Err(message) => return error(message),
+    };
+    let msg = FromWorker::Timeline(header(timeline_id, dataset_ids, &t));
+    let c = std::mem::take(&mut t.columns);
+    let mut columns = Columns::new();
+    columns.u32("track_offsets", &t.track_offsets);
+    columns.f64("start_us", &c.start_us);
+    columns.f64("end_us", &c.end_us);
+    columns.f64("setup_start_us", &c.setup_start_us);
+    columns.u32("color_key", &c.color_key);
+    columns.u32("name_index", &t.name_index);
+    columns.u32("row", &c.row);
+    columns.u32("flags", &c.flags);
+    columns.u32("task_ring", &c.task_ring);
+    columns.u32("task_local", &c.task_local);
+    drop(c);
+    transport::post(&msg, Some(columns));
+    SESSION.with_borrow_mut(|s| {
+        s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: t });
+    });
+}
+
+/// Runs `f` with the timeline and its models, or posts an error.
+fn with_timeline<R>(timeline_id: u32, f: impl FnOnce(&Timeline, &[&RuntimeModel]) -> R) -> Option<R> {
+    let out = SESSION.with_borrow(|s| {
+        let stored = s.timelines.get(&timeline_id)?;
+        let models: Option<Vec<&RuntimeModel>> =
+            stored.dataset_ids.iter().map(|id| s.runtime.get(id).and_then(|d| d.model.as_ref())).collect();
+        Some(f(&stored.timeline, &models?))
+    });
+    if out.is_none() {
+        error(format!("timeline {timeline_id} is not built (request Timeline first)"));
+    }
+    out
+}
+
+fn at(bar: BarRef) -> BarAt {
+    BarAt { track: bar.track, index: bar.index }
+}
+
+fn bar_ref(bar: BarAt) -> BarRef {
+    BarRef { track: bar.track, index: bar.index }
+}
+
+pub(crate) fn post_bar_details(timeline_id: u32, bar: BarRef) {
+    let Some(details) = with_timeline(timeline_id, |t, m| query::bar_details(t, m, at(bar))) else { return };
+    match details {
+        Some((title, fields, group)) => transport::post(
+            &FromWorker::BarDetails { timeline_id, bar, title, fields, group: group.into_iter().map(bar_ref).collect() },
+            None,
+        ),
+        None => error(format!("no bar at track {}, index {}", bar.track, bar.index)),
+    }
+}
+
+pub(crate) fn post_dependencies(timeline_id: u32, bar: BarRef, depth: i32) {
+    let Some(arrows) = with_timeline(timeline_id, |t, m| query::dependencies(t, m, at(bar), depth)) else { return };
+    let arrows = arrows.into_iter().map(|a| Arrow { from: bar_ref(a.from), to: bar_ref(a.to), violation: a.violation }).collect();
+    transport::post(&FromWorker::Dependencies { timeline_id, bar, depth, arrows }, None);
+}
+
+pub(crate) fn post_search(timeline_id: u32, text: &str, limit: u32) {
+    let Some((total, hits)) = with_timeline(timeline_id, |t, m| query::search(t, m, text, limit as usize)) else { return };
+    let hits = hits.into_iter().map(|h| SearchHit { bar: bar_ref(h.bar), label: h.label, start_us: h.start_us }).collect();
+    transport::post(&FromWorker::SearchResults { timeline_id, query: text.to_string(), total, hits }, None);
+}
+
+pub(crate) fn post_range_stats(timeline_id: u32, tracks: &[u32], start_us: f64, end_us: f64) {
+    let Some(rows) = with_timeline(timeline_id, |t, m| query::range_stats(t, m, tracks, start_us, end_us)) else { return };
+    let rows = rows
+        .into_iter()
+        .map(|r| RangeStatsRow { name: r.name, count: r.count, total_us: r.total_us, avg_us: r.avg_us, max_us: r.max_us })
+        .collect();
+    transport::post(&FromWorker::RangeStats { timeline_id, start_us, end_us, rows }, None);
+}
