@@ -12,26 +12,12 @@
     clippy::cast_possible_wrap
 )]
 
+mod common;
+use common::runtime_dirs;
 use pypto_analysis::{summary, tasks, worker_view};
 use pypto_formats::{deps, records};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-fn runtime_dirs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures/runtime")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    assert!(
-        dirs.len() >= 18,
-        "expected the 18 runtime fixtures, found {}",
-        dirs.len()
-    );
-    dirs
-}
+use std::path::Path;
 
 struct Loaded {
     records: records::ChipRecords,

@@ -4,6 +4,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::too_many_lines)]
 
+mod common;
 use pypto_analysis::deps_graph::SidecarTask;
 use pypto_analysis::deps_viewer::DepsViewer;
 use pypto_analysis::edge_modes::EdgeMode;
@@ -74,18 +75,7 @@ fn sidecar(dir: &Path, deps: &deps::Deps) -> Vec<SidecarTask> {
 }
 
 fn name_map_of(dir: &Path) -> Option<name_map::NameMap> {
-    let mut maps: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("name_map"))
-                && p.extension()
-                    .is_some_and(|x| x.eq_ignore_ascii_case("json"))
-        })
-        .collect();
-    maps.sort();
+    let mut maps = common::name_map_files(dir);
     let p = maps.pop()?;
     Some(name_map::parse("name_map.json", &std::fs::read(p).unwrap()).unwrap())
 }

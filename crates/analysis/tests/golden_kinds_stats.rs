@@ -11,23 +11,13 @@
     clippy::cast_possible_wrap
 )]
 
+mod common;
+use common::runtime_dirs;
 use pypto_analysis::task_kinds::{AnchorRef, TaskKind, TaskKinds};
 use pypto_analysis::{function_stats, hb_violation, idle, task_kinds, tasks};
 use pypto_formats::{deps, name_map, records};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-fn runtime_dirs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures/runtime")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    assert!(dirs.len() >= 18, "expected 18 runtime fixtures");
-    dirs
-}
+use std::path::Path;
 
 struct Cap {
     records: records::ChipRecords,
@@ -46,18 +36,7 @@ fn load(dir: &Path) -> Cap {
         .ok()
         .map(|b| deps::parse("deps.json", &b).unwrap_or_else(|e| panic!("{e}")));
     // The converter takes the unique sibling name_map*.json.
-    let maps: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("dir")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("name_map"))
-                && p.extension()
-                    .is_some_and(|x| x.eq_ignore_ascii_case("json"))
-        })
-        .collect();
+    let maps = common::name_map_files(dir);
     let names = (maps.len() == 1)
         .then(|| name_map::parse("nm", &std::fs::read(&maps[0]).expect("nm")).expect("name map"));
     let joined = tasks::join(&records);
