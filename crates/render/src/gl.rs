@@ -267,29 +267,9 @@ impl GlRenderer {
     /// the viewport. The canvas' CSS size is the page layout's business; call this from a
     /// `ResizeObserver` or when `devicePixelRatio` changes. Cheap when nothing changed.
     pub fn resize(&mut self, css_width: f32, css_height: f32, device_pixel_ratio: f32) {
-        let dpr = if device_pixel_ratio.is_finite() && device_pixel_ratio > 0.0 {
-            device_pixel_ratio
-        } else {
-            1.0
-        };
-        let css_width = if css_width.is_finite() {
-            css_width.max(1.0)
-        } else {
-            1.0
-        };
-        let css_height = if css_height.is_finite() {
-            css_height.max(1.0)
-        } else {
-            1.0
-        };
-        let device_width = (css_width * dpr).round().max(1.0) as u32;
-        let device_height = (css_height * dpr).round().max(1.0) as u32;
-        if self.canvas.width() != device_width {
-            self.canvas.set_width(device_width);
-        }
-        if self.canvas.height() != device_height {
-            self.canvas.set_height(device_height);
-        }
+        let size = crate::CanvasSize::new(css_width, css_height, device_pixel_ratio);
+        let (css_width, css_height, dpr) = (size.css_width, size.css_height, size.dpr);
+        let (device_width, device_height) = size.apply_to(&self.canvas);
         self.css_width = css_width;
         self.css_height = css_height;
         self.dpr = dpr;

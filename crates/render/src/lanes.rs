@@ -4,7 +4,8 @@
 //! over. Each frame the app asks which bars can touch the visible window
 //! ([`visible_range`], or [`LaneIndex::visible_range`] when bars may nest) and turns them into
 //! [`RectInstance`]s with [`emit_bars`], which merges runs of sub-pixel bars that land in the
-//! same pixel column into one 1-px rect. Work per lane per frame is O(log n + bars emitted), and
+//! same pixel column into one 1-px rect, jumping over each such run with a binary search
+//! ([`visit_bars`]). Work per lane per frame is O(visible pixel columns × log n), and
 //! the number of rects per lane stays below about twice the viewport width however many bars
 //! the lane holds. No allocation: rects are appended to a caller-owned `Vec` reused across
 //! frames.
@@ -87,12 +88,80 @@ pub struct LaneGeometry {
     pub h: f32,
 }
 
+/// How [`visit_bars`] reports a bar (or a run of bars) to its caller.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VisitedBar {
+    /// Index of the bar (the first of a merged run).
+    pub index: usize,
+    /// Left and right edge in CSS px (unclipped; `x1 >= x0`).
+    pub x0: f64,
+    pub x1: f64,
+    /// The bar stands for a run of bars narrower than `min_px` starting in one pixel column
+    /// (`x0` is the column, `x1 = x0 + 1`).
+    pub merged: bool,
+}
+
+/// Visits the bars `range` of a lane that touch the view, in start order, doing
+/// O(visible pixel columns × log n) work however many bars the range holds.
+///
+/// Bars at least `min_px` wide are reported one by one. A bar narrower than that is reported
+/// as a 1-px run at its pixel column, and every further bar starting in the same column is
+/// skipped with one binary search (jump to the first bar starting at the next column). When
+/// the last bar of a skipped run reaches past the column (a bar starting late in the column),
+/// it is reported on its own, so a wide bar is never lost on lanes whose bars do not nest.
+/// Bars entirely outside the view are skipped.
+pub fn visit_bars(
+    camera: &TimeCamera,
+    start_us: &[f64],
+    end_us: &[f64],
+    range: Range<usize>,
+    min_px: f64,
+    mut visit: impl FnMut(VisitedBar),
+) {
+    let len = start_us.len().min(end_us.len());
+    let range = range.start.min(len)..range.end.min(len);
+    let width = camera.width_px;
+    let min_px = min_px.max(f64::MIN_POSITIVE);
+    let mut i = range.start;
+    while i < range.end {
+        let bar_start = start_us[i];
+        let x0 = camera.us_to_px(bar_start);
+        let x1 = camera.us_to_px(end_us[i].max(bar_start));
+        if !(x0.is_finite() && x1.is_finite()) || x1 < 0.0 || x0 > width {
+            i += 1;
+            continue;
+        }
+        if x1 - x0 >= min_px {
+            visit(VisitedBar { index: i, x0, x1, merged: false });
+            i += 1;
+            continue;
+        }
+        let column = x0.floor();
+        visit(VisitedBar { index: i, x0: column, x1: column + 1.0, merged: true });
+        // Jump over every bar starting before the next pixel column.
+        let tail = &start_us[i + 1..range.end];
+        let skip = tail.partition_point(|&s| camera.us_to_px(s) < column + 1.0);
+        let next = i + 1 + skip;
+        // The last skipped bar may reach out of the column: report it if it is wide.
+        if skip > 0 {
+            let last = next - 1;
+            let (ls, le) = (start_us[last], end_us[last].max(start_us[last]));
+            let (lx0, lx1) = (camera.us_to_px(ls), camera.us_to_px(le));
+            if lx1 >= column + 1.0 && lx1 - lx0 >= min_px {
+                visit(VisitedBar { index: last, x0: lx0, x1: lx1, merged: false });
+            }
+        }
+        i = next;
+    }
+}
+
 /// Appends rects for bars `range` of a lane to `out` and returns how many it appended.
 ///
 /// Bars at least one pixel wide become one rect each (clipped to a little beyond the view so
-/// coordinates stay small). Narrower bars are snapped to their pixel column, and consecutive
-/// narrow bars in the same column become a single 1-px rect coloured like the first of them.
-/// Bars entirely outside the view are skipped. `color(i)` gives the colour of bar `i`.
+/// coordinates stay small). Narrower bars are snapped to their pixel column, and the run of
+/// bars starting in the same column becomes a single 1-px rect coloured like the first of them
+/// (skipped with a binary search: see [`visit_bars`]). Bars entirely outside the view are
+/// skipped. `color(i)` gives the colour of bar `i`.
 pub fn emit_bars(
     camera: &TimeCamera,
     start_us: &[f64],
@@ -103,44 +172,18 @@ pub fn emit_bars(
     out: &mut Vec<RectInstance>,
 ) -> usize {
     let before = out.len();
-    let len = start_us.len().min(end_us.len());
-    let range = range.start.min(len)..range.end.min(len);
     let width = camera.width_px;
-    // Column of the last narrow rect emitted by this call, if it is the last rect in `out`.
-    let mut open_column: Option<f64> = None;
-    for i in range {
-        let bar_start = start_us[i];
-        let x0 = camera.us_to_px(bar_start);
-        let x1 = camera.us_to_px(end_us[i].max(bar_start));
-        if !(x0.is_finite() && x1.is_finite()) || x1 < 0.0 || x0 > width {
-            continue;
-        }
-        if x1 - x0 >= 1.0 {
-            let a = x0.max(-1.0);
-            let b = x1.min(width + 1.0);
-            out.push(RectInstance {
-                x: a as f32,
-                y: geometry.y,
-                w: (b - a) as f32,
-                h: geometry.h,
-                rgba: color(i),
-            });
-            open_column = None;
-        } else {
-            let column = x0.floor();
-            if open_column == Some(column) {
-                continue;
-            }
-            out.push(RectInstance {
-                x: column as f32,
-                y: geometry.y,
-                w: 1.0,
-                h: geometry.h,
-                rgba: color(i),
-            });
-            open_column = Some(column);
-        }
-    }
+    visit_bars(camera, start_us, end_us, range, 1.0, |bar| {
+        let a = bar.x0.max(-1.0);
+        let b = bar.x1.min(width + 1.0);
+        out.push(RectInstance {
+            x: a as f32,
+            y: geometry.y,
+            w: (b - a) as f32,
+            h: geometry.h,
+            rgba: color(bar.index),
+        });
+    });
     out.len() - before
 }
 
@@ -317,6 +360,30 @@ mod tests {
             &mut out,
         );
         assert!(n <= 301, "{n}");
+    }
+
+    #[test]
+    fn subpixel_runs_are_skipped_not_scanned() {
+        let cam = TimeCamera {
+            start_us: 0.0,
+            px_per_us: 1.0,
+            width_px: 100.0,
+            extent_us: None,
+        };
+        // One million bars of 0.5 ns in 10 px: one visit per column, not per bar.
+        let start: Vec<f64> = (0..1_000_000).map(|i| f64::from(i) * 1e-5).collect();
+        let end: Vec<f64> = start.iter().map(|s| s + 5e-7).collect();
+        let mut visits = 0;
+        visit_bars(&cam, &start, &end, 0..start.len(), 1.0, |_| visits += 1);
+        assert_eq!(visits, 10);
+        // Proof of the jump: a wide bar hidden in the middle of a run (nested, not the last
+        // bar of its column) is not looked at; a linear scan would have reported it. The last
+        // bar of a run that reaches out of the column is still reported.
+        let start = [10.1, 10.2, 10.3, 10.4, 10.5, 30.0];
+        let end = [10.15, 50.0, 10.35, 10.45, 20.0, 31.0];
+        let mut seen = Vec::new();
+        visit_bars(&cam, &start, &end, 0..6, 1.0, |b| seen.push((b.index, b.merged)));
+        assert_eq!(seen, vec![(0, true), (4, false), (5, false)]);
     }
 
     #[test]

@@ -20,3 +20,37 @@ pub mod text;
 
 pub use error::RenderError;
 pub use gl::{FrameStats, GlRenderer, LineInstance, RectInstance, MAX_INSTANCES_PER_DRAW};
+
+/// A canvas size in CSS pixels and its device pixel ratio, sanitised (finite, ≥ 1 px, dpr > 0),
+/// shared by the WebGL and the text layer so both size their backing stores the same way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CanvasSize {
+    pub css_width: f32,
+    pub css_height: f32,
+    pub dpr: f32,
+}
+
+impl CanvasSize {
+    pub fn new(css_width: f32, css_height: f32, device_pixel_ratio: f32) -> Self {
+        let sane = |v: f32| if v.is_finite() { v.max(1.0) } else { 1.0 };
+        let dpr = if device_pixel_ratio.is_finite() && device_pixel_ratio > 0.0 { device_pixel_ratio } else { 1.0 };
+        Self { css_width: sane(css_width), css_height: sane(css_height), dpr }
+    }
+
+    /// Backing-store size in device pixels (rounded, at least 1).
+    pub fn device_pixels(self) -> (u32, u32) {
+        ((self.css_width * self.dpr).round().max(1.0) as u32, (self.css_height * self.dpr).round().max(1.0) as u32)
+    }
+
+    /// Sets the canvas' backing store to [`Self::device_pixels`] when it differs; returns it.
+    pub fn apply_to(self, canvas: &web_sys::HtmlCanvasElement) -> (u32, u32) {
+        let (w, h) = self.device_pixels();
+        if canvas.width() != w {
+            canvas.set_width(w);
+        }
+        if canvas.height() != h {
+            canvas.set_height(h);
+        }
+        (w, h)
+    }
+}

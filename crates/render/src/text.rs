@@ -89,29 +89,9 @@ impl TextOverlay {
     /// Sizes the backing store to `css × dpr` device pixels and scales the context so drawing
     /// stays in CSS pixels. Resizing a canvas resets its context state; the caches follow.
     pub fn resize(&mut self, css_width: f32, css_height: f32, device_pixel_ratio: f32) {
-        let dpr = if device_pixel_ratio.is_finite() && device_pixel_ratio > 0.0 {
-            device_pixel_ratio
-        } else {
-            1.0
-        };
-        let css_width = if css_width.is_finite() {
-            css_width.max(1.0)
-        } else {
-            1.0
-        };
-        let css_height = if css_height.is_finite() {
-            css_height.max(1.0)
-        } else {
-            1.0
-        };
-        let w = (css_width * dpr).round().max(1.0) as u32;
-        let h = (css_height * dpr).round().max(1.0) as u32;
-        if self.canvas.width() != w {
-            self.canvas.set_width(w);
-        }
-        if self.canvas.height() != h {
-            self.canvas.set_height(h);
-        }
+        let size = crate::CanvasSize::new(css_width, css_height, device_pixel_ratio);
+        let (css_width, css_height, dpr) = (size.css_width, size.css_height, size.dpr);
+        size.apply_to(&self.canvas);
         self.css_width = css_width;
         self.css_height = css_height;
         self.dpr = dpr;
