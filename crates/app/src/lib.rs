@@ -66,7 +66,7 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <div class="app" on:dragover=|ev| toolbar::on_drag_over(&ev) on:drop=move |ev| toolbar::on_drop(state, &ev)>
+        <div class="app" on:dragover=|ev| toolbar::on_drag_over(&ev) on:drop=move |ev| toolbar::on_drop(&state, &ev)>
             <toolbar::Toolbar/>
             <div class="main">
                 <sidebar::Sidebar/>

@@ -109,8 +109,22 @@ pub fn Sidebar() -> impl IntoView {
         groups
             .into_iter()
             .map(|(group, members)| {
+                // Clicking a multi-rank heading opens all its runtime datasets in one timeline.
+                let ids: Vec<u32> = members
+                    .iter()
+                    .filter(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
+                    .map(|r| r.info.dataset_id)
+                    .collect();
+                let title = format!("Open the {} ranks in one timeline", ids.len());
                 view! {
-                    {group.map(|g| view! { <li class="group-heading">{g}</li> })}
+                    {group.map(|g| view! {
+                        <li class="group-heading" title=title
+                            class:selected=move || { let ids = ids.clone(); state.swim.timeline_ids.with(|t| t.len() > 1 && *t == ids) }
+                            on:click={
+                                let ids: Vec<u32> = members.iter().filter(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some())).map(|r| r.info.dataset_id).collect();
+                                move |_| worker_client::open_timeline(state, ids.clone())
+                            }>{g}</li>
+                    })}
                     {members.into_iter().map(|row| view! { <DatasetItem row=row/> }).collect_view()}
                 }
             })

@@ -4,6 +4,8 @@
 use leptos::prelude::*;
 use pypto_protocol::{DatasetInfo, DatasetSummary, FileError, TaskDetailsReply};
 
+use crate::views::swimlane::SwimlaneUi;
+
 /// Lifecycle of the analysis worker as the page sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkerState {
@@ -53,10 +55,12 @@ pub struct AppState {
     pub crash_message: RwSignal<Option<String>>,
     pub progress: RwSignal<Option<String>>,
     pub selected: RwSignal<Option<u32>>,
-    /// Bumped when new Worker View columns arrived (columns are in `views::swimlane`).
+    /// Bumped when a new timeline arrived (columns are in `views::swimlane`).
     pub swimlane_version: RwSignal<u64>,
     pub task_details: RwSignal<Option<TaskDetailsReply>>,
     pub load_elapsed_ms: RwSignal<Option<f64>>,
+    /// The chip swimlane's chrome state.
+    pub swim: SwimlaneUi,
 }
 
 impl AppState {
@@ -75,6 +79,7 @@ impl AppState {
             swimlane_version: RwSignal::new(0),
             task_details: RwSignal::new(None),
             load_elapsed_ms: RwSignal::new(None),
+            swim: SwimlaneUi::new(),
         }
     }
 
@@ -87,6 +92,8 @@ impl AppState {
         self.general_errors.set(Vec::new());
         self.selected.set(None);
         self.task_details.set(None);
+        self.swim.timeline_ids.set(Vec::new());
+        self.swim.reset();
         self.progress.set(None);
         self.load_elapsed_ms.set(None);
     }

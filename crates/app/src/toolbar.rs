@@ -28,7 +28,8 @@ fn click_dir_input() {
     }
 }
 
-fn open_with_picker(state: AppState) {
+fn open_with_picker(state: &AppState) {
+    let state = *state;
     if !folder::has_directory_picker() {
         click_dir_input();
         return;
@@ -47,7 +48,8 @@ pub fn on_drag_over(ev: &web_sys::DragEvent) {
     ev.prevent_default();
 }
 
-pub fn on_drop(state: AppState, ev: &web_sys::DragEvent) {
+pub fn on_drop(state: &AppState, ev: &web_sys::DragEvent) {
+    let state = *state;
     ev.prevent_default();
     let Some(transfer) = ev.data_transfer() else { return };
     wasm_bindgen_futures::spawn_local(async move {
@@ -78,7 +80,7 @@ pub fn Toolbar() -> impl IntoView {
         <header class="toolbar">
             <span class="brand">"PyPTO Trace Viewer"</span>
             <button id="open-folder" title="Open a folder of runtime records or pass dumps (read-only)"
-                on:click=move |_| open_with_picker(state)>"Open folder…"</button>
+                on:click=move |_| open_with_picker(&state)>"Open folder…"</button>
             <input id="dir-input" type="file" class="hidden-input" prop:webkitdirectory=true multiple
                 on:change=on_input_change/>
             <button id="open-demo" on:click=move |_| worker_client::open_url(state, resolve(DEMO_URL))>"Open demo"</button>

@@ -78,12 +78,12 @@ pub fn start(state: AppState) {
         }
     };
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-        on_message(state, &event.data());
+        on_message(&state, &event.data());
     });
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
         event.prevent_default();
         let message = event.message();
-        crashed(state, if message.is_empty() { "the analysis worker stopped unexpectedly".to_string() } else { message });
+        crashed(&state, if message.is_empty() { "the analysis worker stopped unexpectedly".to_string() } else { message });
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -142,7 +142,8 @@ pub fn reopen_last(state: AppState) {
     }
 }
 
-fn crashed(state: AppState, message: String) {
+fn crashed(state: &AppState, message: String) {
+    let state = *state;
     // A trapped wasm instance is unusable: replace the worker, keep the files for a reload.
     // Ignore the second report of the same crash (the panic message, then the error event).
     let already = CLIENT.with_borrow(|c| c.as_ref().is_some_and(|client| client.crashed));
@@ -164,7 +165,51 @@ fn crashed(state: AppState, message: String) {
     });
 }
 
-fn on_message(state: AppState, data: &JsValue) {
+/// The worker is up: flush the queued requests.
+fn on_ready(state: &AppState) {
+    let queued = CLIENT.with_borrow_mut(|c| {
+        c.as_mut().map(|client| {
+            client.ready = true;
+            std::mem::take(&mut client.queued)
+        })
+    });
+    CLIENT.with_borrow(|c| {
+        if let (Some(client), Some(queued)) = (c.as_ref(), queued) {
+            for (msg, files) in &queued {
+                post_now(&client.worker, msg, files.as_ref());
+            }
+        }
+    });
+    if state.worker_state.get_untracked() == WorkerState::Starting {
+        state.worker_state.set(WorkerState::Ready);
+    }
+}
+
+/// The folder is loaded: open the timeline named by the URL, or the first runtime dataset.
+fn on_load_finished(state: &AppState, elapsed_ms: f64) {
+    let state = *state;
+    state.progress.set(None);
+    state.load_elapsed_ms.set(Some(elapsed_ms));
+    state.load_state.set(LoadState::Done);
+    let from_url = swimlane::url_state::initial_datasets();
+    let url_ok = !from_url.is_empty()
+        && state.datasets.with_untracked(|rows| from_url.iter().all(|id| rows.iter().any(|r| r.info.dataset_id == *id && r.summary.as_ref().is_some_and(|s| s.records.is_some()))));
+    if state.selected.get_untracked().is_none() && url_ok {
+        open_timeline(state, from_url);
+    } else if state.selected.get_untracked().is_none() {
+        let first = state.datasets.with_untracked(|rows| {
+            rows.iter()
+                .find(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
+                .map(|r| r.info.dataset_id)
+        });
+        if let Some(id) = first {
+            select_dataset(state, id);
+        }
+    }
+}
+
+fn on_message(state: &AppState, data: &JsValue) {
+    let state = *state;
     let msg = match decode_reply(data) {
         Ok(msg) => msg,
         Err(message) => {
@@ -173,24 +218,7 @@ fn on_message(state: AppState, data: &JsValue) {
         }
     };
     match msg {
-        FromWorker::Ready => {
-            let queued = CLIENT.with_borrow_mut(|c| {
-                c.as_mut().map(|client| {
-                    client.ready = true;
-                    std::mem::take(&mut client.queued)
-                })
-            });
-            CLIENT.with_borrow(|c| {
-                if let (Some(client), Some(queued)) = (c.as_ref(), queued) {
-                    for (msg, files) in &queued {
-                        post_now(&client.worker, msg, files.as_ref());
-                    }
-                }
-            });
-            if state.worker_state.get_untracked() == WorkerState::Starting {
-                state.worker_state.set(WorkerState::Ready);
-            }
-        }
+        FromWorker::Ready => on_ready(&state),
         FromWorker::Progress { path, done_bytes, total_bytes } => {
             let percent = if total_bytes == 0 { 100.0 } else { done_bytes as f64 * 100.0 / total_bytes as f64 };
             state.progress.set(Some(format!("reading {path}: {percent:.0}%")));
@@ -208,47 +236,92 @@ fn on_message(state: AppState, data: &JsValue) {
                 }
             });
         }
-        FromWorker::LoadFinished { elapsed_ms } => {
-            state.progress.set(None);
-            state.load_elapsed_ms.set(Some(elapsed_ms));
-            state.load_state.set(LoadState::Done);
-            if state.selected.get_untracked().is_none() {
-                let first = state.datasets.with_untracked(|rows| {
-                    rows.iter()
-                        .find(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
-                        .map(|r| r.info.dataset_id)
-                });
-                if let Some(id) = first {
-                    select_dataset(state, id);
+        FromWorker::LoadFinished { elapsed_ms } => on_load_finished(&state, elapsed_ms),
+        FromWorker::WorkerView(header) => {
+            // Only asked for when an older worker could not answer `Timeline`.
+            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
+            let ids = state.swim.timeline_ids.get_untracked();
+            if ids == [header.dataset_id] {
+                swimlane::set_timeline_data(&state, swimlane::fallback::from_worker_view(header, &columns));
+                state.swimlane_version.update(|v| *v += 1);
+            }
+        }
+        FromWorker::TaskDetails(reply) => state.task_details.set(Some(reply)),
+        FromWorker::Timeline(header) => {
+            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
+            if header.dataset_ids == state.swim.timeline_ids.get_untracked() {
+                swimlane::set_timeline(&state, header, &columns);
+                state.swimlane_version.update(|v| *v += 1);
+            }
+        }
+        FromWorker::BarDetails { timeline_id, bar, title, fields, group } => {
+            if swimlane::current_timeline_id() == Some(timeline_id) {
+                swimlane::on_bar_details(&state, swimlane::BarDetailsView { bar, title, fields, group });
+            }
+        }
+        FromWorker::Dependencies { timeline_id, bar, arrows, .. } => {
+            if swimlane::current_timeline_id() == Some(timeline_id) {
+                swimlane::on_dependencies(bar, arrows);
+            }
+        }
+        FromWorker::SearchResults { timeline_id, query, total, hits } => {
+            if swimlane::current_timeline_id() == Some(timeline_id) && state.swim.search.with_untracked(|s| s.query == query) {
+                swimlane::learn_labels(&hits);
+                let first = hits.first().map(|h| h.bar);
+                state.swim.search.set(swimlane::SearchState { query, total, current: first.map(|_| 0), hits });
+                if let Some(bar) = first {
+                    swimlane::jump_to(bar);
                 }
             }
         }
-        FromWorker::WorkerView(header) => {
-            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
-            swimlane::set_columns(header, &columns);
-            state.swimlane_version.update(|v| *v += 1);
+        FromWorker::RangeStats { timeline_id, start_us, end_us, rows } => {
+            if swimlane::current_timeline_id() == Some(timeline_id) {
+                state.swim.range_stats.set(Some(swimlane::RangeStatsView { start_us, end_us, rows }));
+            }
         }
-        FromWorker::TaskDetails(reply) => state.task_details.set(Some(reply)),
-        FromWorker::Error { message } => state.general_errors.update(|e| e.push(message)),
+        FromWorker::Error { message } => {
+            // An older worker without timelines: fall back to its Worker View columns.
+            if state.swim.loading.get_untracked() && message.contains("timeline") {
+                if let Some(&id) = state.swim.timeline_ids.get_untracked().first() {
+                    send(ToWorker::WorkerViewColumns { dataset_id: id }, None);
+                    return;
+                }
+            }
+            state.general_errors.update(|e| e.push(message));
+        }
         FromWorker::Panic { message } => {
             web_sys::console::error_1(&JsValue::from_str(&format!("analysis worker panicked: {message}")));
-            crashed(state, format!("The analysis worker crashed: {message}"));
+            crashed(&state, format!("The analysis worker crashed: {message}"));
         }
-        // Timeline replies arrive with the chip-swimlane work (issue 4).
-        _ => {}
     }
 }
 
-/// Selects a dataset and asks for the data of its view.
+/// Selects a dataset and asks for its timeline.
 pub fn select_dataset(state: AppState, dataset_id: u32) {
-    state.selected.set(Some(dataset_id));
-    state.task_details.set(None);
     let has_records = state.datasets.with_untracked(|rows| {
         rows.iter().any(|r| r.info.dataset_id == dataset_id && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
     });
     if has_records {
-        send(ToWorker::WorkerViewColumns { dataset_id }, None);
+        open_timeline(state, vec![dataset_id]);
+    } else {
+        state.selected.set(Some(dataset_id));
+        state.task_details.set(None);
     }
+}
+
+/// Shows one timeline of several datasets (a multi-rank group: one track group per rank).
+pub fn open_timeline(state: AppState, dataset_ids: Vec<u32>) {
+    let Some(&first) = dataset_ids.first() else { return };
+    if state.swim.timeline_ids.get_untracked() == dataset_ids && state.selected.get_untracked() == Some(first) {
+        return;
+    }
+    state.task_details.set(None);
+    state.swim.reset();
+    state.swim.loading.set(true);
+    state.swim.timeline_ids.set(dataset_ids.clone());
+    state.selected.set(Some(first));
+    let timeline_id = swimlane::next_timeline_id();
+    send(ToWorker::Timeline { timeline_id, dataset_ids }, None);
 }
 
 /// Test hook: `window.__pyptoDebugPanic()` makes the worker panic.

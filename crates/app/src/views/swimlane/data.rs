@@ -1,0 +1,215 @@
+//! The timeline the worker sent (`FromWorker::Timeline` + its typed-array columns), copied once
+//! into wasm memory, with the per-lane indexes the renderer needs: one "sub-lane" per
+//! (track, row), each a start-sorted slice of bars with its culling index.
+
+use std::ops::Range;
+
+use pypto_protocol::{BarRef, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK};
+use pypto_render::lanes::LaneIndex;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// "No task" in the `task_ring` / `task_local` columns.
+pub const NO_TASK: u32 = u32::MAX;
+
+/// One drawn row of a track: its bars as parallel start-sorted columns.
+pub struct SubLane {
+    pub row: u32,
+    /// Global bar indices (into the timeline's columns) of this sub-lane, by start.
+    pub bars: Vec<u32>,
+    pub start_us: Vec<f64>,
+    pub end_us: Vec<f64>,
+    pub index: LaneIndex,
+    /// Positions (into `bars`) of the bars flagged [`FLAG_MARKER`], by start.
+    pub markers: Vec<u32>,
+}
+
+/// Columns of a timeline plus derived per-lane data.
+pub struct Timeline {
+    pub header: TimelineHeader,
+    pub track_offsets: Vec<u32>,
+    pub start_us: Vec<f64>,
+    pub end_us: Vec<f64>,
+    pub setup_start_us: Vec<f64>,
+    pub color_key: Vec<u32>,
+    pub name_index: Vec<u32>,
+    pub row: Vec<u32>,
+    pub flags: Vec<u32>,
+    /// Ring / local id of each bar's task ([`NO_TASK`] = none); both empty when the worker
+    /// did not send them (older worker, Worker View fallback).
+    pub task_ring: Vec<u32>,
+    pub task_local: Vec<u32>,
+    /// Sub-lanes of each track, by row: `track_lanes[t]` = indices into `lanes`.
+    pub track_lanes: Vec<Range<usize>>,
+    pub lanes: Vec<SubLane>,
+    /// Number of bars on the static / observed critical path (flags).
+    pub static_path_bars: u64,
+    pub observed_path_bars: u64,
+}
+
+fn typed_f64(columns: &JsValue, name: &str) -> Vec<f64> {
+    js_sys::Reflect::get(columns, &JsValue::from_str(name))
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
+        .map(|a| a.to_vec())
+        .unwrap_or_default()
+}
+
+fn typed_u32(columns: &JsValue, name: &str) -> Vec<u32> {
+    js_sys::Reflect::get(columns, &JsValue::from_str(name))
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Uint32Array>().ok())
+        .map(|a| a.to_vec())
+        .unwrap_or_default()
+}
+
+impl Timeline {
+    /// Reads the columns beside a `Timeline` reply.
+    pub fn from_js(header: TimelineHeader, columns: &JsValue) -> Timeline {
+        let start_us = typed_f64(columns, "start_us");
+        let mut setup_start_us = typed_f64(columns, "setup_start_us");
+        if setup_start_us.len() != start_us.len() {
+            setup_start_us.clone_from(&start_us);
+        }
+        let mut t = Timeline::build(
+            header,
+            typed_u32(columns, "track_offsets"),
+            start_us,
+            typed_f64(columns, "end_us"),
+            setup_start_us,
+            typed_u32(columns, "color_key"),
+            typed_u32(columns, "name_index"),
+            typed_u32(columns, "row"),
+            typed_u32(columns, "flags"),
+        );
+        t.set_task_ids(typed_u32(columns, "task_ring"), typed_u32(columns, "task_local"));
+        t
+    }
+
+    /// Sets the task-id columns; ignored (left empty) unless both have one entry per bar.
+    pub fn set_task_ids(&mut self, task_ring: Vec<u32>, task_local: Vec<u32>) {
+        let n = self.start_us.len();
+        if task_ring.len() == n && task_local.len() == n && n > 0 {
+            self.task_ring = task_ring;
+            self.task_local = task_local;
+        }
+    }
+
+    /// Whether the worker sent the task-id columns.
+    pub fn has_task_ids(&self) -> bool {
+        !self.task_local.is_empty()
+    }
+
+    /// The task id of a bar as shown in labels: `t{local}` on ring 0, else `r{ring}t{local}`;
+    /// `None` when the bar has no task or the columns are absent.
+    pub fn task_id_label(&self, global: usize) -> Option<String> {
+        let ring = self.task_ring.get(global).copied()?;
+        let local = self.task_local.get(global).copied()?;
+        if ring == NO_TASK || local == NO_TASK {
+            return None;
+        }
+        Some(if ring == 0 { format!("t{local}") } else { format!("r{ring}t{local}") })
+    }
+
+    #[allow(clippy::too_many_arguments)] // one argument per column
+    pub fn build(
+        header: TimelineHeader,
+        track_offsets: Vec<u32>,
+        start_us: Vec<f64>,
+        end_us: Vec<f64>,
+        setup_start_us: Vec<f64>,
+        color_key: Vec<u32>,
+        name_index: Vec<u32>,
+        row: Vec<u32>,
+        flags: Vec<u32>,
+    ) -> Timeline {
+        let mut t = Timeline {
+            header,
+            track_offsets,
+            start_us,
+            end_us,
+            setup_start_us,
+            color_key,
+            name_index,
+            row,
+            flags,
+            task_ring: Vec::new(),
+            task_local: Vec::new(),
+            track_lanes: Vec::new(),
+            lanes: Vec::new(),
+            static_path_bars: 0,
+            observed_path_bars: 0,
+        };
+        for &f in &t.flags {
+            t.static_path_bars += u64::from(f & FLAG_STATIC_PATH != 0);
+            t.observed_path_bars += u64::from(f & FLAG_OBSERVED_PATH != 0);
+        }
+        for track in 0..t.header.tracks.len() {
+            let rows = t.header.tracks.get(track).map_or(1, |i| i.rows.max(1));
+            let range = t.track_range(track);
+            let first = t.lanes.len();
+            for r in 0..rows {
+                let bars: Vec<u32> = range
+                    .clone()
+                    .filter(|&i| t.row.get(i).copied().unwrap_or(0).min(rows - 1) == r)
+                    .map(|i| i as u32)
+                    .collect();
+                let start: Vec<f64> = bars.iter().map(|&i| t.start_us.get(i as usize).copied().unwrap_or(0.0)).collect();
+                let end: Vec<f64> = bars.iter().map(|&i| t.end_us.get(i as usize).copied().unwrap_or(0.0)).collect();
+                let index = LaneIndex::new(&start, &end);
+                let markers: Vec<u32> = (0..bars.len())
+                    .filter(|&k| bars.get(k).is_some_and(|&g| t.flags.get(g as usize).is_some_and(|f| f & FLAG_MARKER != 0)))
+                    .map(|k| k as u32)
+                    .collect();
+                t.lanes.push(SubLane { row: r, bars, start_us: start, end_us: end, index, markers });
+            }
+            t.track_lanes.push(first..t.lanes.len());
+        }
+        t
+    }
+
+    /// Global bar indices of a track.
+    pub fn track_range(&self, track: usize) -> Range<usize> {
+        let n = self.start_us.len().min(self.end_us.len());
+        let start = self.track_offsets.get(track).copied().unwrap_or(0) as usize;
+        let end = self.track_offsets.get(track + 1).copied().unwrap_or(0) as usize;
+        start.min(n)..end.min(n).max(start.min(n))
+    }
+
+    /// Global index of a bar reference, if it exists.
+    pub fn global(&self, bar: BarRef) -> Option<usize> {
+        let range = self.track_range(bar.track as usize);
+        let i = range.start + bar.index as usize;
+        (i < range.end).then_some(i)
+    }
+
+    /// The bar reference of a global index.
+    pub fn bar_ref(&self, global: usize) -> Option<BarRef> {
+        let track = self.track_offsets.partition_point(|&o| o as usize <= global).checked_sub(1)?;
+        let start = self.track_offsets.get(track).copied()? as usize;
+        (track < self.header.tracks.len()).then_some(BarRef { track: track as u32, index: (global - start) as u32 })
+    }
+
+    pub fn name_of(&self, global: usize) -> &str {
+        self.name_index.get(global).and_then(|&n| self.header.names.get(n as usize)).map_or("", String::as_str)
+    }
+
+    pub fn flags_of(&self, global: usize) -> u32 {
+        self.flags.get(global).copied().unwrap_or(0)
+    }
+
+    pub fn is_marker(&self, global: usize) -> bool {
+        self.flags_of(global) & FLAG_MARKER != 0
+    }
+
+    pub fn is_task(&self, global: usize) -> bool {
+        self.flags_of(global) & FLAG_TASK != 0
+    }
+
+    /// `(setup_start, start, end)` of a bar.
+    pub fn times(&self, global: usize) -> Option<(f64, f64, f64)> {
+        let s = self.start_us.get(global).copied()?;
+        let e = self.end_us.get(global).copied()?;
+        let setup = self.setup_start_us.get(global).copied().unwrap_or(s).min(s);
+        Some((setup, s, e))
+    }
+}

@@ -1,0 +1,515 @@
+//! One frame of the swimlane: key-held motion, lanes (bars, setup regions, labels), pinned
+//! lanes, selection and SPMD group outlines, dependency arrows, markers, measure and area
+//! selection, the gutter, the overview strip and the detailed time axis.
+//!
+//! Work per frame is O(visible rows × visible pixel columns × log n): rows come from a binary
+//! search of the layout, bars from [`visit_bars`]/[`emit_bars`]. Buffers are reused.
+
+use leptos::prelude::*;
+use pypto_protocol::{BarRef, FLAG_OBSERVED_PATH, FLAG_SPMD, FLAG_STATIC_PATH};
+use pypto_render::lanes::{emit_bars, visit_bars, LaneGeometry};
+use pypto_render::{axis, palette, LineInstance, RectInstance};
+
+use super::data::Timeline;
+use super::layout::{marker_span, RowKind, MARKER_MIN_PX, BAR_HEIGHT_PX, BAR_TOP_PAD_PX, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX, OVERVIEW_HEIGHT_PX, ROW_PITCH_PX};
+use super::{request_frame, KeyAction, LabelMode, PathMode, SwimlaneRenderer};
+
+const BACKGROUND_RGBA: [f32; 4] = [0.985, 0.985, 0.99, 1.0];
+const LABEL_FONT: &str = "11px system-ui, sans-serif";
+const BOLD_FONT: &str = "600 11px system-ui, sans-serif";
+/// Bars at least this wide get a text label.
+const LABEL_MIN_PX: f64 = 28.0;
+
+fn dim(c: [u8; 4]) -> [u8; 4] {
+    let grey = |v: u8| ((u16::from(v) + 3 * 225) / 4) as u8;
+    [grey(c[0]), grey(c[1]), grey(c[2]), 255]
+}
+
+fn lighter(c: [u8; 4]) -> [u8; 4] {
+    let l = |v: u8| u16::midpoint(u16::from(v), 255) as u8;
+    [l(c[0]), l(c[1]), l(c[2]), 255]
+}
+
+/// Whether a bar is de-emphasised by the selected critical path.
+pub fn is_dimmed(path: PathMode, flags: u32) -> bool {
+    match path {
+        PathMode::None => false,
+        PathMode::Static => flags & FLAG_STATIC_PATH == 0,
+        PathMode::Observed => flags & FLAG_OBSERVED_PATH == 0,
+    }
+}
+
+fn outline(lines: &mut Vec<LineInstance>, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, rgba: [u8; 4]) {
+    for (ax, ay, bx, by) in [(x0, y0, x1, y0), (x1, y0, x1, y1), (x1, y1, x0, y1), (x0, y1, x0, y0)] {
+        lines.push(LineInstance { x0: ax, y0: ay, x1: bx, y1: by, width, rgba });
+    }
+}
+
+/// Draws the marker bars (dummy tasks, predicated skips) of a sub-lane's visible `window`
+/// that are narrower than [`MARKER_MIN_PX`] again, widened to it, over the lane's bars, so they
+/// stay visible at any zoom. One marker per pixel column: the others starting in the same column
+/// are skipped with a binary search. `color(g)` gives the colour of global bar `g`.
+fn emit_markers(
+    cam: &pypto_render::camera::TimeCamera,
+    sub: &super::data::SubLane,
+    window: std::ops::Range<usize>,
+    geometry: LaneGeometry,
+    color: impl Fn(usize) -> [u8; 4],
+    out: &mut Vec<RectInstance>,
+) {
+    let start_of = |k: u32| sub.start_us.get(k as usize).copied().unwrap_or(f64::INFINITY);
+    let lo = sub.markers.partition_point(|&k| (k as usize) < window.start);
+    let hi = sub.markers.partition_point(|&k| (k as usize) < window.end);
+    let markers = sub.markers.get(lo..hi).unwrap_or_default();
+    let mut pos = 0;
+    while let Some(&k) = markers.get(pos) {
+        let start = start_of(k);
+        let end = sub.end_us.get(k as usize).copied().unwrap_or(start).max(start);
+        let (x0, x1) = (cam.us_to_px(start), cam.us_to_px(end));
+        if x0 > cam.width_px + MARKER_MIN_PX {
+            break;
+        }
+        if x1 - x0 < MARKER_MIN_PX && x1 >= -MARKER_MIN_PX {
+            let (left, right) = marker_span(x0, x1);
+            let global = sub.bars.get(k as usize).copied().unwrap_or(0) as usize;
+            out.push(RectInstance { x: left as f32, y: geometry.y, w: (right - left) as f32, h: geometry.h, rgba: color(global) });
+        }
+        let next_column = x0.floor() + 1.0;
+        pos += 1 + markers.get(pos + 1..).unwrap_or_default().partition_point(|&m| cam.us_to_px(start_of(m)) < next_column);
+    }
+}
+
+impl SwimlaneRenderer {
+    /// The `requestAnimationFrame` callback.
+    pub(super) fn frame(&mut self, now_ms: f64) {
+        self.frame_pending = false;
+        let animating = self.animate_keys(now_ms);
+        self.draw();
+        if animating {
+            request_frame_later();
+        }
+        super::url_state::schedule_write(self);
+    }
+
+    /// Applies held navigation keys with acceleration; true while keys are held.
+    fn animate_keys(&mut self, now_ms: f64) -> bool {
+        if self.held.is_empty() {
+            self.last_anim_ms = now_ms;
+            return false;
+        }
+        let dt = (now_ms - self.last_anim_ms).clamp(0.0, 50.0) / 16.7;
+        self.last_anim_ms = now_ms;
+        let anchor = self.zoom_anchor();
+        for (action, since) in self.held.clone() {
+            let accel = 1.0 + ((now_ms - since).max(0.0) / 400.0).min(6.0);
+            match action {
+                KeyAction::PanLeft => self.camera.pan_px(-8.0 * accel * dt),
+                KeyAction::PanRight => self.camera.pan_px(8.0 * accel * dt),
+                KeyAction::ZoomIn => self.zoom_at(anchor, (0.02 * accel * dt).exp()),
+                KeyAction::ZoomOut => self.zoom_at(anchor, (-0.02 * accel * dt).exp()),
+            }
+        }
+        true
+    }
+
+    pub(super) fn draw(&mut self) {
+        self.gl.begin_frame(BACKGROUND_RGBA);
+        self.text.clear();
+        self.rects.clear();
+        self.setup_rects.clear();
+        self.pinned_rects.clear();
+        self.lines.clear();
+        self.arrow_lines.clear();
+        self.labels.clear();
+        let Some(data) = self.data.clone() else {
+            self.draw_empty();
+            return;
+        };
+        let settings = self.state.swim.settings.get_untracked();
+        let plot_w = self.plot_width();
+        let (t0, t1) = self.camera.visible_range_us();
+        let gutter = GUTTER_WIDTH_PX as f32;
+        let lanes_top = self.lanes_top();
+
+        // Grid lines at the axis ticks.
+        let ticks = axis::time_ticks(t0, t1, plot_w, 110.0);
+        for tick in &ticks {
+            let x = gutter + self.camera.us_to_px_f32(tick.us);
+            let alpha = if tick.major { 40 } else { 16 };
+            self.lines.push(LineInstance { x0: x, y0: HEADER_HEIGHT_PX as f32, x1: x, y1: self.css_height as f32, width: 1.0, rgba: [0, 0, 0, alpha] });
+        }
+
+        // Scrolling rows.
+        let visible = self.layout.visible(self.scroll_y_px, self.scroll_y_px + self.css_height - lanes_top);
+        for ri in visible.clone() {
+            let Some(row) = self.layout.rows.get(ri).copied() else { continue };
+            let top = lanes_top + row.y - self.scroll_y_px;
+            match row.kind {
+                RowKind::Track(track) => self.emit_track(&data, &settings, track, top, ri % 2 == 1, false),
+                RowKind::Group(_) => self.rects.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: row.h as f32, rgba: [40, 50, 90, 22] }),
+                RowKind::Absent(_) => {}
+            }
+        }
+        // Pinned rows.
+        let pinned = self.layout.pinned.clone();
+        for (k, row) in pinned.iter().enumerate() {
+            if let RowKind::Track(track) = row.kind {
+                self.emit_track(&data, &settings, track, HEADER_HEIGHT_PX + row.y, k % 2 == 1, true);
+            }
+        }
+        self.emit_selection(&data);
+        self.emit_arrows(&data);
+        self.emit_overlays();
+
+        let plot_h = (self.css_height - lanes_top) as f32;
+        self.gl.set_scissor(Some((gutter, lanes_top as f32, plot_w as f32, plot_h)));
+        self.gl.draw_rects(&self.setup_rects);
+        self.gl.draw_rects(&self.rects);
+        if self.layout.pinned_height > 0.0 {
+            self.gl.set_scissor(Some((gutter, HEADER_HEIGHT_PX as f32, plot_w as f32, self.layout.pinned_height as f32)));
+            self.gl.draw_rects(&self.pinned_rects);
+        }
+        self.gl.set_scissor(Some((gutter, HEADER_HEIGHT_PX as f32, plot_w as f32, (self.css_height - HEADER_HEIGHT_PX) as f32)));
+        self.gl.draw_lines(&self.lines);
+        self.gl.draw_arrows(&self.arrow_lines, 7.0);
+        self.gl.set_scissor(None);
+
+        self.draw_text(&data, &settings, &ticks, visible);
+        let _ = self.container.set_attribute("data-view-start-us", &format!("{t0:.3}"));
+        let _ = self.container.set_attribute("data-view-end-us", &format!("{t1:.3}"));
+        let _ = self.container.set_attribute("data-drawn-rects", &(self.rects.len() + self.pinned_rects.len()).to_string());
+    }
+
+    fn draw_empty(&mut self) {
+        let msg = if self.state.swim.loading.get_untracked() { "Loading the timeline…" } else { "No timeline." };
+        self.text.fill_text(msg, 16.0, 24.0, LABEL_FONT, [90, 90, 100, 255]);
+    }
+
+    /// Appends the rects (bars, setup regions) and labels of one track whose top is at `top`.
+    fn emit_track(&mut self, data: &Timeline, settings: &super::Settings, track: usize, top: f64, stripe: bool, pinned: bool) {
+        let gutter = GUTTER_WIDTH_PX as f32;
+        let rows = data.header.tracks.get(track).map_or(1, |t| t.rows.max(1));
+        let h = f64::from(rows) * ROW_PITCH_PX;
+        if top + h < HEADER_HEIGHT_PX || top > self.css_height {
+            return;
+        }
+        let out = if pinned { &mut self.pinned_rects } else { &mut self.rects };
+        if pinned {
+            out.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: h as f32, rgba: [255, 251, 235, 255] });
+        } else if stripe {
+            out.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: h as f32, rgba: [0, 0, 40, 9] });
+        }
+        let (t0, t1) = self.camera.visible_range_us();
+        let Some(lanes) = data.track_lanes.get(track).cloned() else { return };
+        for lane in lanes {
+            let Some(sub) = data.lanes.get(lane) else { continue };
+            let y = (top + f64::from(sub.row) * ROW_PITCH_PX + BAR_TOP_PAD_PX) as f32;
+            let window = sub.index.visible_range(&sub.start_us, &sub.end_us, t0, t1);
+            let first = out.len();
+            let geometry = LaneGeometry { y, h: BAR_HEIGHT_PX as f32 };
+            let path = settings.path;
+            emit_bars(
+                &self.camera,
+                &sub.start_us,
+                &sub.end_us,
+                window.clone(),
+                geometry,
+                |i| {
+                    let g = sub.bars.get(i).copied().unwrap_or(0) as usize;
+                    let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
+                    if is_dimmed(path, data.flags_of(g)) { dim(c) } else { c }
+                },
+                out,
+            );
+            emit_markers(&self.camera, sub, window.clone(), geometry, |g| {
+                let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
+                if is_dimmed(path, data.flags_of(g)) { dim(c) } else { c }
+            }, out);
+            for rect in out.get_mut(first..).unwrap_or_default() {
+                rect.x += gutter;
+            }
+            // Setup regions and labels of the bars wide enough to show them.
+            let cam = self.camera;
+            let setup_out = if pinned { &mut *out } else { &mut self.setup_rects };
+            let labels = &mut self.labels;
+            visit_bars(&cam, &sub.start_us, &sub.end_us, window, if settings.show_setup { 1.0 } else { LABEL_MIN_PX }, |bar| {
+                if bar.merged {
+                    return;
+                }
+                let g = sub.bars.get(bar.index).copied().unwrap_or(0) as usize;
+                if settings.show_setup {
+                    if let Some((setup, s, _)) = data.times(g) {
+                        if setup < s {
+                            let sx0 = cam.us_to_px(setup).max(-1.0);
+                            let sx1 = cam.us_to_px(s);
+                            if sx1 - sx0 >= 1.0 {
+                                let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
+                                let c = if is_dimmed(path, data.flags_of(g)) { dim(c) } else { lighter(c) };
+                                setup_out.push(RectInstance { x: gutter + sx0 as f32, y: y + 3.0, w: (sx1 - sx0) as f32, h: BAR_HEIGHT_PX as f32 - 6.0, rgba: c });
+                            }
+                        }
+                    }
+                }
+                if bar.x1 - bar.x0 >= LABEL_MIN_PX {
+                    labels.push((gutter + bar.x0 as f32, y, (bar.x1 - bar.x0) as f32, g));
+                }
+            });
+        }
+    }
+
+    fn emit_selection(&mut self, data: &Timeline) {
+        let gutter = GUTTER_WIDTH_PX as f32;
+        let clamp = |x: f64| x.clamp(f64::from(gutter) - 4.0, self.css_width + 4.0) as f32;
+        let group: Vec<BarRef> = self.group.clone();
+        for bar in group.iter().filter(|b| Some(**b) != self.selected) {
+            if let Some((x0, y, x1, h)) = self.bar_rect(*bar) {
+                outline(&mut self.lines, clamp(x0), y as f32 - 1.0, clamp(x1), (y + h) as f32 + 1.0, 1.5, [230, 120, 0, 255]);
+            }
+        }
+        if let Some(bar) = self.selected {
+            if let Some((x0, y, x1, h)) = self.bar_rect(bar) {
+                outline(&mut self.lines, clamp(x0), y as f32 - 1.5, clamp(x1), (y + h) as f32 + 1.5, 2.0, [20, 20, 20, 255]);
+            }
+            let spmd = data.global(bar).is_some_and(|g| data.flags_of(g) & FLAG_SPMD != 0);
+            let _ = self.container.set_attribute("data-selected-spmd", if spmd { "true" } else { "false" });
+        }
+    }
+
+    /// Arrow geometry `(x0, y0, x1, y1)` of a dependency: predecessor end → successor start.
+    pub(super) fn arrow_geometry(&self, arrow: &pypto_protocol::Arrow) -> Option<(f64, f64, f64, f64)> {
+        let (fx0, fy, fx1, fh) = self.bar_rect(arrow.from)?;
+        let (tx0, ty, _, th) = self.bar_rect(arrow.to)?;
+        let _ = fx0;
+        Some((fx1, fy + fh / 2.0, tx0, ty + th / 2.0))
+    }
+
+    fn emit_arrows(&mut self, _data: &Timeline) {
+        for arrow in &self.arrows {
+            let Some((x0, y0, x1, y1)) = self.arrow_geometry(arrow) else { continue };
+            let rgba = if arrow.violation { [220, 30, 30, 255] } else { [40, 60, 140, 220] };
+            self.arrow_lines.push(LineInstance { x0: x0 as f32, y0: y0 as f32, x1: x1 as f32, y1: y1 as f32, width: 1.5, rgba });
+        }
+    }
+
+    /// Markers, measure and area selection lines/shades.
+    fn emit_overlays(&mut self) {
+        let gutter = GUTTER_WIDTH_PX;
+        let h = self.css_height as f32;
+        let top = HEADER_HEIGHT_PX as f32;
+        let markers = self.state.swim.markers.get_untracked();
+        for m in &markers {
+            let x = (gutter + self.camera.us_to_px(m.t_us)) as f32;
+            self.lines.push(LineInstance { x0: x, y0: top, x1: x, y1: h, width: 1.5, rgba: m.rgba() });
+        }
+        let measure = self.state.swim.measure.get_untracked().or_else(|| self.measure_start.map(|a| (a, a)));
+        if let Some((a, b)) = measure {
+            for t in [a, b] {
+                let x = (gutter + self.camera.us_to_px(t)) as f32;
+                self.lines.push(LineInstance { x0: x, y0: top, x1: x, y1: h, width: 1.0, rgba: [200, 0, 120, 255] });
+            }
+            let xa = (gutter + self.camera.us_to_px(a.min(b))) as f32;
+            let xb = (gutter + self.camera.us_to_px(a.max(b))) as f32;
+            self.rects.push(RectInstance { x: xa, y: top, w: (xb - xa).max(0.0), h: h - top, rgba: [200, 0, 120, 18] });
+        }
+        if let Some((a, b, y0, y1)) = self.area {
+            let xa = (gutter + self.camera.us_to_px(a.min(b))) as f32;
+            let xb = (gutter + self.camera.us_to_px(a.max(b))) as f32;
+            let (ya, yb) = (y0.min(y1) as f32, y0.max(y1) as f32);
+            self.rects.push(RectInstance { x: xa, y: ya, w: (xb - xa).max(1.0), h: (yb - ya).max(1.0), rgba: [30, 110, 220, 40] });
+            outline(&mut self.lines, xa, ya, xb, yb, 1.0, [30, 110, 220, 200]);
+        }
+    }
+
+    pub(super) fn bar_label(&self, data: &Timeline, mode: LabelMode, g: usize) -> String {
+        let name = data.name_of(g);
+        if mode == LabelMode::Function {
+            return name.to_string();
+        }
+        let id = if data.has_task_ids() {
+            data.task_id_label(g)
+        } else {
+            // No task-id columns (older worker): use the ids learnt from details / search.
+            // Reference labels look like `func(r1t5)`: the task id is the part in parentheses.
+            data.bar_ref(g).and_then(|b| self.task_labels.get(&b)).map(|l| {
+                l.rfind('(').and_then(|i| l.get(i + 1..).map(|r| r.trim_end_matches(')'))).unwrap_or(l.as_str()).to_string()
+            })
+        };
+        match (mode, id) {
+            (LabelMode::Function, _) | (LabelMode::TaskId | LabelMode::Both, None) => name.to_string(),
+            (LabelMode::TaskId, Some(id)) => id,
+            (LabelMode::Both, Some(id)) => format!("{name} {id}"),
+        }
+    }
+
+    #[allow(clippy::too_many_lines)] // the text layer in drawing order reads best in one place
+    fn draw_text(&mut self, data: &Timeline, settings: &super::Settings, ticks: &[axis::Tick], visible: std::ops::Range<usize>) {
+        let w = self.css_width as f32;
+        let h = self.css_height as f32;
+        let gutter = GUTTER_WIDTH_PX as f32;
+        let header = HEADER_HEIGHT_PX as f32;
+        let lanes_top = self.lanes_top() as f32;
+        // Bar labels, clipped to the bar and the plot.
+        let labels = std::mem::take(&mut self.labels);
+        for &(x, y, width, g) in &labels {
+            let pinned_bar = data.bar_ref(g).is_some_and(|b| self.pinned.contains(&(b.track as usize)));
+            let min_y = if pinned_bar { header } else { lanes_top };
+            if y < min_y - 1.0 {
+                continue;
+            }
+            let visible_x = x.max(gutter);
+            let room = (x + width).min(w) - visible_x - 6.0;
+            if room >= 14.0 {
+                let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
+                let dimmed = is_dimmed(settings.path, data.flags_of(g));
+                let ink = if dimmed { [130, 130, 130, 255] } else { palette::text_color_on(c) };
+                let label = self.bar_label(data, settings.label_mode, g);
+                self.text.fill_text_fitted(&label, visible_x + 3.0, y + BAR_HEIGHT_PX as f32 / 2.0 + 0.5, room, LABEL_FONT, ink);
+            }
+        }
+        self.labels = labels;
+        // Gutter.
+        self.text.fill_rect(0.0, header, gutter, h - header, [246, 246, 249, 255]);
+        self.text.line(gutter, header, gutter, h, 1.0, [200, 200, 210, 255]);
+        let scroll = self.scroll_y_px as f32;
+        for ri in visible {
+            let Some(row) = self.layout.rows.get(ri).copied() else { continue };
+            let top = lanes_top + row.y as f32 - scroll;
+            if top + (row.h as f32) < lanes_top {
+                continue;
+            }
+            let mid = top.max(lanes_top) + 11.0;
+            match row.kind {
+                RowKind::Group(gi) => {
+                    let Some(group) = data.header.groups.get(gi) else { continue };
+                    let collapsed = self.collapsed.get(gi).copied().unwrap_or(false);
+                    self.text.fill_rect(0.0, top.max(lanes_top), w, row.h as f32, [228, 231, 242, 235]);
+                    let arrow = if collapsed { "▸" } else { "▾" };
+                    let text = format!("{arrow} {} ({} tracks)", group.label, group.tracks.len());
+                    self.text.fill_text(&text, 6.0, mid, BOLD_FONT, [30, 40, 80, 255]);
+                }
+                RowKind::Absent(ai) => {
+                    let Some(a) = data.header.absent.get(ai) else { continue };
+                    let text = format!("{} — absent: {}", a.view.title(), a.reason);
+                    self.text.fill_text_fitted(&text, 10.0, mid, w - 20.0, "italic 11px system-ui, sans-serif", [120, 110, 100, 255]);
+                }
+                RowKind::Track(track) => self.draw_track_label(data, track, top, lanes_top),
+            }
+        }
+        // Pinned area.
+        if self.layout.pinned_height > 0.0 {
+            let ph = self.layout.pinned_height as f32;
+            self.text.fill_rect(0.0, header, gutter, ph, [255, 246, 214, 255]);
+            for row in self.layout.pinned.clone() {
+                if let RowKind::Track(track) = row.kind {
+                    self.draw_track_label(data, track, header + row.y as f32, header);
+                }
+            }
+            self.text.line(0.0, header + ph - 2.0, w, header + ph - 2.0, 2.0, [200, 160, 60, 255]);
+        }
+        self.draw_markers_text();
+        self.draw_axis(data, ticks);
+    }
+
+    fn draw_track_label(&mut self, data: &Timeline, track: usize, top: f32, clip_top: f32) {
+        let Some(info) = data.header.tracks.get(track) else { return };
+        let y = top + ROW_PITCH_PX as f32 / 2.0 + 0.5;
+        if y < clip_top + 5.0 {
+            return;
+        }
+        let color = match info.core_type.as_deref() {
+            Some("AIC") => [30, 70, 160, 255],
+            Some("AIV") => [20, 120, 80, 255],
+            _ => [70, 60, 90, 255],
+        };
+        let gutter = GUTTER_WIDTH_PX as f32;
+        self.text.fill_text_fitted(&info.label, 14.0, y, gutter - 36.0, LABEL_FONT, color);
+        let pinned = self.pinned.contains(&track);
+        if pinned || self.hover_track == Some(track) {
+            let ink = if pinned { [200, 120, 0, 255] } else { [150, 150, 160, 255] };
+            self.text.fill_text("📌", gutter - 20.0, y, LABEL_FONT, ink);
+        }
+    }
+
+    fn draw_markers_text(&mut self) {
+        let w = self.css_width as f32;
+        let header = HEADER_HEIGHT_PX as f32;
+        let markers = self.state.swim.markers.get_untracked();
+        // The axis band is drawn after; marker labels go just below it, over the lanes.
+        for m in &markers {
+            let x = (GUTTER_WIDTH_PX + self.camera.us_to_px(m.t_us)) as f32;
+            if x < GUTTER_WIDTH_PX as f32 || x > w {
+                continue;
+            }
+            let text = format!("{} {}", m.label, axis::format_duration_us(m.t_us));
+            let tw = self.text.measure(&text, LABEL_FONT) + 8.0;
+            let x0 = x.min(w - tw);
+            self.text.fill_rect(x0, header + 1.0, tw, 15.0, m.rgba());
+            self.text.fill_text(&text, x0 + 4.0, header + 9.0, LABEL_FONT, [255, 255, 255, 255]);
+        }
+        let measure = self.state.swim.measure.get_untracked();
+        let text = measure.map(|(a, b)| format!("Δt = {}", axis::format_duration_us((b - a).abs())));
+        if let (Some((a, b)), Some(text)) = (measure, text.as_ref()) {
+            let xa = (GUTTER_WIDTH_PX + self.camera.us_to_px(a.min(b))) as f32;
+            let xb = (GUTTER_WIDTH_PX + self.camera.us_to_px(a.max(b))) as f32;
+            let tw = self.text.measure(text, BOLD_FONT) + 10.0;
+            let x0 = (f32::midpoint(xa, xb) - tw / 2.0).clamp(GUTTER_WIDTH_PX as f32, (w - tw).max(GUTTER_WIDTH_PX as f32));
+            let y = header + 20.0;
+            self.text.fill_rect(x0, y, tw, 16.0, [200, 0, 120, 235]);
+            self.text.fill_text(text, x0 + 5.0, y + 8.0, BOLD_FONT, [255, 255, 255, 255]);
+        }
+        if let Some(el) = &self.measure_el {
+            el.set_inner_text(text.as_deref().unwrap_or(""));
+            match measure {
+                Some((a, b)) => {
+                    let _ = el.set_attribute("data-delta-us", &format!("{:.3}", (b - a).abs()));
+                }
+                None => {
+                    let _ = el.remove_attribute("data-delta-us");
+                }
+            }
+        }
+    }
+
+    fn draw_axis(&mut self, data: &Timeline, ticks: &[axis::Tick]) {
+        let w = self.css_width as f32;
+        let gutter = GUTTER_WIDTH_PX as f32;
+        let header = HEADER_HEIGHT_PX as f32;
+        let ov = OVERVIEW_HEIGHT_PX as f32;
+        let plot_w = self.plot_width() as f32;
+        // Overview strip: the whole capture, the visible window highlighted.
+        self.text.fill_rect(0.0, 0.0, w, ov, [222, 225, 235, 255]);
+        let (first, last) = (data.header.first_start_us, data.header.last_end_us);
+        let span = (last - first).max(1e-9);
+        let (t0, t1) = self.camera.visible_range_us();
+        let ox = |t: f64| gutter + (((t - first) / span) as f32 * plot_w);
+        let (wa, wb) = (ox(t0).clamp(gutter, w), ox(t1).clamp(gutter, w));
+        self.text.fill_rect(wa, 1.0, (wb - wa).max(2.0), ov - 2.0, [90, 120, 220, 150]);
+        for m in self.state.swim.markers.get_untracked() {
+            let x = ox(m.t_us);
+            self.text.line(x, 0.0, x, ov, 1.0, m.rgba());
+        }
+        self.text.fill_text(&format!("{} total", axis::format_duration_us(span)), 6.0, ov / 2.0 + 0.5, LABEL_FONT, [60, 60, 80, 255]);
+        // Detailed axis.
+        self.text.fill_rect(gutter, ov, w - gutter, header - ov, [236, 237, 242, 255]);
+        self.text.line(0.0, header, w, header, 1.0, [190, 190, 200, 255]);
+        self.text.line(0.0, ov, w, ov, 1.0, [190, 190, 200, 255]);
+        for tick in ticks {
+            let x = gutter + self.camera.us_to_px_f32(tick.us);
+            if x < gutter || x > w {
+                continue;
+            }
+            let tick_h = if tick.major { 8.0 } else { 4.0 };
+            self.text.line(x, header - tick_h, x, header, 1.0, [90, 90, 100, 255]);
+            if !tick.label.is_empty() {
+                self.text.fill_text(&tick.label, x + 3.0, ov + 9.0, LABEL_FONT, [40, 40, 50, 255]);
+            }
+        }
+        self.text.fill_rect(0.0, ov, gutter, header - ov, [226, 228, 236, 255]);
+        let window = format!("{} window", axis::format_duration_us(t1 - t0));
+        self.text.fill_text_fitted(&window, 6.0, ov + 13.0, gutter - 10.0, BOLD_FONT, [40, 40, 50, 255]);
+    }
+}
+
+fn request_frame_later() {
+    request_frame();
+}

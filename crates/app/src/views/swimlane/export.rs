@@ -1,0 +1,241 @@
+//! PNG export of the current view (the GL canvas and the text overlay composited at device
+//! pixel ratio, downloaded), and `window.__pyptoSwimlane`, the geometry-only automation API the
+//! e2e tests use: `barRect(track, index)`, `trackIndex(label)`, `state()`, `arrows()`,
+//! `isDimmed(track, index)`, `groups()`, `scrollToTrack(track)`.
+
+use leptos::prelude::*;
+use pypto_protocol::BarRef;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::draw::is_dimmed;
+use super::{request_frame, with_view, with_view_ret, SwimlaneRenderer};
+
+pub(super) fn export_png(r: &mut SwimlaneRenderer) {
+    // Draw now so the GL drawing buffer holds this frame while we copy it.
+    r.draw();
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let gl_canvas = r.gl.canvas();
+    let text_canvas = r.text.canvas();
+    let Some(out) = document.create_element("canvas").ok().and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok()) else { return };
+    out.set_width(gl_canvas.width());
+    out.set_height(gl_canvas.height());
+    let Some(ctx) = out
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    ctx.set_fill_style_str("#fbfbfc");
+    ctx.fill_rect(0.0, 0.0, f64::from(out.width()), f64::from(out.height()));
+    let (w, h) = (f64::from(out.width()), f64::from(out.height()));
+    let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(gl_canvas, 0.0, 0.0, w, h);
+    let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(text_canvas, 0.0, 0.0, w, h);
+    let Ok(url) = out.to_data_url_with_type("image/png") else { return };
+    let Some(a) = document.create_element("a").ok().and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok()) else { return };
+    a.set_href(&url);
+    a.set_download("pypto-swimlane.png");
+    if let Some(body) = document.body() {
+        let _ = body.append_child(&a);
+        a.click();
+        let _ = body.remove_child(&a);
+    }
+}
+
+fn rect_js(x: f64, y: f64, width: f64, height: f64) -> JsValue {
+    let obj = js_sys::Object::new();
+    for (key, value) in [("x", x), ("y", y), ("w", width), ("h", height)] {
+        let _ = js_sys::Reflect::set(&obj, &JsValue::from_str(key), &JsValue::from_f64(value));
+    }
+    obj.into()
+}
+
+fn set(o: &js_sys::Object, k: &str, v: &JsValue) {
+    let _ = js_sys::Reflect::set(o, &JsValue::from_str(k), v);
+}
+
+fn bar_js(b: BarRef) -> JsValue {
+    let o = js_sys::Object::new();
+    set(&o, "track", &JsValue::from(b.track));
+    set(&o, "index", &JsValue::from(b.index));
+    o.into()
+}
+
+fn container_origin(r: &SwimlaneRenderer) -> (f64, f64) {
+    let rect = r.container.get_bounding_client_rect();
+    (rect.left(), rect.top())
+}
+
+fn bar_rect(track: u32, index: u32) -> JsValue {
+    with_view_ret(|r| {
+        let (x0, y, x1, h) = r.bar_rect(BarRef { track, index })?;
+        let (ox, oy) = container_origin(r);
+        Some(rect_js(ox + x0, oy + y, x1 - x0, h))
+    })
+    .flatten()
+    .unwrap_or(JsValue::NULL)
+}
+
+/// The label a bar gets in the current label mode (whatever its width), or null.
+fn bar_label_js(track: u32, index: u32) -> JsValue {
+    with_view_ret(|r| {
+        let data = r.data.as_ref()?;
+        let global = data.global(BarRef { track, index })?;
+        let mode = r.state.swim.settings.with_untracked(|s| s.label_mode);
+        Some(JsValue::from_str(&r.bar_label(data, mode, global)))
+    })
+    .flatten()
+    .unwrap_or(JsValue::NULL)
+}
+
+fn track_index(label: &str) -> JsValue {
+    with_view_ret(|r| r.data.as_ref()?.header.tracks.iter().position(|t| t.label == label))
+        .flatten()
+        .map_or(JsValue::NULL, |i| JsValue::from(i as u32))
+}
+
+fn state_js() -> JsValue {
+    with_view_ret(|r| {
+        let o = js_sys::Object::new();
+        let (t0, t1) = r.camera.visible_range_us();
+        set(&o, "t0", &JsValue::from_f64(t0));
+        set(&o, "t1", &JsValue::from_f64(t1));
+        set(&o, "selected", &r.selected.map_or(JsValue::NULL, bar_js));
+        let group = js_sys::Array::new();
+        for b in &r.group {
+            group.push(&bar_js(*b));
+        }
+        set(&o, "group", &group);
+        let markers = js_sys::Array::new();
+        for m in r.state.swim.markers.get_untracked() {
+            let mo = js_sys::Object::new();
+            set(&mo, "t", &JsValue::from_f64(m.t_us));
+            set(&mo, "label", &JsValue::from_str(&m.label));
+            markers.push(&mo);
+        }
+        set(&o, "markers", &markers);
+        let pinned = js_sys::Array::new();
+        for t in &r.pinned {
+            pinned.push(&JsValue::from(*t as u32));
+        }
+        set(&o, "pinned", &pinned);
+        if let Some((a, b)) = r.state.swim.measure.get_untracked() {
+            set(&o, "measure", &js_sys::Array::of2(&JsValue::from_f64(a), &JsValue::from_f64(b)));
+        }
+        set(&o, "timelineId", &r.data.as_ref().map_or(JsValue::NULL, |d| JsValue::from(d.header.timeline_id)));
+        o.into()
+    })
+    .unwrap_or(JsValue::NULL)
+}
+
+fn arrows_js() -> JsValue {
+    with_view_ret(|r| {
+        let out = js_sys::Array::new();
+        let (ox, oy) = container_origin(r);
+        for a in &r.arrows {
+            let o = js_sys::Object::new();
+            set(&o, "from", &bar_js(a.from));
+            set(&o, "to", &bar_js(a.to));
+            set(&o, "violation", &JsValue::from_bool(a.violation));
+            if let Some((x0, y0, x1, y1)) = r.arrow_geometry(a) {
+                for (k, v) in [("x0", ox + x0), ("y0", oy + y0), ("x1", ox + x1), ("y1", oy + y1)] {
+                    set(&o, k, &JsValue::from_f64(v));
+                }
+            }
+            out.push(&o);
+        }
+        JsValue::from(out)
+    })
+    .unwrap_or(JsValue::NULL)
+}
+
+fn is_dimmed_js(track: u32, index: u32) -> JsValue {
+    with_view_ret(|r| {
+        let d = r.data.as_ref()?;
+        let g = d.global(BarRef { track, index })?;
+        let path = r.state.swim.settings.with_untracked(|s| s.path);
+        Some(JsValue::from_bool(is_dimmed(path, d.flags_of(g))))
+    })
+    .flatten()
+    .unwrap_or(JsValue::NULL)
+}
+
+fn groups_js() -> JsValue {
+    with_view_ret(|r| {
+        let d = r.data.as_ref()?;
+        let out = js_sys::Array::new();
+        for g in &d.header.groups {
+            let o = js_sys::Object::new();
+            set(&o, "label", &JsValue::from_str(&g.label));
+            set(&o, "view", &JsValue::from_str(g.view.title()));
+            set(&o, "dataset", &JsValue::from(g.dataset_id));
+            let tracks = js_sys::Array::new();
+            for &t in &g.tracks {
+                let to = js_sys::Object::new();
+                set(&to, "index", &JsValue::from(t));
+                set(&to, "label", &JsValue::from_str(d.header.tracks.get(t as usize).map_or("", |i| i.label.as_str())));
+                set(&to, "bars", &JsValue::from(d.track_range(t as usize).len() as u32));
+                tracks.push(&to);
+            }
+            set(&o, "tracks", &tracks);
+            out.push(&o);
+        }
+        let absent = js_sys::Array::new();
+        for a in &d.header.absent {
+            absent.push(&JsValue::from_str(&format!("{}: {}", a.view.title(), a.reason)));
+        }
+        let res = js_sys::Object::new();
+        set(&res, "groups", &out);
+        set(&res, "absent", &absent);
+        Some(JsValue::from(res))
+    })
+    .flatten()
+    .unwrap_or(JsValue::NULL)
+}
+
+fn scroll_to_track(track: u32) {
+    with_view(|r| {
+        if let Some((false, y)) = r.layout.track_pos.get(track as usize).copied().flatten() {
+            r.scroll_y_px = y - 40.0;
+            r.clamp_scroll();
+        }
+        r.draw();
+    });
+    request_frame();
+}
+
+/// Installs `window.__pyptoSwimlane` (once).
+pub(super) fn install_automation_api() {
+    let Some(window) = web_sys::window() else { return };
+    if js_sys::Reflect::has(&window, &JsValue::from_str("__pyptoSwimlane")).unwrap_or(false) {
+        return;
+    }
+    let api = js_sys::Object::new();
+    let f2 = Closure::<dyn Fn(u32, u32) -> JsValue>::new(bar_rect);
+    set(&api, "barRect", f2.as_ref());
+    f2.forget();
+    let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(bar_label_js);
+    set(&api, "barLabel", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn(String) -> JsValue>::new(|label: String| track_index(&label));
+    set(&api, "trackIndex", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn() -> JsValue>::new(state_js);
+    set(&api, "state", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn() -> JsValue>::new(arrows_js);
+    set(&api, "arrows", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(is_dimmed_js);
+    set(&api, "isDimmed", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn() -> JsValue>::new(groups_js);
+    set(&api, "groups", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn(u32)>::new(scroll_to_track);
+    set(&api, "scrollToTrack", f.as_ref());
+    f.forget();
+    set(&window, "__pyptoSwimlane", &api);
+}

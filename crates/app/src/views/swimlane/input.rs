@@ -1,0 +1,444 @@
+//! Mouse and keyboard: wheel scrolls lanes (Ctrl+wheel zooms at the cursor, Shift+wheel or a
+//! horizontal wheel pans), drag / Ctrl+drag pans, the overview strip drags the window, a click
+//! on the time axis adds a marker, Alt+click twice or Alt+drag measures, Shift+drag (or `r`
+//! then drag) selects an area, a click selects a bar, right-click opens the marker menu, the
+//! gutter toggles groups and pins; keys w/s/a/d (configurable) move with acceleration while
+//! held, `f` fits the selection, Esc clears.
+
+use leptos::prelude::*;
+use pypto_protocol::{BarRef, ToWorker};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use std::fmt::Write as _;
+
+use super::layout::{RowKind, BAR_HEIGHT_PX, BAR_TOP_PAD_PX, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX, OVERVIEW_HEIGHT_PX, ROW_PITCH_PX};
+use super::{markers, request_frame, with_view, ContextMenu, Drag, DragMode, KeyAction, PathMode, SwimlaneRenderer};
+use crate::worker_client;
+
+/// Pixels the pointer may move between press and release and still count as a click.
+const CLICK_SLOP_PX: f64 = 4.0;
+
+fn mouse_pos(container: &web_sys::HtmlElement, ev: &web_sys::MouseEvent) -> (f64, f64) {
+    let rect = container.get_bounding_client_rect();
+    (f64::from(ev.client_x()) - rect.left(), f64::from(ev.client_y()) - rect.top())
+}
+
+fn is_typing_target(ev: &web_sys::Event) -> bool {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// Whether the event happened on the drawing (not on chrome inside the view, like the menu).
+fn is_canvas_target(ev: &web_sys::Event) -> bool {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "CANVAS" | "DIV") && el.closest(".context-menu").ok().flatten().is_none())
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+/// Adds the renderer's listeners.
+pub(super) fn attach(r: &mut SwimlaneRenderer, container: &web_sys::HtmlElement) {
+    let Some(window) = web_sys::window() else { return };
+    let window: web_sys::EventTarget = window.into();
+    let target: web_sys::EventTarget = container.clone().into();
+    let kinds = [
+        (&target, "mousedown"),
+        (&target, "mousemove"),
+        (&target, "mouseleave"),
+        (&target, "wheel"),
+        (&target, "contextmenu"),
+        (&window, "mousemove"),
+        (&window, "mouseup"),
+        (&window, "keydown"),
+        (&window, "keyup"),
+        (&window, "blur"),
+    ];
+    for (on, kind) in kinds {
+        let is_window = std::ptr::eq(on, &raw const window);
+        let closure = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| on_event(kind, is_window, &ev));
+        let options = web_sys::AddEventListenerOptions::new();
+        options.set_passive(false);
+        let _ = on.add_event_listener_with_callback_and_add_event_listener_options(kind, closure.as_ref().unchecked_ref(), &options);
+        r.listeners.push((on.clone(), kind, closure));
+    }
+}
+
+impl SwimlaneRenderer {
+    /// The bar under a point (CSS px of the container), if any.
+    #[allow(clippy::many_single_char_names)] // x/y/t/s/e: pixel and time coordinates
+    pub(super) fn pick(&self, x: f64, y: f64) -> Option<BarRef> {
+        let data = self.data.as_ref()?;
+        let track = self.track_at(y)?;
+        let top = self.track_top(track)?;
+        let row_f = (y - top) / ROW_PITCH_PX;
+        let row = row_f.floor().max(0.0) as u32;
+        let within = y - top - f64::from(row) * ROW_PITCH_PX;
+        if x < GUTTER_WIDTH_PX || !(BAR_TOP_PAD_PX - 2.0..=BAR_TOP_PAD_PX + BAR_HEIGHT_PX + 2.0).contains(&within) {
+            return None;
+        }
+        let lanes = data.track_lanes.get(track)?.clone();
+        let sub = lanes.filter_map(|l| data.lanes.get(l)).find(|s| s.row == row)?;
+        let slop_us = 3.0 * self.camera.us_per_px();
+        let t = self.camera.px_to_us(x - GUTTER_WIDTH_PX);
+        let window = sub.index.visible_range(&sub.start_us, &sub.end_us, t - slop_us, t + slop_us);
+        let mut best: Option<(f64, f64, usize)> = None;
+        for i in window {
+            let (s, e) = (sub.start_us.get(i).copied()?, sub.end_us.get(i).copied()?);
+            let distance = if t < s { s - t } else if t > e { t - e } else { 0.0 };
+            // Prefer the innermost (shortest) bar among those under the pointer.
+            let key = (distance, e - s);
+            if distance <= slop_us && best.is_none_or(|(d, len, _)| key < (d, len)) {
+                best = Some((distance, e - s, i));
+            }
+        }
+        let g = *sub.bars.get(best?.2)? as usize;
+        data.bar_ref(g)
+    }
+
+    /// The track at a screen y, pinned or scrolling.
+    pub(super) fn track_at(&self, y: f64) -> Option<usize> {
+        if y < HEADER_HEIGHT_PX {
+            return None;
+        }
+        if y < self.lanes_top() {
+            let py = y - HEADER_HEIGHT_PX;
+            return self.layout.pinned.iter().find(|r| r.y <= py && py < r.y + r.h).and_then(|r| match r.kind {
+                RowKind::Track(t) => Some(t),
+                _ => None,
+            });
+        }
+        match self.layout.row_at(y - self.lanes_top() + self.scroll_y_px)?.kind {
+            RowKind::Track(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn time_at(&self, x: f64) -> f64 {
+        self.camera.px_to_us(x - GUTTER_WIDTH_PX)
+    }
+
+    fn overview_center(&mut self, x: f64) {
+        let Some(d) = self.data.as_ref() else { return };
+        let (first, last) = (d.header.first_start_us, d.header.last_end_us);
+        let t = first + ((x - GUTTER_WIDTH_PX) / self.plot_width()).clamp(0.0, 1.0) * (last - first);
+        let (t0, t1) = self.camera.visible_range_us();
+        self.camera.pan_px((t - f64::midpoint(t0, t1)) * self.camera.px_per_us);
+    }
+
+    fn gutter_click(&mut self, x: f64, y: f64) {
+        if y < HEADER_HEIGHT_PX {
+            return;
+        }
+        if y >= self.lanes_top() {
+            if let Some(row) = self.layout.row_at(y - self.lanes_top() + self.scroll_y_px) {
+                if let RowKind::Group(gi) = row.kind {
+                    if let Some(c) = self.collapsed.get_mut(gi) {
+                        *c = !*c;
+                    }
+                    self.relayout();
+                    return;
+                }
+            }
+        }
+        if let Some(track) = self.track_at(y) {
+            if x >= GUTTER_WIDTH_PX - 28.0 {
+                self.toggle_pin(track);
+            }
+        }
+    }
+
+    pub(super) fn toggle_pin(&mut self, track: usize) {
+        if let Some(pos) = self.pinned.iter().position(|&t| t == track) {
+            self.pinned.remove(pos);
+        } else {
+            self.pinned.push(track);
+        }
+        self.relayout();
+    }
+
+    fn finish_area(&mut self) {
+        let Some((a, b, y0, y1)) = self.area else { return };
+        let Some(d) = self.data.as_ref() else { return };
+        let (ya, yb) = (y0.min(y1), y0.max(y1));
+        let mut tracks: Vec<u32> = Vec::new();
+        for track in 0..d.header.tracks.len() {
+            let Some(top) = self.track_top(track) else { continue };
+            let h = f64::from(d.header.tracks.get(track).map_or(1, |t| t.rows.max(1))) * ROW_PITCH_PX;
+            if top < yb && top + h > ya {
+                tracks.push(track as u32);
+            }
+        }
+        let (start_us, end_us) = (a.min(b), a.max(b));
+        self.state.swim.range_stats.set(None);
+        worker_client::send(ToWorker::RangeStats { timeline_id: d.header.timeline_id, tracks, start_us, end_us }, None);
+    }
+
+    fn key_action(&self, k: &web_sys::KeyboardEvent) -> Option<KeyAction> {
+        let key = k.key().to_ascii_lowercase();
+        let code = k.code();
+        let keys = self.state.swim.settings.with_untracked(|s| s.keys.clone());
+        let is = |binding: &str| {
+            let b = binding.trim().to_ascii_lowercase();
+            !b.is_empty() && (b == key || code.eq_ignore_ascii_case(&b) || code.eq_ignore_ascii_case(&format!("key{b}")))
+        };
+        if is(&keys.zoom_in) {
+            Some(KeyAction::ZoomIn)
+        } else if is(&keys.zoom_out) {
+            Some(KeyAction::ZoomOut)
+        } else if is(&keys.pan_left) || key == "arrowleft" {
+            Some(KeyAction::PanLeft)
+        } else if is(&keys.pan_right) || key == "arrowright" {
+            Some(KeyAction::PanRight)
+        } else {
+            None
+        }
+    }
+}
+
+#[allow(clippy::too_many_lines)] // one match arm per event kind reads best in one place
+fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
+    let mut redraw = false;
+    with_view(|r| {
+        match (kind, is_window) {
+            ("mousedown", _) => {
+                let Some(m) = ev.dyn_ref::<web_sys::MouseEvent>() else { return };
+                if m.button() != 0 || !is_canvas_target(ev) {
+                    return; // e.g. a click on the context menu's buttons
+                }
+                r.state.swim.context_menu.set(None);
+                let (x, y) = mouse_pos(&r.container, m);
+                let mode = if y < OVERVIEW_HEIGHT_PX && x >= GUTTER_WIDTH_PX {
+                    r.overview_center(x);
+                    redraw = true;
+                    DragMode::Overview
+                } else if y < HEADER_HEIGHT_PX {
+                    DragMode::Axis
+                } else if x < GUTTER_WIDTH_PX {
+                    DragMode::Gutter
+                } else if m.alt_key() {
+                    DragMode::Measure
+                } else if m.shift_key() || r.area_armed {
+                    r.area_armed = false;
+                    let t = r.time_at(x);
+                    r.area = Some((t, t, y, y));
+                    DragMode::Area
+                } else {
+                    DragMode::Pan
+                };
+                r.drag = Some(Drag { mode, start_x: x, start_y: y, last_x: x, last_y: y, moved: false });
+                let _ = r.container.focus();
+                ev.prevent_default();
+            }
+            ("mousemove", from_window) => {
+                let Some(mouse) = ev.dyn_ref::<web_sys::MouseEvent>() else { return };
+                let (x, y) = mouse_pos(&r.container, mouse);
+                if !from_window {
+                    r.mouse = Some((x, y));
+                }
+                if let Some(drag) = r.drag.as_mut() {
+                    if !from_window {
+                        return; // the window listener handles drags (also outside the view)
+                    }
+                    let (dx, dy) = (x - drag.last_x, y - drag.last_y);
+                    if (x - drag.start_x).abs() > CLICK_SLOP_PX || (y - drag.start_y).abs() > CLICK_SLOP_PX {
+                        drag.moved = true;
+                    }
+                    drag.last_x = x;
+                    drag.last_y = y;
+                    let drag = *drag;
+                    if !drag.moved {
+                        return;
+                    }
+                    match drag.mode {
+                        DragMode::Pan | DragMode::Axis => {
+                            r.camera.pan_px(-dx);
+                            r.scroll_y_px -= dy;
+                            r.clamp_scroll();
+                        }
+                        DragMode::Overview => r.overview_center(x),
+                        DragMode::Area => {
+                            if let Some(area) = r.area.as_mut() {
+                                area.1 = r.camera.px_to_us(x - GUTTER_WIDTH_PX);
+                                area.3 = y;
+                            }
+                        }
+                        DragMode::Measure => {
+                            let start = r.time_at(drag.start_x);
+                            let end = r.time_at(x);
+                            r.state.swim.measure.set(Some((start, end)));
+                        }
+                        DragMode::Gutter => {}
+                    }
+                    redraw = true;
+                } else if !from_window {
+                    let hover = if x < GUTTER_WIDTH_PX { r.track_at(y) } else { None };
+                    if hover != r.hover_track {
+                        r.hover_track = hover;
+                        redraw = true;
+                    }
+                    r.show_tooltip(x, y);
+                }
+            }
+            ("mouseup", _) => {
+                let Some(drag) = r.drag.take() else { return };
+                match drag.mode {
+                    DragMode::Area => {
+                        if drag.moved {
+                            r.finish_area();
+                        } else {
+                            r.area = None;
+                        }
+                    }
+                    DragMode::Measure if !drag.moved => {
+                        let t = r.time_at(drag.start_x);
+                        if let Some(start) = r.measure_start.take() {
+                            r.state.swim.measure.set(Some((start, t)));
+                        } else {
+                            r.state.swim.measure.set(None);
+                            r.measure_start = Some(t);
+                        }
+                    }
+                    DragMode::Axis if !drag.moved && drag.start_x >= GUTTER_WIDTH_PX => {
+                        let t = r.time_at(drag.start_x);
+                        markers::add(&r.state, t, "");
+                    }
+                    DragMode::Gutter if !drag.moved => r.gutter_click(drag.start_x, drag.start_y),
+                    DragMode::Pan if !drag.moved => {
+                        let pick = r.pick(drag.start_x, drag.start_y);
+                        r.area = None;
+                        r.select(pick);
+                    }
+                    _ => {}
+                }
+                redraw = true;
+            }
+            ("contextmenu", _) => {
+                let Some(m) = ev.dyn_ref::<web_sys::MouseEvent>() else { return };
+                let (x, y) = mouse_pos(&r.container, m);
+                if let Some(bar) = r.pick(x, y) {
+                    ev.prevent_default();
+                    if r.selected != Some(bar) {
+                        r.select(Some(bar));
+                    }
+                    r.state.swim.context_menu.set(Some(ContextMenu { x, y, bar }));
+                    redraw = true;
+                }
+            }
+            ("mouseleave", _) => {
+                r.mouse = None;
+                r.hover_track = None;
+                let _ = r.tooltip.style().set_property("display", "none");
+                redraw = true;
+            }
+            ("wheel", _) => {
+                let Some(w) = ev.dyn_ref::<web_sys::WheelEvent>() else { return };
+                ev.prevent_default();
+                let (x, _) = mouse_pos(&r.container, w);
+                let scale = if w.delta_mode() == 1 { 16.0 } else { 1.0 };
+                let (dx, dy) = (w.delta_x() * scale, w.delta_y() * scale);
+                if w.ctrl_key() || w.meta_key() {
+                    r.zoom_at(x, (-dy * 0.002).exp());
+                } else if w.shift_key() || dx.abs() > dy.abs() {
+                    r.camera.pan_px(if dx.abs() > dy.abs() { dx } else { dy });
+                } else {
+                    r.scroll_y_px += dy;
+                    r.clamp_scroll();
+                }
+                redraw = true;
+            }
+            ("keydown", _) => {
+                let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                if is_typing_target(ev) || k.ctrl_key() || k.meta_key() || k.alt_key() || r.data.is_none() {
+                    return;
+                }
+                if let Some(action) = r.key_action(k) {
+                    ev.prevent_default();
+                    if !r.held.iter().any(|(a, _)| *a == action) {
+                        let now = now_ms();
+                        r.held.push((action, now));
+                        r.last_anim_ms = now;
+                        // One immediate step so a tap moves too.
+                        let step = r.plot_width() * 0.05;
+                        let anchor = r.zoom_anchor();
+                        match action {
+                            KeyAction::PanLeft => r.camera.pan_px(-step),
+                            KeyAction::PanRight => r.camera.pan_px(step),
+                            KeyAction::ZoomIn => r.zoom_at(anchor, 1.15),
+                            KeyAction::ZoomOut => r.zoom_at(anchor, 1.0 / 1.15),
+                        }
+                    }
+                    redraw = true;
+                    return;
+                }
+                match k.key().to_ascii_lowercase().as_str() {
+                    "f" | "0" => r.fit(),
+                    "r" => r.area_armed = true,
+                    "escape" => {
+                        r.select(None);
+                        r.area = None;
+                        r.area_armed = false;
+                        r.measure_start = None;
+                        r.state.swim.measure.set(None);
+                        r.state.swim.context_menu.set(None);
+                        r.state.swim.settings.update(|s| s.path = PathMode::None);
+                    }
+                    _ => return,
+                }
+                ev.prevent_default();
+                redraw = true;
+            }
+            ("keyup", _) => {
+                let Some(k) = ev.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                if let Some(action) = r.key_action(k) {
+                    r.held.retain(|(a, _)| *a != action);
+                }
+            }
+            ("blur", _) => r.held.clear(),
+            _ => {}
+        }
+    });
+    if redraw {
+        request_frame();
+    }
+}
+
+impl SwimlaneRenderer {
+    #[allow(clippy::many_single_char_names)] // x/y/s/e: pixel and time coordinates
+    fn show_tooltip(&self, x: f64, y: f64) {
+        let style = self.tooltip.style();
+        let content = self.pick(x, y).and_then(|bar| {
+            let d = self.data.as_ref()?;
+            let g = d.global(bar)?;
+            let (setup, s, e) = d.times(g)?;
+            let name = d.name_of(g);
+            let lane = d.header.tracks.get(bar.track as usize).map(|l| l.label.clone()).unwrap_or_default();
+            let with_setup = self.state.swim.settings.with_untracked(|st| st.setup_in_duration);
+            let duration = if with_setup { e - setup } else { e - s };
+            let what = if with_setup && setup < s { " (with setup)" } else { "" };
+            let mut text = format!("{name}\n{lane}\n{s:.3} → {e:.3} µs\n{duration:.3} µs{what}");
+            if setup < s {
+                let _ = write!(text, "\nsetup {:.3} µs", s - setup);
+            }
+            if let Some(id) = self.task_labels.get(&bar) {
+                text.push('\n');
+                text.push_str(id);
+            }
+            Some(text)
+        });
+        match content {
+            Some(text) => {
+                self.tooltip.set_inner_text(&text);
+                let _ = style.set_property("display", "block");
+                let _ = style.set_property("left", &format!("{}px", (x + 14.0).min(self.css_width - 200.0)));
+                let _ = style.set_property("top", &format!("{}px", (y + 14.0).min(self.css_height - 90.0)));
+            }
+            None => {
+                let _ = style.set_property("display", "none");
+            }
+        }
+    }
+}

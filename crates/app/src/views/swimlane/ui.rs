@@ -1,0 +1,328 @@
+//! The swimlane's chrome (Leptos): toolbar (search, label mode, critical path, dependency
+//! depth, setup options, fit, PNG export, settings), the canvas host, the legend, the details
+//! panel with the tensor table, search results, markers, measure and range statistics.
+
+use leptos::prelude::*;
+use pypto_protocol::ToWorker;
+use wasm_bindgen::JsCast;
+
+use super::markers::{self, MARKER_COLORS};
+use super::{current_timeline_id, jump_to, mount, redraw, refresh_dependencies, unmount, with_view, LabelMode, PathMode, DATA, VIEW};
+use crate::state::AppState;
+use crate::worker_client;
+use pypto_render::{axis, palette};
+
+/// Most search hits asked for at once.
+const SEARCH_LIMIT: u32 = 500;
+
+fn input_value(ev: &web_sys::Event) -> String {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map(|i| i.value())
+        .or_else(|| ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()).map(|s| s.value()))
+        .unwrap_or_default()
+}
+
+fn checked(ev: &web_sys::Event) -> bool {
+    ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).is_some_and(|i| i.checked())
+}
+
+/// Runs the search for `query`, or steps through the current results (`step` = ±1).
+fn search_step(state: &AppState, query: &str, step: isize) {
+    let query = query.trim().to_string();
+    if query.is_empty() {
+        state.swim.search.set(super::SearchState::default());
+        return;
+    }
+    let same = state.swim.search.with_untracked(|s| s.query == query && !s.hits.is_empty());
+    if !same {
+        if let Some(timeline_id) = current_timeline_id() {
+            state.swim.search.update(|s| {
+                s.query.clone_from(&query);
+                s.hits.clear();
+                s.current = None;
+            });
+            worker_client::send(ToWorker::Search { timeline_id, query, limit: SEARCH_LIMIT }, None);
+        }
+        return;
+    }
+    let mut target = None;
+    state.swim.search.update(|s| {
+        // Hits are capped at `SEARCH_LIMIT`, far below `isize::MAX`: the conversions never saturate.
+        let n = isize::try_from(s.hits.len()).unwrap_or(isize::MAX);
+        let cur = s.current.map_or(if step > 0 { -1 } else { 0 }, |c| isize::try_from(c).unwrap_or(isize::MAX));
+        let next = (cur + step).rem_euclid(n.max(1)) as usize;
+        s.current = Some(next);
+        target = s.hits.get(next).map(|h| h.bar);
+    });
+    if let Some(bar) = target {
+        jump_to(bar);
+    }
+}
+
+#[component]
+fn Toolbar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let swim = state.swim;
+    let query = RwSignal::new(String::new());
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() == "Enter" {
+            ev.prevent_default();
+            search_step(&state, &query.get_untracked(), if ev.shift_key() { -1 } else { 1 });
+        }
+    };
+    let status = move || {
+        swim.search.with(|s| {
+            if s.query.is_empty() {
+                String::new()
+            } else if s.hits.is_empty() {
+                "no match".to_string()
+            } else {
+                format!("{} / {}", s.current.map_or(0, |c| c + 1), s.total)
+            }
+        })
+    };
+    let paths = move || swim.paths.get();
+    view! {
+        <div class="swimlane-toolbar">
+            <input id="swimlane-search" type="search" placeholder="Search function or rXtY (Enter / Shift+Enter)"
+                prop:value=move || query.get() on:input=move |ev| query.set(input_value(&ev)) on:keydown=on_key/>
+            <button id="search-prev" title="Previous (Shift+Enter)" on:click=move |_| search_step(&state, &query.get_untracked(), -1)>"◀"</button>
+            <button id="search-next" title="Next (Enter)" on:click=move |_| search_step(&state, &query.get_untracked(), 1)>"▶"</button>
+            <span id="search-status" class="search-status">{status}</span>
+            <label>"Labels "
+                <select id="label-mode" on:change=move |ev| {
+                    let mode = match input_value(&ev).as_str() { "id" => LabelMode::TaskId, "both" => LabelMode::Both, _ => LabelMode::Function };
+                    swim.settings.update(|s| s.label_mode = mode);
+                }>
+                    <option value="name">"function"</option>
+                    <option value="id">"rXtY"</option>
+                    <option value="both">"both"</option>
+                </select>
+            </label>
+            <label>"Critical path "
+                <select id="path-mode" prop:value=move || match swim.settings.with(|s| s.path) { PathMode::None => "none", PathMode::Static => "static", PathMode::Observed => "observed" }
+                    on:change=move |ev| {
+                        let mode = match input_value(&ev).as_str() { "static" => PathMode::Static, "observed" => PathMode::Observed, _ => PathMode::None };
+                        swim.settings.update(|s| s.path = mode);
+                    }>
+                    <option value="none">"none"</option>
+                    <option value="static" disabled=move || !paths().0>"static"</option>
+                    <option value="observed" disabled=move || !paths().1>"observed"</option>
+                </select>
+            </label>
+            <label>"Deps "
+                <select id="dep-depth" on:change=move |ev| {
+                    let depth = input_value(&ev).parse().unwrap_or(1);
+                    swim.settings.update(|s| s.depth = depth);
+                    refresh_dependencies();
+                }>
+                    <option value="0">"0 (none)"</option>
+                    <option value="1" selected>"1"</option>
+                    <option value="2">"2"</option>
+                    <option value="3">"3"</option>
+                    <option value="-1">"all"</option>
+                </select>
+            </label>
+            <label><input id="show-setup" type="checkbox" prop:checked=move || swim.settings.with(|s| s.show_setup)
+                on:change=move |ev| { let v = checked(&ev); swim.settings.update(|s| s.show_setup = v); }/>" setup"</label>
+            <label><input id="setup-in-duration" type="checkbox" prop:checked=move || swim.settings.with(|s| s.setup_in_duration)
+                on:change=move |ev| { let v = checked(&ev); swim.settings.update(|s| s.setup_in_duration = v); }/>" setup in duration"</label>
+            <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { with_view(super::SwimlaneRenderer::fit); redraw(); }>"Fit"</button>
+            <button id="export-png" title="Export the current view as PNG" on:click=move |_| super::export_png()>"PNG"</button>
+            <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
+        </div>
+        <Show when=move || swim.show_settings.get()>
+            <KeySettings/>
+        </Show>
+    }
+}
+
+#[component]
+fn KeySettings() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let swim = state.swim;
+    let key_input = move |id: &'static str, label: &'static str, get: fn(&super::KeyMap) -> String, put: fn(&mut super::KeyMap, String)| {
+        view! {
+            <label>{label}
+                <input id=id class="key-input" maxlength="12" prop:value=move || swim.settings.with(|s| get(&s.keys))
+                    on:change=move |ev| { let v = input_value(&ev); swim.settings.update(|s| put(&mut s.keys, v)); }/>
+            </label>
+        }
+    };
+    view! {
+        <div id="swimlane-settings" class="swimlane-settings">
+            <strong>"Keys "</strong>
+            {key_input("key-zoom-in", "zoom in ", |k| k.zoom_in.clone(), |k, v| k.zoom_in = v)}
+            {key_input("key-zoom-out", "zoom out ", |k| k.zoom_out.clone(), |k, v| k.zoom_out = v)}
+            {key_input("key-pan-left", "pan left ", |k| k.pan_left.clone(), |k, v| k.pan_left = v)}
+            {key_input("key-pan-right", "pan right ", |k| k.pan_right.clone(), |k, v| k.pan_right = v)}
+            <span class="hint">"Wheel scrolls, Ctrl+wheel zooms, drag pans, Alt+click twice measures, Shift+drag (or R) selects an area, click the axis for a marker."</span>
+        </div>
+    }
+}
+
+#[component]
+fn Legend() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <div id="swimlane-legend" class="legend">
+            {move || state.swim.legend.get().into_iter().take(64).map(|e| {
+                let [r, g, b, _] = palette::color_for_key(e.color_key);
+                let style = format!("background: rgb({r},{g},{b})");
+                view! { <span class="legend-entry" title=format!("{} bars", e.bars)><span class="swatch" style=style></span>{e.name}</span> }
+            }).collect_view()}
+        </div>
+    }
+}
+
+#[component]
+fn ContextMenuView() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        state.swim.context_menu.get().map(|menu| {
+            let style = format!("left: {}px; top: {}px", menu.x, menu.y);
+            view! {
+                <div class="context-menu" style=style>
+                    <button id="menu-task-markers" on:click=move |_| super::markers_for_bar(&state, menu.bar, false)>"Markers at task start / end"</button>
+                    <button id="menu-group-markers" on:click=move |_| super::markers_for_bar(&state, menu.bar, true)>"Markers at SPMD group bounds"</button>
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn Details() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    move || {
+        if let Some(d) = state.swim.details.get() {
+            view! {
+                <div>
+                    <h3 class="details-title">{d.title.clone()}</h3>
+                    <table class="details">
+                        {d.fields.into_iter().map(|(label, value)| {
+                            if value.contains('\n') {
+                                view! { <tr><th>{label}</th><td><pre>{value}</pre></td></tr> }.into_any()
+                            } else {
+                                view! { <tr><th>{label}</th><td>{value}</td></tr> }.into_any()
+                            }
+                        }).collect_view()}
+                    </table>
+                    {(d.group.len() > 1).then(|| view! { <p class="hint">{format!("SPMD group: {} blocks highlighted", d.group.len())}</p> })}
+                </div>
+            }
+            .into_any()
+        } else if let Some(reply) = state.task_details.get() {
+            view! {
+                <table class="details">
+                    {reply.fields.into_iter().map(|(label, value)| view! { <tr><th>{label}</th><td>{value}</td></tr> }).collect_view()}
+                </table>
+            }
+            .into_any()
+        } else {
+            view! { <p class="hint">"Click a bar for its details. W/S zoom, A/D pan, F fits, Ctrl+wheel zooms at the cursor, right-click a bar for markers."</p> }.into_any()
+        }
+    }
+}
+
+#[component]
+fn SidePanels() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let swim = state.swim;
+    view! {
+        <div class="swimlane-side">
+            <div id="swimlane-measure" class="measure"></div>
+            <div id="search-results" class="search-results">
+                {move || swim.search.with(|s| {
+                    let current = s.current;
+                    s.hits.iter().enumerate().take(200).map(|(i, h)| {
+                        let bar = h.bar;
+                        let label = format!("{} @ {:.3} µs", h.label, h.start_us);
+                        view! { <div class="search-hit" data-track=bar.track.to_string() data-index=bar.index.to_string() class:current=current == Some(i) on:click=move |_| {
+                            swim.search.update(|s| s.current = Some(i));
+                            jump_to(bar);
+                        }>{label}</div> }
+                    }).collect_view()
+                })}
+            </div>
+            <ul id="markers" class="markers">
+                {move || swim.markers.get().into_iter().map(|m| {
+                    let id = m.id;
+                    let color = m.color;
+                    view! {
+                        <li class="marker" data-t-us=format!("{:.3}", m.t_us)>
+                            <input class="marker-label" prop:value=m.label.clone()
+                                on:change=move |ev| markers::edit(&state, id, Some(input_value(&ev)), None)/>
+                            <select class="marker-color" on:change=move |ev| markers::edit(&state, id, None, input_value(&ev).parse().ok())>
+                                {MARKER_COLORS.iter().enumerate().map(|(i, (name, _))| view! { <option value=i.to_string() selected=i == color>{*name}</option> }).collect_view()}
+                            </select>
+                            <span class="marker-time">{axis::format_duration_us(m.t_us)}</span>
+                            <button class="marker-delete" on:click=move |_| markers::remove(&state, id)>"✕"</button>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+            <div id="range-stats">
+                {move || swim.range_stats.get().map(|rs| view! {
+                    <p class="hint">{format!("{} → {} ({})", axis::format_duration_us(rs.start_us), axis::format_duration_us(rs.end_us), axis::format_duration_us(rs.end_us - rs.start_us))}</p>
+                    <table class="details range-stats">
+                        <tr><th>"function"</th><th>"count"</th><th>"total µs"</th><th>"avg µs"</th><th>"max µs"</th></tr>
+                        {rs.rows.into_iter().map(|r| view! {
+                            <tr class="range-row"><td>{r.name}</td><td>{r.count}</td><td>{format!("{:.3}", r.total_us)}</td><td>{format!("{:.3}", r.avg_us)}</td><td>{format!("{:.3}", r.max_us)}</td></tr>
+                        }).collect_view()}
+                    </table>
+                })}
+            </div>
+        </div>
+    }
+}
+
+#[component]
+pub fn SwimlaneView() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let container = NodeRef::<leptos::html::Div>::new();
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let overlay = NodeRef::<leptos::html::Canvas>::new();
+    let tooltip = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        state.swimlane_version.track();
+        let ids = state.swim.timeline_ids.get();
+        let (Some(div), Some(gl_canvas), Some(text_canvas), Some(tip)) = (container.get(), canvas.get(), overlay.get(), tooltip.get()) else {
+            return;
+        };
+        if VIEW.with_borrow(Option::is_none) {
+            mount(&state, &div.into(), &gl_canvas, &text_canvas, tip.into());
+        }
+        let data = DATA.with_borrow(Clone::clone);
+        let matches = data.as_ref().is_some_and(|d| d.header.dataset_ids == ids);
+        with_view(|r| {
+            r.resize();
+            r.set_data(if matches { data } else { None });
+        });
+        redraw();
+    });
+    Effect::new(move |_| {
+        state.swim.settings.track();
+        state.swim.markers.track();
+        state.swim.measure.track();
+        redraw();
+    });
+    on_cleanup(unmount);
+    view! {
+        <div class="swimlane-page">
+            <Toolbar/>
+            <Legend/>
+            <div id="swimlane" class="swimlane" tabindex="0" node_ref=container>
+                <canvas id="swimlane-gl" class="gl-layer" node_ref=canvas></canvas>
+                <canvas class="text-layer" node_ref=overlay></canvas>
+                <div class="tooltip" node_ref=tooltip></div>
+                <ContextMenuView/>
+            </div>
+            <div class="swimlane-bottom">
+                <div id="task-details" class="details-panel"><Details/></div>
+                <SidePanels/>
+            </div>
+        </div>
+    }
+}
