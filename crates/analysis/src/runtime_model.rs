@@ -11,7 +11,7 @@ use crate::task_kinds::{self, OrchSubmitsUs, SchedPhasesUs, TaskKinds};
 use crate::tasks::{self, JoinedTasks};
 use crate::timebase::Timebase;
 use pypto_formats::cpm::CpmPath;
-use pypto_formats::deps::Deps;
+use pypto_formats::deps::{Deps, DepsArgs, DimRange};
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
 
@@ -23,6 +23,69 @@ pub struct UploadsUs {
     pub start_us: Vec<f64>,
     pub end_us: Vec<f64>,
     pub bytes: Vec<u64>,
+}
+
+/// What the timeline details need of deps.json, kept after the build (per deps.json task,
+/// index with [`RuntimeModel::deps_index`]); edges live only in the CSR adjacency, tensors
+/// and the other task columns are dropped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DepsDetails {
+    /// First active kernel slot (-1 if none or `kernel_ids` missing): the func id of a
+    /// row-less task.
+    pub first_kernel: Vec<i64>,
+    pub block_num: Vec<u32>,
+    /// Args of task `i` are `arg_offsets[i]..arg_offsets[i + 1]` in `args`.
+    pub arg_offsets: Vec<u32>,
+    pub args: DepsArgs,
+    pub dims: Vec<u32>,
+    pub dtype_names: Vec<String>,
+}
+
+impl DepsDetails {
+    /// Keeps the detail columns of `d` (capacities trimmed).
+    pub fn from_deps(d: Deps) -> Self {
+        let t = d.tasks;
+        let first_kernel = t
+            .kernel_ids
+            .iter()
+            .zip(&t.has_kernel_ids)
+            .map(|(k, &has)| if has { k.iter().copied().find(|&x| x >= 0).unwrap_or(-1) } else { -1 })
+            .collect();
+        let mut args = d.args;
+        args.idx.shrink_to_fit();
+        args.arg_type.shrink_to_fit();
+        args.tensor_id.shrink_to_fit();
+        args.dtype.shrink_to_fit();
+        args.shape.shrink_to_fit();
+        args.strides.shrink_to_fit();
+        args.start_offset.shrink_to_fit();
+        let mut block_num = t.block_num;
+        block_num.shrink_to_fit();
+        let mut arg_offsets = t.arg_offsets;
+        arg_offsets.shrink_to_fit();
+        let mut dims = d.dims;
+        dims.shrink_to_fit();
+        Self { first_kernel, block_num, arg_offsets, args, dims, dtype_names: d.dtype_names }
+    }
+
+    /// The dims of a range (empty if out of bounds).
+    pub fn dims_of(&self, r: DimRange) -> &[u32] {
+        self.dims.get(r.offset as usize..(r.offset as usize).saturating_add(r.len as usize)).unwrap_or(&[])
+    }
+
+    /// Resident bytes (capacities).
+    pub fn resident_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let a = &self.args;
+        self.first_kernel.capacity() * 8
+            + (self.block_num.capacity() + self.arg_offsets.capacity() + self.dims.capacity()) * 4
+            + a.idx.capacity() * 4
+            + a.arg_type.capacity() * size_of::<pypto_formats::deps::ArgType>()
+            + a.tensor_id.capacity() * size_of::<Option<u64>>()
+            + a.dtype.capacity() * 4
+            + (a.shape.capacity() + a.strides.capacity()) * size_of::<DimRange>()
+            + a.start_offset.capacity() * 8
+    }
 }
 
 /// One runtime dataset, analysed (see the module doc).
@@ -38,7 +101,8 @@ pub struct RuntimeModel {
     /// Orchestrator lanes (host threads in host mode), µs.
     pub orch: Vec<OrchSubmitsUs>,
     pub uploads: UploadsUs,
-    pub deps: Option<Deps>,
+    /// deps.json's detail columns (the rest is dropped once the model is built).
+    pub deps: Option<DepsDetails>,
     pub names: Option<NameMap>,
     /// deps.json task index per [`TaskKinds::task_id`] (`u32::MAX` = not in deps.json).
     pub deps_index: Vec<u32>,
@@ -133,7 +197,7 @@ impl RuntimeModel {
             phases,
             orch,
             uploads,
-            deps,
+            deps: None,
             names,
             deps_index,
             succ_offsets,
@@ -143,11 +207,62 @@ impl RuntimeModel {
             warnings,
             ..Self::default()
         };
-        model.set_paths(records, cpm);
+        model.set_paths(records, deps.as_ref(), cpm);
+        model.deps = deps.map(DepsDetails::from_deps);
+        model.shrink();
         model
     }
 
-    fn set_paths(&mut self, records: &ChipRecords, cpm: CpmInputs) {
+    /// Trims every column's capacity to its length.
+    fn shrink(&mut self) {
+        let t = &mut self.tasks;
+        t.task_id.shrink_to_fit();
+        t.core_id.shrink_to_fit();
+        t.core_type.shrink_to_fit();
+        t.ring_id.shrink_to_fit();
+        t.start_us.shrink_to_fit();
+        t.end_us.shrink_to_fit();
+        t.dispatch_us.shrink_to_fit();
+        t.finish_us.shrink_to_fit();
+        t.receive_us.shrink_to_fit();
+        t.file_func_id.shrink_to_fit();
+        t.run_epoch.shrink_to_fit();
+        t.aicore_row.shrink_to_fit();
+        t.aicpu_row.shrink_to_fit();
+        self.func_ids.shrink_to_fit();
+        let k = &mut self.kinds;
+        k.task_id.shrink_to_fit();
+        k.kind.shrink_to_fit();
+        k.spmd.shrink_to_fit();
+        k.mix.shrink_to_fit();
+        k.row_offsets.shrink_to_fit();
+        k.row_index.shrink_to_fit();
+        k.marker_offsets.shrink_to_fit();
+        k.marker_index.shrink_to_fit();
+        for p in &mut self.phases {
+            p.kind.shrink_to_fit();
+            p.start_us.shrink_to_fit();
+            p.end_us.shrink_to_fit();
+            p.loop_iter.shrink_to_fit();
+            p.tasks_processed.shrink_to_fit();
+            p.pop_hit.shrink_to_fit();
+            p.pop_miss.shrink_to_fit();
+            p.task_id.shrink_to_fit();
+        }
+        for o in &mut self.orch {
+            o.task_id.shrink_to_fit();
+            o.submit_idx.shrink_to_fit();
+            o.start_us.shrink_to_fit();
+            o.end_us.shrink_to_fit();
+        }
+        self.deps_index.shrink_to_fit();
+        self.succ.shrink_to_fit();
+        self.pred.shrink_to_fit();
+        self.static_path.shrink_to_fit();
+        self.observed_path.shrink_to_fit();
+    }
+
+    fn set_paths(&mut self, records: &ChipRecords, deps: Option<&Deps>, cpm: CpmInputs) {
         let mut sources: Vec<String> = Vec::new();
         if let Some((name, p)) = cpm.static_path {
             self.static_path = p.task_ids;
@@ -160,7 +275,7 @@ impl RuntimeModel {
         let need_static = sources.is_empty() || self.static_path.is_empty();
         let need_observed = self.observed_path.is_empty();
         if (need_static || need_observed) && !self.tasks.is_empty() {
-            match critical_path::compute(records, self.deps.as_ref(), self.names.as_ref()) {
+            match critical_path::compute(records, deps, self.names.as_ref()) {
                 Ok((_, cp)) => {
                     let mut used = false;
                     if need_static && !cp.static_path.is_empty() {
@@ -219,40 +334,66 @@ impl RuntimeModel {
 
     /// Resident bytes of the model's columns (capacity, not counting small headers).
     pub fn resident_bytes(&self) -> usize {
+        self.resident_bytes_by_component().iter().map(|c| c.1).sum()
+    }
+
+    /// Resident bytes per component (capacities, not counting small headers), for `bench`.
+    pub fn resident_bytes_by_component(&self) -> Vec<(&'static str, usize)> {
+        use pypto_formats::records::{CoreType, SchedKind};
         use std::mem::size_of;
         let t = &self.tasks;
-        let mut b = t.task_id.capacity() * 8
+        let tasks = t.task_id.capacity() * 8
             + t.core_id.capacity() * 4
-            + t.core_type.capacity() * size_of::<pypto_formats::records::CoreType>()
+            + t.core_type.capacity() * size_of::<CoreType>()
             + t.ring_id.capacity() * 4
             + (t.start_us.capacity() + t.end_us.capacity() + t.dispatch_us.capacity()) * 8
             + (t.finish_us.capacity() + t.receive_us.capacity()) * 8
             + t.file_func_id.capacity() * 8
             + (t.run_epoch.capacity() + t.aicore_row.capacity() + t.aicpu_row.capacity()) * 4;
-        b += self.func_ids.capacity() * 8;
         let k = &self.kinds;
-        b += k.task_id.capacity() * 8
-            + k.kind.capacity()
+        let mk = &k.markers;
+        let kinds = k.task_id.capacity() * 8
+            + k.kind.capacity() * size_of::<task_kinds::TaskKind>()
             + k.spmd.capacity()
             + k.mix.capacity()
             + (k.row_offsets.capacity() + k.row_index.capacity()) * 4
             + (k.marker_offsets.capacity() + k.marker_index.capacity()) * 4
-            + k.markers.len() * 40;
-        for p in &self.phases {
-            b += p.kind.capacity() * size_of::<pypto_formats::records::SchedKind>()
-                + (p.start_us.capacity() + p.end_us.capacity()) * 8
-                + p.loop_iter.capacity() * 16
-                + p.task_id.capacity() * 16;
-        }
-        for o in &self.orch {
-            b += o.task_id.capacity() * 16 + o.submit_idx.capacity() * 4 + (o.start_us.capacity() + o.end_us.capacity()) * 8;
-        }
-        b += self.deps_index.capacity() * 4
-            + (self.succ_offsets.capacity() + self.succ.capacity() + self.pred_offsets.capacity() + self.pred.capacity()) * 4
-            + (self.static_path.capacity() + self.observed_path.capacity()) * 8;
-        if let Some(d) = &self.deps {
-            b += d.tasks.len() * 48 + d.args.idx.len() * 56 + d.edges.pred.len() * 100 + d.tensors.tensor_id.len() * 40 + d.dims.len() * 4;
-        }
-        b
+            + mk.task_id.capacity() * 8
+            + mk.kind.capacity() * size_of::<task_kinds::TaskKind>()
+            + mk.lane.capacity() * 4
+            + (mk.start_us.capacity() + mk.end_us.capacity() + mk.record_end_us.capacity()) * 8
+            + k.graphs.capacity() * size_of::<task_kinds::GraphExecution>();
+        let phases: usize = self
+            .phases
+            .iter()
+            .map(|p| {
+                p.kind.capacity() * size_of::<SchedKind>()
+                    + (p.start_us.capacity() + p.end_us.capacity()) * 8
+                    + (p.loop_iter.capacity() + p.tasks_processed.capacity() + p.pop_hit.capacity() + p.pop_miss.capacity()) * 4
+                    + p.task_id.capacity() * size_of::<Option<u64>>()
+            })
+            .sum();
+        let orch: usize = self
+            .orch
+            .iter()
+            .map(|o| {
+                o.task_id.capacity() * size_of::<Option<u64>>()
+                    + o.submit_idx.capacity() * 4
+                    + (o.start_us.capacity() + o.end_us.capacity()) * 8
+            })
+            .sum();
+        let adjacency = self.deps_index.capacity() * 4
+            + (self.succ_offsets.capacity() + self.succ.capacity() + self.pred_offsets.capacity() + self.pred.capacity()) * 4;
+        vec![
+            ("joined tasks", tasks),
+            ("func_ids", self.func_ids.capacity() * 8),
+            ("task kinds + markers", kinds),
+            ("scheduler phases", phases),
+            ("orchestrator submits", orch),
+            ("deps index + pred/succ CSR", adjacency),
+            ("deps details", self.deps.as_ref().map_or(0, DepsDetails::resident_bytes)),
+            ("critical paths", (self.static_path.capacity() + self.observed_path.capacity()) * 8),
+            ("uploads", self.uploads.start_us.capacity() * 24 + self.uploads.name.iter().map(|n| n.capacity() + 24).sum::<usize>()),
+        ]
     }
 }

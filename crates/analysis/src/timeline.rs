@@ -29,6 +29,34 @@ use crate::tasks;
 use crate::worker_view::{bar_start_us, color_key};
 use pypto_formats::records::{CoreType, SchedKind};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Multiplicative hasher for the small integer keys of the per-bar caches (`SipHash` per bar
+/// dominated the build).
+#[derive(Default)]
+struct IntHasher(u64);
+
+impl Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, i: i64) {
+        self.write_u64(i as u64);
+    }
+}
+
+type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 
 /// Bar flags (same bits as the protocol's `FLAG_*`).
 pub const FLAG_STATIC_PATH: u32 = 1;
@@ -173,8 +201,8 @@ struct Builder {
     t: Timeline,
     name_ids: HashMap<String, u32>,
     /// `(phase ordinal, tasks_processed)` → name index of `<phase>(<n>)`.
-    phase_names: HashMap<(u32, u32), u32>,
-    legend: HashMap<u32, (u32, u64)>,
+    phase_names: IntMap<(u32, u32), u32>,
+    legend: IntMap<u32, (u32, u64)>,
 }
 
 impl Builder {
@@ -206,6 +234,7 @@ impl Builder {
         }
         self.t.tracks.push(track);
         let c = &mut self.t.columns;
+        let mut run: Option<(u32, u64)> = None;
         for b in bars {
             c.start_us.push(b.start);
             c.end_us.push(b.end);
@@ -217,8 +246,21 @@ impl Builder {
             c.task_local.push(b.task.map_or(NO_TASK, |id| (id & 0xFFFF_FFFF) as u32));
             self.t.source.push(b.source);
             self.t.name_index.push(b.name);
-            if let Some(e) = self.legend.get_mut(&b.color) {
-                e.1 += 1;
+            match &mut run {
+                Some((color, n)) if *color == b.color => *n += 1,
+                _ => {
+                    if let Some((color, n)) = run {
+                        if let Some(e) = self.legend.get_mut(&color) {
+                            e.1 += n;
+                        }
+                    }
+                    run = Some((b.color, 1));
+                }
+            }
+        }
+        if let Some((color, n)) = run {
+            if let Some(e) = self.legend.get_mut(&color) {
+                e.1 += n;
             }
         }
         self.t.track_offsets.push(self.t.source.len() as u32);
@@ -283,7 +325,7 @@ struct Ctx<'a> {
     m: &'a RuntimeModel,
     d: u32,
     /// func id → name index, for this dataset.
-    func_names: HashMap<i64, u32>,
+    func_names: IntMap<i64, u32>,
     spmd_rows: Vec<bool>,
 }
 
@@ -333,7 +375,7 @@ pub fn build(models: &[(&str, &RuntimeModel)]) -> Timeline {
     for (d, (label, m)) in models.iter().enumerate() {
         let d = d as u32;
         let prefix = if multi { format!("{label} · ") } else { String::new() };
-        let mut cx = Ctx { m, d, func_names: HashMap::new(), spmd_rows: spmd_rows(m) };
+        let mut cx = Ctx { m, d, func_names: IntMap::default(), spmd_rows: spmd_rows(m) };
         worker_view(&mut b, &mut cx, &prefix);
         scheduler_view(&mut b, &mut cx, &prefix);
         aicpu_scheduler(&mut b, &cx, &prefix);
@@ -409,15 +451,18 @@ fn worker_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
     }
     // AICPU lanes.
     let mk = &m.kinds.markers;
-    let mut lanes: Vec<u32> = mk.lane.clone();
-    lanes.sort_unstable();
-    lanes.dedup();
-    for lane in lanes {
+    let mut by_lane: Vec<u32> = (0..mk.len() as u32).collect();
+    by_lane.sort_by_key(|&i| mk.lane.get(i as usize).copied().unwrap_or(0));
+    let mut k = 0;
+    while let Some(&first) = by_lane.get(k) {
+        let lane = mk.lane.get(first as usize).copied().unwrap_or(0);
         let mut bars = Vec::new();
-        for i in 0..mk.len() {
-            if mk.lane.get(i) != Some(&lane) {
-                continue;
+        while let Some(&i) = by_lane.get(k) {
+            if mk.lane.get(i as usize).copied().unwrap_or(0) != lane {
+                break;
             }
+            k += 1;
+            let i = i as usize;
             let id = mk.task_id.get(i).copied().unwrap_or(0);
             let start = mk.start_us.get(i).copied().unwrap_or(0.0);
             let end = mk.end_us.get(i).copied().unwrap_or(start);
@@ -463,10 +508,7 @@ pub fn first_kernel(m: &RuntimeModel, task_id: u64) -> i64 {
     m.kinds
         .index_of(task_id)
         .and_then(|k| m.deps_index.get(k))
-        .map(|&i| i as usize)
-        .filter(|&i| d.tasks.has_kernel_ids.get(i).copied().unwrap_or(false))
-        .and_then(|i| d.tasks.kernel_ids.get(i))
-        .and_then(|k| k.iter().copied().find(|&x| x >= 0))
+        .and_then(|&i| d.first_kernel.get(i as usize).copied())
         .unwrap_or(-1)
 }
 

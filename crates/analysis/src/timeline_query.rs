@@ -115,7 +115,16 @@ pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
             let name = m.names.as_ref().and_then(|n| n.name(fid));
             tasks::task_label(id, fid, name, is_spmd(m, id))
         }
-        TrackKind::Aicpu { .. } => m.kinds.marker_label(src, m.deps.as_ref(), m.names.as_ref()),
+        TrackKind::Aicpu { .. } => {
+            let id = m.kinds.markers.task_id.get(src).copied().unwrap_or(0);
+            match m.kinds.markers.kind.get(src) {
+                Some(TaskKind::PredicatedSkip) => {
+                    let fid = first_kernel(m, id);
+                    tasks::task_label(id, fid, m.names.as_ref().and_then(|n| n.name(fid)), is_spmd(m, id))
+                }
+                _ => m.kinds.marker_label(src, None, None),
+            }
+        }
         TrackKind::Orch { .. } => match bar_task(t, models, bar) {
             Some(id) => format!("submit({})", tasks::task_id_display(id)),
             None => {
@@ -376,14 +385,14 @@ pub fn bar_details(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option
         };
         let di = k.and_then(|k| m.deps_index.get(k)).copied().filter(|&i| i != u32::MAX);
         if let Some(i) = di {
-            push("block_num", d.tasks.block_num.get(i as usize).copied().unwrap_or(1).to_string());
+            push("block_num", d.block_num.get(i as usize).copied().unwrap_or(1).to_string());
         }
         push("Fan-in", id_list(&ids(false)));
         push("Fan-out", id_list(&ids(true)));
         if let Some(i) = di {
             let i = i as usize;
-            let a = d.tasks.arg_offsets.get(i).copied().unwrap_or(0) as usize;
-            let b = d.tasks.arg_offsets.get(i + 1).copied().unwrap_or(a as u32) as usize;
+            let a = d.arg_offsets.get(i).copied().unwrap_or(0) as usize;
+            let b = d.arg_offsets.get(i + 1).copied().unwrap_or(a as u32) as usize;
             for j in a..b {
                 let dtype = d.args.dtype.get(j).and_then(|&x| d.dtype_names.get(x as usize)).map_or("?", String::as_str);
                 let shape = d.args.shape.get(j).map(|&r| d.dims_of(r).to_vec()).unwrap_or_default();

@@ -408,6 +408,9 @@ pub struct BenchReport {
     pub peak_bytes_per_task: f64,
     pub peak_bytes: u64,
     pub peak_reset_supported: bool,
+    /// The worker's resident `RuntimeModel` per component (exact column capacities), then
+    /// the timeline's query columns kept after the render columns are handed to the page.
+    pub worker_components: Vec<(String, u64)>,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -544,6 +547,18 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
         .or_else(|| ctx.joined.as_ref().map(JoinedTasks::len))
         .unwrap_or(0);
     rep.peak_bytes = rep.stages.iter().map(|s| s.peak_bytes).max().unwrap_or(0);
+    if let Some(m) = &ctx.model {
+        rep.worker_components = m
+            .resident_bytes_by_component()
+            .into_iter()
+            .map(|(n, b)| (format!("model: {n}"), b as u64))
+            .collect();
+    }
+    if let Some(t) = &ctx.timeline {
+        let q = (t.source.capacity() + t.name_index.capacity() + t.track_offsets.capacity()) * 4
+            + t.names.iter().map(|n| n.capacity() + 24).sum::<usize>();
+        rep.worker_components.push(("timeline: query columns".to_owned(), q as u64));
+    }
     if rep.tasks > 0 {
         let per = |b: u64| b.saturating_sub(rep.rss_start_bytes) as f64 / rep.tasks as f64;
         rep.model_bytes_per_task = per(rep.rss_model_bytes);
@@ -622,6 +637,14 @@ pub fn render_text(r: &BenchReport) -> String {
         "bytes per task: model {:.0}, peak {:.0}",
         r.model_bytes_per_task, r.peak_bytes_per_task
     );
+    if !r.worker_components.is_empty() {
+        let total: u64 = r.worker_components.iter().map(|c| c.1).sum();
+        let per = |b: u64| if r.tasks > 0 { b as f64 / r.tasks as f64 } else { 0.0 };
+        let _ = writeln!(s, "worker resident (exact capacities): {:.1} MB, {:.1} bytes/task", mb(total), per(total));
+        for (name, b) in &r.worker_components {
+            let _ = writeln!(s, "  {name:<40} {:>9.1} MB {:>8.1} B/task", mb(*b), per(*b));
+        }
+    }
     s
 }
 

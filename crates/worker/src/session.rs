@@ -361,21 +361,16 @@ fn post_worker_view(dataset_id: u32) {
 }
 
 /// Distinct predecessors and successors of `task_id` in deps.json, in file order.
-fn neighbours(deps: &deps::Deps, task_id: u64) -> (Vec<u64>, Vec<u64>) {
-    let mut preds = Vec::new();
-    let mut succs = Vec::new();
-    for (&pred, &succ) in deps.edges.pred.iter().zip(&deps.edges.succ) {
-        if pred == succ {
-            continue;
-        }
-        if succ == task_id && !preds.contains(&pred) {
-            preds.push(pred);
-        }
-        if pred == task_id && !succs.contains(&succ) {
-            succs.push(succ);
-        }
-    }
-    (preds, succs)
+/// Predecessor and successor task ids (distinct, ascending) from the model's adjacency.
+fn neighbours(model: &RuntimeModel, task_id: u64) -> (Vec<u64>, Vec<u64>) {
+    let ids = |succ: bool| -> Vec<u64> {
+        model
+            .kinds
+            .index_of(task_id)
+            .map(|k| model.neighbours(k, succ).iter().filter_map(|&n| model.kinds.task_id.get(n as usize).copied()).collect())
+            .unwrap_or_default()
+    };
+    (ids(false), ids(true))
 }
 
 fn id_list(ids: &[u64]) -> String {
@@ -428,8 +423,8 @@ fn post_task_details(dataset_id: u32, lane: u32, index: u32) {
             fields.push(("Tail overhead (finish − end)".to_string(), fmt_us(finish - end)));
             fields.push(("Latency (finish − dispatch)".to_string(), fmt_us(finish - dispatch)));
         }
-        if let Some(deps) = &model.deps {
-            let (preds, succs) = neighbours(deps, task_id);
+        if model.deps.is_some() {
+            let (preds, succs) = neighbours(model, task_id);
             fields.push(("Predecessors".to_string(), id_list(&preds)));
             fields.push(("Successors".to_string(), id_list(&succs)));
         }
