@@ -6,11 +6,13 @@
 //! cargo xtask serve [--port N] [--no-build]   build, then serve dist/ on http://127.0.0.1:N/
 //! cargo xtask check-layers          formats/analysis must not depend on wasm-bindgen, web-sys, js-sys, gloo*, leptos*
 //! cargo xtask test                  everything CI runs: setup, layers, native, wasm and browser tests
+//! cargo xtask bench-browser [--tasks N] [--keep]   issue-4 performance numbers in headless Chromium
 //! ```
 //!
 //! Every child process gets `tests/node_modules/.bin` first on `PATH` (the npm `binaryen`
 //! package's `wasm-opt` 132, never Debian's broken 108) and `$CARGO_HOME/bin`.
 
+mod bench_browser;
 mod build;
 mod layers;
 mod serve;
@@ -30,6 +32,10 @@ commands:
                              build, then serve dist/ on http://127.0.0.1:N/ (default 8080)
   check-layers               fail if pypto-formats / pypto-analysis depend on web crates
   test                       setup, check-layers, native tests, wasm tests, release build, e2e tests
+  bench-browser [--tasks N] [--keep]
+                             generate an N-task level-4 capture (default 1000000), load it in
+                             headless Chromium, print load/memory/frame/hover/select/search numbers
+                             and write tests/artifacts/bench-swimlane.json
 ";
 
 fn main() -> ExitCode {
@@ -45,6 +51,7 @@ fn main() -> ExitCode {
         "serve" => serve::parse_args(rest).and_then(|opts| serve::run(&opts)),
         "check-layers" => no_args(rest).and_then(|()| layers::run()),
         "test" => no_args(rest).and_then(|()| test_cmd::run()),
+        "bench-browser" => bench_browser::parse_args(rest).and_then(|opts| bench_browser::run(&opts)),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

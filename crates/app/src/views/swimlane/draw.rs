@@ -112,7 +112,15 @@ impl SwimlaneRenderer {
         true
     }
 
+    /// Prepares and submits one frame; its CPU time (`performance.now()` around the whole
+    /// call) goes into the frame-stats ring buffer (`window.__pyptoSwimlane.frameStats()`).
     pub(super) fn draw(&mut self) {
+        let start = super::export::now_ms();
+        self.draw_frame();
+        super::export::record_frame_ms(super::export::now_ms() - start);
+    }
+
+    fn draw_frame(&mut self) {
         self.gl.begin_frame(BACKGROUND_RGBA);
         self.text.clear();
         self.rects.clear();

@@ -1,7 +1,11 @@
 //! PNG export of the current view (the GL canvas and the text overlay composited at device
 //! pixel ratio, downloaded), and `window.__pyptoSwimlane`, the geometry-only automation API the
 //! e2e tests use: `barRect(track, index)`, `trackIndex(label)`, `state()`, `arrows()`,
-//! `isDimmed(track, index)`, `groups()`, `scrollToTrack(track)`.
+//! `isDimmed(track, index)`, `groups()`, `scrollToTrack(track)`, and the benchmark hooks
+//! `frameStats()` → `{count, p50_ms, p95_ms, max_ms, mean_ms}` (CPU time of the last
+//! [`FRAME_RING`] `draw()` calls) and `resetFrameStats()`.
+
+use std::cell::RefCell;
 
 use leptos::prelude::*;
 use pypto_protocol::BarRef;
@@ -42,6 +46,70 @@ pub(super) fn export_png(r: &mut SwimlaneRenderer) {
         a.click();
         let _ = body.remove_child(&a);
     }
+}
+
+/// How many recent frame durations `frameStats()` summarises.
+pub(super) const FRAME_RING: usize = 4096;
+
+/// Ring buffer of `draw()` CPU durations in ms, plus the number of frames since the last reset.
+#[derive(Default)]
+struct FrameStats {
+    samples: Vec<f64>,
+    next: usize,
+    count: u64,
+}
+
+thread_local! {
+    static FRAME_STATS: RefCell<FrameStats> = RefCell::new(FrameStats::default());
+}
+
+pub(super) fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+pub(super) fn record_frame_ms(ms: f64) {
+    FRAME_STATS.with_borrow_mut(|s| {
+        if s.samples.len() < FRAME_RING {
+            s.samples.push(ms);
+        } else {
+            s.samples[s.next] = ms;
+        }
+        s.next = (s.next + 1) % FRAME_RING;
+        s.count += 1;
+    });
+}
+
+/// Nearest-rank percentile of sorted samples (`q` in 0..=1).
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    // Truncation intended: the rank is a small non-negative index.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn frame_stats_js() -> JsValue {
+    FRAME_STATS.with_borrow(|s| {
+        let mut sorted = s.samples.clone();
+        sorted.sort_by(f64::total_cmp);
+        let o = js_sys::Object::new();
+        #[allow(clippy::cast_precision_loss)]
+        let count = s.count as f64;
+        #[allow(clippy::cast_precision_loss)]
+        let mean = if sorted.is_empty() { 0.0 } else { sorted.iter().sum::<f64>() / sorted.len() as f64 };
+        set(&o, "count", &JsValue::from_f64(count));
+        set(&o, "p50_ms", &JsValue::from_f64(percentile(&sorted, 0.5)));
+        set(&o, "p95_ms", &JsValue::from_f64(percentile(&sorted, 0.95)));
+        set(&o, "max_ms", &JsValue::from_f64(sorted.last().copied().unwrap_or(0.0)));
+        set(&o, "mean_ms", &JsValue::from_f64(mean));
+        o.into()
+    })
+}
+
+fn reset_frame_stats() {
+    FRAME_STATS.with_borrow_mut(|s| *s = FrameStats::default());
 }
 
 fn rect_js(x: f64, y: f64, width: f64, height: f64) -> JsValue {
@@ -236,6 +304,12 @@ pub(super) fn install_automation_api() {
     f.forget();
     let f = Closure::<dyn Fn(u32)>::new(scroll_to_track);
     set(&api, "scrollToTrack", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn() -> JsValue>::new(frame_stats_js);
+    set(&api, "frameStats", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn()>::new(reset_frame_stats);
+    set(&api, "resetFrameStats", f.as_ref());
     f.forget();
     set(&window, "__pyptoSwimlane", &api);
 }

@@ -1,0 +1,274 @@
+// Chip Swimlane performance bench (issue 4 item 12), run by `cargo xtask bench-browser`.
+// Measures in headless Chromium (Debian's, through playwright-core) and *reports* — never asserts:
+//   load        navigation → body[data-load-state=done], then → #swimlane[data-bars] > 0; JSON MB/s
+//   memory      the worker's wasm linear memory (self.__pyptoWasm.memory, exposed by the bench's
+//               worker loader) and bytes per task
+//   frames      window.__pyptoSwimlane.frameStats() (CPU ms of each draw()) over pan/zoom sequences
+//               at fit, 10×, 1000× and deep zoom (a few ns window)
+//   hover       mousemove event → tooltip shown (in-page timestamps)
+//   select      click → #task-details filled with the task's rows
+//   search      Enter → first #search-results .search-hit (an rXtY and a function name)
+//
+//   node bench/swimlane-bench.mjs --root <static root> --src data/capture/ --tasks N --out file.json
+// Env: BENCH_LOAD_TIMEOUT_MS (default 600000).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve } from '../server.mjs';
+import { launch } from '../helpers.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : dflt;
+};
+const ROOT = path.resolve(opt('root', '.'));
+const SRC = opt('src', 'data/capture/');
+const TASKS = Number(opt('tasks', '0'));
+const OUT = opt('out', null);
+const LOAD_TIMEOUT_MS = Number(process.env.BENCH_LOAD_TIMEOUT_MS ?? 600_000);
+
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, SRC, 'pypto-viewer-manifest.json'), 'utf8'));
+const jsonBytes = manifest.files.filter((f) => f.path.endsWith('.json')).reduce((a, f) => a + f.size_bytes, 0);
+
+const result = { tasks: TASKS, json_bytes: jsonBytes, chromium: null, load: {}, memory: {}, frames: {}, hover: {}, select: {}, search: {}, errors: [] };
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => (s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] : null);
+  return { n: s.length, p50_ms: q(0.5), p95_ms: q(0.95), max_ms: s.length ? s[s.length - 1] : null };
+};
+const now = () => performance.now();
+
+const server = await serve(ROOT, 0);
+const browser = await launch();
+result.chromium = browser.version();
+const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+const page = await context.newPage();
+page.setDefaultTimeout(60_000);
+let crashed = false;
+page.on('pageerror', (err) => { console.error(`pageerror: ${err.message}`); result.errors.push(`pageerror: ${err.message}`); });
+page.on('crash', () => { crashed = true; result.errors.push('page crashed'); console.error('page crashed'); });
+page.on('console', (m) => { if (m.type() === 'error') { console.error(`console.error: ${m.text()}`); result.errors.push(m.text().slice(0, 300)); } });
+
+const api = (fn, ...args) => page.evaluate(([fn, args]) => window.__pyptoSwimlane[fn](...args), [fn, args]);
+const workerMemory = async () => {
+  for (const w of page.workers()) {
+    const bytes = await w.evaluate(() => self.__pyptoWasm?.memory?.buffer?.byteLength ?? null).catch(() => null);
+    if (bytes) return bytes;
+  }
+  return null;
+};
+const nextFrames = (n = 2) => page.evaluate((n) => new Promise((res) => { const step = (k) => (k ? requestAnimationFrame(() => step(k - 1)) : res()); step(n); }), n);
+
+// Samples the worker's memory every second while loading (wasm memory never shrinks, so the last
+// sample is the high-water mark; the samples show how it grows).
+const memSamples = [];
+const sampler = setInterval(async () => { const b = await workerMemory().catch(() => null); if (b) memSamples.push({ t_s: +((now() - tNav) / 1000).toFixed(1), bytes: b }); }, 1000);
+
+const url = `${server.url}/?src=${encodeURIComponent(SRC)}`;
+console.log(`bench: ${TASKS} tasks, ${(jsonBytes / 1e6).toFixed(1)} MB of JSON, ${url}`);
+const tNav = now();
+try {
+  await page.goto(url);
+  await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: LOAD_TIMEOUT_MS });
+  const tDone = now();
+  result.load.nav_to_load_done_ms = tDone - tNav;
+  // Open the runtime dataset in the swimlane unless ?src= already did.
+  const bars = () => page.evaluate(() => Number(document.querySelector('#swimlane')?.dataset.bars ?? 0));
+  if (!(await bars())) {
+    const sel = '#datasets li.dataset[data-kind="runtime"]';
+    await page.waitForSelector(sel, { timeout: LOAD_TIMEOUT_MS });
+    await page.click(sel);
+  }
+  await page.waitForFunction(() => Number(document.querySelector('#swimlane')?.dataset.bars) > 0 && window.__pyptoSwimlane?.groups(), null, { timeout: LOAD_TIMEOUT_MS, polling: 100 });
+  const tReady = now();
+  result.load.load_done_to_swimlane_ms = tReady - tDone;
+  result.load.nav_to_swimlane_ms = tReady - tNav;
+  result.load.json_mb_per_s_to_load_done = jsonBytes / 1e6 / (result.load.nav_to_load_done_ms / 1000);
+  result.load.json_mb_per_s_to_swimlane = jsonBytes / 1e6 / (result.load.nav_to_swimlane_ms / 1000);
+  result.load.bars = await bars();
+} catch (err) {
+  result.load.error = `${err.message.split('\n')[0]} after ${((now() - tNav) / 1000).toFixed(1)} s${crashed ? ' (page crashed)' : ''}`;
+}
+clearInterval(sampler);
+const mem = (await workerMemory().catch(() => null)) ?? memSamples.at(-1)?.bytes ?? null;
+result.memory = {
+  worker_wasm_bytes: mem,
+  worker_wasm_bytes_per_task: mem && TASKS ? mem / TASKS : null,
+  samples: memSamples.filter((_, i) => i % 5 === 0 || i === memSamples.length - 1),
+  note: 'wasm linear memory of the analysis worker (high-water mark; includes transient parse buffers)',
+};
+result.memory.main_js_heap_bytes = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? null).catch(() => null);
+
+if (!result.load.error) {
+  try {
+    await runInteractions();
+  } catch (err) {
+    result.errors.push(`interaction: ${err.message.split('\n')[0]}`);
+  }
+}
+
+async function runInteractions() {
+  const box = await page.locator('#swimlane').boundingBox();
+  const gutter = 180; // GUTTER_WIDTH_PX is smaller; stay safely inside the plot
+  const cx = box.x + gutter + (box.width - gutter) / 2;
+  const cy = box.y + Math.min(box.height / 2, 260);
+  await page.evaluate(() => document.querySelector('#swimlane').focus());
+  await page.keyboard.press('0');
+  await nextFrames(3);
+  const full = await api('state');
+  const fullSpan = full.t1 - full.t0;
+  result.frames.full_window_us = fullSpan;
+
+  const zoomTo = async (targetSpan) => {
+    await page.mouse.move(cx, cy);
+    for (let k = 0; k < 400; k += 1) {
+      const st = await api('state');
+      const span = st.t1 - st.t0;
+      if (span <= targetSpan * 1.05) return span;
+      const factor = Math.min(2.2, span / targetSpan);
+      await page.keyboard.down('Control');
+      await page.mouse.wheel(0, -Math.log(factor) / 0.002);
+      await page.keyboard.up('Control');
+      await nextFrames(1);
+      const after = await api('state');
+      if (after.t1 - after.t0 >= span * 0.999) return after.t1 - after.t0; // clamped
+    }
+    const st = await api('state');
+    return st.t1 - st.t0;
+  };
+
+  // One pan/zoom sequence: arrow-key pans (held), wheel pans, small Ctrl+wheel zooms in and out.
+  const sequence = async () => {
+    await page.mouse.move(cx, cy);
+    await page.keyboard.down('ArrowRight');
+    await page.waitForTimeout(600);
+    await page.keyboard.up('ArrowRight');
+    await page.keyboard.down('ArrowLeft');
+    await page.waitForTimeout(600);
+    await page.keyboard.up('ArrowLeft');
+    for (let k = 0; k < 15; k += 1) { await page.mouse.wheel(0, 0); await page.keyboard.down('Shift'); await page.mouse.wheel(0, k % 2 ? 120 : -120); await page.keyboard.up('Shift'); await nextFrames(1); }
+    for (let k = 0; k < 10; k += 1) { await page.keyboard.down('Control'); await page.mouse.wheel(0, k < 5 ? -100 : 100); await page.keyboard.up('Control'); await nextFrames(1); }
+    for (let k = 0; k < 10; k += 1) { await page.mouse.wheel(0, k < 5 ? 200 : -200); await nextFrames(1); } // vertical lane scroll
+  };
+
+  const levels = [
+    ['fit', null],
+    ['10x', fullSpan / 10],
+    ['1000x', fullSpan / 1000],
+    ['deep (max zoom)', 0.005],
+  ];
+  for (const [name, span] of levels) {
+    await page.keyboard.press('0');
+    await nextFrames(2);
+    const reached = span ? await zoomTo(span) : fullSpan;
+    await api('resetFrameStats');
+    await sequence();
+    await nextFrames(2);
+    const fs_ = await api('frameStats');
+    const drawn = await page.evaluate(() => Number(document.querySelector('#swimlane').dataset.drawnRects));
+    result.frames[name] = { window_us: reached, zoom: fullSpan / reached, ...fs_, drawn_rects_last: drawn };
+    console.log(`  frames ${name}: window ${reached.toExponential(3)} µs, ${fs_.count} frames, p50 ${fs_.p50_ms.toFixed(2)} ms, p95 ${fs_.p95_ms.toFixed(2)} ms, max ${fs_.max_ms.toFixed(2)} ms`);
+  }
+
+  // Hover and select at 1000× (bars wide enough to hit).
+  await page.keyboard.press('0');
+  await nextFrames(2);
+  await zoomTo(fullSpan / 1000);
+  await nextFrames(2);
+  await page.evaluate(() => {
+    const tip = document.querySelector('#swimlane .tooltip');
+    window.__bench = { move: 0, shown: 0, down: 0, details: 0, enter: 0, hit: 0 };
+    window.addEventListener('mousemove', (e) => { window.__bench.move = e.timeStamp; window.__bench.shown = 0; }, true);
+    window.addEventListener('mousedown', (e) => { window.__bench.down = e.timeStamp; window.__bench.details = 0; }, true);
+    window.addEventListener('keydown', (e) => { if (e.key === 'Enter') { window.__bench.enter = e.timeStamp; window.__bench.hit = 0; } }, true);
+    const visible = () => tip && tip.style.display === 'block';
+    new MutationObserver(() => { if (visible() && !window.__bench.shown) window.__bench.shown = performance.now(); }).observe(tip, { attributes: true, childList: true, characterData: true, subtree: true });
+    const det = document.querySelector('#task-details');
+    new MutationObserver(() => { if (det.querySelector('tr') && !window.__bench.details) window.__bench.details = performance.now(); }).observe(det, { childList: true, subtree: true, characterData: true });
+    const res = document.querySelector('#search-results');
+    new MutationObserver(() => { if (window.__bench.enter && res.querySelector('.search-hit') && !window.__bench.hit) window.__bench.hit = performance.now(); }).observe(res, { childList: true, subtree: true, characterData: true });
+  });
+  const hover = [];
+  const points = [];
+  for (let k = 0; k < 40 && hover.length < 20; k += 1) {
+    const x = box.x + gutter + ((k * 37) % 97) / 97 * (box.width - gutter - 20);
+    const y = box.y + 120 + ((k * 53) % 89) / 89 * (box.height - 200);
+    await page.mouse.move(box.x + 5, box.y + 5); // off the bars (gutter)
+    await nextFrames(1);
+    await page.mouse.move(x, y);
+    const ok = await page.waitForFunction(() => window.__bench.shown > 0, null, { timeout: 500 }).then(() => true, () => false);
+    if (ok) { hover.push(await page.evaluate(() => window.__bench.shown - window.__bench.move)); points.push([x, y]); }
+  }
+  result.hover = stats(hover);
+
+  const select = [];
+  for (const [x, y] of points.slice(0, 10)) {
+    await page.evaluate(() => { window.__bench.details = 0; });
+    await page.keyboard.press('Escape');
+    await page.mouse.click(x, y);
+    const ok = await page.waitForFunction(() => window.__bench.details > 0, null, { timeout: 10_000 }).then(() => true, () => false);
+    if (ok) select.push(await page.evaluate(() => window.__bench.details - window.__bench.down));
+    await nextFrames(2);
+  }
+  result.select = stats(select);
+
+  // Search: rXtY ids and function names taken from bars' "both" labels; every query is new
+  // (repeating one would only step to its next hit), and the app's DOM is never touched.
+  await page.selectOption('#label-mode', 'both');
+  const { groups } = await api('groups');
+  const tracks = groups.flatMap((g) => g.tracks).filter((t) => t.bars > 10);
+  const labels = [];
+  for (let k = 0; k < 5; k += 1) {
+    const t = tracks[(k * 7) % tracks.length];
+    labels.push(await api('barLabel', t.index, Math.floor((t.bars * (k + 1)) / 7)));
+  }
+  await page.selectOption('#label-mode', 'name');
+  const split = (l) => [l.slice(0, l.lastIndexOf(' ')), l.slice(l.lastIndexOf(' ') + 1)];
+  const ids = labels.map((l) => split(l)[1]);
+  const fns = [...new Set(labels.map((l) => split(l)[0]))];
+  const search = {};
+  for (const [kind, queries] of [['rXtY', ids], ['function', fns]]) {
+    const times = [];
+    for (const q of queries) {
+      await page.fill('#swimlane-search', q);
+      await page.evaluate(() => { window.__bench.hit = 0; });
+      await page.press('#swimlane-search', 'Enter');
+      const ok = await page.waitForFunction(() => window.__bench.hit > 0, null, { timeout: 30_000 }).then(() => true, () => false);
+      if (ok) times.push(await page.evaluate(() => window.__bench.hit - window.__bench.enter));
+      await nextFrames(2);
+    }
+    search[kind] = { query: queries.join(','), ...stats(times) };
+  }
+  result.search = search;
+}
+
+await context.close();
+await browser.close();
+await server.close();
+
+// ---- report ----
+const f = (v, d = 1) => (v == null || Number.isNaN(v) ? 'n/a' : Number(v).toFixed(d));
+const rows = [];
+rows.push(['load: nav → data-load-state=done', `${f(result.load.nav_to_load_done_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_load_done)} MB/s`, '≥ 100 MB/s']);
+rows.push(['load: nav → swimlane drawn', `${f(result.load.nav_to_swimlane_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_swimlane)} MB/s`, '']);
+if (result.load.error) rows.push(['load error', result.load.error, '', '']);
+rows.push(['worker wasm memory', `${f(result.memory.worker_wasm_bytes / 2 ** 20)} MiB`, `${f(result.memory.worker_wasm_bytes_per_task)} B/task`, '≤ 64 B/task']);
+for (const [k, v] of Object.entries(result.frames)) {
+  if (typeof v !== 'object') continue;
+  rows.push([`frame CPU, ${k} (${f(v.zoom, 0)}×)`, `p50 ${f(v.p50_ms, 2)} ms`, `p95 ${f(v.p95_ms, 2)} / max ${f(v.max_ms, 2)} ms (${v.count} frames)`, '≤ 2 ms']);
+}
+rows.push(['hover → tooltip', `p50 ${f(result.hover.p50_ms, 2)} ms`, `p95 ${f(result.hover.p95_ms, 2)} ms (n=${result.hover.n ?? 0})`, '≤ 16 ms']);
+rows.push(['click → details', `p50 ${f(result.select.p50_ms, 1)} ms`, `p95 ${f(result.select.p95_ms, 1)} ms (n=${result.select.n ?? 0})`, '≤ 50 ms']);
+for (const [k, v] of Object.entries(result.search)) {
+  rows.push([`search ${k} (${v.query.slice(0, 24)}) → first hit`, `p50 ${f(v.p50_ms, 1)} ms`, `max ${f(v.max_ms, 1)} ms (n=${v.n})`, '≤ 100 ms']);
+}
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length)));
+console.log(`\nChip Swimlane bench: ${TASKS} tasks, ${f(jsonBytes / 1e6)} MB JSON, ${result.chromium}`);
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  |  '));
+if (result.errors.length) console.log(`errors: ${result.errors.slice(0, 5).join(' / ')}`);
+if (OUT) {
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  fs.writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(`wrote ${OUT}`);
+}
