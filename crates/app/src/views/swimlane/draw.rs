@@ -3,11 +3,16 @@
 //! selection, the gutter, the overview strip and the detailed time axis.
 //!
 //! Work per frame is O(visible rows × visible pixel columns × log n): rows come from a binary
-//! search of the layout, bars from [`visit_bars`]/[`emit_bars`]. Buffers are reused.
+//! search of the layout, bars from one [`LaneIndex::visit_bars`] pass per visible sub-lane
+//! (rects, setup regions and labels together; runs of bars that ended left of the view are
+//! jumped a block at a time), markers from a per-column binary search, SPMD outlines only for
+//! on-screen group members. Buffers are reused (no per-frame allocation in preparation).
+//!
+//! [`LaneIndex::visit_bars`]: pypto_render::lanes::LaneIndex::visit_bars
 
 use leptos::prelude::*;
-use pypto_protocol::{BarRef, FLAG_OBSERVED_PATH, FLAG_SPMD, FLAG_STATIC_PATH};
-use pypto_render::lanes::{emit_bars, visit_bars, LaneGeometry};
+use pypto_protocol::{FLAG_OBSERVED_PATH, FLAG_SPMD, FLAG_STATIC_PATH};
+use pypto_render::lanes::LaneGeometry;
 use pypto_render::{axis, palette, LineInstance, RectInstance};
 
 use super::data::Timeline;
@@ -30,6 +35,14 @@ fn lighter(c: [u8; 4]) -> [u8; 4] {
     [l(c[0]), l(c[1]), l(c[2]), 255]
 }
 
+/// The settings one frame reads.
+#[derive(Clone, Copy)]
+struct FrameSettings {
+    label_mode: LabelMode,
+    show_setup: bool,
+    path: PathMode,
+}
+
 /// Whether a bar is de-emphasised by the selected critical path.
 pub fn is_dimmed(path: PathMode, flags: u32) -> bool {
     match path {
@@ -48,7 +61,7 @@ fn outline(lines: &mut Vec<LineInstance>, x0: f32, y0: f32, x1: f32, y1: f32, wi
 /// Draws the marker bars (dummy tasks, predicated skips) of a sub-lane's visible `window`
 /// that are narrower than [`MARKER_MIN_PX`] again, widened to it, over the lane's bars, so they
 /// stay visible at any zoom. One marker per pixel column: the others starting in the same column
-/// are skipped with a binary search. `color(g)` gives the colour of global bar `g`.
+/// are skipped with a galloping search. `color(g)` gives the colour of global bar `g`.
 fn emit_markers(
     cam: &pypto_render::camera::TimeCamera,
     sub: &super::data::SubLane,
@@ -74,8 +87,18 @@ fn emit_markers(
             let global = sub.bars.get(k as usize).copied().unwrap_or(0) as usize;
             out.push(RectInstance { x: left as f32, y: geometry.y, w: (right - left) as f32, h: geometry.h, rgba: color(global) });
         }
+        // Galloping search for the first marker of the next pixel column (touches only the
+        // markers near this one, not O(log n) of the whole lane's).
         let next_column = x0.floor() + 1.0;
-        pos += 1 + markers.get(pos + 1..).unwrap_or_default().partition_point(|&m| cam.us_to_px(start_of(m)) < next_column);
+        let tail = markers.get(pos + 1..).unwrap_or_default();
+        let in_column = |m: &u32| cam.us_to_px(start_of(*m)) < next_column;
+        let (mut lo, mut step) = (0, 1);
+        while step <= tail.len() && tail.get(step - 1).is_some_and(in_column) {
+            lo = step;
+            step *= 2;
+        }
+        let hi = step.min(tail.len());
+        pos += 1 + lo + tail.get(lo..hi).unwrap_or_default().partition_point(in_column);
     }
 }
 
@@ -113,16 +136,18 @@ impl SwimlaneRenderer {
     }
 
     /// Prepares and submits one frame; its CPU time (`performance.now()` around the whole
-    /// call) goes into the frame-stats ring buffer (`window.__pyptoSwimlane.frameStats()`).
+    /// call, and the preparation part of it) goes into the frame-stats ring buffer
+    /// (`window.__pyptoSwimlane.frameStats()`).
     pub(super) fn draw(&mut self) {
         let start = super::export::now_ms();
-        self.draw_frame();
-        super::export::record_frame_ms(super::export::now_ms() - start);
+        let prepared = self.draw_frame();
+        let end = super::export::now_ms();
+        super::export::record_frame_ms(end - start, prepared.unwrap_or(end) - start);
     }
 
-    fn draw_frame(&mut self) {
-        self.gl.begin_frame(BACKGROUND_RGBA);
-        self.text.clear();
+    /// Builds the frame's rect/line/label lists (prepare), then submits them to GL and draws
+    /// the text layer (submit). Returns when preparation ended (`None`: nothing to prepare).
+    fn draw_frame(&mut self) -> Option<f64> {
         self.rects.clear();
         self.setup_rects.clear();
         self.pinned_rects.clear();
@@ -130,10 +155,14 @@ impl SwimlaneRenderer {
         self.arrow_lines.clear();
         self.labels.clear();
         let Some(data) = self.data.clone() else {
+            self.gl.begin_frame(BACKGROUND_RGBA);
+            self.text.clear();
             self.draw_empty();
-            return;
+            return None;
         };
-        let settings = self.state.swim.settings.get_untracked();
+        // The few settings a frame needs, without cloning the whole `Settings` (its key map
+        // holds strings): preparation allocates nothing per frame.
+        let settings = self.state.swim.settings.with_untracked(|s| FrameSettings { label_mode: s.label_mode, show_setup: s.show_setup, path: s.path });
         let plot_w = self.plot_width();
         let (t0, t1) = self.camera.visible_range_us();
         let gutter = GUTTER_WIDTH_PX as f32;
@@ -153,22 +182,26 @@ impl SwimlaneRenderer {
             let Some(row) = self.layout.rows.get(ri).copied() else { continue };
             let top = lanes_top + row.y - self.scroll_y_px;
             match row.kind {
-                RowKind::Track(track) => self.emit_track(&data, &settings, track, top, ri % 2 == 1, false),
+                RowKind::Track(track) => self.emit_track(&data, settings, track, top, ri % 2 == 1, false),
                 RowKind::Group(_) => self.rects.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: row.h as f32, rgba: [40, 50, 90, 22] }),
                 RowKind::Absent(_) => {}
             }
         }
         // Pinned rows.
-        let pinned = self.layout.pinned.clone();
+        let pinned = std::mem::take(&mut self.layout.pinned);
         for (k, row) in pinned.iter().enumerate() {
             if let RowKind::Track(track) = row.kind {
-                self.emit_track(&data, &settings, track, HEADER_HEIGHT_PX + row.y, k % 2 == 1, true);
+                self.emit_track(&data, settings, track, HEADER_HEIGHT_PX + row.y, k % 2 == 1, true);
             }
         }
+        self.layout.pinned = pinned;
         self.emit_selection(&data);
         self.emit_arrows(&data);
         self.emit_overlays();
+        let prepared = super::export::now_ms();
 
+        self.gl.begin_frame(BACKGROUND_RGBA);
+        self.text.clear();
         let plot_h = (self.css_height - lanes_top) as f32;
         self.gl.set_scissor(Some((gutter, lanes_top as f32, plot_w as f32, plot_h)));
         self.gl.draw_rects(&self.setup_rects);
@@ -182,10 +215,11 @@ impl SwimlaneRenderer {
         self.gl.draw_arrows(&self.arrow_lines, 7.0);
         self.gl.set_scissor(None);
 
-        self.draw_text(&data, &settings, &ticks, visible);
+        self.draw_text(&data, settings, &ticks, visible);
         let _ = self.container.set_attribute("data-view-start-us", &format!("{t0:.3}"));
         let _ = self.container.set_attribute("data-view-end-us", &format!("{t1:.3}"));
         let _ = self.container.set_attribute("data-drawn-rects", &(self.rects.len() + self.pinned_rects.len()).to_string());
+        Some(prepared)
     }
 
     fn draw_empty(&mut self) {
@@ -194,7 +228,8 @@ impl SwimlaneRenderer {
     }
 
     /// Appends the rects (bars, setup regions) and labels of one track whose top is at `top`.
-    fn emit_track(&mut self, data: &Timeline, settings: &super::Settings, track: usize, top: f64, stripe: bool, pinned: bool) {
+    #[allow(clippy::many_single_char_names)] // x/y/a/b/g/s: pixel, time and bar coordinates
+    fn emit_track(&mut self, data: &Timeline, settings: FrameSettings, track: usize, top: f64, stripe: bool, pinned: bool) {
         let gutter = GUTTER_WIDTH_PX as f32;
         let rows = data.header.tracks.get(track).map_or(1, |t| t.rows.max(1));
         let h = f64::from(rows) * ROW_PITCH_PX;
@@ -213,39 +248,29 @@ impl SwimlaneRenderer {
             let Some(sub) = data.lanes.get(lane) else { continue };
             let y = (top + f64::from(sub.row) * ROW_PITCH_PX + BAR_TOP_PAD_PX) as f32;
             let window = sub.index.visible_range(&sub.start_us, &sub.end_us, t0, t1);
-            let first = out.len();
             let geometry = LaneGeometry { y, h: BAR_HEIGHT_PX as f32 };
             let path = settings.path;
-            emit_bars(
-                &self.camera,
-                &sub.start_us,
-                &sub.end_us,
-                window.clone(),
-                geometry,
-                |i| {
-                    let g = sub.bars.get(i).copied().unwrap_or(0) as usize;
-                    let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
-                    if is_dimmed(path, data.flags_of(g)) { dim(c) } else { c }
-                },
-                out,
-            );
-            emit_markers(&self.camera, sub, window.clone(), geometry, |g| {
+            let color = |g: usize| {
                 let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
                 if is_dimmed(path, data.flags_of(g)) { dim(c) } else { c }
-            }, out);
-            for rect in out.get_mut(first..).unwrap_or_default() {
-                rect.x += gutter;
-            }
-            // Setup regions and labels of the bars wide enough to show them.
+            };
+            // One pass over the lane: bar rects (sub-pixel runs merged), setup regions and the
+            // labels of bars wide enough to show one.
             let cam = self.camera;
-            let setup_out = if pinned { &mut *out } else { &mut self.setup_rects };
+            let width = cam.width_px;
+            let show_setup = settings.show_setup;
+            let (out, setup_out) = if pinned { (&mut self.pinned_rects, None) } else { (&mut self.rects, Some(&mut self.setup_rects)) };
+            let mut setup_out = setup_out;
+            let mut setup_inline: Vec<RectInstance> = Vec::new(); // pinned + setup only; no allocation otherwise
             let labels = &mut self.labels;
-            visit_bars(&cam, &sub.start_us, &sub.end_us, window, if settings.show_setup { 1.0 } else { LABEL_MIN_PX }, |bar| {
+            sub.index.visit_bars(&cam, &sub.start_us, &sub.end_us, window.clone(), 1.0, |bar| {
+                let g = sub.bars.get(bar.index).copied().unwrap_or(0) as usize;
+                let (a, b) = (bar.x0.max(-1.0), bar.x1.min(width + 1.0));
+                out.push(RectInstance { x: gutter + a as f32, y: geometry.y, w: (b - a) as f32, h: geometry.h, rgba: color(g) });
                 if bar.merged {
                     return;
                 }
-                let g = sub.bars.get(bar.index).copied().unwrap_or(0) as usize;
-                if settings.show_setup {
+                if show_setup {
                     if let Some((setup, s, _)) = data.times(g) {
                         if setup < s {
                             let sx0 = cam.us_to_px(setup).max(-1.0);
@@ -253,7 +278,11 @@ impl SwimlaneRenderer {
                             if sx1 - sx0 >= 1.0 {
                                 let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
                                 let c = if is_dimmed(path, data.flags_of(g)) { dim(c) } else { lighter(c) };
-                                setup_out.push(RectInstance { x: gutter + sx0 as f32, y: y + 3.0, w: (sx1 - sx0) as f32, h: BAR_HEIGHT_PX as f32 - 6.0, rgba: c });
+                                let rect = RectInstance { x: gutter + sx0 as f32, y: y + 3.0, w: (sx1 - sx0) as f32, h: BAR_HEIGHT_PX as f32 - 6.0, rgba: c };
+                                match setup_out.as_deref_mut() {
+                                    Some(v) => v.push(rect),
+                                    None => setup_inline.push(rect),
+                                }
                             }
                         }
                     }
@@ -262,18 +291,30 @@ impl SwimlaneRenderer {
                     labels.push((gutter + bar.x0 as f32, y, (bar.x1 - bar.x0) as f32, g));
                 }
             });
+            let first_marker = out.len();
+            emit_markers(&cam, sub, window, geometry, color, out);
+            for rect in out.get_mut(first_marker..).unwrap_or_default() {
+                rect.x += gutter;
+            }
+            // Pinned lanes draw their setup regions over the bars (one buffer), as before.
+            out.append(&mut setup_inline);
         }
     }
 
     fn emit_selection(&mut self, data: &Timeline) {
         let gutter = GUTTER_WIDTH_PX as f32;
         let clamp = |x: f64| x.clamp(f64::from(gutter) - 4.0, self.css_width + 4.0) as f32;
-        let group: Vec<BarRef> = self.group.clone();
+        // No per-frame copy of the group; off-screen members are culled before their outline.
+        let group = std::mem::take(&mut self.group);
         for bar in group.iter().filter(|b| Some(**b) != self.selected) {
             if let Some((x0, y, x1, h)) = self.bar_rect(*bar) {
+                if x1 < f64::from(gutter) - 4.0 || x0 > self.css_width + 4.0 || y + h < HEADER_HEIGHT_PX || y > self.css_height {
+                    continue;
+                }
                 outline(&mut self.lines, clamp(x0), y as f32 - 1.0, clamp(x1), (y + h) as f32 + 1.0, 1.5, [230, 120, 0, 255]);
             }
         }
+        self.group = group;
         if let Some(bar) = self.selected {
             if let Some((x0, y, x1, h)) = self.bar_rect(bar) {
                 outline(&mut self.lines, clamp(x0), y as f32 - 1.5, clamp(x1), (y + h) as f32 + 1.5, 2.0, [20, 20, 20, 255]);
@@ -350,7 +391,7 @@ impl SwimlaneRenderer {
     }
 
     #[allow(clippy::too_many_lines)] // the text layer in drawing order reads best in one place
-    fn draw_text(&mut self, data: &Timeline, settings: &super::Settings, ticks: &[axis::Tick], visible: std::ops::Range<usize>) {
+    fn draw_text(&mut self, data: &Timeline, settings: FrameSettings, ticks: &[axis::Tick], visible: std::ops::Range<usize>) {
         let w = self.css_width as f32;
         let h = self.css_height as f32;
         let gutter = GUTTER_WIDTH_PX as f32;
@@ -407,11 +448,13 @@ impl SwimlaneRenderer {
         if self.layout.pinned_height > 0.0 {
             let ph = self.layout.pinned_height as f32;
             self.text.fill_rect(0.0, header, gutter, ph, [255, 246, 214, 255]);
-            for row in self.layout.pinned.clone() {
+            let pinned = std::mem::take(&mut self.layout.pinned);
+            for row in &pinned {
                 if let RowKind::Track(track) = row.kind {
                     self.draw_track_label(data, track, header + row.y as f32, header);
                 }
             }
+            self.layout.pinned = pinned;
             self.text.line(0.0, header + ph - 2.0, w, header + ph - 2.0, 2.0, [200, 160, 60, 255]);
         }
         self.draw_markers_text();

@@ -3,7 +3,9 @@
 //! e2e tests use: `barRect(track, index)`, `trackIndex(label)`, `state()`, `arrows()`,
 //! `isDimmed(track, index)`, `groups()`, `scrollToTrack(track)`, and the benchmark hooks
 //! `frameStats()` → `{count, p50_ms, p95_ms, max_ms, mean_ms}` (CPU time of the last
-//! [`FRAME_RING`] `draw()` calls) and `resetFrameStats()`.
+//! [`FRAME_RING`] `draw()` calls) plus the same split into `prepare_*` (Rust work building the
+//! rect/line/label lists: culling, visiting bars, layout) and `submit_*` (GL uploads and draw
+//! calls, `Canvas2D` text), and `resetFrameStats()`.
 
 use std::cell::RefCell;
 
@@ -51,10 +53,11 @@ pub(super) fn export_png(r: &mut SwimlaneRenderer) {
 /// How many recent frame durations `frameStats()` summarises.
 pub(super) const FRAME_RING: usize = 4096;
 
-/// Ring buffer of `draw()` CPU durations in ms, plus the number of frames since the last reset.
+/// Ring buffer of `draw()` CPU durations in ms (total, prepare, submit), plus the number of
+/// frames since the last reset.
 #[derive(Default)]
 struct FrameStats {
-    samples: Vec<f64>,
+    samples: Vec<[f64; 3]>,
     next: usize,
     count: u64,
 }
@@ -67,7 +70,9 @@ pub(super) fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
 }
 
-pub(super) fn record_frame_ms(ms: f64) {
+/// Records one frame: its total CPU time and the part spent preparing (the rest is submission).
+pub(super) fn record_frame_ms(ms: f64, prepare_ms: f64) {
+    let ms = [ms, prepare_ms, (ms - prepare_ms).max(0.0)];
     FRAME_STATS.with_borrow_mut(|s| {
         if s.samples.len() < FRAME_RING {
             s.samples.push(ms);
@@ -92,18 +97,20 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 
 fn frame_stats_js() -> JsValue {
     FRAME_STATS.with_borrow(|s| {
-        let mut sorted = s.samples.clone();
-        sorted.sort_by(f64::total_cmp);
         let o = js_sys::Object::new();
         #[allow(clippy::cast_precision_loss)]
         let count = s.count as f64;
-        #[allow(clippy::cast_precision_loss)]
-        let mean = if sorted.is_empty() { 0.0 } else { sorted.iter().sum::<f64>() / sorted.len() as f64 };
         set(&o, "count", &JsValue::from_f64(count));
-        set(&o, "p50_ms", &JsValue::from_f64(percentile(&sorted, 0.5)));
-        set(&o, "p95_ms", &JsValue::from_f64(percentile(&sorted, 0.95)));
-        set(&o, "max_ms", &JsValue::from_f64(sorted.last().copied().unwrap_or(0.0)));
-        set(&o, "mean_ms", &JsValue::from_f64(mean));
+        for (k, prefix) in ["", "prepare_", "submit_"].into_iter().enumerate() {
+            let mut sorted: Vec<f64> = s.samples.iter().map(|m| m[k]).collect();
+            sorted.sort_by(f64::total_cmp);
+            #[allow(clippy::cast_precision_loss)]
+            let mean = if sorted.is_empty() { 0.0 } else { sorted.iter().sum::<f64>() / sorted.len() as f64 };
+            set(&o, &format!("{prefix}p50_ms"), &JsValue::from_f64(percentile(&sorted, 0.5)));
+            set(&o, &format!("{prefix}p95_ms"), &JsValue::from_f64(percentile(&sorted, 0.95)));
+            set(&o, &format!("{prefix}max_ms"), &JsValue::from_f64(sorted.last().copied().unwrap_or(0.0)));
+            set(&o, &format!("{prefix}mean_ms"), &JsValue::from_f64(mean));
+        }
         o.into()
     })
 }

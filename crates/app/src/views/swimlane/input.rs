@@ -84,17 +84,18 @@ impl SwimlaneRenderer {
         let sub = lanes.filter_map(|l| data.lanes.get(l)).find(|s| s.row == row)?;
         let slop_us = 3.0 * self.camera.us_per_px();
         let t = self.camera.px_to_us(x - GUTTER_WIDTH_PX);
-        let window = sub.index.visible_range(&sub.start_us, &sub.end_us, t - slop_us, t + slop_us);
+        // O(log n) per lane: binary search by start within the lane index's bound, then only
+        // the bars overlapping the cursor's ±3 px window (ended bars skipped a block at a time).
         let mut best: Option<(f64, f64, usize)> = None;
-        for i in window {
-            let (s, e) = (sub.start_us.get(i).copied()?, sub.end_us.get(i).copied()?);
+        sub.index.overlapping(&sub.start_us, &sub.end_us, t - slop_us, t + slop_us, |i| {
+            let (Some(&s), Some(&e)) = (sub.start_us.get(i), sub.end_us.get(i)) else { return };
             let distance = if t < s { s - t } else if t > e { t - e } else { 0.0 };
             // Prefer the innermost (shortest) bar among those under the pointer.
             let key = (distance, e - s);
             if distance <= slop_us && best.is_none_or(|(d, len, _)| key < (d, len)) {
                 best = Some((distance, e - s, i));
             }
-        }
+        });
         let g = *sub.bars.get(best?.2)? as usize;
         data.bar_ref(g)
     }
