@@ -77,7 +77,7 @@ fn DatasetItem(row: DatasetRow) -> impl IntoView {
     let files_title = info.files.iter().map(|f| format!("{}: {}", f.role, f.path)).collect::<Vec<_>>().join("\n");
     view! {
         <li class="dataset" data-kind=kind_attr(info.kind) data-path=info.path.clone()
-            class:selected=move || state.selected.get() == Some(id)
+            class:selected=move || state.selected.get() == Some(id) && state.swim.timeline_ids.with(|t| t.len() <= 1)
             on:click=move |_| worker_client::select_dataset(state, id)>
             <div class="dataset-name" title=files_title>{title}</div>
             <div class="dataset-kind">{kind_label(info.kind)}</div>
