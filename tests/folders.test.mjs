@@ -3,17 +3,15 @@
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { serve } from './server.mjs';
+import { test } from 'node:test';
 import {
   DEMO_RUNTIME_FIXTURE,
-  DIST,
   SMALL_RUNTIME_FIXTURE,
   datasetSel,
   datasets,
   filesOf,
   isViewerRuntimeFile,
-  launch,
+  serveDistAndLaunch,
   loadVia,
   openApp,
   runtimeFacts,
@@ -24,23 +22,12 @@ import {
   withPage,
 } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST, 0);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serveDistAndLaunch();
 
 test('a multi-rank tree (dfx_outputs/rank<N>/d<K>/) lists one dataset per device, grouped under dfx_outputs', { timeout: 120_000 }, async () => {
-  await withPage(browser, 'multi-rank', async ({ page }) => {
+  await withPage(env.browser, 'multi-rank', async ({ page }) => {
     await stubDirectoryPicker(page);
-    await openApp(page, `${server.url}/`);
+    await openApp(page, `${env.server.url}/`);
     await seedOpfs(page, {
       ...filesOf(SMALL_RUNTIME_FIXTURE, 'case/dfx_outputs/rank0/d0', isViewerRuntimeFile),
       ...filesOf(SMALL_RUNTIME_FIXTURE, 'case/dfx_outputs/rank1/d0', isViewerRuntimeFile),
@@ -58,8 +45,8 @@ test('a multi-rank tree (dfx_outputs/rank<N>/d<K>/) lists one dataset per device
 });
 
 test('files dropped on the page are opened (no entry API: the plain file list)', { timeout: 120_000 }, async () => {
-  await withPage(browser, 'drop', async ({ page }) => {
-    await openApp(page, `${server.url}/`);
+  await withPage(env.browser, 'drop', async ({ page }) => {
+    await openApp(page, `${env.server.url}/`);
     await loadVia(page, () =>
       page.evaluate(async () => {
         const transfer = new DataTransfer();

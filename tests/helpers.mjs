@@ -1,6 +1,8 @@
 // Shared helpers for the browser e2e tests: Chromium launch (Debian's, through playwright-core),
 // app start-up, OPFS seeding, directory-picker stubs, screenshots, and facts read from fixtures.
 
+import { after, before } from 'node:test';
+import { serve } from './server.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,6 +35,23 @@ export const CHROMIUM_ARGS = [
 ];
 
 export const TIMEOUT_MS = 60_000;
+
+/**
+ * Registers `before`/`after` hooks that serve DIST on a random port and launch Chromium;
+ * returns an object whose `server` and `browser` are set once the hooks ran.
+ */
+export function serveDistAndLaunch() {
+  const env = { server: undefined, browser: undefined };
+  before(async () => {
+    env.server = await serve(DIST, 0);
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
+}
 
 export function launch() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });

@@ -5,17 +5,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { serve } from './server.mjs';
+import { test } from 'node:test';
 import {
   DEMO_RUNTIME_FIXTURE,
-  DIST,
   SMALL_RUNTIME_FIXTURE,
   TIMEOUT_MS,
   datasetSel,
   filesOf,
   isViewerRuntimeFile,
-  launch,
+  serveDistAndLaunch,
   loadVia,
   openApp,
   screenshot,
@@ -56,21 +54,10 @@ function workerEvents(dir) {
     });
 }
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST, 0);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serveDistAndLaunch();
 
 async function openDemoSwimlane(page) {
-  await openApp(page, `${server.url}/`);
+  await openApp(page, `${env.server.url}/`);
   await loadVia(page, () => page.click('#open-demo'));
   const sel = datasetSel('runtime', 'paged_attention/dfx_outputs');
   await summaryOf(page, sel);
@@ -81,7 +68,7 @@ async function openDemoSwimlane(page) {
 const apiOf = (page) => (fn, ...args) => page.evaluate(([fn, args]) => window.__pyptoSwimlane[fn](...args), [fn, args]);
 
 test('Shift+drag over the Worker View shows range statistics matching the fixture', { timeout: 120_000 }, async () => {
-  await withPage(browser, 'swimlane-area', async ({ page }) => {
+  await withPage(env.browser, 'swimlane-area', async ({ page }) => {
     await openDemoSwimlane(page);
     const api = apiOf(page);
     const box = await page.locator('#swimlane').boundingBox();
@@ -144,9 +131,9 @@ test('Shift+drag over the Worker View shows range statistics matching the fixtur
 });
 
 test('a multi-rank heading opens one timeline with one group per rank and view', { timeout: 120_000 }, async () => {
-  await withPage(browser, 'swimlane-multi-rank', async ({ page }) => {
+  await withPage(env.browser, 'swimlane-multi-rank', async ({ page }) => {
     await stubDirectoryPicker(page);
-    await openApp(page, `${server.url}/`);
+    await openApp(page, `${env.server.url}/`);
     const ranks = ['case/dfx_outputs/rank0/d0', 'case/dfx_outputs/rank1/d0'];
     await seedOpfs(page, Object.assign({}, ...ranks.map((r) => filesOf(SMALL_RUNTIME_FIXTURE, r, isViewerRuntimeFile))));
     await loadVia(page, () => page.click('#open-folder'));
@@ -186,7 +173,7 @@ test('a multi-rank heading opens one timeline with one group per rank and view',
 });
 
 test('clicking a group header collapses its tracks; clicking again restores them', { timeout: 120_000 }, async () => {
-  await withPage(browser, 'swimlane-collapse', async ({ page }) => {
+  await withPage(env.browser, 'swimlane-collapse', async ({ page }) => {
     await openDemoSwimlane(page);
     const api = apiOf(page);
     const box = await page.locator('#swimlane').boundingBox();

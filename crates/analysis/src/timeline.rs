@@ -131,6 +131,14 @@ pub struct Track {
     pub resolve_row: Option<u32>,
 }
 
+impl Track {
+    /// A one-row track with no core type and no `resolve` row (AICPU, orchestrator, host,
+    /// upload and graph lanes).
+    fn flat(label: String, view: View, group: u32, dataset: u32, kind: TrackKind) -> Self {
+        Self { label, view, group, dataset, rows: 1, core_type: None, kind, resolve_row: None }
+    }
+}
+
 /// One group: one view of one dataset.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Group {
@@ -485,16 +493,7 @@ fn worker_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
             let flags = FLAG_TASK | (u32::from(marker) * FLAG_MARKER) | (u32::from(spmd) * FLAG_SPMD) | cx.path_flags(id);
             bars.push(Bar { start, end, setup: start, color, name, row: 0, flags, source: i as u32, task: Some(id) });
         }
-        let track = Track {
-            label: format!("AICPU_{lane}"),
-            view: View::Worker,
-            group: g,
-            dataset: cx.d,
-            rows: 1,
-            core_type: None,
-            kind: TrackKind::Aicpu { lane },
-            resolve_row: None,
-        };
+        let track = Track::flat(format!("AICPU_{lane}"), View::Worker, g, cx.d, TrackKind::Aicpu { lane });
         b.push_track(track, bars);
     }
     if !b.close_group(g) {
@@ -656,16 +655,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                 }
             })
             .collect();
-        let track = Track {
-            label: format!("{lane_prefix}_{lane}"),
-            view: View::Orchestrator,
-            group: g,
-            dataset: cx.d,
-            rows: 1,
-            core_type: None,
-            kind: TrackKind::Orch { lane: lane as u32 },
-            resolve_row: None,
-        };
+        let track = Track::flat(format!("{lane_prefix}_{lane}"), View::Orchestrator, g, cx.d, TrackKind::Orch { lane: lane as u32 });
         b.push_track(track, bars);
     }
     let up = &m.uploads;
@@ -687,16 +677,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
             task: None,
         });
     }
-    let track = Track {
-        label: "H2D".to_owned(),
-        view: View::Orchestrator,
-        group: g,
-        dataset: cx.d,
-        rows: 1,
-        core_type: None,
-        kind: TrackKind::Uploads,
-        resolve_row: None,
-    };
+    let track = Track::flat("H2D".to_owned(), View::Orchestrator, g, cx.d, TrackKind::Uploads);
     b.push_track(track, bars);
     let graphs = &m.kinds.graphs;
     let mut lanes: Vec<u32> = graphs.iter().map(|x| x.lane).collect();
@@ -723,16 +704,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                 task: Some(x.outer_task_id),
             });
         }
-        let track = Track {
-            label: format!("Graph_{lane}"),
-            view: View::Orchestrator,
-            group: g,
-            dataset: cx.d,
-            rows: 1,
-            core_type: None,
-            kind: TrackKind::Graph { lane },
-            resolve_row: None,
-        };
+        let track = Track::flat(format!("Graph_{lane}"), View::Orchestrator, g, cx.d, TrackKind::Graph { lane });
         b.push_track(track, bars);
     }
     if !b.close_group(g) {

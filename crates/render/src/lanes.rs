@@ -321,6 +321,16 @@ fn emit_bars_with(
 mod tests {
     use super::*;
 
+    /// Deterministic uniform numbers in [0, 1) for the brute-force comparisons.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
     fn brute(start: &[f64], end: &[f64], t0: f64, t1: f64) -> Vec<usize> {
         (0..start.len())
             .filter(|&i| start[i] <= t1 && end[i] >= t0)
@@ -368,13 +378,7 @@ mod tests {
     #[test]
     fn lane_index_matches_brute_force() {
         // Deterministic pseudo-random lanes with overlaps and nesting.
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..200 {
             let n = (rnd() * 60.0) as usize;
             let mut start: Vec<f64> = (0..n).map(|_| rnd() * 1000.0).collect();
@@ -423,13 +427,7 @@ mod tests {
     #[test]
     #[allow(clippy::many_single_char_names)]
     fn overlapping_matches_brute_force() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..100 {
             let n = (rnd() * 600.0) as usize;
             let mut start: Vec<f64> = (0..n).map(|_| rnd() * 1000.0).collect();
@@ -456,13 +454,7 @@ mod tests {
     #[allow(clippy::many_single_char_names)]
     fn indexed_visit_matches_plain_on_dense_runs() {
         // Zoomed out over dense lanes: long sub-pixel runs take the block-start search.
-        let mut seed = 0x1234_5678_9abc_def1_u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rnd = xorshift(0x1234_5678_9abc_def1);
         for _ in 0..30 {
             let n = 1000 + (rnd() * 20_000.0) as usize;
             let mut start: Vec<f64> = (0..n).map(|_| rnd() * 1000.0).collect();
