@@ -20,4 +20,5 @@ pub mod tasks;
 pub mod timebase;
 pub mod timeline;
 pub mod timeline_query;
+pub mod trace_timeline;
 pub mod worker_view;
