@@ -14,7 +14,9 @@ pub mod host_phase_records;
 mod json_util;
 pub mod manifest;
 pub mod name_map;
+pub mod pass_log;
 pub mod passes_dump;
+pub mod python_source;
 pub mod records;
 pub mod strace;
 

@@ -12,6 +12,8 @@
 //! - Any other file matching `^\d+_.*\.py$` (e.g. `01_after_.py`, `3_a.b.py`) is an error
 //!   "malformed snapshot name". Everything else (`.log`, `.json`, `.html`, `foo.py`) is ignored.
 //! - Snapshots sort numerically by index (then by file name), never lexicographically.
+//! - A directory with `00_frontend.py` but no snapshot is reported ("no pass snapshots").
+//! - A snapshot's warnings are in `<stem>.log` beside it ([`log_file_name`]).
 
 /// One pass snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -46,6 +48,12 @@ impl PassDumpListing {
             .rev()
             .find(|s| s.pass_name == "AllocateMemoryAddr")
     }
+}
+
+/// The `.log` warnings file that belongs to a snapshot: same stem, `.log` suffix.
+pub fn log_file_name(snapshot_file: &str) -> String {
+    let stem = snapshot_file.strip_suffix(".py").unwrap_or(snapshot_file);
+    format!("{stem}.log")
 }
 
 /// File name of the frontend snapshot.
@@ -110,6 +118,10 @@ pub fn validate(file_names: &[&str]) -> PassDumpListing {
         out.problems.push(format!(
             "missing {FRONTEND}: the first pass has nothing to be compared with"
         ));
+    }
+    if out.snapshots.iter().all(|s| s.index == 0) {
+        out.problems
+            .push("no pass snapshots (NN_after_<Pass>.py) found".to_owned());
     }
     malformed.sort_unstable();
     for m in malformed {
