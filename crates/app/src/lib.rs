@@ -5,6 +5,7 @@
 pub mod folder;
 mod sidebar;
 mod state;
+pub mod table;
 mod toolbar;
 mod views;
 pub mod worker_client;
@@ -48,6 +49,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     worker_client::start(state);
     worker_client::install_debug_hook();
+    table::install_bench_hook();
     register_service_worker();
     if let Some(src) = src_param() {
         worker_client::open_url(state, src);

@@ -61,6 +61,8 @@ pub struct AppState {
     pub load_elapsed_ms: RwSignal<Option<f64>>,
     /// The chip swimlane's chrome state.
     pub swim: SwimlaneUi,
+    /// The Performance Analysis panel and the Function Performance view.
+    pub perf: crate::views::swimlane::panel::PerfUi,
 }
 
 impl AppState {
@@ -80,6 +82,7 @@ impl AppState {
             task_details: RwSignal::new(None),
             load_elapsed_ms: RwSignal::new(None),
             swim: SwimlaneUi::new(),
+            perf: crate::views::swimlane::panel::PerfUi::new(),
         }
     }
 
@@ -94,6 +97,7 @@ impl AppState {
         self.task_details.set(None);
         self.swim.timeline_ids.set(Vec::new());
         self.swim.reset();
+        self.perf.reset();
         self.progress.set(None);
         self.load_elapsed_ms.set(None);
     }

@@ -279,6 +279,7 @@ fn on_message(state: &AppState, data: &JsValue) {
                 state.swim.range_stats.set(Some(swimlane::RangeStatsView { start_us, end_us, rows }));
             }
         }
+        FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
         FromWorker::Error { message } => {
             // An older worker without timelines: fall back to its Worker View columns.
             if state.swim.loading.get_untracked() && message.contains("timeline") {

@@ -7,6 +7,7 @@
 //! restarts the worker.
 
 pub mod reading;
+mod perf_panel;
 mod session;
 mod timelines;
 pub mod transport;

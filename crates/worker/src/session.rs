@@ -22,6 +22,8 @@ use crate::transport::{self, Columns};
 pub(crate) struct RuntimeDataset {
     pub(crate) path: String,
     pub(crate) model: Option<RuntimeModel>,
+    /// The Performance Analysis panel's tables, computed at load time (`perf_panel`).
+    pub(crate) perf_panel: Option<pypto_protocol::PerfPanelData>,
 }
 
 #[derive(Default)]
@@ -54,6 +56,7 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::RangeStats { timeline_id, tracks, start_us, end_us } => {
             crate::timelines::post_range_stats(timeline_id, &tracks, start_us, end_us);
         }
+        ToWorker::PerfPanel { dataset_id } => crate::perf_panel::post(dataset_id),
         ToWorker::DebugPanic => debug_panic(),
     }
 }
@@ -264,6 +267,7 @@ async fn load_runtime(
         }
     }
     let mut model = None;
+    let mut perf_panel = None;
     if let Some(index) = dataset.records {
         if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
             let parsed = records::parse(&path, &bytes);
@@ -272,6 +276,7 @@ async fn load_runtime(
                 Ok(parsed) => {
                     let built = RuntimeModel::build(&parsed, deps_model.take(), names_model.take(), cpm_inputs);
                     let facts = summary::records_summary(&parsed, &built.tasks);
+                    perf_panel = Some(crate::perf_panel::build(dataset_id, &built, &facts));
                     drop(parsed);
                     summary.records = Some(RecordsSummary {
                         path,
@@ -295,7 +300,7 @@ async fn load_runtime(
     }
     SESSION.with_borrow_mut(|s| {
         if s.generation == generation {
-            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model });
+            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, perf_panel });
         }
     });
     summary

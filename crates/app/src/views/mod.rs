@@ -1,5 +1,6 @@
 //! The view area: one component per view, chosen by the selected dataset's kind.
 
+pub mod function_perf;
 pub mod swimlane;
 
 use leptos::prelude::*;
@@ -33,12 +34,20 @@ pub fn ViewArea() -> impl IntoView {
             </div>
         }
         .into_any(),
+        Some(row)
+            if row.info.kind == DatasetKind::Runtime
+                && row.info.files.iter().any(|f| f.role == "NameMap")
+                && state.perf.dataset_view.get() == swimlane::panel::DatasetView::FunctionPerformance =>
+        {
+            view! { <function_perf::ViewSwitcher/> <function_perf::FunctionPerfView/> }.into_any()
+        }
         Some(row) if row.info.kind == DatasetKind::Runtime && row.summary.as_ref().is_some_and(|s| s.records.is_some()) => {
-            view! { <swimlane::SwimlaneView/> }.into_any()
+            view! { <function_perf::ViewSwitcher/> <swimlane::SwimlaneView/> }.into_any()
         }
         Some(row) => {
             let title = if row.info.path.is_empty() { "(opened folder)".to_string() } else { row.info.path.clone() };
             view! {
+                <function_perf::ViewSwitcher/>
                 <div class="dataset-page">
                     <h1>{title}</h1>
                     <p>"Views of this dataset: " {row.info.views.join(", ")}</p>

@@ -15,6 +15,7 @@ pub mod fallback;
 mod input;
 pub mod layout;
 pub mod markers;
+pub mod panel;
 pub mod ui;
 pub mod url_state;
 

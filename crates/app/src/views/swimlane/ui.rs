@@ -65,6 +65,13 @@ fn Toolbar() -> impl IntoView {
     let state = expect_context::<AppState>();
     let swim = state.swim;
     let query = RwSignal::new(String::new());
+    // A search started elsewhere (a Performance Analysis row) shows its query in the box.
+    Effect::new(move |_| {
+        let q = swim.search.with(|s| s.query.clone());
+        if !q.is_empty() && q != query.get_untracked() {
+            query.set(q);
+        }
+    });
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" {
             ev.prevent_default();
@@ -131,6 +138,7 @@ fn Toolbar() -> impl IntoView {
             <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { with_view(super::SwimlaneRenderer::fit); redraw(); }>"Fit"</button>
             <button id="export-png" title="Export the current view as PNG" on:click=move |_| super::export_png()>"PNG"</button>
             <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
+            <super::panel::PerfPanelToggle/>
         </div>
         <Show when=move || swim.show_settings.get()>
             <KeySettings/>
@@ -310,6 +318,7 @@ pub fn SwimlaneView() -> impl IntoView {
     });
     on_cleanup(unmount);
     view! {
+        <div class="swimlane-with-panel">
         <div class="swimlane-page">
             <Toolbar/>
             <Legend/>
@@ -323,6 +332,8 @@ pub fn SwimlaneView() -> impl IntoView {
                 <div id="task-details" class="details-panel"><Details/></div>
                 <SidePanels/>
             </div>
+        </div>
+        <super::panel::PerfPanel/>
         </div>
     }
 }

@@ -1,0 +1,500 @@
+//! A reusable data table for every tabular view of the page (Performance Analysis tabs,
+//! Function Performance, …): sortable columns (click a header; numbers sort by value, text
+//! case-insensitively), resizable columns (drag a header's right edge), a sticky header,
+//! a full-screen toggle (Esc leaves it), CSV export (RFC 4180 quoting, downloaded through a
+//! `Blob`), an optional row-click callback and per-cell colour classes.
+//!
+//! Rows are virtualised: only the rows inside the scrolled window (plus a few) are in the
+//! DOM, each absolutely placed at `position × ROW_HEIGHT_PX`, so 10k+ rows stay responsive.
+//! Stable `data-testid`s: the table (`{testid}`, with `data-rows` and `data-sort`), its
+//! header cells (`{testid}-head`, `data-col`), rows (`{testid}-row`, `data-row` = index into
+//! [`TableData::rows`]), cells (`data-col`), and the buttons `{testid}-csv` and
+//! `{testid}-fullscreen`. `window.__pyptoTableBench(n)` mounts an n-row table for the
+//! browser benchmark (tests/panel.test.mjs measures render, sort and scroll times with it).
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Height of every body row (CSS px; `.dt-row` in style.css uses the same value).
+pub const ROW_HEIGHT_PX: f64 = 24.0;
+/// Rows rendered above and below the visible window.
+const OVERSCAN_ROWS: usize = 6;
+/// Narrowest a column can be dragged.
+const MIN_COLUMN_PX: f64 = 36.0;
+
+/// One column: `id` names it in test ids and `data-col`; `numeric` columns sort by value and
+/// align right.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    pub id: String,
+    pub title: String,
+    pub numeric: bool,
+    pub width_px: f64,
+    /// Shown as the header's tooltip (what the column means, its unit).
+    pub tooltip: String,
+}
+
+impl Column {
+    pub fn text(id: &str, title: &str, width_px: f64) -> Self {
+        Self { id: id.to_string(), title: title.to_string(), numeric: false, width_px, tooltip: String::new() }
+    }
+
+    pub fn num(id: &str, title: &str, width_px: f64) -> Self {
+        Self { id: id.to_string(), title: title.to_string(), numeric: true, width_px, tooltip: String::new() }
+    }
+
+    #[must_use]
+    pub fn tip(mut self, tooltip: &str) -> Self {
+        self.tooltip = tooltip.to_string();
+        self
+    }
+}
+
+/// One cell: the displayed `text`; `value` (numbers) sorts and goes to the CSV at full
+/// precision; `class` is an extra CSS class (colouring, e.g. `"dt-warn"`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub value: Option<f64>,
+    pub class: Option<&'static str>,
+}
+
+impl Cell {
+    pub fn text(text: impl Into<String>) -> Self {
+        Self { text: text.into(), value: None, class: None }
+    }
+
+    /// A number shown with `decimals` decimals.
+    pub fn num(value: f64, decimals: usize) -> Self {
+        Self { text: format!("{value:.decimals$}"), value: Some(value), class: None }
+    }
+
+    /// An integer (ids).
+    pub fn int(value: i64) -> Self {
+        Self { text: value.to_string(), value: Some(value as f64), class: None }
+    }
+
+    /// A count.
+    pub fn count(value: u64) -> Self {
+        Self { text: value.to_string(), value: Some(value as f64), class: None }
+    }
+
+    /// A number, or `-` when absent (sorts last).
+    pub fn opt(value: Option<f64>, decimals: usize) -> Self {
+        value.map_or_else(|| Self::text("-"), |v| Self::num(v, decimals))
+    }
+
+    #[must_use]
+    pub fn class(mut self, class: &'static str) -> Self {
+        self.class = Some(class);
+        self
+    }
+
+    /// The CSV field: the full-precision value for numbers, the text otherwise.
+    fn csv_text(&self) -> String {
+        self.value.map_or_else(|| self.text.clone(), |v| format!("{v}"))
+    }
+}
+
+/// What a table shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableData {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// The sort state: column index and direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sort {
+    pub column: usize,
+    pub descending: bool,
+}
+
+/// Row order under `sort` (stable; rows without a value sort last in either direction).
+pub fn sorted_order(data: &TableData, sort: Option<Sort>) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..data.rows.len() as u32).collect();
+    let Some(Sort { column, descending }) = sort else { return order };
+    let numeric = data.columns.get(column).is_some_and(|c| c.numeric);
+    let cell = |r: u32| data.rows.get(r as usize).and_then(|row| row.get(column));
+    if numeric {
+        order.sort_by(|&a, &b| {
+            let va = cell(a).and_then(|c| c.value);
+            let vb = cell(b).and_then(|c| c.value);
+            match (va, vb) {
+                (Some(x), Some(y)) => {
+                    let o = x.total_cmp(&y);
+                    if descending {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                }
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            }
+        });
+    } else {
+        let keys: Vec<String> = (0..data.rows.len() as u32).map(|r| cell(r).map(|c| c.text.to_lowercase()).unwrap_or_default()).collect();
+        order.sort_by(|&a, &b| {
+            let o = keys.get(a as usize).cmp(&keys.get(b as usize));
+            if descending {
+                o.reverse()
+            } else {
+                o
+            }
+        });
+    }
+    order
+}
+
+/// One CSV field, quoted when it holds a comma, quote or line break (quotes doubled).
+pub fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// The table as CSV (header line, then rows in `order`), CRLF line ends.
+pub fn to_csv(data: &TableData, order: &[u32]) -> String {
+    let mut out = String::new();
+    let header: Vec<String> = data.columns.iter().map(|c| csv_field(&c.title)).collect();
+    out.push_str(&header.join(","));
+    out.push_str("\r\n");
+    for &r in order {
+        if let Some(row) = data.rows.get(r as usize) {
+            let fields: Vec<String> = row.iter().map(|c| csv_field(&c.csv_text())).collect();
+            out.push_str(&fields.join(","));
+            out.push_str("\r\n");
+        }
+    }
+    out
+}
+
+/// Offers `text` as a file download (`Blob` + a temporary anchor).
+pub fn download_text(file_name: &str, mime: &str, text: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Some(a) = document.create_element("a").ok().and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
+        a.set_href(&url);
+        a.set_download(file_name);
+        if let Some(body) = document.body() {
+            let _ = body.append_child(&a);
+            a.click();
+            let _ = body.remove_child(&a);
+        }
+    }
+    // Revoke after the download has started.
+    let revoke = Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+    }
+}
+
+fn window_height_px() -> f64 {
+    web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(1000.0)
+}
+
+/// Row positions `[first, end)` to render for a scroll offset (the window's height bounds
+/// the visible height, so no resize observer is needed).
+fn visible_range(scroll_top_px: f64, total: usize) -> (usize, usize) {
+    let first = ((scroll_top_px / ROW_HEIGHT_PX).floor().max(0.0) as usize).saturating_sub(OVERSCAN_ROWS);
+    let shown = (window_height_px() / ROW_HEIGHT_PX).ceil() as usize + 2 * OVERSCAN_ROWS;
+    (first.min(total), (first + shown).min(total))
+}
+
+/// The table. `data` may change (the sort and scroll position are kept; a new column set
+/// resets widths and sort); `on_row_click` receives the index into `data.rows`.
+#[allow(clippy::too_many_lines)] // one component: its bar, header and rows share the signals
+#[component]
+pub fn DataTable(
+    #[prop(into)] data: Signal<TableData>,
+    /// Prefix of the test ids.
+    #[prop(into)]
+    testid: String,
+    /// File name of the CSV export (`.csv` added when missing).
+    #[prop(into)]
+    csv_name: String,
+    #[prop(optional)] on_row_click: Option<Callback<usize>>,
+    /// Shown in the table's bar.
+    #[prop(optional, into)]
+    title: String,
+    /// Rows with this index are marked selected (`dt-selected`), e.g. the task selected in
+    /// the swimlane; the table also marks the last clicked row itself.
+    #[prop(optional, into)]
+    selected_row: Option<Signal<Option<usize>>>,
+) -> impl IntoView {
+    let sort = RwSignal::new(None::<Sort>);
+    let widths = RwSignal::new(Vec::<f64>::new());
+    let scroll_top = RwSignal::new(0.0f64);
+    let fullscreen = RwSignal::new(false);
+    let clicked = RwSignal::new(None::<usize>);
+    let drag = StoredValue::new(None::<(usize, f64, f64)>);
+    let scroller = NodeRef::<leptos::html::Div>::new();
+
+    // Column widths follow the columns' declared widths when the column set changes.
+    Effect::new(move |prev: Option<Vec<String>>| {
+        let ids: Vec<String> = data.with(|d| d.columns.iter().map(|c| c.id.clone()).collect());
+        if prev.as_ref() != Some(&ids) {
+            widths.set(data.with_untracked(|d| d.columns.iter().map(|c| c.width_px).collect()));
+            if prev.is_some() {
+                sort.set(None);
+            }
+        }
+        ids
+    });
+    let order = Memo::new(move |_| {
+        let s = sort.get();
+        data.with(|d| sorted_order(d, s))
+    });
+    let total = move || order.with(Vec::len);
+    let width_of = move |c: usize| widths.with(|w| w.get(c).copied().unwrap_or(100.0));
+    let total_width = move || widths.with(|w| w.iter().sum::<f64>());
+
+    let testid_head = format!("{testid}-head");
+    let testid_row = format!("{testid}-row");
+    let testid_csv = format!("{testid}-csv");
+    let testid_full = format!("{testid}-fullscreen");
+    let csv_file = if csv_name.to_ascii_lowercase().ends_with(".csv") { csv_name } else { format!("{csv_name}.csv") };
+
+    let on_header_click = move |c: usize| {
+        sort.update(|s| {
+            *s = match *s {
+                Some(Sort { column, descending: false }) if column == c => Some(Sort { column: c, descending: true }),
+                Some(Sort { column, descending: true }) if column == c => None,
+                _ => Some(Sort { column: c, descending: false }),
+            };
+        });
+    };
+    let export_csv = move |_| {
+        let text = order.with_untracked(|o| data.with_untracked(|d| to_csv(d, o)));
+        download_text(&csv_file, "text/csv;charset=utf-8", &format!("\u{feff}{text}"));
+    };
+    let sort_attr = move || match sort.get() {
+        None => String::new(),
+        Some(s) => {
+            let id = data.with(|d| d.columns.get(s.column).map(|c| c.id.clone()).unwrap_or_default());
+            format!("{id}:{}", if s.descending { "desc" } else { "asc" })
+        }
+    };
+    let on_scroll = move |_| {
+        if let Some(el) = scroller.get() {
+            scroll_top.set(f64::from(el.scroll_top()));
+        }
+    };
+    let header = move || {
+        data.with(|d| {
+            d.columns
+                .iter()
+                .enumerate()
+                .map(|(c, col)| {
+                    let arrow = move || match sort.get() {
+                        Some(Sort { column, descending }) if column == c => {
+                            if descending {
+                                " ▼"
+                            } else {
+                                " ▲"
+                            }
+                        }
+                        _ => "",
+                    };
+                    let tip = if col.tooltip.is_empty() { format!("{} — click to sort", col.title) } else { format!("{} — click to sort", col.tooltip) };
+                    view! {
+                        <div class="dt-th" class:dt-num=col.numeric role="columnheader" data-testid=testid_head.clone() data-col=col.id.clone()
+                            title=tip style=move || format!("width:{}px", width_of(c)) on:click=move |_| on_header_click(c)>
+                            <span class="dt-th-label">{col.title.clone()}{arrow}</span>
+                            <span class="dt-resize" title="drag to resize"
+                                on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
+                                on:pointerdown=move |ev: web_sys::PointerEvent| {
+                                    ev.stop_propagation();
+                                    ev.prevent_default();
+                                    if let Some(t) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                                        let _ = t.set_pointer_capture(ev.pointer_id());
+                                    }
+                                    drag.set_value(Some((c, f64::from(ev.client_x()), width_of(c))));
+                                }
+                                on:pointermove=move |ev: web_sys::PointerEvent| {
+                                    if let Some((col, x0, w0)) = drag.get_value() {
+                                        let w = (w0 + f64::from(ev.client_x()) - x0).max(MIN_COLUMN_PX);
+                                        widths.update(|ws| if let Some(x) = ws.get_mut(col) { *x = w; });
+                                    }
+                                }
+                                on:pointerup=move |ev: web_sys::PointerEvent| {
+                                    if let Some(t) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                                        let _ = t.release_pointer_capture(ev.pointer_id());
+                                    }
+                                    drag.set_value(None);
+                                }></span>
+                        </div>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let rows = move || {
+        let (first, end) = visible_range(scroll_top.get(), total());
+        let picked = selected_row.and_then(|s| s.get());
+        let mine = clicked.get();
+        let testid_row = testid_row.clone();
+        order.with(|o| {
+            data.with(|d| {
+                (first..end)
+                    .filter_map(|pos| {
+                        let r = *o.get(pos)? as usize;
+                        let row = d.rows.get(r)?;
+                        let cells = row
+                            .iter()
+                            .enumerate()
+                            .map(|(c, cell)| {
+                                let col = d.columns.get(c);
+                                let class = format!(
+                                    "dt-td{}{}",
+                                    if col.is_some_and(|x| x.numeric) { " dt-num" } else { "" },
+                                    cell.class.map(|k| format!(" {k}")).unwrap_or_default()
+                                );
+                                view! {
+                                    <div class=class role="cell" data-col=col.map(|x| x.id.clone()).unwrap_or_default()
+                                        title=cell.text.clone() style=move || format!("width:{}px", width_of(c))>{cell.text.clone()}</div>
+                                }
+                            })
+                            .collect_view();
+                        let top = pos as f64 * ROW_HEIGHT_PX;
+                        let selected = picked == Some(r) || mine == Some(r);
+                        Some(view! {
+                            <div class="dt-row" class:dt-selected=selected class:dt-clickable=on_row_click.is_some() role="row"
+                                data-testid=testid_row.clone() data-row=r.to_string() style=format!("top:{top}px")
+                                on:click=move |_| {
+                                    clicked.set(Some(r));
+                                    if let Some(cb) = on_row_click {
+                                        cb.run(r);
+                                    }
+                                }>{cells}</div>
+                        })
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    view! {
+        <div class="dt" class:dt-fullscreen=move || fullscreen.get() data-testid=testid data-rows=move || total().to_string()
+            data-sort=sort_attr role="table"
+            on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" && fullscreen.get_untracked() { fullscreen.set(false); }>
+            <div class="dt-bar">
+                <span class="dt-title">{title}</span>
+                <span class="dt-count">{move || format!("{} rows", total())}</span>
+                <span class="spacer"></span>
+                <button class="dt-btn" data-testid=testid_csv title="Export the table (in its current order) as CSV" on:click=export_csv>"CSV"</button>
+                <button class="dt-btn" data-testid=testid_full title="Full screen (Esc leaves)"
+                    on:click=move |_| fullscreen.update(|f| *f = !*f)>{move || if fullscreen.get() { "Exit full screen" } else { "Full screen" }}</button>
+            </div>
+            <div class="dt-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0">
+                <div class="dt-inner" style=move || format!("width:{}px", total_width())>
+                    <div class="dt-head" role="row">{header}</div>
+                    <div class="dt-body" style=move || format!("height:{}px", total() as f64 * ROW_HEIGHT_PX)>{rows}</div>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// Test/benchmark hook: `window.__pyptoTableBench(n)` mounts an n-row table (ids, names,
+/// numbers) in a fixed overlay with test id `bench-table`; `window.__pyptoTableBench(0)`
+/// removes it.
+pub fn install_bench_hook() {
+    let hook = Closure::<dyn Fn(u32)>::new(|n: u32| {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+        if let Some(old) = document.get_element_by_id("table-bench") {
+            old.remove();
+        }
+        if n == 0 {
+            return;
+        }
+        let Some(host) = document.create_element("div").ok().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) else { return };
+        host.set_id("table-bench");
+        let _ = host.set_attribute("class", "table-bench");
+        if let Some(body) = document.body() {
+            let _ = body.append_child(&host);
+        }
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let data = TableData {
+            columns: vec![
+                Column::num("id", "ID", 80.0),
+                Column::text("name", "Name", 160.0),
+                Column::num("count", "Count", 80.0),
+                Column::num("avg", "Avg (µs)", 110.0),
+                Column::num("max", "Max (µs)", 110.0),
+            ],
+            rows: (0..n)
+                .map(|i| {
+                    let avg = next() * 1000.0;
+                    vec![
+                        Cell::int(i64::from(i)),
+                        Cell::text(format!("kernel_{}", (next() * 1e6) as u64)),
+                        Cell::int((next() * 500.0) as i64),
+                        Cell::num(avg, 3),
+                        Cell::num(avg * (1.0 + next()), 3),
+                    ]
+                })
+                .collect(),
+        };
+        let handle = leptos::mount::mount_to(host, move || {
+            view! { <DataTable data=Signal::derive(move || data.clone()) testid="bench-table" csv_name="bench" title="benchmark"/> }
+        });
+        handle.forget();
+    });
+    if let Some(window) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&window, &JsValue::from_str("__pyptoTableBench"), hook.as_ref());
+    }
+    hook.forget();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> TableData {
+        TableData {
+            columns: vec![Column::text("name", "Name", 100.0), Column::num("v", "Value (µs)", 80.0)],
+            rows: vec![
+                vec![Cell::text("b"), Cell::num(2.5, 1)],
+                vec![Cell::text("A, \"quoted\""), Cell::opt(None, 1)],
+                vec![Cell::text("c"), Cell::num(-1.0, 1)],
+            ],
+        }
+    }
+
+    #[test]
+    fn numbers_sort_by_value_and_missing_values_last() {
+        let d = sample();
+        assert_eq!(sorted_order(&d, Some(Sort { column: 1, descending: false })), vec![2, 0, 1]);
+        assert_eq!(sorted_order(&d, Some(Sort { column: 1, descending: true })), vec![0, 2, 1]);
+        assert_eq!(sorted_order(&d, Some(Sort { column: 0, descending: false })), vec![1, 0, 2]);
+        assert_eq!(sorted_order(&d, None), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn csv_quotes_and_keeps_full_precision() {
+        let mut d = sample();
+        if let Some(row) = d.rows.get_mut(0) {
+            row[1] = Cell::num(502.534_062_499_999_55, 3);
+        }
+        let csv = to_csv(&d, &[0, 1]);
+        assert_eq!(csv, "Name,Value (µs)\r\nb,502.53406249999955\r\n\"A, \"\"quoted\"\"\",-\r\n");
+        assert_eq!(csv_field("a\nb"), "\"a\nb\"");
+    }
+}

@@ -1,0 +1,112 @@
+//! Kernel statistics tab: the reference converter's "Task Statistics by Function" (exec,
+//! latency, overheads) and the extension's Kernel Statistics (count, max/min/avg duration,
+//! setup excluded), both in the data table. A row runs the swimlane search for its function.
+
+use leptos::prelude::*;
+use pypto_protocol::{FunctionPerfRow, KernelStatsRow};
+
+use super::{current_data, search_function};
+use crate::state::AppState;
+use crate::table::{Cell, Column, DataTable, TableData};
+
+/// The extension's per-function table (also the Function Performance view's).
+pub fn function_perf_table(rows: &[FunctionPerfRow]) -> TableData {
+    TableData {
+        columns: vec![
+            Column::num("func_id", "Func ID", 70.0),
+            Column::text("name", "Function Name", 180.0),
+            Column::num("count", "Count", 70.0),
+            Column::num("max_us", "Max Duration (µs)", 130.0).tip("longest start→end, setup excluded"),
+            Column::num("min_us", "Min Duration (µs)", 130.0).tip("shortest start→end, setup excluded"),
+            Column::num("avg_us", "Avg Duration (µs)", 130.0).tip("mean start→end, setup excluded"),
+        ],
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    Cell::int(r.func_id),
+                    Cell::text(r.name.clone()),
+                    Cell::count(r.count),
+                    Cell::num(r.max_duration_us, 3),
+                    Cell::num(r.min_duration_us, 3),
+                    Cell::num(r.avg_duration_us, 3),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The converter's per-function table.
+pub fn converter_table(rows: &[KernelStatsRow]) -> TableData {
+    TableData {
+        columns: vec![
+            Column::num("func_id", "Func ID", 64.0),
+            Column::text("name", "Func Name", 150.0),
+            Column::num("count", "Count", 60.0),
+            Column::num("avg_exec_us", "Avg Exec (µs)", 105.0).tip("kernel time on AICore"),
+            Column::num("max_exec_us", "Max Exec (µs)", 105.0),
+            Column::num("min_exec_us", "Min Exec (µs)", 105.0),
+            Column::num("total_exec_us", "Total Exec (µs)", 115.0),
+            Column::num("avg_latency_us", "Avg Latency (µs)", 120.0).tip("dispatch → finish (level ≥ 2)"),
+            Column::num("exec_pct", "Exec %", 70.0).tip("Σ exec / Σ latency"),
+            Column::num("avg_head_oh_us", "Avg Head OH (µs)", 120.0).tip("start − dispatch"),
+            Column::num("avg_tail_oh_us", "Avg Tail OH (µs)", 120.0).tip("finish − end"),
+            Column::num("avg_prop_us", "Avg Prop (µs)", 105.0).tip("dispatch → AICore receive"),
+            Column::num("avg_local_us", "Avg Local (µs)", 105.0).tip("receive → start (setup)"),
+        ],
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    Cell::int(r.func_id),
+                    Cell::text(r.name.clone()),
+                    Cell::count(r.count),
+                    Cell::num(r.avg_exec_us, 2),
+                    Cell::num(r.max_exec_us, 2),
+                    Cell::num(r.min_exec_us, 2),
+                    Cell::num(r.total_exec_us, 2),
+                    Cell::opt(r.avg_latency_us, 2),
+                    Cell::opt(r.exec_pct, 1),
+                    Cell::opt(r.avg_head_oh_us, 2),
+                    Cell::opt(r.avg_tail_oh_us, 2),
+                    Cell::opt(r.avg_prop_us, 2),
+                    Cell::opt(r.avg_local_us, 2),
+                ]
+            })
+            .collect(),
+    }
+}
+
+#[component]
+pub fn KernelsTab() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let data = current_data();
+    let converter = Signal::derive(move || data.with(|d| d.as_ref().map(|d| converter_table(&d.kernel_stats)).unwrap_or_default()));
+    let perf = Signal::derive(move || data.with(|d| d.as_ref().map(|d| function_perf_table(&d.function_perf)).unwrap_or_default()));
+    let name_of = move |table: Signal<TableData>, row: usize| {
+        table.with_untracked(|t| t.rows.get(row).and_then(|r| r.get(1)).map(|c| c.text.clone()))
+    };
+    let totals = move || {
+        data.with(|d| {
+            d.as_ref().map(|d| {
+                let lat = d.kernel_total_latency_us.map_or_else(|| "-".to_string(), |v| format!("{v:.2}"));
+                format!("TOTAL: {} tasks, Σ exec {:.2} µs, Σ latency {lat} µs", d.kernel_total_count, d.kernel_total_exec_us)
+            })
+        })
+    };
+    view! {
+        <div class="perf-tables">
+            <p class="hint">"Click a row to search its function in the swimlane."</p>
+            <div class="perf-table-slot">
+                <DataTable data=perf testid="kernel-perf" csv_name="kernel_statistics" title="Kernel statistics (setup excluded)"
+                    on_row_click=Callback::new(move |r| if let Some(n) = name_of(perf, r) { search_function(&state, &n) })/>
+            </div>
+            <div class="perf-table-slot">
+                <DataTable data=converter testid="kernel-converter" csv_name="task_statistics_by_function"
+                    title="Task statistics by function (converter)"
+                    on_row_click=Callback::new(move |r| if let Some(n) = name_of(converter, r) { search_function(&state, &n) })/>
+            </div>
+            <p class="hint" data-testid="kernel-totals">{totals}</p>
+        </div>
+    }
+}

@@ -1,0 +1,81 @@
+//! Setup tab (toolkit-features.md G6): the tasks with the longest setup (AICore receive →
+//! start) and with the largest setup ratio (setup / (setup + exec)). A row locates and
+//! selects its task (on its core) in the swimlane; ratios above one half are coloured.
+
+use leptos::prelude::*;
+use pypto_protocol::SetupRow;
+
+use super::{current_data, select_task};
+use crate::state::AppState;
+use crate::table::{Cell, Column, DataTable, TableData};
+
+/// Ratio above which a row's ratio cell is coloured (setup dominates the kernel).
+const HIGH_RATIO: f64 = 0.5;
+
+fn setup_table(rows: &[SetupRow]) -> TableData {
+    TableData {
+        columns: vec![
+            Column::num("rank", "#", 44.0),
+            Column::text("task", "Task", 110.0).tip("rXtY"),
+            Column::num("task_id", "Task ID", 120.0),
+            Column::num("core", "Core", 56.0),
+            Column::num("setup_us", "Setup (µs)", 100.0).tip("AICore receive → start"),
+            Column::num("exec_us", "Exec (µs)", 100.0).tip("start → end"),
+            Column::num("ratio_pct", "Setup ratio (%)", 110.0).tip("setup / (setup + exec)"),
+        ],
+        rows: rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let ratio = Cell::num(r.setup_ratio * 100.0, 2);
+                vec![
+                    Cell::count(i as u64 + 1),
+                    Cell::text(r.task_label.clone()),
+                    // Ids above 2^53 would lose digits as numbers: sort by value, show and export the exact text.
+                    Cell { text: r.task_id.clone(), value: r.task_id.parse::<u64>().ok().map(|v| v as f64), class: None },
+                    Cell::int(i64::from(r.core_id)),
+                    Cell::num(r.setup_us, 3),
+                    Cell::num(r.exec_us, 3),
+                    if r.setup_ratio > HIGH_RATIO { ratio.class("dt-warn") } else { ratio },
+                ]
+            })
+            .collect(),
+    }
+}
+
+#[component]
+pub fn SetupTab() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let data = current_data();
+    let longest_rows = Memo::new(move |_| data.with(|d| d.as_ref().map(|d| d.longest_setup.clone()).unwrap_or_default()));
+    let ratio_rows = Memo::new(move |_| data.with(|d| d.as_ref().map(|d| d.largest_setup_ratio.clone()).unwrap_or_default()));
+    let longest = Signal::derive(move || longest_rows.with(|r| setup_table(r)));
+    let ratio = Signal::derive(move || ratio_rows.with(|r| setup_table(r)));
+    let pick = move |rows: Memo<Vec<SetupRow>>, r: usize| {
+        if let Some((id, core)) = rows.with_untracked(|rows| rows.get(r).and_then(|x| Some((x.task_id.parse::<u64>().ok()?, x.core_id)))) {
+            select_task(&state, id, Some(core));
+        }
+    };
+    let note = move || {
+        data.with(|d| match d {
+            None => "Computing…".to_string(),
+            Some(d) if d.rows_with_setup == 0 => {
+                "No execution has a setup: the records carry no AICore receive time (5-column or v1 capture).".to_string()
+            }
+            Some(d) => format!("{} AICore executions have a setup (receive → start); the top {} of each board are listed.", d.rows_with_setup, d.longest_setup.len()),
+        })
+    };
+    view! {
+        <div class="perf-tables">
+            <p class="hint" data-testid="setup-note">{note}</p>
+            <div class="perf-table-slot">
+                <DataTable data=longest testid="setup-longest" csv_name="setup_longest" title="Longest setup"
+                    on_row_click=Callback::new(move |r| pick(longest_rows, r))/>
+            </div>
+            <div class="perf-table-slot">
+                <DataTable data=ratio testid="setup-ratio" csv_name="setup_largest_ratio" title="Largest setup ratio"
+                    on_row_click=Callback::new(move |r| pick(ratio_rows, r))/>
+            </div>
+        </div>
+    }
+}
