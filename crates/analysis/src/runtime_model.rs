@@ -39,6 +39,11 @@ pub struct DepsDetails {
     pub args: DepsArgs,
     pub dims: Vec<u32>,
     pub dtype_names: Vec<String>,
+    /// From a lean read ([`pypto_formats::deps::DepsStream::lean`]): each task's byte span
+    /// in deps.json. Then `args` is empty and the details re-read one task's arguments from
+    /// the file on demand ([`pypto_formats::deps::parse_task`]).
+    pub task_offsets: Vec<u64>,
+    pub task_lens: Vec<u32>,
 }
 
 impl DepsDetails {
@@ -65,7 +70,13 @@ impl DepsDetails {
         arg_offsets.shrink_to_fit();
         let mut dims = d.dims;
         dims.shrink_to_fit();
-        Self { first_kernel, block_num, arg_offsets, args, dims, dtype_names: d.dtype_names }
+        let (mut task_offsets, mut task_lens) = (d.task_offsets, d.task_lens);
+        task_offsets.shrink_to_fit();
+        task_lens.shrink_to_fit();
+        if !task_offsets.is_empty() {
+            arg_offsets = Vec::new();
+        }
+        Self { first_kernel, block_num, arg_offsets, args, dims, dtype_names: d.dtype_names, task_offsets, task_lens }
     }
 
     /// The dims of a range (empty if out of bounds).
@@ -85,6 +96,13 @@ impl DepsDetails {
             + a.dtype.capacity() * 4
             + (a.shape.capacity() + a.strides.capacity()) * size_of::<DimRange>()
             + a.start_offset.capacity() * 8
+            + self.task_offsets.capacity() * 8
+            + self.task_lens.capacity() * 4
+    }
+
+    /// Whether the arguments are re-read from the file on demand (lean read).
+    pub fn args_on_demand(&self) -> bool {
+        !self.task_offsets.is_empty()
     }
 }
 

@@ -7,7 +7,7 @@
 #![allow(clippy::many_single_char_names, clippy::cast_possible_wrap, clippy::type_complexity, clippy::single_match_else)] // short loop names over columns; name lengths and arg indices are tiny
 
 use crate::hb_violation;
-use crate::runtime_model::RuntimeModel;
+use crate::runtime_model::{DepsDetails, RuntimeModel};
 use crate::task_kinds::{AnchorRef, TaskKind};
 use crate::tasks;
 use crate::timeline::{phase_name, first_kernel, Timeline, TrackKind, View};
@@ -290,6 +290,40 @@ fn id_list(ids: &[u64]) -> String {
 /// Details of a bar: `(title, fields, SPMD group)`.
 #[allow(clippy::too_many_lines)] // one field after the other, per bar kind
 pub fn bar_details(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(String, Vec<(String, String)>, Vec<BarAt>)> {
+    bar_details_with(t, models, bar, &|_, _, _| None)
+}
+
+/// A task's arguments as detail rows (`Arg <idx>` → type, dtype, shape, offset, strides,
+/// tensor) from deps task `i` of `d`.
+fn arg_fields(d: &DepsDetails, i: usize, push: &mut dyn FnMut(&str, String)) {
+    let a = d.arg_offsets.get(i).copied().unwrap_or(0) as usize;
+    let b = d.arg_offsets.get(i + 1).copied().unwrap_or(a as u32) as usize;
+    for j in a..b {
+        let dtype = d.args.dtype.get(j).and_then(|&x| d.dtype_names.get(x as usize)).map_or("?", String::as_str);
+        let shape = d.args.shape.get(j).map(|&r| d.dims_of(r).to_vec()).unwrap_or_default();
+        let strides = d.args.strides.get(j).map(|&r| d.dims_of(r).to_vec()).unwrap_or_default();
+        let ty = d.args.arg_type.get(j).copied().unwrap_or_default();
+        let tensor = d.args.tensor_id.get(j).copied().flatten().map_or_else(|| "-".to_owned(), |x| x.to_string());
+        push(
+            &format!("Arg {}", d.args.idx.get(j).copied().unwrap_or(j as i32)),
+            format!(
+                "{ty:?} {dtype} shape {shape:?} offset {} strides {strides:?} tensor {tensor}",
+                d.args.start_offset.get(j).copied().unwrap_or(0)
+            ),
+        );
+    }
+}
+
+/// [`bar_details`] for models whose deps.json was read lean: `read_task(model, offset, len)`
+/// returns those bytes of that model's deps.json (the worker reads the file slice), from
+/// which the task's arguments are re-read.
+#[allow(clippy::type_complexity, clippy::too_many_lines)] // one field list per lane kind
+pub fn bar_details_with(
+    t: &Timeline,
+    models: &[&RuntimeModel],
+    bar: BarAt,
+    read_task: &dyn Fn(usize, u64, u32) -> Option<Vec<u8>>,
+) -> Option<(String, Vec<(String, String)>, Vec<BarAt>)> {
     let g = t.bar_index(bar.track, bar.index)?;
     let tr = t.tracks.get(bar.track as usize)?;
     let m = model(t, models, bar.track)?;
@@ -391,21 +425,20 @@ pub fn bar_details(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option
         push("Fan-out", id_list(&ids(true)));
         if let Some(i) = di {
             let i = i as usize;
-            let a = d.arg_offsets.get(i).copied().unwrap_or(0) as usize;
-            let b = d.arg_offsets.get(i + 1).copied().unwrap_or(a as u32) as usize;
-            for j in a..b {
-                let dtype = d.args.dtype.get(j).and_then(|&x| d.dtype_names.get(x as usize)).map_or("?", String::as_str);
-                let shape = d.args.shape.get(j).map(|&r| d.dims_of(r).to_vec()).unwrap_or_default();
-                let strides = d.args.strides.get(j).map(|&r| d.dims_of(r).to_vec()).unwrap_or_default();
-                let ty = d.args.arg_type.get(j).copied().unwrap_or_default();
-                let tensor = d.args.tensor_id.get(j).copied().flatten().map_or_else(|| "-".to_owned(), |x| x.to_string());
-                push(
-                    &format!("Arg {}", d.args.idx.get(j).copied().unwrap_or(j as i32)),
-                    format!(
-                        "{ty:?} {dtype} shape {shape:?} offset {} strides {strides:?} tensor {tensor}",
-                        d.args.start_offset.get(j).copied().unwrap_or(0)
-                    ),
-                );
+            if d.args_on_demand() {
+                let dataset = t.tracks.get(bar.track as usize).map_or(0, |x| x.dataset as usize);
+                let one = d
+                    .task_offsets
+                    .get(i)
+                    .zip(d.task_lens.get(i))
+                    .and_then(|(&off, &len)| read_task(dataset, off, len))
+                    .and_then(|bytes| pypto_formats::deps::parse_task(&bytes));
+                match one {
+                    Some(one) => arg_fields(&DepsDetails::from_deps(one), 0, &mut push),
+                    None => push("Arguments", "could not re-read this task from deps.json".to_owned()),
+                }
+            } else {
+                arg_fields(d, i, &mut push);
             }
         }
     }

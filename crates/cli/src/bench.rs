@@ -77,6 +77,8 @@ pub const STAGES: &[(&str, StageFn)] = &[
     ("read files", read_files),
     ("records parse", records_parse),
     ("deps parse", deps_parse),
+    ("records stream parse", records_stream_parse),
+    ("deps stream parse", deps_stream_parse),
     ("name_map parse", name_map_parse),
     ("join", join),
     ("func_ids", func_ids),
@@ -195,6 +197,35 @@ fn deps_parse(c: &mut Ctx) -> StageResult {
     };
     c.deps = Some(d);
     Ok(Some(done))
+}
+
+/// The worker's slice size for large files.
+const STREAM_SLICE_BYTES: usize = 8 * 1024 * 1024;
+
+/// The worker's path: the records file fed in 8 MiB slices (result dropped; must equal parse).
+fn records_stream_parse(c: &mut Ctx) -> StageResult {
+    let Some(f) = &c.records_file else {
+        return Ok(None);
+    };
+    let mut s = records::RecordsStream::new();
+    for chunk in f.bytes.chunks(STREAM_SLICE_BYTES) {
+        s.feed(chunk);
+    }
+    let r = s.finish(&f.rel).ok_or("the slice-by-slice reader gave up (malformed file?)")?;
+    Ok(Some(Done { items: r.aicore_row_count(), input_bytes: f.bytes.len() as u64 }))
+}
+
+/// The worker's path for deps.json: fed in 8 MiB slices.
+fn deps_stream_parse(c: &mut Ctx) -> StageResult {
+    let Some(f) = &c.deps_file else {
+        return Ok(None);
+    };
+    let mut s = deps::DepsStream::new();
+    for chunk in f.bytes.chunks(STREAM_SLICE_BYTES) {
+        s.feed(chunk);
+    }
+    let d = s.finish().ok_or("the slice-by-slice reader gave up (malformed file?)")?;
+    Ok(Some(Done { items: d.task_count(), input_bytes: f.bytes.len() as u64 }))
 }
 
 fn name_map_parse(c: &mut Ctx) -> StageResult {

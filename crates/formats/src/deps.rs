@@ -8,6 +8,7 @@
 //! Older shapes (edges as `[pred, succ]` pairs, missing `tasks`/`tensors`/optional keys)
 //! are accepted.
 
+use crate::json_stream;
 use crate::json_util::{json_error, IdNum, Interner};
 use crate::FormatError;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -167,6 +168,10 @@ pub struct Deps {
     pub runtime: Option<String>,
     /// True when some task lacked a valid `kernel_ids` (pre-Jun-2026 files).
     pub missing_kernel_ids: bool,
+    /// Lean reading only ([`DepsStream::lean`]): each task's byte offset and length in the
+    /// file, to re-read its arguments with [`parse_task`]. Empty otherwise.
+    pub task_offsets: Vec<u64>,
+    pub task_lens: Vec<u32>,
     pub warnings: Vec<String>,
 }
 
@@ -200,6 +205,8 @@ struct Builder {
     deps: Deps,
     dtypes: Interner,
     sources: Interner,
+    /// [`DepsStream::lean`]: keep task heads and spans, edge ends only.
+    lean: bool,
 }
 
 impl Builder {
@@ -383,6 +390,150 @@ impl<'de> Deserialize<'de> for EdgeRec<'de> {
     }
 }
 
+/// Appends one `tasks[]` record.
+fn push_task(b: &mut Builder, t: TaskRec<'_>) {
+    let tasks = &mut b.deps.tasks;
+    if tasks.arg_offsets.is_empty() {
+        tasks.arg_offsets.push(0);
+    }
+    let k = t.kernel_ids.unwrap_or_default();
+    if !k.ok {
+        b.deps.missing_kernel_ids = true;
+    }
+    tasks.task_id.push(t.task_id.0);
+    tasks.kernel_ids.push(k.ids);
+    tasks.has_kernel_ids.push(k.ok);
+    tasks.block_num.push(
+        t.block_num
+            .map_or(1, |n| n.clamp(1, i64::from(u32::MAX)) as u32),
+    );
+    tasks.early_dispatch.push(t.early_dispatch.unwrap_or(false));
+    tasks.scope.push(match t.scope.as_deref() {
+        Some("auto") => Scope::Auto,
+        Some("manual") => Scope::Manual,
+        _ => Scope::Other,
+    });
+    for a in t.args {
+        let shape = b.dims(a.shape.as_deref());
+        let strides = b.dims(a.strides.as_deref());
+        let dtype = b.dtype(a.dtype.as_deref());
+        let args = &mut b.deps.args;
+        args.idx.push(a.idx.unwrap_or(-1));
+        args.arg_type.push(
+            a.arg_type
+                .as_deref()
+                .map_or(ArgType::Unknown, ArgType::from_name),
+        );
+        args.tensor_id.push(a.tensor_id.map(|x| x.0));
+        args.dtype.push(dtype);
+        args.shape.push(shape);
+        args.strides.push(strides);
+        args.start_offset.push(a.start_offset.map_or(0, |x| x.0));
+    }
+    let n = b.deps.args.idx.len() as u32;
+    b.deps.tasks.arg_offsets.push(n);
+}
+
+/// Appends one `tensors[]` record.
+fn push_tensor(b: &mut Builder, t: &TensorRec<'_>) {
+    let dtype = b.dtype(t.dtype.as_deref());
+    let ts = &mut b.deps.tensors;
+    ts.tensor_id.push(t.tensor_id.0);
+    ts.buffer_addr.push(t.buffer_addr.map_or(0, |x| x.0));
+    ts.version.push(t.version.unwrap_or(0));
+    ts.dtype.push(dtype);
+    ts.buffer_numel.push(t.buffer_numel.map_or(0, |x| x.0));
+}
+
+/// Appends one `edges[]` record.
+fn push_edge_rec(b: &mut Builder, e: EdgeRec<'_>) {
+    match e {
+        EdgeRec::Pair(p, s) => push_edge(b, p, s, None),
+        EdgeRec::Obj(o) => push_edge(b, o.pred.0, o.succ.0, Some(&o)),
+    }
+}
+
+/// A task without its `args` (lean reading; unknown keys, `args` included, are skipped).
+#[derive(Deserialize)]
+#[serde(expecting = "a deps.json task object with `task_id`")]
+struct TaskHead<'a> {
+    task_id: IdNum,
+    #[serde(borrow, default)]
+    scope: Option<Cow<'a, str>>,
+    #[serde(default)]
+    early_dispatch: Option<bool>,
+    #[serde(default)]
+    kernel_ids: Option<KernelIds>,
+    #[serde(default)]
+    block_num: Option<i64>,
+}
+
+/// Appends a task head and its byte span (lean reading).
+fn push_task_head(b: &mut Builder, t: &TaskHead<'_>, offset: u64, len: usize) {
+    let tasks = &mut b.deps.tasks;
+    if tasks.arg_offsets.is_empty() {
+        tasks.arg_offsets.push(0);
+    }
+    let k = t.kernel_ids.as_ref().map_or(([-1; 3], false), |k| (k.ids, k.ok));
+    if !k.1 {
+        b.deps.missing_kernel_ids = true;
+    }
+    tasks.task_id.push(t.task_id.0);
+    tasks.kernel_ids.push(k.0);
+    tasks.has_kernel_ids.push(k.1);
+    tasks.block_num.push(t.block_num.map_or(1, |n| n.clamp(1, i64::from(u32::MAX)) as u32));
+    tasks.early_dispatch.push(t.early_dispatch.unwrap_or(false));
+    tasks.scope.push(match t.scope.as_deref() {
+        Some("auto") => Scope::Auto,
+        Some("manual") => Scope::Manual,
+        _ => Scope::Other,
+    });
+    tasks.arg_offsets.push(0);
+    b.deps.task_offsets.push(offset);
+    b.deps.task_lens.push(u32::try_from(len).unwrap_or(u32::MAX));
+}
+
+/// An edge's `(pred, succ)` only (lean reading), from an object or a pair.
+struct EdgeEnds(u64, u64);
+
+impl<'de> Deserialize<'de> for EdgeEnds {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Obj {
+            pred: IdNum,
+            succ: IdNum,
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = EdgeEnds;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an edge object or a [pred, succ] pair")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<EdgeEnds, A::Error> {
+                let pred: IdNum = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let succ: IdNum = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(EdgeEnds(pred.0, succ.0))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<EdgeEnds, A::Error> {
+                let o = Obj::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(EdgeEnds(o.pred.0, o.succ.0))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Re-reads one task element (the bytes of a [`Deps::task_offsets`]/[`Deps::task_lens`] span
+/// of a lean read): a one-task [`Deps`] with its arguments, or `None` if the bytes are not
+/// a task object.
+pub fn parse_task(bytes: &[u8]) -> Option<Deps> {
+    let mut b = Builder::default();
+    let t: TaskRec<'_> = serde_json::from_slice(bytes).ok()?;
+    push_task(&mut b, t);
+    Some(finish(b))
+}
+
 /// Streams tasks into the builder.
 struct TasksField<'b>(&'b mut Builder);
 /// Streams tensors into the builder.
@@ -402,46 +553,7 @@ impl<'de> de::DeserializeSeed<'de> for TasksField<'_> {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
                 let b = self.0;
                 while let Some(t) = seq.next_element::<TaskRec<'de>>()? {
-                    let tasks = &mut b.deps.tasks;
-                    if tasks.arg_offsets.is_empty() {
-                        tasks.arg_offsets.push(0);
-                    }
-                    let k = t.kernel_ids.unwrap_or_default();
-                    if !k.ok {
-                        b.deps.missing_kernel_ids = true;
-                    }
-                    tasks.task_id.push(t.task_id.0);
-                    tasks.kernel_ids.push(k.ids);
-                    tasks.has_kernel_ids.push(k.ok);
-                    tasks.block_num.push(
-                        t.block_num
-                            .map_or(1, |n| n.clamp(1, i64::from(u32::MAX)) as u32),
-                    );
-                    tasks.early_dispatch.push(t.early_dispatch.unwrap_or(false));
-                    tasks.scope.push(match t.scope.as_deref() {
-                        Some("auto") => Scope::Auto,
-                        Some("manual") => Scope::Manual,
-                        _ => Scope::Other,
-                    });
-                    for a in t.args {
-                        let shape = b.dims(a.shape.as_deref());
-                        let strides = b.dims(a.strides.as_deref());
-                        let dtype = b.dtype(a.dtype.as_deref());
-                        let args = &mut b.deps.args;
-                        args.idx.push(a.idx.unwrap_or(-1));
-                        args.arg_type.push(
-                            a.arg_type
-                                .as_deref()
-                                .map_or(ArgType::Unknown, ArgType::from_name),
-                        );
-                        args.tensor_id.push(a.tensor_id.map(|x| x.0));
-                        args.dtype.push(dtype);
-                        args.shape.push(shape);
-                        args.strides.push(strides);
-                        args.start_offset.push(a.start_offset.map_or(0, |x| x.0));
-                    }
-                    let n = b.deps.args.idx.len() as u32;
-                    b.deps.tasks.arg_offsets.push(n);
+                    push_task(b, t);
                 }
                 Ok(())
             }
@@ -462,13 +574,7 @@ impl<'de> de::DeserializeSeed<'de> for TensorsField<'_> {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
                 let b = self.0;
                 while let Some(t) = seq.next_element::<TensorRec<'de>>()? {
-                    let dtype = b.dtype(t.dtype.as_deref());
-                    let ts = &mut b.deps.tensors;
-                    ts.tensor_id.push(t.tensor_id.0);
-                    ts.buffer_addr.push(t.buffer_addr.map_or(0, |x| x.0));
-                    ts.version.push(t.version.unwrap_or(0));
-                    ts.dtype.push(dtype);
-                    ts.buffer_numel.push(t.buffer_numel.map_or(0, |x| x.0));
+                    push_tensor(b, &t);
                 }
                 Ok(())
             }
@@ -489,15 +595,7 @@ impl<'de> de::DeserializeSeed<'de> for EdgesField<'_> {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
                 let b = self.0;
                 while let Some(e) = seq.next_element::<EdgeRec<'de>>()? {
-                    match e {
-                        EdgeRec::Pair(p, s) => {
-                            push_edge(b, p, s, None);
-                        }
-                        EdgeRec::Obj(o) => {
-                            let o = *o;
-                            push_edge(b, o.pred.0, o.succ.0, Some(&o));
-                        }
-                    }
+                    push_edge_rec(b, e);
                 }
                 Ok(())
             }
@@ -605,6 +703,11 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Deps, FormatError> {
         .deserialize(&mut json)
         .map_err(|e| json_error(path, bytes, &e))?;
     json.end().map_err(|e| json_error(path, bytes, &e))?;
+    Ok(finish(b))
+}
+
+/// The checks after all keys were read.
+fn finish(b: Builder) -> Deps {
     let mut deps = b.deps;
     if deps.tasks.arg_offsets.is_empty() {
         deps.tasks.arg_offsets.push(0);
@@ -620,5 +723,83 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Deps, FormatError> {
             "some tasks have no valid `kernel_ids` (older deps.json): their functions cannot be resolved".to_owned(),
         );
     }
-    Ok(deps)
+    deps
+}
+
+// ------------------------------------------------------------------------------------------
+// Slice-by-slice reading (the worker's path for large files).
+
+impl json_stream::Target for Builder {
+    fn layout(&self, key: &[u8]) -> Option<(usize, json_stream::Layout)> {
+        let slot = match key {
+            b"tasks" => 0,
+            b"tensors" => 1,
+            b"edges" => 2,
+            _ => return None,
+        };
+        Some((slot, json_stream::Layout::Flat))
+    }
+    fn open(&mut self, _slot: usize) {}
+    fn group(&mut self, _slot: usize) {}
+    fn element(&mut self, slot: usize, bytes: &[u8], offset: u64) -> json_stream::Elem {
+        if self.lean {
+            return match slot {
+                0 => json_stream::de_one(bytes, |t, n| push_task_head(self, &t, offset, n)),
+                1 => json_stream::de_one(bytes, |_: de::IgnoredAny, _| ()),
+                _ => json_stream::de_one(bytes, |e: EdgeEnds, _| {
+                    self.deps.edges.pred.push(e.0);
+                    self.deps.edges.succ.push(e.1);
+                }),
+            };
+        }
+        match slot {
+            0 => json_stream::de_one(bytes, |t, _| push_task(self, t)),
+            1 => json_stream::de_one(bytes, |t, _| push_tensor(self, &t)),
+            _ => json_stream::de_one(bytes, |e, _| push_edge_rec(self, e)),
+        }
+    }
+}
+
+/// A `deps.json` read slice by slice: [`DepsStream::feed`] each slice in order, then
+/// [`DepsStream::finish`]. Tasks, tensors and edges go into columns as their elements
+/// complete, so the file's text is never held whole. The result equals [`parse`]'s; when the
+/// file is malformed in any way `finish` returns `None` and the caller parses the whole file
+/// with [`parse`] for the exact error position.
+#[derive(Default)]
+pub struct DepsStream {
+    split: json_stream::Splitter,
+    builder: Builder,
+}
+
+impl DepsStream {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A lean reader for a resident model that re-reads a task's arguments on demand: tasks
+    /// keep their ids, `kernel_ids`, `block_num`, scope and early-dispatch flag, plus their
+    /// byte span in the file ([`Deps::task_offsets`], [`Deps::task_lens`]; re-read one with
+    /// [`parse_task`]); `args` are not kept, `tensors` are skipped, and edges keep only
+    /// `pred`/`succ` (the other edge columns stay empty).
+    pub fn lean() -> Self {
+        let mut s = Self::default();
+        s.builder.lean = true;
+        s
+    }
+
+    /// Feeds the next slice.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.split.feed(bytes, &mut self.builder);
+    }
+
+    /// The parsed deps.json, or `None` if the file must be parsed whole for its error.
+    pub fn finish(self) -> Option<Deps> {
+        use de::DeserializeSeed;
+        let side = self.split.finish()?;
+        let mut b = self.builder;
+        let mut json = serde_json::Deserializer::from_slice(&side);
+        Top(&mut b).deserialize(&mut json).ok()?;
+        json.end().ok()?;
+        Some(finish(b))
+    }
 }

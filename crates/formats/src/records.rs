@@ -10,6 +10,7 @@
 //! `scheduler_records.streams`). Rows are deserialised straight into columns; cycles stay
 //! exact `u64`; negative integers are normalised with `& (2^64-1)`.
 
+use crate::json_stream;
 use crate::json_util::{json_error, Interner, Num, ObjectOnly};
 use crate::FormatError;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -1147,10 +1148,15 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
 }
 
 /// Parses a records file. `path` is only used in errors.
-#[allow(clippy::too_many_lines)] // the variant detection reads best as one sequence of steps
 pub fn parse(path: &str, bytes: &[u8]) -> Result<ChipRecords, FormatError> {
     let ObjectOnly(raw): ObjectOnly<RawFile<'_>> =
         serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
+    from_raw(path, bytes, raw)
+}
+
+/// The variant detection and checks over a deserialised file (`bytes` locates keys in errors).
+#[allow(clippy::too_many_lines)] // the variant detection reads best as one sequence of steps
+fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, FormatError> {
     let mut warnings = Vec::new();
 
     let (key, level_raw) = if let Some(l) = raw.chip_swimlane_level {
@@ -1384,4 +1390,109 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<ChipRecords, FormatError> {
     }
     out.warnings = warnings;
     Ok(out)
+}
+
+// ------------------------------------------------------------------------------------------
+// Slice-by-slice reading (the worker's path for large files).
+
+/// Streamed sinks, one per big top-level array (see [`RecordsStream`]).
+#[derive(Default)]
+struct StreamSinks {
+    v1: Option<V1Sink>,
+    aicore: Option<AicoreSink>,
+    aicpu: Option<AicpuSink>,
+    sched: Option<Vec<SchedSink>>,
+    orch: Option<Vec<OrchSink>>,
+    host_orch: Option<Vec<HostOrchSink>>,
+    uploads: Option<UploadSink>,
+}
+
+fn push_into<S: for<'a> Sink<'a>>(sink: Option<&mut S>, bytes: &[u8]) -> json_stream::Elem {
+    match sink {
+        Some(s) => json_stream::de_one(bytes, |r, _| s.push(r)),
+        None => json_stream::Elem::Fail,
+    }
+}
+
+impl json_stream::Target for StreamSinks {
+    fn layout(&self, key: &[u8]) -> Option<(usize, json_stream::Layout)> {
+        use json_stream::Layout::{Flat, Nested};
+        Some(match key {
+            b"tasks" => (0, Flat),
+            b"aicore_tasks" => (1, Flat),
+            b"aicpu_tasks" => (2, Flat),
+            b"aicpu_scheduler_phases" => (3, Nested),
+            b"aicpu_orchestrator_phases" => (4, Nested),
+            b"host_orchestrator_phases" => (5, Nested),
+            b"host_device_uploads" => (6, Flat),
+            _ => return None,
+        })
+    }
+    fn open(&mut self, slot: usize) {
+        match slot {
+            0 => self.v1 = Some(V1Sink::default()),
+            1 => self.aicore = Some(AicoreSink::default()),
+            2 => self.aicpu = Some(AicpuSink::default()),
+            3 => self.sched = Some(Vec::new()),
+            4 => self.orch = Some(Vec::new()),
+            5 => self.host_orch = Some(Vec::new()),
+            _ => self.uploads = Some(UploadSink::default()),
+        }
+    }
+    fn group(&mut self, slot: usize) {
+        match slot {
+            3 => self.sched.get_or_insert_with(Vec::new).push(SchedSink::default()),
+            4 => self.orch.get_or_insert_with(Vec::new).push(OrchSink::default()),
+            _ => self.host_orch.get_or_insert_with(Vec::new).push(HostOrchSink::default()),
+        }
+    }
+    fn element(&mut self, slot: usize, bytes: &[u8], _offset: u64) -> json_stream::Elem {
+        match slot {
+            0 => push_into(self.v1.as_mut(), bytes),
+            1 => push_into(self.aicore.as_mut(), bytes),
+            2 => push_into(self.aicpu.as_mut(), bytes),
+            3 => push_into(self.sched.as_mut().and_then(|v| v.last_mut()), bytes),
+            4 => push_into(self.orch.as_mut().and_then(|v| v.last_mut()), bytes),
+            5 => push_into(self.host_orch.as_mut().and_then(|v| v.last_mut()), bytes),
+            _ => push_into(self.uploads.as_mut(), bytes),
+        }
+    }
+}
+
+/// A records file read slice by slice: [`RecordsStream::feed`] each slice in order, then
+/// [`RecordsStream::finish`]. The big arrays go straight into columns as their elements
+/// complete, so the file's text is never held whole. The result equals [`parse`]'s; when the
+/// file is malformed in any way `finish` returns `None` and the caller parses the whole file
+/// with [`parse`] for the exact error position.
+#[derive(Default)]
+pub struct RecordsStream {
+    split: json_stream::Splitter,
+    sinks: StreamSinks,
+}
+
+impl RecordsStream {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds the next slice.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.split.feed(bytes, &mut self.sinks);
+    }
+
+    /// The parsed records, or `None` if the file must be parsed whole for its error.
+    pub fn finish(self, path: &str) -> Option<ChipRecords> {
+        let side = self.split.finish()?;
+        let ObjectOnly(mut raw): ObjectOnly<RawFile<'_>> = serde_json::from_slice(&side).ok()?;
+        let s = self.sinks;
+        // A streamed key never reaches the side document, so these are all `None` here.
+        raw.tasks = s.v1.map(One).or(raw.tasks);
+        raw.aicore_tasks = s.aicore.map(One).or(raw.aicore_tasks);
+        raw.aicpu_tasks = s.aicpu.map(One).or(raw.aicpu_tasks);
+        raw.aicpu_scheduler_phases = s.sched.map(ListOf).or(raw.aicpu_scheduler_phases);
+        raw.aicpu_orchestrator_phases = s.orch.map(ListOf).or(raw.aicpu_orchestrator_phases);
+        raw.host_orchestrator_phases = s.host_orch.map(ListOf).or(raw.host_orchestrator_phases);
+        raw.host_device_uploads = s.uploads.map(One).or(raw.host_device_uploads);
+        from_raw(path, &side, raw).ok()
+    }
 }
