@@ -15,6 +15,7 @@
 mod analyses;
 mod bench;
 mod gen;
+mod gen_strace;
 mod report;
 mod walk;
 
@@ -23,7 +24,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer report <dir> [--json]";
 
 fn usage() -> String {
-    format!("{USAGE}\n{}\n{}", gen::USAGE, bench::USAGE)
+    format!("{USAGE}\n{}\n{}\n{}", gen::USAGE, gen_strace::USAGE, bench::USAGE)
 }
 
 fn main() -> ExitCode {
