@@ -3,6 +3,7 @@
 //! summary. Used by the CLI (reports, golden tests) and the web worker (render columns).
 
 pub mod critical_path;
+pub mod dag_layout;
 pub mod dataflow_regions;
 pub mod deps_graph;
 pub mod deps_markers;

@@ -1,0 +1,263 @@
+//! Whole-pipeline tests of the layered layout: invariants on hand-made, random and real
+//! fixture graphs, both directions.
+
+use super::*;
+use crate::deps_graph::DepsGraph;
+use crate::edge_modes::{select_edges, EdgeMode};
+
+fn sizes(n: usize) -> Vec<NodeSize> {
+    (0..n)
+        .map(|i| NodeSize { width: 60.0 + (i % 5) as f32 * 20.0, height: 24.0 + (i % 3) as f32 * 8.0 })
+        .collect()
+}
+
+fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+/// A random DAG with fan-out hubs and long edges (edges point from lower to higher index).
+fn random_dag(seed: u64, n: usize) -> Vec<(u32, u32)> {
+    let mut s = seed;
+    let mut edges = Vec::new();
+    for v in 1..n as u64 {
+        for _ in 0..=xorshift(&mut s) % 3 {
+            let back = 1 + xorshift(&mut s) % 40.min(v);
+            edges.push(((v - back) as u32, v as u32));
+        }
+        if v % 50 == 0 {
+            for k in 1..12u64 {
+                if v + k * 3 < n as u64 {
+                    edges.push((v as u32, (v + k * 3) as u32));
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// Checks every layout invariant the view relies on.
+fn check(sz: &[NodeSize], edges: &[(u32, u32)], opts: &LayoutOptions, l: &Layout) {
+    let n = sz.len();
+    let lr = opts.direction == Direction::LeftRight;
+    assert_eq!(l.x.len(), n);
+    assert_eq!(l.edge_offsets.len(), edges.len() + 1);
+    // Layers respect every edge (reversed ones the other way round).
+    let mut reversed = vec![false; edges.len()];
+    for &e in &l.reversed_edges {
+        reversed[e as usize] = true;
+    }
+    for (e, &(u, v)) in edges.iter().enumerate() {
+        let (lu, lv) = (l.layer[u as usize], l.layer[v as usize]);
+        if u == v {
+            assert!(l.self_loops.contains(&(e as u32)));
+            assert!(l.polyline(e).is_empty());
+        } else if reversed[e] {
+            assert!(lu > lv, "reversed edge {e}");
+        } else {
+            assert!(lv > lu, "edge {e}: {u}@{lu} -> {v}@{lv}");
+        }
+        // Polylines run from the source to the target, one point per layer boundary/dummy.
+        if u != v {
+            let pl = l.polyline(e);
+            assert_eq!(pl.len() as u32, 2 * lu.abs_diff(lv), "edge {e}");
+            // Monotone along the layer axis.
+            let depth = |p: [f32; 2]| if lr { p[0] } else { p[1] };
+            let sign = if lv > lu { 1.0 } else { -1.0 };
+            assert!(pl.windows(2).all(|w| sign * (depth(w[1]) - depth(w[0])) >= 0.0), "edge {e} not monotone");
+            let (a, b) = (pl[0], pl[pl.len() - 1]);
+            let along = |p: [f32; 2]| if lr { p[1] } else { p[0] };
+            assert!((along(a) - if lr { l.y[u as usize] } else { l.x[u as usize] }).abs() < 1e-3);
+            assert!((along(b) - if lr { l.y[v as usize] } else { l.x[v as usize] }).abs() < 1e-3);
+        }
+    }
+    // No overlaps within a layer, order consistent with coordinates.
+    let mut by_layer: Vec<Vec<u32>> = vec![Vec::new(); l.layer_count as usize];
+    for v in 0..n {
+        by_layer[l.layer[v] as usize].push(v as u32);
+    }
+    for layer in &mut by_layer {
+        layer.sort_by_key(|&v| l.order[v as usize]);
+        for w in layer.windows(2) {
+            let (a, b) = (w[0] as usize, w[1] as usize);
+            let (pa, pb, sa, sb) = if lr {
+                (l.y[a], l.y[b], sz[a].height, sz[b].height)
+            } else {
+                (l.x[a], l.x[b], sz[a].width, sz[b].width)
+            };
+            assert!(pb - pa >= f32::midpoint(sa, sb) + opts.node_sep as f32 - 1e-2, "overlap {a} {b}: {pa} {pb}");
+        }
+    }
+    // Layers are separated along the other axis.
+    for (v, s) in sz.iter().enumerate() {
+        let inside = |x: f32, lo: f32, hi: f32| x >= lo - 1e-3 && x <= hi + 1e-3;
+        assert!(inside(l.x[v] - s.width / 2.0, l.bbox.min_x, l.bbox.max_x));
+        assert!(inside(l.y[v] + s.height / 2.0, l.bbox.min_y, l.bbox.max_y));
+    }
+    assert!(l.crossings <= l.initial_crossings);
+    assert!(l.total_edge_length.is_finite());
+}
+
+fn both_directions() -> [LayoutOptions; 2] {
+    [
+        LayoutOptions::default(),
+        LayoutOptions { direction: Direction::LeftRight, heuristic: OrderHeuristic::Median, ..LayoutOptions::default() },
+    ]
+}
+
+#[test]
+fn empty_one_node_and_disconnected() {
+    for opts in both_directions() {
+        let l = layout_all(&[], &[], &opts).unwrap();
+        assert!(l.x.is_empty() && l.edge_offsets == vec![0] && l.layer_count == 0);
+        let sz = sizes(1);
+        let l = layout_all(&sz, &[], &opts).unwrap();
+        assert_eq!(l.layer, vec![0]);
+        check(&sz, &[], &opts, &l);
+        // Two components and an isolated node.
+        let sz = sizes(7);
+        let edges = [(0, 1), (1, 2), (3, 4), (3, 5)];
+        let l = layout_all(&sz, &edges, &opts).unwrap();
+        check(&sz, &edges, &opts, &l);
+        assert_eq!(l.crossings, 0);
+    }
+}
+
+#[test]
+fn chains_stay_straight() {
+    // A chain 0→1→2→3 with a long edge 0→3 beside it, a fan-out 4→{5,6,7}, and a pure
+    // chain 8→9→10→11 of different widths.
+    let mut sz = vec![NodeSize { width: 80.0, height: 30.0 }; 12];
+    sz[9].width = 200.0;
+    sz[10].width = 30.0;
+    let edges = [(0, 1), (1, 2), (2, 3), (0, 3), (4, 5), (4, 6), (4, 7), (8, 9), (9, 10), (10, 11)];
+    let l = layout_all(&sz, &edges, &LayoutOptions::default()).unwrap();
+    check(&sz, &edges, &LayoutOptions::default(), &l);
+    assert_eq!(l.dummy_count, 2);
+    assert!((l.x[1] - l.x[2]).abs() < 0.5, "{:?}", &l.x[..4]);
+    let x: Vec<f32> = (8..12).map(|v| l.x[v]).collect();
+    assert!(x.iter().all(|&xi| (xi - x[0]).abs() < 1e-3), "chain not straight: {x:?}");
+    // The long edge's dummies are straight too (its inner points share one x).
+    let pl = l.polyline(3);
+    assert!(pl[1..5].iter().all(|p| (p[0] - pl[1][0]).abs() < 0.5), "{pl:?}");
+    // The fan-out parent sits over its children's middle.
+    assert!((l.x[4] - l.x[6]).abs() < 1e-3);
+}
+
+#[test]
+fn cycles_are_broken_and_reported() {
+    let sz = sizes(5);
+    let edges = [(0, 1), (1, 2), (2, 0), (2, 3), (3, 3), (3, 4), (4, 2)];
+    for opts in both_directions() {
+        let l = layout_all(&sz, &edges, &opts).unwrap();
+        assert_eq!(l.reversed_edges, vec![2, 6]);
+        assert_eq!(l.self_loops, vec![4]);
+        check(&sz, &edges, &opts, &l);
+        // A reversed edge's polyline still starts at its own source (node 2).
+        let pl = l.polyline(2);
+        let start = pl[0];
+        let own = if opts.direction == Direction::LeftRight { l.y[2] } else { l.x[2] };
+        let along = if opts.direction == Direction::LeftRight { start[1] } else { start[0] };
+        assert!((along - own).abs() < 1e-3);
+    }
+}
+
+#[test]
+fn out_of_range_edge_is_an_error() {
+    let err = layout_all(&sizes(2), &[(0, 5)], &LayoutOptions::default()).unwrap_err();
+    assert_eq!(err, LayoutError::EdgeOutOfRange { edge: 0, node: 5, node_count: 2 });
+    assert!(err.to_string().contains("node 5"));
+}
+
+#[test]
+fn random_graphs_keep_every_invariant_and_are_deterministic() {
+    for seed in [1, 7, 42] {
+        let n = 1500;
+        let edges = random_dag(seed, n);
+        let sz = sizes(n);
+        for opts in both_directions() {
+            let a = layout_all(&sz, &edges, &opts).unwrap();
+            check(&sz, &edges, &opts, &a);
+            assert!(a.crossings < a.initial_crossings, "no improvement: {}", a.crossings);
+            let b = layout_all(&sz, &edges, &opts).unwrap();
+            assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn cancel_and_progress() {
+    let edges = random_dag(3, 500);
+    let sz = sizes(500);
+    let mut phases = Vec::new();
+    let l = layout(&sz, &edges, &LayoutOptions::default(), &mut |p| {
+        phases.push(p.phase);
+        true
+    });
+    assert!(l.is_ok());
+    for p in [Phase::Acyclic, Phase::Rank, Phase::Normalize, Phase::Order, Phase::Position, Phase::Route] {
+        assert!(phases.contains(&p), "{p:?} not reported");
+    }
+    for stop in [Phase::Acyclic, Phase::Order, Phase::Route] {
+        let mut seen_order = 0;
+        let r = layout(&sz, &edges, &LayoutOptions::default(), &mut |p| {
+            if p.phase == Phase::Order {
+                seen_order += 1;
+            }
+            // Stop at the phase, for Order at its second sweep.
+            !(p.phase == stop && (stop != Phase::Order || seen_order > 2))
+        });
+        assert_eq!(r.unwrap_err(), LayoutError::Cancelled(stop));
+    }
+}
+
+#[test]
+fn deep_chain_without_recursion() {
+    let n = 100_000;
+    let edges: Vec<(u32, u32)> = (0..n as u32 - 1).map(|i| (i, i + 1)).collect();
+    let sz = vec![NodeSize { width: 40.0, height: 20.0 }; n];
+    let l = layout_all(&sz, &edges, &LayoutOptions::default()).unwrap();
+    assert_eq!(l.layer_count as usize, n);
+    assert!(l.x.iter().all(|&x| (x - l.x[0]).abs() < 1e-3));
+}
+
+/// Every real fixture DAG, every edge mode's edge set, both directions.
+#[test]
+fn fixture_dags() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime");
+    let mut laid = 0;
+    let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).collect();
+    dirs.sort();
+    for dir in dirs {
+        let path = dir.join("deps.json");
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        let deps = pypto_formats::deps::parse(&path.display().to_string(), &bytes).unwrap();
+        let g = DepsGraph::build(&deps, &[], &|_| false);
+        let sz: Vec<NodeSize> = (0..g.node_count()).map(|_| NodeSize { width: 140.0, height: 36.0 }).collect();
+        for mode in [EdgeMode::Full, EdgeMode::Reduced, EdgeMode::OmittedDataflow] {
+            let sel = select_edges(&g, &deps, mode, None);
+            let edges: Vec<(u32, u32)> = sel
+                .shown
+                .iter()
+                .map(|&e| (g.edge_pred[e as usize], g.edge_succ[e as usize]))
+                .collect();
+            for opts in both_directions() {
+                let l = layout_all(&sz, &edges, &opts).unwrap();
+                check(&sz, &edges, &opts, &l);
+                assert!(l.reversed_edges.is_empty(), "{}: fixture DAG has a cycle", path.display());
+                laid += 1;
+            }
+        }
+        if dir.ends_with("a2a3sim-L4-TestPagedAttention_CaseMediumLocal") {
+            let edges: Vec<(u32, u32)> = g.edge_pred.iter().copied().zip(g.edge_succ.iter().copied()).collect();
+            let l = layout_all(&sz, &edges, &LayoutOptions::default()).unwrap();
+            // 520 nodes, 760 edges; the update chains are 16 long.
+            assert_eq!((g.node_count(), edges.len()), (520, 760));
+            assert!(l.layer_count >= 17);
+            assert!(l.crossings * 2 <= l.initial_crossings.max(1), "{} vs {}", l.crossings, l.initial_crossings);
+        }
+    }
+    assert!(laid >= 30, "only {laid} layouts");
+}
