@@ -173,6 +173,9 @@ fn validate(o: &GenOptions) -> Result<(), String> {
 
 /// `gen` entry point (arguments after the subcommand name).
 pub fn run(args: &[&str]) -> ExitCode {
+    if args.contains(&"--dag") {
+        return crate::gen_dag::run(args);
+    }
     if args.contains(&"--strace") {
         return crate::gen_strace::run(args);
     }

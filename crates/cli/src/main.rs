@@ -11,10 +11,16 @@
 //!   deps.json, name map) for benchmarks and tests (see `gen.rs`).
 //! - `pypto-viewer bench <dir> [--iterations N] [--json]`: times every reader and analysis
 //!   the directory allows, with resident memory (see `bench.rs`).
+//! - `pypto-viewer gen <out-dir> --dag [--tasks N]`: a synthetic task DAG (`deps.json`) of
+//!   real fan-out / fan-in shapes at any scale (see `gen_dag.rs`).
+//! - `pypto-viewer bench-layout [...]`: times the dependency-graph layout on generated DAGs
+//!   against Graphviz `dot` (see `bench_layout.rs`).
 
 mod analyses;
 mod bench;
+mod bench_layout;
 mod gen;
+mod gen_dag;
 mod gen_strace;
 mod report;
 mod walk;
@@ -25,6 +31,7 @@ const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer repor
 
 fn usage() -> String {
     format!("{USAGE}\n{}\n{}\n{}", gen::USAGE, gen_strace::USAGE, bench::USAGE)
+        + &format!("\n{}\n{}", gen_dag::USAGE, bench_layout::USAGE)
 }
 
 fn main() -> ExitCode {
@@ -33,6 +40,7 @@ fn main() -> ExitCode {
     match refs.as_slice() {
         ["gen", rest @ ..] => gen::run(rest),
         ["bench", rest @ ..] => bench::run(rest),
+        ["bench-layout", rest @ ..] => bench_layout::run(rest),
         ["manifest", dir] => manifest(dir),
         ["report", dir] => report::run(dir, false),
         ["report", dir, "--json"] | ["report", "--json", dir] => report::run(dir, true),
