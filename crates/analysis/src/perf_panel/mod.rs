@@ -6,5 +6,6 @@
 pub mod early_dispatch;
 pub mod gap_blocker;
 pub mod overview;
+pub mod paths;
 pub mod setup_leaderboard;
 pub mod single_dep_chains;
