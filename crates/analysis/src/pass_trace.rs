@@ -81,6 +81,37 @@ pub fn diff_ranges(
             .collect();
         return out;
     }
+    // Common head and tail lines compare cheaper than they hash: keep them out of the diff.
+    let head = bl.iter().zip(al).take_while(|(x, y)| x == y).count();
+    let tail = bl[head..]
+        .iter()
+        .rev()
+        .zip(al[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    if head > 0 || tail > 0 {
+        let mid = diff_ranges(
+            before,
+            b.start + head..b.end - tail,
+            after,
+            a.start + head..a.end - tail,
+        );
+        let equal = |i: u32, j: u32| DiffRow {
+            kind: RowKind::Equal,
+            before: Some(i),
+            after: Some(j),
+        };
+        out.added = mid.added;
+        out.removed = mid.removed;
+        out.rows.reserve(head + mid.rows.len() + tail);
+        out.rows
+            .extend((0..head as u32).map(|k| equal(b0 + k, a0 + k)));
+        out.rows.extend(mid.rows);
+        let (bt, at) = ((b.end - tail) as u32, (a.end - tail) as u32);
+        out.rows
+            .extend((0..tail as u32).map(|k| equal(bt + k, at + k)));
+        return out;
+    }
     let mut input: InternedInput<&str> = InternedInput::default();
     input.reserve(bl.len() as u32, al.len() as u32);
     input.update_before(bl.iter().copied());
@@ -240,14 +271,12 @@ fn line_tokens(line: &str) -> Vec<(u32, u32)> {
 
 /// Token-level refinement of a changed line pair: which parts of each side changed.
 pub fn refine_line(before: &str, after: &str) -> LineChanges {
+    fn text(line: &str, r: (u32, u32)) -> &str {
+        line.get(r.0 as usize..r.1 as usize).unwrap_or("")
+    }
     let bt = line_tokens(before);
     let at = line_tokens(after);
-    let text = |line: &'_ str, r: (u32, u32)| -> String {
-        line.get(r.0 as usize..r.1 as usize)
-            .unwrap_or("")
-            .to_owned()
-    };
-    let mut input: InternedInput<String> = InternedInput::default();
+    let mut input: InternedInput<&str> = InternedInput::default();
     input.update_before(bt.iter().map(|&r| text(before, r)));
     input.update_after(at.iter().map(|&r| text(after, r)));
     // Few distinct tokens: Myers is the better fit (imara-diff's advice).
@@ -309,26 +338,25 @@ impl PassList {
 
 /// `\r\n` → `\n` for the no-op comparison.
 fn same_text(a: &str, b: &str) -> bool {
-    if a.contains('\r') || b.contains('\r') {
-        a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
-    } else {
-        a == b
+    if a == b {
+        return true;
     }
+    (a.contains('\r') || b.contains('\r')) && a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
 }
 
 /// Builds the pass list: every snapshot of `listing` diffed against the one before it
 /// (`00_frontend.py` first). `read` returns a file's text by name, or why it can't.
 /// `file_names` are the directory's files (for the `.log` lookup).
-pub fn pass_list(
+pub fn pass_list<T: AsRef<str>>(
     listing: &PassDumpListing,
     file_names: &[&str],
-    mut read: impl FnMut(&str) -> Result<String, String>,
+    mut read: impl FnMut(&str) -> Result<T, String>,
 ) -> PassList {
     let mut out = PassList {
         problems: listing.problems.clone(),
         ..PassList::default()
     };
-    let mut previous: Option<(String, String)> = if listing.has_frontend {
+    let mut previous: Option<(String, T)> = if listing.has_frontend {
         match read(FRONTEND) {
             Ok(t) => Some((FRONTEND.to_owned(), t)),
             Err(e) => {
@@ -348,16 +376,17 @@ pub fn pass_list(
             }
         };
         let (previous_file, added, removed, no_op) = if let Some((pname, ptext)) = &previous {
-            let no_op = same_text(ptext, &text);
+            let (ptext, text) = (ptext.as_ref(), text.as_ref());
+            let no_op = same_text(ptext, text);
             let (added, removed) = if no_op {
                 (0, 0)
             } else {
-                let d = diff_lines(&split_lines(ptext), &split_lines(&text));
+                let d = diff_lines(&split_lines(ptext), &split_lines(text));
                 (d.added, d.removed)
             };
             (pname.clone(), added, removed, no_op)
         } else {
-            let n = split_lines(&text).len() as u32;
+            let n = split_lines(text.as_ref()).len() as u32;
             (String::new(), n, 0, false)
         };
         let stem = s.file_name.strip_suffix(".py").unwrap_or(&s.file_name);

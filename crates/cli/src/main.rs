@@ -11,6 +11,9 @@
 //!   deps.json, name map) for benchmarks and tests (see `gen.rs`).
 //! - `pypto-viewer bench <dir> [--iterations N] [--json]`: times every reader and analysis
 //!   the directory allows, with resident memory (see `bench.rs`).
+//! - `pypto-viewer bench-passes <dir>`: times the IR pass-trace diff of the largest pass dump
+//!   under `<dir>` and of a generated 200k-line pair against Python difflib (see
+//!   `bench_passes.rs`).
 //! - `pypto-viewer gen <out-dir> --dag [--tasks N]`: a synthetic task DAG (`deps.json`) of
 //!   real fan-out / fan-in shapes at any scale (see `gen_dag.rs`).
 //! - `pypto-viewer bench-layout [...]`: times the dependency-graph layout on generated DAGs
@@ -18,6 +21,7 @@
 
 mod analyses;
 mod bench;
+mod bench_passes;
 mod bench_layout;
 mod gen;
 mod gen_dag;
@@ -32,6 +36,8 @@ const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer repor
 fn usage() -> String {
     format!("{USAGE}\n{}\n{}\n{}", gen::USAGE, gen_strace::USAGE, bench::USAGE)
         + &format!("\n{}\n{}", gen_dag::USAGE, bench_layout::USAGE)
+        + "\n"
+        + bench_passes::USAGE
 }
 
 fn main() -> ExitCode {
@@ -40,6 +46,7 @@ fn main() -> ExitCode {
     match refs.as_slice() {
         ["gen", rest @ ..] => gen::run(rest),
         ["bench", rest @ ..] => bench::run(rest),
+        ["bench-passes", rest @ ..] => bench_passes::run(rest),
         ["bench-layout", rest @ ..] => bench_layout::run(rest),
         ["manifest", dir] => manifest(dir),
         ["report", dir] => report::run(dir, false),
