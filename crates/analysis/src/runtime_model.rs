@@ -357,7 +357,7 @@ impl RuntimeModel {
 
     /// Resident bytes per component (capacities, not counting small headers), for `bench`.
     pub fn resident_bytes_by_component(&self) -> Vec<(&'static str, usize)> {
-        use pypto_formats::records::{CoreType, SchedKind};
+        use pypto_formats::records::CoreType;
         use std::mem::size_of;
         let t = &self.tasks;
         let tasks = t.task_id.capacity() * 8
@@ -385,17 +385,17 @@ impl RuntimeModel {
             .phases
             .iter()
             .map(|p| {
-                p.kind.capacity() * size_of::<SchedKind>()
+                p.kind.resident_bytes()
                     + (p.start_us.capacity() + p.end_us.capacity()) * 8
                     + (p.loop_iter.capacity() + p.tasks_processed.capacity() + p.pop_hit.capacity() + p.pop_miss.capacity()) * 4
-                    + p.task_id.capacity() * size_of::<Option<u64>>()
+                    + p.task_id.resident_bytes()
             })
             .sum();
         let orch: usize = self
             .orch
             .iter()
             .map(|o| {
-                o.task_id.capacity() * size_of::<Option<u64>>()
+                o.task_id.resident_bytes()
                     + o.submit_idx.capacity() * 4
                     + (o.start_us.capacity() + o.end_us.capacity()) * 8
             })

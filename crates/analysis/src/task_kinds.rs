@@ -74,17 +74,113 @@ impl TaskKind {
     }
 }
 
+/// Scheduler phase kinds at one byte each: codes into a table of the distinct kinds (a file
+/// with more than 255 distinct unknown names shares the last code among the rest).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KindColumn {
+    codes: Vec<u8>,
+    table: Vec<SchedKind>,
+}
+
+impl KindColumn {
+    pub fn push(&mut self, kind: SchedKind) {
+        let code = match self.table.iter().position(|k| *k == kind) {
+            Some(i) => i,
+            None if self.table.len() < 255 => {
+                self.table.push(kind);
+                self.table.len() - 1
+            }
+            None => {
+                if self.table.len() == 255 {
+                    self.table.push(SchedKind::Unknown("(other kinds)".to_owned()));
+                }
+                255
+            }
+        };
+        self.codes.push(code as u8);
+    }
+    pub fn get(&self, i: usize) -> Option<&SchedKind> {
+        self.codes.get(i).and_then(|&c| self.table.get(usize::from(c)))
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &SchedKind> + '_ {
+        self.codes.iter().filter_map(|&c| self.table.get(usize::from(c)))
+    }
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+    pub fn shrink_to_fit(&mut self) {
+        self.codes.shrink_to_fit();
+    }
+    /// Resident bytes (capacities).
+    pub fn resident_bytes(&self) -> usize {
+        self.codes.capacity() + self.table.capacity() * std::mem::size_of::<SchedKind>()
+    }
+}
+
+impl<'a> FromIterator<&'a SchedKind> for KindColumn {
+    fn from_iter<I: IntoIterator<Item = &'a SchedKind>>(it: I) -> Self {
+        let mut c = Self::default();
+        for k in it {
+            c.push(k.clone());
+        }
+        c
+    }
+}
+
+/// Optional task ids at 8 bytes each (`u64::MAX` = none; a file's `-1` id reads as none).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OptIdColumn(Vec<u64>);
+
+impl OptIdColumn {
+    /// `n` absent ids.
+    pub fn nones(n: usize) -> Self {
+        Self(vec![u64::MAX; n])
+    }
+    pub fn push(&mut self, id: Option<u64>) {
+        self.0.push(id.unwrap_or(u64::MAX));
+    }
+    /// The id at `i` (`None` when absent or out of range).
+    pub fn get(&self, i: usize) -> Option<u64> {
+        self.0.get(i).copied().filter(|&x| x != u64::MAX)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = Option<u64>> + '_ {
+        self.0.iter().map(|&x| (x != u64::MAX).then_some(x))
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+    /// Resident bytes (capacity).
+    pub fn resident_bytes(&self) -> usize {
+        self.0.capacity() * 8
+    }
+}
+
+impl FromIterator<Option<u64>> for OptIdColumn {
+    fn from_iter<I: IntoIterator<Item = Option<u64>>>(it: I) -> Self {
+        Self(it.into_iter().map(|x| x.unwrap_or(u64::MAX)).collect())
+    }
+}
+
 /// One scheduler thread's phase records in µs (file order).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SchedPhasesUs {
-    pub kind: Vec<SchedKind>,
+    pub kind: KindColumn,
     pub start_us: Vec<f64>,
     pub end_us: Vec<f64>,
     pub loop_iter: Vec<u32>,
     pub tasks_processed: Vec<u32>,
     pub pop_hit: Vec<u32>,
     pub pop_miss: Vec<u32>,
-    pub task_id: Vec<Option<u64>>,
+    pub task_id: OptIdColumn,
 }
 
 impl SchedPhasesUs {
@@ -103,14 +199,14 @@ pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesU
             .sched_threads
             .iter()
             .map(|t| SchedPhasesUs {
-                kind: t.kind.clone(),
+                kind: t.kind.iter().collect(),
                 start_us: t.start_us.clone(),
                 end_us: t.end_us.clone(),
                 loop_iter: t.loop_iter.clone(),
                 tasks_processed: t.tasks_processed.clone(),
                 pop_hit: vec![0; t.kind.len()],
                 pop_miss: vec![0; t.kind.len()],
-                task_id: vec![None; t.kind.len()],
+                task_id: OptIdColumn::nones(t.kind.len()),
             })
             .collect();
     }
@@ -118,14 +214,14 @@ pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesU
         .sched_threads
         .iter()
         .map(|t| SchedPhasesUs {
-            kind: t.kind.clone(),
+            kind: t.kind.iter().collect(),
             start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
             end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
             loop_iter: t.loop_iter.clone(),
             tasks_processed: t.tasks_processed.clone(),
             pop_hit: t.pop_hit.clone(),
             pop_miss: t.pop_miss.clone(),
-            task_id: t.task_id.clone(),
+            task_id: t.task_id.iter().copied().collect(),
         })
         .collect()
 }
@@ -134,7 +230,7 @@ pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesU
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OrchSubmitsUs {
     /// `None` when the file's id is negative (no task id; labelled by submit index).
-    pub task_id: Vec<Option<u64>>,
+    pub task_id: OptIdColumn,
     pub submit_idx: Vec<u32>,
     pub start_us: Vec<f64>,
     pub end_us: Vec<f64>,
@@ -542,14 +638,14 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
     }
     for t in &orch {
         for id in t.task_id.iter().flatten() {
-            seen.entry(*id).or_default();
+            seen.entry(id).or_default();
         }
     }
     let mut markers = AicpuMarkers::default();
     let mut graph_outer_locals: HashSet<u64> = HashSet::new();
     for (thread, p) in phases.iter().enumerate() {
         for r in 0..p.len() {
-            let Some(id) = p.task_id.get(r).copied().flatten() else {
+            let Some(id) = p.task_id.get(r) else {
                 continue;
             };
             let start = p.start_us.get(r).copied().unwrap_or(0.0);
@@ -596,7 +692,7 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
     for (oi, t) in orch.iter().enumerate() {
         let lane = sched_count + oi as u32;
         for r in 0..t.task_id.len() {
-            let Some(id) = t.task_id.get(r).copied().flatten() else {
+            let Some(id) = t.task_id.get(r) else {
                 continue;
             };
             let Some(s) = seen.get(&id) else { continue };
@@ -665,7 +761,7 @@ pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<Gr
     let mut dummies: HashMap<u64, Vec<(f64, f64, u64)>> = HashMap::new();
     for p in phases {
         for r in 0..p.len() {
-            let Some(id) = p.task_id.get(r).copied().flatten() else {
+            let Some(id) = p.task_id.get(r) else {
                 continue;
             };
             let s = p.start_us.get(r).copied().unwrap_or(0.0);

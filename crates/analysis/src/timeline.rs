@@ -604,7 +604,7 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                 b.phase_names.insert((color, n), x);
                 x
             };
-            let task = p.task_id.get(i).copied().flatten();
+            let task = p.task_id.get(i);
             bars.push(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task });
         }
         let rows = if has_resolve { resolve_row + 1 } else { 1 + u32::from(has_sub) };
@@ -641,7 +641,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
         let bars = (0..o.start_us.len())
             .map(|i| {
                 let start = o.start_us.get(i).copied().unwrap_or(0.0);
-                let task = o.task_id.get(i).copied().flatten();
+                let task = o.task_id.get(i);
                 Bar {
                     start,
                     end: o.end_us.get(i).copied().unwrap_or(start),

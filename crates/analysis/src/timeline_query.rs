@@ -84,8 +84,8 @@ pub fn bar_task(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<u6
     match t.tracks.get(bar.track as usize)?.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => m.tasks.task_id.get(src).copied(),
         TrackKind::Aicpu { .. } => m.kinds.markers.task_id.get(src).copied(),
-        TrackKind::SchedThread { thread } => m.phases.get(thread as usize)?.task_id.get(src).copied().flatten(),
-        TrackKind::Orch { lane } => m.orch.get(lane as usize)?.task_id.get(src).copied().flatten(),
+        TrackKind::SchedThread { thread } => m.phases.get(thread as usize)?.task_id.get(src),
+        TrackKind::Orch { lane } => m.orch.get(lane as usize)?.task_id.get(src),
         TrackKind::Uploads => None,
         TrackKind::Graph { .. } => m.kinds.graphs.get(src).map(|x| x.outer_task_id),
     }

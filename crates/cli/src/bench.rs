@@ -52,6 +52,8 @@ pub struct Ctx {
     pub name_map_file: Option<InputFile>,
     pub records: Option<ChipRecords>,
     pub deps: Option<Deps>,
+    /// deps.json read lean as the worker reads a large `File` (the model is built from it).
+    pub deps_lean: Option<Deps>,
     pub names: Option<NameMap>,
     pub joined: Option<JoinedTasks>,
     pub func_ids: Option<Vec<i64>>,
@@ -79,6 +81,7 @@ pub const STAGES: &[(&str, StageFn)] = &[
     ("deps parse", deps_parse),
     ("records stream parse", records_stream_parse),
     ("deps stream parse", deps_stream_parse),
+    ("deps lean stream parse", deps_lean_stream_parse),
     ("name_map parse", name_map_parse),
     ("join", join),
     ("func_ids", func_ids),
@@ -104,7 +107,8 @@ fn runtime_model_stage(c: &mut Ctx) -> StageResult {
     let Some(r) = &c.records else { return Ok(None) };
     c.model = None;
     c.timeline = None;
-    let m = pypto_analysis::runtime_model::RuntimeModel::build(r, c.deps.clone(), c.names.clone(), pypto_analysis::runtime_model::CpmInputs::default());
+    let deps = c.deps_lean.clone().or_else(|| c.deps.clone());
+    let m = pypto_analysis::runtime_model::RuntimeModel::build(r, deps, c.names.clone(), pypto_analysis::runtime_model::CpmInputs::default());
     let items = m.tasks.len();
     c.model = Some(m);
     Ok(Some(Done { items, input_bytes: 0 }))
@@ -137,7 +141,12 @@ fn timeline_search_stage(c: &mut Ctx) -> StageResult {
 fn timeline_details_stage(c: &mut Ctx) -> StageResult {
     let (Some(m), Some(t)) = (&c.model, &c.timeline) else { return Ok(None) };
     let bar = pypto_analysis::timeline_query::BarAt { track: 0, index: (t.track_range(0).len() / 2) as u32 };
-    let d = pypto_analysis::timeline_query::bar_details(t, &[m], bar).map_or(0, |x| x.1.len());
+    // A lean-read deps.json re-reads the task's arguments from the file, as the worker does.
+    let file = c.deps_file.as_ref().map(|f| &f.bytes);
+    let read_task = |_: usize, off: u64, len: u32| {
+        file.and_then(|b| b.get(off as usize..(off as usize).saturating_add(len as usize))).map(<[u8]>::to_vec)
+    };
+    let d = pypto_analysis::timeline_query::bar_details_with(t, &[m], bar, &read_task).map_or(0, |x| x.1.len());
     let a = pypto_analysis::timeline_query::dependencies(t, &[m], bar, 2).len();
     Ok(Some(Done { items: d + a, input_bytes: 0 }))
 }
@@ -226,6 +235,23 @@ fn deps_stream_parse(c: &mut Ctx) -> StageResult {
     }
     let d = s.finish().ok_or("the slice-by-slice reader gave up (malformed file?)")?;
     Ok(Some(Done { items: d.task_count(), input_bytes: f.bytes.len() as u64 }))
+}
+
+/// The worker's path for a large deps.json `File`: lean (no args, tensors or edge
+/// annotations; task spans kept for on-demand re-reads). The model is built from this.
+fn deps_lean_stream_parse(c: &mut Ctx) -> StageResult {
+    let Some(f) = &c.deps_file else {
+        return Ok(None);
+    };
+    c.deps_lean = None;
+    let mut s = deps::DepsStream::lean();
+    for chunk in f.bytes.chunks(STREAM_SLICE_BYTES) {
+        s.feed(chunk);
+    }
+    let d = s.finish().ok_or("the slice-by-slice reader gave up (malformed file?)")?;
+    let done = Done { items: d.task_count(), input_bytes: f.bytes.len() as u64 };
+    c.deps_lean = Some(d);
+    Ok(Some(done))
 }
 
 fn name_map_parse(c: &mut Ctx) -> StageResult {
