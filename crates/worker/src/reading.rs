@@ -42,6 +42,32 @@ pub async fn read_bytes(source: &JsValue, on_progress: &mut dyn FnMut(u64, u64))
     Ok(bytes)
 }
 
+/// Reads `source` slice by slice without keeping it: each slice of a `File`/`Blob` is handed
+/// to `sink` and dropped, and `on_progress(done_bytes, total_bytes)` follows each slice (a URL
+/// is fetched whole and handed over in one piece).
+pub async fn read_slices(source: &JsValue, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<(), String> {
+    if let Some(url) = source.as_string() {
+        sink(&fetch_bytes(&url).await?);
+        return Ok(());
+    }
+    let blob: web_sys::Blob = source.clone().dyn_into().map_err(|_| "entry has neither a File nor a URL".to_string())?;
+    let total = blob.size() as u64;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut done = 0u64;
+    while done < total {
+        let end = (done + SLICE_BYTES).min(total);
+        let slice = blob.slice_with_f64_and_f64(done as f64, end as f64).map_err(|e| js_error_text(&e))?;
+        let buffer = JsFuture::from(slice.array_buffer()).await.map_err(|e| js_error_text(&e))?;
+        let array = js_sys::Uint8Array::new(&buffer);
+        buf.resize(array.length() as usize, 0);
+        array.copy_to(&mut buf);
+        sink(&buf);
+        done = end;
+        on_progress(done, total);
+    }
+    Ok(())
+}
+
 /// Fetches `url` (same origin or an explicit `?src=` origin) and returns its body.
 pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
@@ -53,4 +79,14 @@ pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     let promise = response.array_buffer().map_err(|e| js_error_text(&e))?;
     let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Bytes `offset .. offset + len` of a `File`/`Blob`, read synchronously (`FileReaderSync`,
+/// dedicated workers only): one task of a lean-read deps.json for the details panel.
+pub fn read_range_sync(source: &JsValue, offset: u64, len: u32) -> Option<Vec<u8>> {
+    let blob: &web_sys::Blob = source.dyn_ref()?;
+    let slice = blob.slice_with_f64_and_f64(offset as f64, (offset + u64::from(len)) as f64).ok()?;
+    let reader = web_sys::FileReaderSync::new().ok()?;
+    let buffer = reader.read_as_array_buffer(&slice).ok()?;
+    Some(js_sys::Uint8Array::new(&buffer).to_vec())
 }

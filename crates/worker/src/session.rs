@@ -24,6 +24,8 @@ pub(crate) struct RuntimeDataset {
     pub(crate) model: Option<RuntimeModel>,
     /// The Performance Analysis panel's tables, computed at load time (`perf_panel`).
     pub(crate) perf_panel: Option<pypto_protocol::PerfPanelData>,
+    /// The deps.json `File` when it was read lean (task arguments re-read on demand).
+    pub(crate) deps_source: Option<JsValue>,
 }
 
 #[derive(Default)]
@@ -209,6 +211,59 @@ async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValu
     }
 }
 
+/// Streams the entry at `entry_index` into `sink` (see [`reading::read_slices`]); `false` when
+/// it could not be read (the reason is in `errors`).
+async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(&[u8]), errors: &mut Vec<FileError>) -> bool {
+    let path = entry.path.clone();
+    let mut on_progress = |done_bytes, total_bytes| {
+        transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);
+    };
+    match reading::read_slices(source, sink, &mut on_progress).await {
+        Ok(()) => true,
+        Err(message) => {
+            errors.push(read_error(&entry.path, &message));
+            false
+        }
+    }
+}
+
+/// Reads a deps.json: a large file slice by slice ([`deps::DepsStream`], its text is never held
+/// whole), a small one (or one the stream gave up on, for the exact error position) whole.
+async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<deps::Deps, FormatError>)> {
+    let entry = entries.get(index)?;
+    let source = sources.get(index)?;
+    if entry.size_bytes > reading::SLICE_BYTES {
+        // A `File` can be re-read for one task's arguments later, so its args are not kept.
+        let mut stream = if source.is_string() { deps::DepsStream::new() } else { deps::DepsStream::lean() };
+        if !stream_entry(entry, source, &mut |b| stream.feed(b), errors).await {
+            return None;
+        }
+        if let Some(parsed) = stream.finish() {
+            return Some((entry.path.clone(), Ok(parsed)));
+        }
+    }
+    let (path, bytes) = read_entry(index, entries, sources, errors).await?;
+    let parsed = deps::parse(&path, &bytes);
+    Some((path, parsed))
+}
+
+/// Reads a records file like [`parse_deps`] ([`records::RecordsStream`] for a large file).
+async fn parse_records(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<records::ChipRecords, FormatError>)> {
+    let entry = entries.get(index)?;
+    if entry.size_bytes > reading::SLICE_BYTES {
+        let mut stream = records::RecordsStream::new();
+        if !stream_entry(entry, sources.get(index)?, &mut |b| stream.feed(b), errors).await {
+            return None;
+        }
+        if let Some(parsed) = stream.finish(&entry.path) {
+            return Some((entry.path.clone(), Ok(parsed)));
+        }
+    }
+    let (path, bytes) = read_entry(index, entries, sources, errors).await?;
+    let parsed = records::parse(&path, &bytes);
+    Some((path, parsed))
+}
+
 async fn load_runtime(
     dataset_id: u32,
     dataset: &discovery::Dataset,
@@ -218,10 +273,11 @@ async fn load_runtime(
 ) -> DatasetSummary {
     let mut summary = DatasetSummary::default();
     let mut deps_model = None;
+    let mut deps_source = None;
     let mut names_model = None;
     if let Some(index) = dataset.deps {
-        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
-            match deps::parse(&path, &bytes) {
+        if let Some((path, parsed)) = parse_deps(index, entries, sources, &mut summary.errors).await {
+            match parsed {
                 Ok(parsed) => {
                     summary.deps = Some(DepsSummary {
                         path,
@@ -229,6 +285,9 @@ async fn load_runtime(
                         edges: parsed.edge_count() as u64,
                         tensors: parsed.tensor_count() as u64,
                     });
+                    if !parsed.task_offsets.is_empty() {
+                        deps_source = sources.get(index).cloned();
+                    }
                     deps_model = Some(parsed);
                 }
                 Err(err) => summary.errors.push(file_error(err)),
@@ -269,9 +328,7 @@ async fn load_runtime(
     let mut model = None;
     let mut perf_panel = None;
     if let Some(index) = dataset.records {
-        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
-            let parsed = records::parse(&path, &bytes);
-            drop(bytes);
+        if let Some((path, parsed)) = parse_records(index, entries, sources, &mut summary.errors).await {
             match parsed {
                 Ok(parsed) => {
                     let built = RuntimeModel::build(&parsed, deps_model.take(), names_model.take(), cpm_inputs);
@@ -300,7 +357,7 @@ async fn load_runtime(
     }
     SESSION.with_borrow_mut(|s| {
         if s.generation == generation {
-            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, perf_panel });
+            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, perf_panel, deps_source });
         }
     });
     summary

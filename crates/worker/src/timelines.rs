@@ -133,7 +133,15 @@ fn bar_ref(bar: BarAt) -> BarRef {
 }
 
 pub(crate) fn post_bar_details(timeline_id: u32, bar: BarRef) {
-    let Some(details) = with_timeline(timeline_id, |t, m| query::bar_details(t, m, at(bar))) else { return };
+    let sources: Vec<Option<wasm_bindgen::JsValue>> = SESSION.with_borrow(|s| {
+        s.timelines.get(&timeline_id).map_or_else(Vec::new, |st| {
+            st.dataset_ids.iter().map(|id| s.runtime.get(id).and_then(|d| d.deps_source.clone())).collect()
+        })
+    });
+    let read_task = |model: usize, offset: u64, len: u32| {
+        sources.get(model).and_then(Option::as_ref).and_then(|src| crate::reading::read_range_sync(src, offset, len))
+    };
+    let Some(details) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read_task)) else { return };
     match details {
         Some((title, fields, group)) => transport::post(
             &FromWorker::BarDetails { timeline_id, bar, title, fields, group: group.into_iter().map(bar_ref).collect() },
