@@ -67,8 +67,11 @@ pub struct LayoutOptions {
     pub max_sweeps: u32,
     /// Stop after this many sweeps without fewer crossings.
     pub patience: u32,
-    /// Passes of the edge-straightening refinement after Brandes–Köpf (0 = off).
+    /// Passes of the edge-straightening refinement after Brandes–Köpf at most (0 = off).
     pub straighten_passes: u32,
+    /// Work budget of that refinement in node + segment visits: big graphs get fewer
+    /// passes (at least 4), so the phase stays linear.
+    pub straighten_budget: u64,
 }
 
 impl Default for LayoutOptions {
@@ -82,7 +85,8 @@ impl Default for LayoutOptions {
             heuristic: OrderHeuristic::Barycenter,
             max_sweeps: 16,
             patience: 4,
-            straighten_passes: 8,
+            straighten_passes: 32,
+            straighten_budget: 4_000_000,
         }
     }
 }
@@ -258,7 +262,7 @@ pub fn layout(
         &ordered.layers,
         &breadth,
         position::Spacing { node_sep: opts.node_sep, edge_sep: opts.edge_sep },
-        opts.straighten_passes,
+        straighten_passes(opts, g.node_count() + g.seg_up.len()),
     );
     let mut thickness = vec![0f64; g.layer_count];
     for (v, s) in sizes.iter().enumerate() {
@@ -353,6 +357,12 @@ pub fn layout(
     out.total_edge_length = total;
     out.bbox = bounds(&out, sizes);
     Ok(out)
+}
+
+/// Refinement passes for a layered graph of `work` nodes + segments.
+fn straighten_passes(opts: &LayoutOptions, work: usize) -> u32 {
+    let affordable = opts.straighten_budget / (work as u64).max(1);
+    opts.straighten_passes.min(affordable.max(4) as u32)
 }
 
 /// Asks `control` whether to go on with `phase`.
