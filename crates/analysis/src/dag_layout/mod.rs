@@ -172,7 +172,8 @@ pub struct Layout {
     pub layer_count: u32,
     /// Polyline of input edge `e`: `points[edge_offsets[e]..edge_offsets[e + 1]]`, from the
     /// edge's source to its target (also for reversed edges): the source port, two points
-    /// per skipped layer, the target port. Self loops have no points.
+    /// per skipped layer, the target port; an end node thinner than its layer adds a stub
+    /// point at the layer's edge. Self loops have no points.
     pub edge_offsets: Vec<u32>,
     pub points: Vec<[f32; 2]>,
     pub bbox: BBox,
@@ -332,7 +333,13 @@ pub fn layout(
             let top = g.seg_up[segs.start as usize];
             let bottom = g.seg_down[segs.end as usize - 1];
             let half = |v: u32| depth_of(&sizes[v as usize]) / 2.0;
+            let half_band = |v: u32| thickness[g.rank[v as usize] as usize] / 2.0;
             out.points.push(point(along[top as usize], depth(top) + half(top)));
+            // A node thinner than its layer gets a straight stub to the band's edge, so
+            // all bends happen between layers.
+            if half(top) < half_band(top) {
+                out.points.push(point(along[top as usize], depth(top) + half_band(top)));
+            }
             for s in segs.start..segs.end - 1 {
                 // A dummy crosses its layer's band vertically (top and bottom point), so
                 // the drawing's crossings are the counted layer-gap crossings.
@@ -342,6 +349,9 @@ pub fn layout(
                 if half_band > 0.0 {
                     out.points.push(point(along[d as usize], depth(d) + half_band));
                 }
+            }
+            if half(bottom) < half_band(bottom) {
+                out.points.push(point(along[bottom as usize], depth(bottom) - half_band(bottom)));
             }
             out.points.push(point(along[bottom as usize], depth(bottom) - half(bottom)));
             if reversed[e] {
