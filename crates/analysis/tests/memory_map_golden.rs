@@ -1,7 +1,9 @@
 //! Golden test of the memory reuse map: for every `*.memory_map.json` payload that pypto's
 //! `python -m pypto.tools.memory_map` produced in `fixtures/passes/`, the map built from the
 //! dump beside it must equal it — functions, source ranges and lines, every box (slot,
-//! shape, dtype, op, lifetime, aliases, view/conflict) and every space's hwm/limit/counts.
+//! shape, dtype, op, lifetime, aliases, view/conflict) and every space's hwm/limit/counts;
+//! and every snapshot of every dump against `expected-memory-maps.json` (the same tool run
+//! on each snapshot).
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -117,4 +119,47 @@ fn overview_of_the_real_dump() {
         .map(|s| s.hwm_bytes as f64 * 100.0 / s.limit_bytes as f64)
         .fold(0.0, f64::max);
     assert!((o.highest_usage_percent - max).abs() < 1e-9);
+}
+
+/// Every snapshot of every `passes_dump/` against what pypto's `memory_map` computed from it
+/// (`fixtures/passes/expected-memory-maps.json`, written by `expected-memory-maps.py` from a
+/// pypto checkout): the maps of every snapshot at or after `AllocateMemoryAddr`, and the
+/// refusals (no compute function with tiles; `MemRef`s not yet allocated) before it.
+#[test]
+fn every_snapshot_matches_the_tool() {
+    let expected: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(passes_root().join("expected-memory-maps.json")).unwrap(),
+    )
+    .unwrap();
+    let expected = expected.as_object().unwrap();
+    assert!(expected.len() >= 150, "{}", expected.len());
+    let (mut maps, mut refused) = (0, 0);
+    for (rel, want) in expected {
+        let text = std::fs::read_to_string(passes_root().join(rel)).unwrap();
+        let name = Path::new(rel)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let (chip, backend) = BackendChoice::resolve(None, None, None);
+        let got = memory_map::build(&name, &text, chip, backend);
+        if let Some(kind) = want["error"].as_str() {
+            let e = got.expect_err(rel);
+            let needle = match kind {
+                "no_functions" => "no AIC/AIV/InCore",
+                _ => "still sits at offset 0",
+            };
+            assert!(e.message.contains(needle), "{rel}: {e}");
+            refused += 1;
+        } else {
+            let map = got.unwrap_or_else(|e| panic!("{rel}: {e}"));
+            let ours = serde_json::to_value(&map.functions).unwrap();
+            assert_eq!(ours, want["functions"], "{rel}");
+            maps += 1;
+        }
+    }
+    assert!(
+        maps >= 40 && refused >= 100,
+        "{maps} maps, {refused} refusals"
+    );
 }
