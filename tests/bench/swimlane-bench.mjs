@@ -6,12 +6,13 @@
 //   frames      window.__pyptoSwimlane.frameStats() (CPU ms of each draw(), split into prepare =
 //               building the rect/line/label lists and submit = GL + Canvas2D text) over pan/zoom sequences
 //               at fit, 10×, 1000× and deep zoom (a few ns window)
-//   hover       mousemove event → tooltip shown (in-page timestamps)
+//   hover       pointer move (the input event's timestamp) → tooltip shown (in-page timestamps)
 //   select      click → #task-details filled with the task's rows
 //   search      Enter → first #search-results .search-hit (an rXtY and a function name)
 //
 //   node bench/swimlane-bench.mjs --root <static root> --src data/capture/ --tasks N --out file.json
-// Env: BENCH_LOAD_TIMEOUT_MS (default 600000).
+// Env: BENCH_LOAD_TIMEOUT_MS (default 600000); BENCH_SCREENSHOT=<file.png> saves the swimlane at
+// fit (before any frame is measured), to compare pictures across renderer changes.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -88,12 +89,14 @@ try {
   result.load.json_mb_per_s_to_load_done = jsonBytes / 1e6 / (result.load.nav_to_load_done_ms / 1000);
   result.load.json_mb_per_s_to_swimlane = jsonBytes / 1e6 / (result.load.nav_to_swimlane_ms / 1000);
   result.load.bars = await bars();
+  result.memory.page_lod_bytes = await page.evaluate(() => Number(document.querySelector('#swimlane')?.dataset.lodBytes ?? NaN));
 } catch (err) {
   result.load.error = `${err.message.split('\n')[0]} after ${((now() - tNav) / 1000).toFixed(1)} s${crashed ? ' (page crashed)' : ''}`;
 }
 clearInterval(sampler);
 const mem = (await workerMemory().catch(() => null)) ?? memSamples.at(-1)?.bytes ?? null;
 result.memory = {
+  ...result.memory,
   worker_wasm_bytes: mem,
   worker_wasm_bytes_per_task: mem && TASKS ? mem / TASKS : null,
   samples: memSamples.filter((_, i) => i % 5 === 0 || i === memSamples.length - 1),
@@ -119,6 +122,11 @@ async function runInteractions() {
   await nextFrames(3);
   const full = await api('state');
   const fullSpan = full.t1 - full.t0;
+  if (process.env.BENCH_SCREENSHOT) {
+    await page.mouse.move(box.x + 5, box.y + 5); // no tooltip in the picture
+    await nextFrames(2);
+    await page.locator('#swimlane').screenshot({ path: process.env.BENCH_SCREENSHOT });
+  }
   result.frames.full_window_us = fullSpan;
 
   const zoomTo = async (targetSpan) => {
@@ -167,9 +175,9 @@ async function runInteractions() {
     await sequence();
     await nextFrames(2);
     const fs_ = await api('frameStats');
-    const drawn = await page.evaluate(() => Number(document.querySelector('#swimlane').dataset.drawnRects));
-    result.frames[name] = { window_us: reached, zoom: fullSpan / reached, ...fs_, drawn_rects_last: drawn };
-    console.log(`  frames ${name}: window ${reached.toExponential(3)} µs, ${fs_.count} frames, p50 ${fs_.p50_ms.toFixed(2)} ms, p95 ${fs_.p95_ms.toFixed(2)} ms, max ${fs_.max_ms.toFixed(2)} ms; prepare p50 ${fs_.prepare_p50_ms?.toFixed(2)} / p95 ${fs_.prepare_p95_ms?.toFixed(2)} ms, submit p50 ${fs_.submit_p50_ms?.toFixed(2)} / p95 ${fs_.submit_p95_ms?.toFixed(2)} ms, ${drawn} rects`);
+    const [drawn, lodLanes] = await page.evaluate(() => ['drawnRects', 'lodLanes'].map((k) => Number(document.querySelector('#swimlane').dataset[k])));
+    result.frames[name] = { window_us: reached, zoom: fullSpan / reached, ...fs_, drawn_rects_last: drawn, lod_lanes_last: lodLanes };
+    console.log(`  frames ${name}: window ${reached.toExponential(3)} µs, ${fs_.count} frames, p50 ${fs_.p50_ms.toFixed(2)} ms, p95 ${fs_.p95_ms.toFixed(2)} ms, max ${fs_.max_ms.toFixed(2)} ms; prepare p50 ${fs_.prepare_p50_ms?.toFixed(2)} / p95 ${fs_.prepare_p95_ms?.toFixed(2)} ms, submit p50 ${fs_.submit_p50_ms?.toFixed(2)} / p95 ${fs_.submit_p95_ms?.toFixed(2)} ms, ${drawn} rects, ${lodLanes} lanes by LOD`);
   }
 
   // Hover and select at 1000× (bars wide enough to hit).
@@ -183,7 +191,14 @@ async function runInteractions() {
     // move = the event's creation time (includes Chromium's input → animation-frame alignment
     // and any frame being drawn); moveDispatch = when dispatch reached the page (handler work:
     // pick() + tooltip DOM).
-    window.addEventListener('mousemove', (e) => { window.__bench.move = e.timeStamp; window.__bench.moveDispatch = performance.now(); window.__bench.shown = 0; }, true);
+    // Chromium delivers a move twice: `pointerrawupdate` as it arrives, `mousemove` at the next
+    // animation frame, both with the input's timestamp; the first one starts the measurement.
+    const onMove = (e) => {
+      if (e.timeStamp === window.__bench.move) return;
+      window.__bench.move = e.timeStamp; window.__bench.moveDispatch = performance.now(); window.__bench.shown = 0;
+    };
+    window.addEventListener('pointerrawupdate', onMove, true);
+    window.addEventListener('mousemove', onMove, true);
     window.addEventListener('mousedown', (e) => { window.__bench.down = e.timeStamp; window.__bench.details = 0; }, true);
     window.addEventListener('keydown', (e) => { if (e.key === 'Enter') { window.__bench.enter = e.timeStamp; window.__bench.hit = 0; } }, true);
     const visible = () => tip && tip.style.display === 'block';
@@ -263,10 +278,11 @@ const rows = [];
 rows.push(['load: nav → data-load-state=done', `${f(result.load.nav_to_load_done_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_load_done)} MB/s`, '≥ 100 MB/s']);
 rows.push(['load: nav → swimlane drawn', `${f(result.load.nav_to_swimlane_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_swimlane)} MB/s`, '']);
 if (result.load.error) rows.push(['load error', result.load.error, '', '']);
+if (result.memory.page_lod_bytes) rows.push(['page LOD pyramids', `${f(result.memory.page_lod_bytes / 2 ** 20)} MiB`, `${f(result.memory.page_lod_bytes / result.load.bars, 2)} B/bar`, '']);
 rows.push(['worker wasm memory', `${f(result.memory.worker_wasm_bytes / 2 ** 20)} MiB`, `${f(result.memory.worker_wasm_bytes_per_task)} B/task`, '≤ 64 B/task']);
 for (const [k, v] of Object.entries(result.frames)) {
   if (typeof v !== 'object') continue;
-  rows.push([`frame CPU, ${k} (${f(v.zoom, 0)}×)`, `p50 ${f(v.p50_ms, 2)} ms`, `p95 ${f(v.p95_ms, 2)} / max ${f(v.max_ms, 2)} ms (${v.count} frames, ${v.drawn_rects_last} rects)`, '']);
+  rows.push([`frame CPU, ${k} (${f(v.zoom, 0)}×)`, `p50 ${f(v.p50_ms, 2)} ms`, `p95 ${f(v.p95_ms, 2)} / max ${f(v.max_ms, 2)} ms (${v.count} frames, ${v.drawn_rects_last} rects, ${v.lod_lanes_last} LOD lanes)`, '']);
   rows.push([`  prepare (cull, visit bars, layout)`, `p50 ${f(v.prepare_p50_ms, 2)} ms`, `p95 ${f(v.prepare_p95_ms, 2)} / max ${f(v.prepare_max_ms, 2)} ms`, '≤ 2 ms']);
   rows.push([`  submit (GL + Canvas2D text)`, `p50 ${f(v.submit_p50_ms, 2)} ms`, `p95 ${f(v.submit_p95_ms, 2)} / max ${f(v.submit_max_ms, 2)} ms`, 'SwiftShader: not a GPU']);
 }

@@ -75,7 +75,7 @@ impl LaneIndex {
     /// First `j` in `from..to` whose bar can reach `x >= 0` for `reach(max(start, end))`, i.e.
     /// that does not end before the threshold `reach` tests; `to` when none does. Whole blocks
     /// whose latest end fails are skipped. `reach` must be monotone in its argument.
-    fn next_reaching(&self, start: &[f64], end: &[f64], from: usize, to: usize, reach: impl Fn(f64) -> bool) -> usize {
+    pub(crate) fn next_reaching(&self, start: &[f64], end: &[f64], from: usize, to: usize, reach: impl Fn(f64) -> bool) -> usize {
         let mut j = from;
         while j < to {
             if j.is_multiple_of(BLOCK) {

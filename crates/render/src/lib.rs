@@ -5,6 +5,7 @@
 //!   WebGL2 canvas. Buffers are reused: no allocation per frame after warm-up.
 //! * [`camera::TimeCamera`] maps `f64` µs to pixels (exact at deep zoom on long traces),
 //!   [`axis::time_ticks`] makes ruler ticks and labels, [`lanes`] culls and merges a lane's bars,
+//!   [`lane_lod`] keeps a per-lane level-of-detail pyramid for zoomed-out frames,
 //!   [`palette`] colours categories, [`text::TextOverlay`] draws labels on a `Canvas2D` overlay.
 //!
 //! The pure modules (`camera`, `axis`, `lanes`, `palette`) build and test natively; the web
@@ -14,6 +15,7 @@ pub mod axis;
 pub mod camera;
 mod error;
 mod gl;
+pub mod lane_lod;
 pub mod lanes;
 pub mod palette;
 pub mod text;

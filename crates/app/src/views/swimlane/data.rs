@@ -1,11 +1,14 @@
 //! The timeline the worker sent (`FromWorker::Timeline` + its typed-array columns), copied once
 //! into wasm memory, with the per-lane indexes the renderer needs: one "sub-lane" per
-//! (track, row), each a start-sorted slice of bars with its culling index.
+//! (track, row), each a start-sorted slice of bars with its culling index and, for big lanes,
+//! its level-of-detail pyramid (tagged with each representative's colour and path flags).
 
 use std::ops::Range;
 
 use pypto_protocol::{BarRef, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK};
+use pypto_render::lane_lod::LanePyramid;
 use pypto_render::lanes::LaneIndex;
+use pypto_render::palette::DISTINCT_COLORS;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// "No task" in the `task_ring` / `task_local` columns.
@@ -21,6 +24,30 @@ pub struct SubLane {
     pub index: LaneIndex,
     /// Positions (into `bars`) of the bars flagged [`FLAG_MARKER`], by start.
     pub markers: Vec<u32>,
+    /// Level-of-detail pyramid for zoomed-out frames (`None`: small lane, draw exact bars);
+    /// its tags are [`lod_tag`]s.
+    pub lod: Option<LanePyramid>,
+    /// Positions (into `bars`) of the bars on the static / observed critical path, by start:
+    /// drawn over the lane while that path is shown, so they stay visible at any zoom.
+    pub static_path: Vec<u32>,
+    pub observed_path: Vec<u32>,
+}
+
+/// Path flags kept in a [`lod_tag`].
+const TAG_PATH_FLAGS: u32 = FLAG_STATIC_PATH | FLAG_OBSERVED_PATH;
+
+/// What a LOD bucket remembers of its representative bar: the colour slot
+/// (`color_key % DISTINCT_COLORS`, which is what the palette looks at) and the path flags.
+/// Equal tags draw identically, so neighbouring columns with equal tags merge into one rect.
+pub fn lod_tag(color_key: u32, flags: u32) -> u16 {
+    // < 4 · DISTINCT_COLORS, so the cast keeps every bit.
+    ((color_key % DISTINCT_COLORS) << 2 | (flags & TAG_PATH_FLAGS)) as u16
+}
+
+/// `(color_key, flags)` of a [`lod_tag`], for the drawing code's colour function.
+pub fn lod_tag_parts(tag: u16) -> (u32, u32) {
+    let tag = u32::from(tag);
+    (tag >> 2, tag & TAG_PATH_FLAGS)
 }
 
 /// Columns of a timeline plus derived per-lane data.
@@ -156,11 +183,18 @@ impl Timeline {
                 let start: Vec<f64> = bars.iter().map(|&i| t.start_us.get(i as usize).copied().unwrap_or(0.0)).collect();
                 let end: Vec<f64> = bars.iter().map(|&i| t.end_us.get(i as usize).copied().unwrap_or(0.0)).collect();
                 let index = LaneIndex::new(&start, &end);
-                let markers: Vec<u32> = (0..bars.len())
-                    .filter(|&k| bars.get(k).is_some_and(|&g| t.flags.get(g as usize).is_some_and(|f| f & FLAG_MARKER != 0)))
-                    .map(|k| k as u32)
-                    .collect();
-                t.lanes.push(SubLane { row: r, bars, start_us: start, end_us: end, index, markers });
+                let flagged = |flag: u32| -> Vec<u32> {
+                    (0..bars.len())
+                        .filter(|&k| bars.get(k).is_some_and(|&g| t.flags.get(g as usize).is_some_and(|f| f & flag != 0)))
+                        .map(|k| k as u32)
+                        .collect()
+                };
+                let (markers, static_path, observed_path) = (flagged(FLAG_MARKER), flagged(FLAG_STATIC_PATH), flagged(FLAG_OBSERVED_PATH));
+                let lod = LanePyramid::build(&start, &end, |k| {
+                    let g = bars.get(k).copied().unwrap_or(0) as usize;
+                    lod_tag(t.color_key.get(g).copied().unwrap_or(0), t.flags.get(g).copied().unwrap_or(0))
+                });
+                t.lanes.push(SubLane { row: r, bars, start_us: start, end_us: end, index, markers, lod, static_path, observed_path });
             }
             t.track_lanes.push(first..t.lanes.len());
         }
@@ -203,6 +237,11 @@ impl Timeline {
 
     pub fn is_task(&self, global: usize) -> bool {
         self.flags_of(global) & FLAG_TASK != 0
+    }
+
+    /// Heap bytes of the lanes' LOD pyramids (lives in the page, next to the columns).
+    pub fn lod_bytes(&self) -> usize {
+        self.lanes.iter().filter_map(|l| l.lod.as_ref()).map(LanePyramid::heap_bytes).sum()
     }
 
     /// `(setup_start, start, end)` of a bar.

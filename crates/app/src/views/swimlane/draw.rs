@@ -12,7 +12,7 @@
 
 use leptos::prelude::*;
 use pypto_protocol::{FLAG_OBSERVED_PATH, FLAG_SPMD, FLAG_STATIC_PATH};
-use pypto_render::lanes::LaneGeometry;
+use pypto_render::lanes::{LaneGeometry, VisitedBar};
 use pypto_render::{axis, palette, LineInstance, RectInstance};
 
 use super::data::Timeline;
@@ -24,6 +24,15 @@ const LABEL_FONT: &str = "11px system-ui, sans-serif";
 const BOLD_FONT: &str = "600 11px system-ui, sans-serif";
 /// Bars at least this wide get a text label.
 const LABEL_MIN_PX: f64 = 28.0;
+/// A lane with at most this many bars per pixel of view is drawn bar by bar; above it, from its
+/// LOD pyramid (when the pyramid has a level of a pixel or less).
+const EXACT_BARS_PER_PX: f64 = 1.0;
+
+thread_local! {
+    /// Sub-lanes the current frame drew from their LOD pyramid (`data-lod-lanes`, for tests
+    /// and the bench).
+    static LOD_LANES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
 
 fn dim(c: [u8; 4]) -> [u8; 4] {
     let grey = |v: u8| ((u16::from(v) + 3 * 225) / 4) as u8;
@@ -58,39 +67,44 @@ fn outline(lines: &mut Vec<LineInstance>, x0: f32, y0: f32, x1: f32, y1: f32, wi
     }
 }
 
-/// Draws the marker bars (dummy tasks, predicated skips) of a sub-lane's visible `window`
-/// that are narrower than [`MARKER_MIN_PX`] again, widened to it, over the lane's bars, so they
-/// stay visible at any zoom. One marker per pixel column: the others starting in the same column
-/// are skipped with a galloping search. `color(g)` gives the colour of global bar `g`.
-fn emit_markers(
+/// Draws bars of a sub-lane's visible `window` again, over the lane's bars, one per pixel
+/// column (the others starting in the same column are skipped with a galloping search):
+/// `positions` are the bars' positions in the sub-lane, by start (marker bars, widened by
+/// `span` to [`MARKER_MIN_PX`]; critical-path bars, widened to a pixel), so they stay visible at
+/// any zoom. `color(g)` gives the colour of global bar `g`.
+#[allow(clippy::too_many_arguments)] // the lane, which of its bars, the view and the output
+fn emit_flagged(
     cam: &pypto_render::camera::TimeCamera,
     sub: &super::data::SubLane,
+    positions: &[u32],
     window: std::ops::Range<usize>,
     geometry: LaneGeometry,
+    span: impl Fn(f64, f64) -> (f64, f64),
     color: impl Fn(usize) -> [u8; 4],
     out: &mut Vec<RectInstance>,
 ) {
     let start_of = |k: u32| sub.start_us.get(k as usize).copied().unwrap_or(f64::INFINITY);
-    let lo = sub.markers.partition_point(|&k| (k as usize) < window.start);
-    let hi = sub.markers.partition_point(|&k| (k as usize) < window.end);
-    let markers = sub.markers.get(lo..hi).unwrap_or_default();
+    let lo = positions.partition_point(|&k| (k as usize) < window.start);
+    let hi = positions.partition_point(|&k| (k as usize) < window.end);
+    let flagged = positions.get(lo..hi).unwrap_or_default();
     let mut pos = 0;
-    while let Some(&k) = markers.get(pos) {
+    while let Some(&k) = flagged.get(pos) {
         let start = start_of(k);
         let end = sub.end_us.get(k as usize).copied().unwrap_or(start).max(start);
         let (x0, x1) = (cam.us_to_px(start), cam.us_to_px(end));
         if x0 > cam.width_px + MARKER_MIN_PX {
             break;
         }
-        if x1 - x0 < MARKER_MIN_PX && x1 >= -MARKER_MIN_PX {
-            let (left, right) = marker_span(x0, x1);
+        let (left, right) = span(x0, x1);
+        if right >= -1.0 {
             let global = sub.bars.get(k as usize).copied().unwrap_or(0) as usize;
+            let (left, right) = (left.max(-MARKER_MIN_PX), right.min(cam.width_px + MARKER_MIN_PX));
             out.push(RectInstance { x: left as f32, y: geometry.y, w: (right - left) as f32, h: geometry.h, rgba: color(global) });
         }
-        // Galloping search for the first marker of the next pixel column (touches only the
-        // markers near this one, not O(log n) of the whole lane's).
+        // Galloping search for the first bar of the next pixel column (touches only the
+        // bars near this one, not O(log n) of the whole lane's).
         let next_column = x0.floor() + 1.0;
-        let tail = markers.get(pos + 1..).unwrap_or_default();
+        let tail = flagged.get(pos + 1..).unwrap_or_default();
         let in_column = |m: &u32| cam.us_to_px(start_of(*m)) < next_column;
         let (mut lo, mut step) = (0, 1);
         while step <= tail.len() && tail.get(step - 1).is_some_and(in_column) {
@@ -154,6 +168,7 @@ impl SwimlaneRenderer {
         self.lines.clear();
         self.arrow_lines.clear();
         self.labels.clear();
+        LOD_LANES.set(0);
         let Some(data) = self.data.clone() else {
             self.gl.begin_frame(BACKGROUND_RGBA);
             self.text.clear();
@@ -219,6 +234,7 @@ impl SwimlaneRenderer {
         let _ = self.container.set_attribute("data-view-start-us", &format!("{t0:.3}"));
         let _ = self.container.set_attribute("data-view-end-us", &format!("{t1:.3}"));
         let _ = self.container.set_attribute("data-drawn-rects", &(self.rects.len() + self.pinned_rects.len()).to_string());
+        let _ = self.container.set_attribute("data-lod-lanes", &LOD_LANES.get().to_string());
         Some(prepared)
     }
 
@@ -254,6 +270,12 @@ impl SwimlaneRenderer {
                 let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
                 if is_dimmed(path, data.flags_of(g)) { dim(c) } else { c }
             };
+            // The colour of a LOD bucket comes from its tag (no look-up of the bar's columns).
+            let tag_color = |tag: u16| {
+                let (key, flags) = super::data::lod_tag_parts(tag);
+                let c = palette::color_for_key(key);
+                if is_dimmed(path, flags) { dim(c) } else { c }
+            };
             // One pass over the lane: bar rects (sub-pixel runs merged), setup regions and the
             // labels of bars wide enough to show one.
             let cam = self.camera;
@@ -263,10 +285,11 @@ impl SwimlaneRenderer {
             let mut setup_out = setup_out;
             let mut setup_inline: Vec<RectInstance> = Vec::new(); // pinned + setup only; no allocation otherwise
             let labels = &mut self.labels;
-            sub.index.visit_bars(&cam, &sub.start_us, &sub.end_us, window.clone(), 1.0, |bar| {
+            let mut on_bar = |bar: VisitedBar, tag: Option<u16>| {
                 let g = sub.bars.get(bar.index).copied().unwrap_or(0) as usize;
                 let (a, b) = (bar.x0.max(-1.0), bar.x1.min(width + 1.0));
-                out.push(RectInstance { x: gutter + a as f32, y: geometry.y, w: (b - a) as f32, h: geometry.h, rgba: color(g) });
+                let rgba = tag.map_or_else(|| color(g), tag_color);
+                out.push(RectInstance { x: gutter + a as f32, y: geometry.y, w: (b - a) as f32, h: geometry.h, rgba });
                 if bar.merged {
                     return;
                 }
@@ -290,10 +313,25 @@ impl SwimlaneRenderer {
                 if bar.x1 - bar.x0 >= LABEL_MIN_PX {
                     labels.push((gutter + bar.x0 as f32, y, (bar.x1 - bar.x0) as f32, g));
                 }
-            });
-            let first_marker = out.len();
-            emit_markers(&cam, sub, window, geometry, color, out);
-            for rect in out.get_mut(first_marker..).unwrap_or_default() {
+            };
+            // Many bars per pixel: the LOD pyramid (O(pixels)); few: the exact bars.
+            let lod = sub.lod.as_ref().filter(|_| window.len() as f64 > width * EXACT_BARS_PER_PX);
+            let by_lod = lod.is_some_and(|lod| lod.visit(&cam, &sub.start_us, &sub.end_us, &sub.index, window.clone(), 1.0, |b| on_bar(b.bar, b.tag)));
+            if by_lod {
+                LOD_LANES.set(LOD_LANES.get() + 1);
+            } else {
+                sub.index.visit_bars(&cam, &sub.start_us, &sub.end_us, window.clone(), 1.0, |bar| on_bar(bar, None));
+            }
+            let first_overlay = out.len();
+            // Bars on the shown critical path over the (dimmed) rest, one per pixel column.
+            let path_bars = match path {
+                PathMode::None => &[][..],
+                PathMode::Static => &sub.static_path[..],
+                PathMode::Observed => &sub.observed_path[..],
+            };
+            emit_flagged(&cam, sub, path_bars, window.clone(), geometry, |x0, x1| (x0, x1.max(x0 + 1.0)), color, out);
+            emit_flagged(&cam, sub, &sub.markers, window, geometry, marker_span, color, out);
+            for rect in out.get_mut(first_overlay..).unwrap_or_default() {
                 rect.x += gutter;
             }
             // Pinned lanes draw their setup regions over the bars (one buffer), as before.

@@ -18,6 +18,11 @@ use crate::worker_client;
 /// Pixels the pointer may move between press and release and still count as a click.
 const CLICK_SLOP_PX: f64 = 4.0;
 
+thread_local! {
+    /// `timeStamp` of the last `pointerrawupdate` that updated the tooltip.
+    static LAST_RAW_MOVE_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NAN) };
+}
+
 fn mouse_pos(container: &web_sys::HtmlElement, ev: &web_sys::MouseEvent) -> (f64, f64) {
     let rect = container.get_bounding_client_rect();
     (f64::from(ev.client_x()) - rect.left(), f64::from(ev.client_y()) - rect.top())
@@ -48,6 +53,9 @@ pub(super) fn attach(r: &mut SwimlaneRenderer, container: &web_sys::HtmlElement)
     let kinds = [
         (&target, "mousedown"),
         (&target, "mousemove"),
+        // Chromium: the pointer move as it arrives, before the mousemove it becomes, which is
+        // held back to the next animation frame; the tooltip follows it without that wait.
+        (&target, "pointerrawupdate"),
         (&target, "mouseleave"),
         (&target, "wheel"),
         (&target, "contextmenu"),
@@ -234,9 +242,22 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
                 let _ = r.container.focus();
                 ev.prevent_default();
             }
+            ("pointerrawupdate", _) => {
+                let Some(mouse) = ev.dyn_ref::<web_sys::MouseEvent>() else { return };
+                if r.drag.is_some() || mouse.buttons() != 0 {
+                    return; // drags follow the (frame-aligned) mousemove
+                }
+                let (x, y) = mouse_pos(&r.container, mouse);
+                r.mouse = Some((x, y));
+                r.show_tooltip(x, y);
+                LAST_RAW_MOVE_MS.set(ev.time_stamp());
+            }
             ("mousemove", from_window) => {
                 let Some(mouse) = ev.dyn_ref::<web_sys::MouseEvent>() else { return };
                 let (x, y) = mouse_pos(&r.container, mouse);
+                // The same move already seen as a `pointerrawupdate` (same timestamp).
+                #[allow(clippy::float_cmp)] // identical timestamps of one input, not arithmetic
+                let tooltip_done = !from_window && LAST_RAW_MOVE_MS.get() == ev.time_stamp();
                 if !from_window {
                     r.mouse = Some((x, y));
                 }
@@ -281,7 +302,9 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
                         r.hover_track = hover;
                         redraw = true;
                     }
-                    r.show_tooltip(x, y);
+                    if !tooltip_done {
+                        r.show_tooltip(x, y);
+                    }
                 }
             }
             ("mouseup", _) => {

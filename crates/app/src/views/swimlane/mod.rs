@@ -375,6 +375,7 @@ impl SwimlaneRenderer {
             self.camera.fit(d.header.first_start_us, d.header.last_end_us);
             let _ = self.container.set_attribute("data-lanes", &d.header.tracks.len().to_string());
             let _ = self.container.set_attribute("data-bars", &d.header.bar_count.to_string());
+            let _ = self.container.set_attribute("data-lod-bytes", &d.lod_bytes().to_string());
             let _ = self.container.set_attribute("data-timeline-id", &d.header.timeline_id.to_string());
             let labels: Vec<&str> = d.header.tracks.iter().map(|l| l.label.as_str()).collect();
             let _ = self.container.set_attribute("data-lane-labels", &labels.join(","));
