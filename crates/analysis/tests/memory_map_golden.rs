@@ -163,3 +163,50 @@ fn every_snapshot_matches_the_tool() {
         "{maps} maps, {refused} refusals"
     );
 }
+
+/// The defining and reading lines of each box's tiles span exactly the box's lifetime, on the
+/// real dump and the ruff-formatted one.
+#[test]
+fn tile_lines_span_each_box() {
+    for rel in [
+        "yuanfeng219-arch_PyPTO3/32_after_AllocateMemoryAddr.py",
+        "generated-paged_attention-ruff-partial/passes_dump/35_after_AllocateMemoryAddr.py",
+    ] {
+        let text = std::fs::read_to_string(passes_root().join(rel)).unwrap();
+        let (chip, backend) = BackendChoice::resolve(None, None, None);
+        let map =
+            memory_map::build("35_after_AllocateMemoryAddr.py", &text, chip, backend).unwrap();
+        let lines = memory_map::tile_lines(rel, &text).unwrap();
+        assert_eq!(lines.len(), map.functions.len());
+        for (f, (name, tl)) in map.functions.iter().zip(&lines) {
+            assert_eq!(&f.name, name);
+            for b in &f.boxes {
+                let names: Vec<&str> = std::iter::once(b.tile.name.as_str())
+                    .chain(b.aliases.iter().map(String::as_str))
+                    .collect();
+                let all: Vec<u32> = tl
+                    .iter()
+                    .filter(|t| names.contains(&t.name.as_str()))
+                    .flat_map(|t| {
+                        t.defined
+                            .iter()
+                            .flat_map(|d| [d.0, d.1])
+                            .chain(t.read.iter().copied())
+                    })
+                    .collect();
+                assert_eq!(
+                    all.iter().min(),
+                    Some(&b.tile.start_line),
+                    "{rel} {}",
+                    b.tile.name
+                );
+                assert_eq!(
+                    all.iter().max(),
+                    Some(&b.tile.end_line),
+                    "{rel} {}",
+                    b.tile.name
+                );
+            }
+        }
+    }
+}

@@ -23,8 +23,8 @@
 
 mod tiles;
 
-pub use tiles::collect_tiles;
 use tiles::function_type;
+pub use tiles::{collect_tiles, collect_with_lines, TileLines};
 
 use pypto_formats::python_source::{self, FunctionOutline, Tokens};
 use pypto_formats::FormatError;
@@ -332,6 +332,30 @@ pub fn build(
         backend,
         functions,
     })
+}
+
+/// The defining and reading lines of every tile of every compute function of a dump, keyed
+/// by function name (the functions [`build`] maps), for linking the map and the source.
+pub fn tile_lines(
+    file_name: &str,
+    text: &str,
+) -> Result<Vec<(String, Vec<TileLines>)>, FormatError> {
+    let toks = python_source::tokenize(file_name, text)?;
+    let mut out = Vec::new();
+    for f in python_source::outline(&toks) {
+        if f.class.is_none() || is_async(&toks, &f) {
+            continue;
+        }
+        let ftype = function_type(&toks, &f).unwrap_or_default();
+        if !COMPUTE_FUNCTION_TYPES.contains(&ftype.as_str()) {
+            continue;
+        }
+        let (tiles, lines) = collect_with_lines(&toks, &f);
+        if !tiles.is_empty() {
+            out.push((f.name.clone(), lines));
+        }
+    }
+    Ok(out)
 }
 
 /// `32_after_AllocateMemoryAddr.py` → `AllocateMemoryAddr` (`memory_map`'s rule: remove a

@@ -614,9 +614,25 @@ fn body_depths(toks: &Tokens<'_>, f: &FunctionOutline) -> Vec<(usize, u32)> {
 
 /// Every tile binding of a function keyed by name, in `ast.walk` discovery order.
 pub fn collect_tiles(toks: &Tokens<'_>, f: &FunctionOutline) -> Vec<Tile> {
+    collect_with_lines(toks, f).0
+}
+
+/// Where a tile's name appears in the dump: for the source pane beside the map (click a
+/// tile → its lines; click a line → its tiles).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct TileLines {
+    pub name: String,
+    /// Defining statements (parameter or annotated assignment), first..=last physical line.
+    pub defined: Vec<(u32, u32)>,
+    /// Physical lines reading the name, ascending, no repeats.
+    pub read: Vec<u32>,
+}
+
+/// Tiles bound by `pl.Tile[…]`-annotated parameters (live from the parameter's line), with
+/// their defining lines.
+fn param_tiles(toks: &Tokens<'_>, f: &FunctionOutline) -> (Vec<Tile>, Vec<TileLines>) {
+    let mut lines: Vec<TileLines> = Vec::new();
     let mut tiles: Vec<Tile> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    // parameters
     if let Some(def) = toks.lines.get(f.def_stmt) {
         let ts = toks.line_tokens(def);
         let head = usize::from(ts.first().is_some_and(|t| toks.text_of(t) == "async"));
@@ -630,11 +646,26 @@ pub fn collect_tiles(toks: &Tokens<'_>, f: &FunctionOutline) -> Vec<Tile> {
             let end = ann.last().map_or(name_tok.line, |t| t.line);
             let name = toks.text_of(name_tok);
             if let Some(t) = tile_from_annotation(toks, name, ann, name_tok.line, end, "param") {
-                index.insert(name.to_owned(), tiles.len());
                 tiles.push(t);
+                lines.push(TileLines {
+                    name: name.to_owned(),
+                    defined: vec![(name_tok.line, end)],
+                    read: Vec::new(),
+                });
             }
         }
     }
+    (tiles, lines)
+}
+
+/// [`collect_tiles`] plus, per tile (same order), the lines defining and reading it.
+pub fn collect_with_lines(toks: &Tokens<'_>, f: &FunctionOutline) -> (Vec<Tile>, Vec<TileLines>) {
+    let (mut tiles, mut lines) = param_tiles(toks, f);
+    let mut index: HashMap<String, usize> = tiles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.clone(), i))
+        .collect();
     // annotated assignments, shallower nesting first (ast.walk is breadth-first)
     let mut stmts = body_depths(toks, f);
     stmts.sort_by_key(|&(i, d)| (d, i));
@@ -655,6 +686,9 @@ pub fn collect_tiles(toks: &Tokens<'_>, f: &FunctionOutline) -> Vec<Tile> {
                 t.start_line = t.start_line.min(line.first_line);
                 t.end_line = t.end_line.max(line.last_line);
             }
+            if let Some(l) = lines.get_mut(k) {
+                l.defined.push((line.first_line, line.last_line));
+            }
             continue;
         }
         let eq = (2..ts.len()).find(|&k| {
@@ -674,6 +708,11 @@ pub fn collect_tiles(toks: &Tokens<'_>, f: &FunctionOutline) -> Vec<Tile> {
         {
             index.insert(name.to_owned(), tiles.len());
             tiles.push(t);
+            lines.push(TileLines {
+                name: name.to_owned(),
+                defined: vec![(line.first_line, line.last_line)],
+                read: Vec::new(),
+            });
         }
     }
     // reads widen the live range
@@ -693,8 +732,16 @@ pub fn collect_tiles(toks: &Tokens<'_>, f: &FunctionOutline) -> Vec<Tile> {
                     tile.start_line = tile.start_line.min(t.line);
                     tile.end_line = tile.end_line.max(t.line);
                 }
+                if let Some(l) = lines.get_mut(ti) {
+                    l.read.push(t.line);
+                }
             }
         }
     }
-    tiles
+    for l in &mut lines {
+        l.defined.sort_unstable();
+        l.read.sort_unstable();
+        l.read.dedup();
+    }
+    (tiles, lines)
 }
