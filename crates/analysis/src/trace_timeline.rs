@@ -6,10 +6,12 @@
 //! worker answers: bar details (the event's arguments), search and range statistics.
 //!
 //! Layout rules:
-//! - one group per process (`process_sort_index` first, then first appearance), labelled
-//!   with its `process_name` (else `pid <pid>`);
-//! - one track per thread that has drawable events (`thread_sort_index` first, then the
-//!   first appearance), labelled with its `thread_name` (else `tid <tid>`); the STRACE
+//! - one group per process, labelled with its `process_name` (else `pid <pid>`), ordered by
+//!   `process_sort_index`, a process without one sorting as its first-appearance position
+//!   (so the STRACE process, whose sort index is the number of serving processes, comes
+//!   after them), ties by first appearance;
+//! - one track per thread that has drawable events, labelled with its `thread_name` (else
+//!   `tid <tid>`), ordered the same way by `thread_sort_index` within the process; the STRACE
 //!   process's lanes are its `device N` threads;
 //! - `X` spans, and `B`/`E` pairs matched per thread (an unmatched `B` ends at the thread's
 //!   last timestamp), nest into rows: a span goes to the first row whose last span ended at
@@ -30,7 +32,7 @@
 //! the pid. Folding is done by the page (a track shows its first row only); every other lane
 //! of the process stays.
 
-#![allow(clippy::many_single_char_names, clippy::similar_names)] // short names over columns (t, s, g, e), as in `timeline`
+#![allow(clippy::many_single_char_names, clippy::similar_names, clippy::cast_possible_wrap)] // short names over columns (t, s, g, e), as in `timeline`; positions are far below 2^63
 
 use crate::timeline::{RenderColumns, FLAG_MARKER, NO_TASK};
 use crate::timeline_query::{fuzzy_score, BarAt, Hit, RangeRow};
@@ -214,7 +216,7 @@ pub fn build(s: &ServingStrace) -> TraceTimeline {
     let device_threads: Vec<u32> = s.device_lanes.iter().map(|l| l.thread).collect();
     // Processes: sort index, then first appearance.
     let mut procs: Vec<usize> = (0..trace.processes.len()).collect();
-    procs.sort_by_key(|&p| (trace.processes.get(p).and_then(|x| x.sort_index).unwrap_or(i64::MAX), p));
+    procs.sort_by_key(|&p| (trace.processes.get(p).and_then(|x| x.sort_index).unwrap_or(p as i64), p));
     let mut first = f64::INFINITY;
     let mut last = f64::NEG_INFINITY;
     for p in procs {
@@ -226,7 +228,8 @@ pub fn build(s: &ServingStrace) -> TraceTimeline {
         if threads.is_empty() {
             continue;
         }
-        threads.sort_by_key(|&t| (trace.threads.get(t).and_then(|x| x.sort_index).unwrap_or(i64::MAX), t));
+        let position: HashMap<usize, i64> = threads.iter().enumerate().map(|(k, &t)| (t, k as i64)).collect();
+        threads.sort_by_key(|&t| (trace.threads.get(t).and_then(|x| x.sort_index).unwrap_or_else(|| position.get(&t).copied().unwrap_or(0)), t));
         let group = out.groups.len() as u32;
         let label = match &process.name {
             Some(n) => format!("{n} · pid {}", process.pid),

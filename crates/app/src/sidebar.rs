@@ -45,6 +45,9 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
     if let Some(r) = records {
         lines.extend(r.warnings.iter().map(|w| format!("⚠ {w}")));
     }
+    if let Some(t) = &summary.trace {
+        lines.push(format!("{} processes · {} lanes · {} spans · {} instants · span {:.3} µs", t.processes, t.lanes, t.spans, t.instants, t.span_us));
+    }
     let errors = summary.errors.len();
     if errors > 0 {
         lines.push(format!("{errors} file error{}", if errors == 1 { "" } else { "s" }));
@@ -61,7 +64,9 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
             data-deps-edges=summary.deps.as_ref().map(|d| d.edges.to_string())
             data-deps-tensors=summary.deps.as_ref().map(|d| d.tensors.to_string())
             data-passes=pass.map(|p| p.pass_count.to_string())
-            data-valid=pass.map(|p| (p.problems.is_empty() && p.has_frontend).to_string())>
+            data-valid=pass.map(|p| (p.problems.is_empty() && p.has_frontend).to_string())
+            data-trace-spans=summary.trace.as_ref().map(|t| t.spans.to_string())
+            data-trace-instants=summary.trace.as_ref().map(|t| t.instants.to_string())>
             {lines.into_iter().map(|line| view! { <div class="fact">{line}</div> }).collect_view()}
         </div>
     }
@@ -84,6 +89,14 @@ fn DatasetItem(row: DatasetRow) -> impl IntoView {
             <ul class="views">{info.views.iter().map(|v| view! { <li>{v.clone()}</li> }).collect_view()}</ul>
             <ul class="missing">{info.missing.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
             <ul class="notes">{info.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
+            // Chrome traces beside the records open as a generic swimlane (what users took to Perfetto).
+            <ul class="traces">{info.files.iter().filter(|f| matches!(f.role.as_str(), "MergedSwimlane" | "CpmStatic" | "CpmObserved")).map(|f| {
+                let path = f.path.clone();
+                let name = path.rsplit('/').next().unwrap_or(&path).to_string();
+                view! { <li><button class="open-trace" data-path=path.clone() title="Open this Chrome trace as a swimlane"
+                    on:click=move |ev| { ev.stop_propagation(); crate::views::swimlane::trace::open_trace(state, id, path.clone()); }>
+                    {format!("▶ {name} (trace)")}</button></li> }
+            }).collect_view()}</ul>
             {match row.summary {
                 Some(summary) => summary_view(&summary),
                 None => view! { <div class="pending">"loading…"</div> }.into_any(),

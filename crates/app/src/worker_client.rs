@@ -200,6 +200,7 @@ fn on_load_finished(state: &AppState, elapsed_ms: f64) {
         let first = state.datasets.with_untracked(|rows| {
             rows.iter()
                 .find(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
+                .or_else(|| rows.iter().find(|r| r.info.kind == DatasetKind::ServingStrace && r.summary.as_ref().is_some_and(|s| s.trace.is_some())))
                 .map(|r| r.info.dataset_id)
         });
         if let Some(id) = first {
@@ -249,10 +250,14 @@ fn on_message(state: &AppState, data: &JsValue) {
         FromWorker::TaskDetails(reply) => state.task_details.set(Some(reply)),
         FromWorker::Timeline(header) => {
             let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
-            if header.dataset_ids == state.swim.timeline_ids.get_untracked() {
+            if header.dataset_ids == state.swim.timeline_ids.get_untracked() && state.swim.trace_path.get_untracked().is_none() {
                 swimlane::set_timeline(&state, header, &columns);
                 state.swimlane_version.update(|v| *v += 1);
             }
+        }
+        FromWorker::TraceTimeline { header, info } => {
+            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
+            swimlane::trace::on_trace_timeline(&state, header, info, &columns);
         }
         FromWorker::BarDetails { timeline_id, bar, title, fields, group } => {
             if swimlane::current_timeline_id() == Some(timeline_id) {
@@ -302,9 +307,17 @@ pub fn select_dataset(state: AppState, dataset_id: u32) {
     let has_records = state.datasets.with_untracked(|rows| {
         rows.iter().any(|r| r.info.dataset_id == dataset_id && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
     });
-    if has_records {
+    let strace = state.datasets.with_untracked(|rows| {
+        rows.iter()
+            .find(|r| r.info.dataset_id == dataset_id && r.info.kind == DatasetKind::ServingStrace)
+            .map(|r| r.info.path.clone())
+    });
+    if let Some(path) = strace {
+        swimlane::trace::open_trace(state, dataset_id, path);
+    } else if has_records {
         open_timeline(state, vec![dataset_id]);
     } else {
+        swimlane::trace::leave_trace(&state);
         state.selected.set(Some(dataset_id));
         state.task_details.set(None);
     }
@@ -313,9 +326,10 @@ pub fn select_dataset(state: AppState, dataset_id: u32) {
 /// Shows one timeline of several datasets (a multi-rank group: one track group per rank).
 pub fn open_timeline(state: AppState, dataset_ids: Vec<u32>) {
     let Some(&first) = dataset_ids.first() else { return };
-    if state.swim.timeline_ids.get_untracked() == dataset_ids && state.selected.get_untracked() == Some(first) {
+    if state.swim.timeline_ids.get_untracked() == dataset_ids && state.selected.get_untracked() == Some(first) && state.swim.trace_path.get_untracked().is_none() {
         return;
     }
+    swimlane::trace::leave_trace(&state);
     state.task_details.set(None);
     state.swim.reset();
     state.swim.loading.set(true);

@@ -358,6 +358,11 @@ mod tests {
         }
         assert_eq!(stats.device_roots.count, u64::from(o.steps * 8 + 8), "decode steps on 8 devices + 1 prefill each");
         assert!(stats.instant_count > 0);
+        // The STRACE process sorts after the serving processes (its sort index is their count).
+        let t = pypto_analysis::trace_timeline::build(&s);
+        let labels: Vec<&str> = t.groups.iter().map(|g| g.label.as_str()).collect();
+        assert!(labels.first().is_some_and(|l| l.starts_with("pypto-serving-api")), "{labels:?}");
+        assert!(labels.last().is_some_and(|l| l.starts_with("Simpler host STRACE")), "{labels:?}");
         assert_eq!(text, to_text(&generate(&o)), "deterministic");
     }
 

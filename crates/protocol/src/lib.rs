@@ -50,6 +50,12 @@ pub enum ToWorker {
     /// The Performance Analysis panel's tables (overview, kernel statistics, setup) and the
     /// Function Performance table of one runtime dataset. Reply: [`FromWorker::PerfPanel`].
     PerfPanel { dataset_id: u32 },
+    /// A swimlane of a Chrome trace file (`path`, relative to the opened folder) of a dataset:
+    /// the serving STRACE file of a `ServingStrace` dataset, or a `merged_swimlane*.json` /
+    /// `CPM_*.json` of a runtime one. Reply: [`FromWorker::TraceTimeline`] with the same
+    /// columns as [`FromWorker::Timeline`]; `BarDetails`, `Search` and `RangeStats` then name
+    /// it by `timeline_id`.
+    TraceTimeline { timeline_id: u32, dataset_id: u32, path: String },
     /// Test hook for the crash-recovery path: the worker panics on purpose.
     DebugPanic,
 }
@@ -73,10 +79,12 @@ pub enum TimelineView {
     AicpuScheduler,
     /// Orchestrator submits (AICPU or host) and host → device uploads.
     Orchestrator,
+    /// A process of a Chrome trace (serving STRACE, `merged_swimlane*.json`, any trace).
+    Trace,
 }
 
 impl TimelineView {
-    pub const ALL: [TimelineView; 4] = [Self::Worker, Self::Scheduler, Self::AicpuScheduler, Self::Orchestrator];
+    pub const ALL: [TimelineView; 5] = [Self::Worker, Self::Scheduler, Self::AicpuScheduler, Self::Orchestrator, Self::Trace];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -84,6 +92,7 @@ impl TimelineView {
             Self::Scheduler => "Scheduler View",
             Self::AicpuScheduler => "AICPU Scheduler",
             Self::Orchestrator => "Orchestrator",
+            Self::Trace => "Trace",
         }
     }
 }
@@ -284,6 +293,72 @@ pub struct PerfPanelData {
     pub rows_with_setup: u64,
 }
 
+/// Count and total/average/minimum/maximum duration of a set of spans (µs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DurationRow {
+    /// What the row is about: a worker process, a `device N` lane, `all`.
+    pub scope: String,
+    /// Span (or stage) name.
+    pub name: String,
+    pub count: u64,
+    pub total_us: f64,
+    pub avg_us: f64,
+    pub min_us: f64,
+    pub max_us: f64,
+}
+
+/// The serving STRACE statistics panel (toolkit-features.md K7).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StraceStatsReply {
+    /// Latest end minus earliest start over all timed events.
+    pub total_duration_us: f64,
+    pub span_count: u64,
+    pub instant_count: u64,
+    /// Per serving worker process: one `all WorkerProcess.*` row, then one per span name.
+    pub workers: Vec<DurationRow>,
+    /// Per `WorkerProcess.*` span name over all workers.
+    pub worker_span_names: Vec<DurationRow>,
+    /// Per `device N` lane: the invocation root bars, then one row per stage.
+    pub device_lanes: Vec<DurationRow>,
+    /// Per span name over the serving processes (not the device lanes).
+    pub span_names: Vec<DurationRow>,
+    /// `scheduler.wait_worker_output` spans of every process.
+    pub wait_worker_output: DurationRow,
+}
+
+/// What the page needs beside a Chrome-trace timeline's header.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceTimelineInfo {
+    pub timeline_id: u32,
+    pub dataset_id: u32,
+    /// The trace file, relative to the opened folder.
+    pub path: String,
+    /// Opened in the serving STRACE mode (a `*strace-swimlane*.json`).
+    pub serving_strace: bool,
+    /// Tracks of controller / main threads of serving processes (the "fold main threads"
+    /// targets).
+    pub controller_tracks: Vec<u32>,
+    /// Per track: the row holding its instants, if any (a folded track keeps it).
+    pub instant_rows: Vec<Option<u32>>,
+    pub spans: u64,
+    pub instants: u64,
+    /// Timed events not drawn (counters, flows, …).
+    pub not_drawn: u64,
+    /// The STRACE statistics (serving STRACE mode only).
+    pub stats: Option<StraceStatsReply>,
+}
+
+/// Facts of a parsed Chrome trace file (serving STRACE datasets).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceSummary {
+    pub path: String,
+    pub processes: u32,
+    pub lanes: u32,
+    pub spans: u64,
+    pub instants: u64,
+    pub span_us: f64,
+}
+
 /// What a dataset is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -378,6 +453,9 @@ pub struct DatasetSummary {
     pub deps: Option<DepsSummary>,
     pub name_map_entries: Option<u64>,
     pub pass_dump: Option<PassDumpSummary>,
+    /// A parsed serving STRACE trace.
+    #[serde(default)]
+    pub trace: Option<TraceSummary>,
     pub errors: Vec<FileError>,
 }
 
@@ -436,6 +514,8 @@ pub enum FromWorker {
     TaskDetails(TaskDetailsReply),
     /// Timeline columns (typed arrays beside the message).
     Timeline(TimelineHeader),
+    /// A Chrome-trace timeline: the same header and columns as `Timeline`, plus its facts.
+    TraceTimeline { header: TimelineHeader, info: TraceTimelineInfo },
     /// Details of a bar: ordered fields, plus the bars of its SPMD group (same func + task).
     BarDetails { timeline_id: u32, bar: BarRef, title: String, fields: Vec<(String, String)>, group: Vec<BarRef> },
     /// Arrows around a bar.

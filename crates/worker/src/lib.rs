@@ -10,6 +10,7 @@ pub mod reading;
 mod perf_panel;
 mod session;
 mod timelines;
+mod traces;
 pub mod transport;
 
 use pypto_protocol::FromWorker;

@@ -52,12 +52,18 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::WorkerViewColumns { dataset_id } => post_worker_view(dataset_id),
         ToWorker::TaskDetails { dataset_id, lane, index } => post_task_details(dataset_id, lane, index),
         ToWorker::Timeline { timeline_id, dataset_ids } => crate::timelines::post_timeline(timeline_id, &dataset_ids),
+        // Chrome-trace timelines answer their own queries (`traces`); the chip ones otherwise.
+        ToWorker::BarDetails { timeline_id, bar } if crate::traces::bar_details(timeline_id, bar) => {}
         ToWorker::BarDetails { timeline_id, bar } => crate::timelines::post_bar_details(timeline_id, bar),
+        ToWorker::Dependencies { timeline_id, bar, depth } if crate::traces::dependencies(timeline_id, bar, depth) => {}
         ToWorker::Dependencies { timeline_id, bar, depth } => crate::timelines::post_dependencies(timeline_id, bar, depth),
+        ToWorker::Search { timeline_id, query, limit } if crate::traces::search(timeline_id, &query, limit) => {}
         ToWorker::Search { timeline_id, query, limit } => crate::timelines::post_search(timeline_id, &query, limit),
+        ToWorker::RangeStats { timeline_id, tracks, start_us, end_us } if crate::traces::range_stats(timeline_id, &tracks, start_us, end_us) => {}
         ToWorker::RangeStats { timeline_id, tracks, start_us, end_us } => {
             crate::timelines::post_range_stats(timeline_id, &tracks, start_us, end_us);
         }
+        ToWorker::TraceTimeline { timeline_id, dataset_id, path } => crate::traces::post_timeline(timeline_id, dataset_id, path),
         ToWorker::PerfPanel { dataset_id } => crate::perf_panel::post(dataset_id),
         ToWorker::DebugPanic => debug_panic(),
     }
@@ -129,6 +135,7 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
         s.timelines.clear();
         s.generation
     });
+    crate::traces::reset(&entries, &sources);
     let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
     let found = discovery::discover(&listing);
     let infos: Vec<DatasetInfo> = found
@@ -166,7 +173,7 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
         let summary = match dataset.kind {
             discovery::DatasetKind::Runtime => load_runtime(dataset_id, dataset, &entries, &sources, generation).await,
             discovery::DatasetKind::PassDump => pass_dump_summary(dataset, &entries),
-            discovery::DatasetKind::ServingStrace => DatasetSummary::default(),
+            discovery::DatasetKind::ServingStrace => crate::traces::load_strace(&dataset.path).await,
         };
         if SESSION.with_borrow(|s| s.generation) != generation {
             return;

@@ -18,12 +18,13 @@ pub fn ViewArea() -> impl IntoView {
         state.datasets.with(|rows| {
             rows.iter().find(|r| r.info.dataset_id == id).map(|r| {
                 let has_records = r.summary.as_ref().is_some_and(|s| s.records.is_some());
-                (id, r.info.kind, has_records)
+                (id, r.info.kind, has_records, state.swim.trace_path.with(Option::is_some))
             })
         })
     });
     let selected_row = move |id: u32| state.datasets.with_untracked(|rows| rows.iter().find(|r| r.info.dataset_id == id).cloned());
-    move || match selected_key.get().and_then(|(id, _, _)| selected_row(id)) {
+    let trace_mode = move || selected_key.get().is_some_and(|k| k.3);
+    move || match selected_key.get().and_then(|(id, ..)| selected_row(id)) {
         None => view! {
             <div class="welcome">
                 <h1>"PyPTO Trace Viewer"</h1>
@@ -34,6 +35,8 @@ pub fn ViewArea() -> impl IntoView {
             </div>
         }
         .into_any(),
+        // A Chrome trace (serving STRACE file, or a runtime dataset's merged_swimlane / CPM copy).
+        Some(row) if row.info.kind == DatasetKind::ServingStrace || trace_mode() => view! { <swimlane::SwimlaneView/> }.into_any(),
         Some(row)
             if row.info.kind == DatasetKind::Runtime
                 && row.info.files.iter().any(|f| f.role == "NameMap")

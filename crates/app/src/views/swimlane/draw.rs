@@ -247,8 +247,7 @@ impl SwimlaneRenderer {
     #[allow(clippy::many_single_char_names)] // x/y/a/b/g/s: pixel, time and bar coordinates
     fn emit_track(&mut self, data: &Timeline, settings: FrameSettings, track: usize, top: f64, stripe: bool, pinned: bool) {
         let gutter = GUTTER_WIDTH_PX as f32;
-        let rows = data.header.tracks.get(track).map_or(1, |t| t.rows.max(1));
-        let h = f64::from(rows) * ROW_PITCH_PX;
+        let h = super::layout::track_height(data, track, &self.folded);
         if top + h < HEADER_HEIGHT_PX || top > self.css_height {
             return;
         }
@@ -262,7 +261,8 @@ impl SwimlaneRenderer {
         let Some(lanes) = data.track_lanes.get(track).cloned() else { return };
         for lane in lanes {
             let Some(sub) = data.lanes.get(lane) else { continue };
-            let y = (top + f64::from(sub.row) * ROW_PITCH_PX + BAR_TOP_PAD_PX) as f32;
+            let Some(row) = self.drawn_row(track, sub.row) else { continue };
+            let y = (top + f64::from(row) * ROW_PITCH_PX + BAR_TOP_PAD_PX) as f32;
             let window = sub.index.visible_range(&sub.start_us, &sub.end_us, t0, t1);
             let geometry = LaneGeometry { y, h: BAR_HEIGHT_PX as f32 };
             let path = settings.path;
@@ -511,6 +511,10 @@ impl SwimlaneRenderer {
             _ => [70, 60, 90, 255],
         };
         let gutter = GUTTER_WIDTH_PX as f32;
+        if info.rows > 1 && info.view == pypto_protocol::TimelineView::Trace {
+            let folded = self.folded.get(track).copied().unwrap_or(false);
+            self.text.fill_text(if folded { "▸" } else { "▾" }, 3.0, y, LABEL_FONT, [90, 90, 110, 255]);
+        }
         self.text.fill_text_fitted(&info.label, 14.0, y, gutter - 36.0, LABEL_FONT, color);
         let pinned = self.pinned.contains(&track);
         if pinned || self.hover_track == Some(track) {

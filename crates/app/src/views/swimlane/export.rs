@@ -318,5 +318,6 @@ pub(super) fn install_automation_api() {
     let f = Closure::<dyn Fn()>::new(reset_frame_stats);
     set(&api, "resetFrameStats", f.as_ref());
     f.forget();
+    super::trace::install_api(&api);
     set(&window, "__pyptoSwimlane", &api);
 }

@@ -89,23 +89,24 @@ impl SwimlaneRenderer {
             return None;
         }
         let lanes = data.track_lanes.get(track)?.clone();
-        let sub = lanes.filter_map(|l| data.lanes.get(l)).find(|s| s.row == row)?;
         let slop_us = 3.0 * self.camera.us_per_px();
         let t = self.camera.px_to_us(x - GUTTER_WIDTH_PX);
         // O(log n) per lane: binary search by start within the lane index's bound, then only
         // the bars overlapping the cursor's ±3 px window (ended bars skipped a block at a time).
+        // A folded track draws its instant row over its first row: both are searched.
         let mut best: Option<(f64, f64, usize)> = None;
-        sub.index.overlapping(&sub.start_us, &sub.end_us, t - slop_us, t + slop_us, |i| {
-            let (Some(&s), Some(&e)) = (sub.start_us.get(i), sub.end_us.get(i)) else { return };
-            let distance = if t < s { s - t } else if t > e { t - e } else { 0.0 };
-            // Prefer the innermost (shortest) bar among those under the pointer.
-            let key = (distance, e - s);
-            if distance <= slop_us && best.is_none_or(|(d, len, _)| key < (d, len)) {
-                best = Some((distance, e - s, i));
-            }
-        });
-        let g = *sub.bars.get(best?.2)? as usize;
-        data.bar_ref(g)
+        for sub in lanes.filter_map(|l| data.lanes.get(l)).filter(|s| self.drawn_row(track, s.row) == Some(row)) {
+            sub.index.overlapping(&sub.start_us, &sub.end_us, t - slop_us, t + slop_us, |i| {
+                let (Some(&s), Some(&e)) = (sub.start_us.get(i), sub.end_us.get(i)) else { return };
+                let distance = if t < s { s - t } else if t > e { t - e } else { 0.0 };
+                // Prefer the innermost (shortest) bar among those under the pointer.
+                let key = (distance, e - s);
+                if distance <= slop_us && best.is_none_or(|(d, len, _)| key < (d, len)) {
+                    best = Some((distance, e - s, sub.bars.get(i).copied().unwrap_or(0) as usize));
+                }
+            });
+        }
+        data.bar_ref(best?.2)
     }
 
     /// The track at a screen y, pinned or scrolling.
@@ -156,6 +157,8 @@ impl SwimlaneRenderer {
         if let Some(track) = self.track_at(y) {
             if x >= GUTTER_WIDTH_PX - 28.0 {
                 self.toggle_pin(track);
+            } else if x < 14.0 {
+                self.toggle_fold(track);
             }
         }
     }
@@ -176,7 +179,7 @@ impl SwimlaneRenderer {
         let mut tracks: Vec<u32> = Vec::new();
         for track in 0..d.header.tracks.len() {
             let Some(top) = self.track_top(track) else { continue };
-            let h = f64::from(d.header.tracks.get(track).map_or(1, |t| t.rows.max(1))) * ROW_PITCH_PX;
+            let h = super::layout::track_height(d, track, &self.folded);
             if top < yb && top + h > ya {
                 tracks.push(track as u32);
             }

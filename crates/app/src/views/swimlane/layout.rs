@@ -63,17 +63,18 @@ pub struct Layout {
     pub track_pos: Vec<Option<(bool, f64)>>,
 }
 
-fn track_height(tl: &Timeline, track: usize) -> f64 {
-    let rows = tl.header.tracks.get(track).map_or(1, |t| t.rows.max(1));
+/// Height of a track: its rows, or one row when `folded[track]`.
+pub fn track_height(tl: &Timeline, track: usize, folded: &[bool]) -> f64 {
+    let rows = if folded.get(track).copied().unwrap_or(false) { 1 } else { tl.header.tracks.get(track).map_or(1, |t| t.rows.max(1)) };
     f64::from(rows) * ROW_PITCH_PX
 }
 
 impl Layout {
-    pub fn build(tl: &Timeline, collapsed: &[bool], pinned: &[usize]) -> Layout {
+    pub fn build(tl: &Timeline, collapsed: &[bool], pinned: &[usize], folded: &[bool]) -> Layout {
         let mut layout = Layout { track_pos: vec![None; tl.header.tracks.len()], ..Layout::default() };
         let mut y = 0.0;
         for &track in pinned {
-            let h = track_height(tl, track);
+            let h = track_height(tl, track, folded);
             if let Some(p) = layout.track_pos.get_mut(track) {
                 *p = Some((true, y));
             }
@@ -107,7 +108,7 @@ impl Layout {
                         if pinned.contains(&track) {
                             continue;
                         }
-                        let h = track_height(tl, track);
+                        let h = track_height(tl, track, folded);
                         if let Some(p) = layout.track_pos.get_mut(track) {
                             *p = Some((false, y));
                         }

@@ -17,6 +17,7 @@ pub mod layout;
 pub mod markers;
 pub mod panel;
 pub mod ui;
+pub mod trace;
 pub mod url_state;
 
 use std::cell::RefCell;
@@ -144,6 +145,12 @@ pub struct SwimlaneUi {
     pub show_settings: RwSignal<bool>,
     /// A timeline request is in flight.
     pub loading: RwSignal<bool>,
+    /// The Chrome trace file shown (`None`: the chip swimlane). Set when requested.
+    pub trace_path: RwSignal<Option<String>>,
+    /// Facts of the Chrome-trace timeline shown (arrive with it; `trace` module).
+    pub trace: RwSignal<Option<pypto_protocol::TraceTimelineInfo>>,
+    /// The STRACE statistics panel is open.
+    pub show_trace_stats: RwSignal<bool>,
 }
 
 impl SwimlaneUi {
@@ -161,6 +168,9 @@ impl SwimlaneUi {
             context_menu: RwSignal::new(None),
             show_settings: RwSignal::new(false),
             loading: RwSignal::new(false),
+            trace_path: RwSignal::new(None),
+            trace: RwSignal::new(None),
+            show_trace_stats: RwSignal::new(true),
         }
     }
 
@@ -290,6 +300,10 @@ struct SwimlaneRenderer {
     data: Option<Rc<Timeline>>,
     layout: Layout,
     collapsed: Vec<bool>,
+    /// Per track: folded to its first row (Chrome-trace lanes; see `trace`).
+    folded: Vec<bool>,
+    /// Per track: the row of its instants, kept when folded (Chrome-trace lanes).
+    instant_rows: Vec<Option<u32>>,
     pinned: Vec<usize>,
     camera: TimeCamera,
     scroll_y_px: f64,
@@ -343,7 +357,7 @@ impl SwimlaneRenderer {
 
     fn relayout(&mut self) {
         if let Some(d) = &self.data {
-            self.layout = Layout::build(d, &self.collapsed, &self.pinned);
+            self.layout = Layout::build(d, &self.collapsed, &self.pinned, &self.folded);
         } else {
             self.layout = Layout::default();
         }
@@ -368,6 +382,7 @@ impl SwimlaneRenderer {
         self.pinned.clear();
         self.task_labels.clear();
         self.collapsed = vec![false; self.data.as_ref().map_or(0, |d| d.header.groups.len())];
+        trace::on_new_data(self);
         self.relayout();
         if let Some(d) = self.data.clone() {
             self.camera.set_width(self.plot_width());
@@ -412,6 +427,7 @@ impl SwimlaneRenderer {
         let (setup, start, end) = data.times(global)?;
         let top = self.track_top(bar.track as usize)?;
         let row = data.row.get(global).copied().unwrap_or(0);
+        let row = self.drawn_row(bar.track as usize, row).unwrap_or(0);
         let y = top + f64::from(row) * layout::ROW_PITCH_PX + layout::BAR_TOP_PAD_PX;
         let show_setup = self.state.swim.settings.with_untracked(|st| st.show_setup);
         let start_draw = if show_setup { setup } else { start };
@@ -621,6 +637,8 @@ fn mount(state: &AppState, container: &web_sys::HtmlElement, canvas: &web_sys::H
         data: None,
         layout: Layout::default(),
         collapsed: Vec::new(),
+        folded: Vec::new(),
+        instant_rows: Vec::new(),
         pinned: Vec::new(),
         camera: TimeCamera::new(1.0),
         scroll_y_px: 0.0,
@@ -666,7 +684,12 @@ fn mount(state: &AppState, container: &web_sys::HtmlElement, canvas: &web_sys::H
 
 fn unmount() {
     let old = VIEW.with_borrow_mut(Option::take);
-    if let Some(r) = old {
+    if let Some(mut r) = old {
+        // A frame may still be requested: its callback must outlive the view (it finds no
+        // view and does nothing) instead of being invoked after being dropped.
+        if let Some(frame) = r.frame_closure.take() {
+            frame.forget();
+        }
         for (target, kind, closure) in &r.listeners {
             let _ = target.remove_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
         }

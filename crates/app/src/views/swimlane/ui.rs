@@ -97,6 +97,8 @@ fn Toolbar() -> impl IntoView {
             <button id="search-prev" title="Previous (Shift+Enter)" on:click=move |_| search_step(&state, &query.get_untracked(), -1)>"◀"</button>
             <button id="search-next" title="Next (Enter)" on:click=move |_| search_step(&state, &query.get_untracked(), 1)>"▶"</button>
             <span id="search-status" class="search-status">{status}</span>
+            // Chip-only controls; a Chrome trace has no task ids, paths or dependencies (K6).
+            <Show when=move || !super::trace::is_trace_mode(&state) fallback=|| view! { <super::trace::TraceControls/> }>
             <label>"Labels "
                 <select id="label-mode" on:change=move |ev| {
                     let mode = match input_value(&ev).as_str() { "id" => LabelMode::TaskId, "both" => LabelMode::Both, _ => LabelMode::Function };
@@ -135,10 +137,11 @@ fn Toolbar() -> impl IntoView {
                 on:change=move |ev| { let v = checked(&ev); swim.settings.update(|s| s.show_setup = v); }/>" setup"</label>
             <label><input id="setup-in-duration" type="checkbox" prop:checked=move || swim.settings.with(|s| s.setup_in_duration)
                 on:change=move |ev| { let v = checked(&ev); swim.settings.update(|s| s.setup_in_duration = v); }/>" setup in duration"</label>
+            </Show>
             <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { with_view(super::SwimlaneRenderer::fit); redraw(); }>"Fit"</button>
             <button id="export-png" title="Export the current view as PNG" on:click=move |_| super::export_png()>"PNG"</button>
             <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
-            <super::panel::PerfPanelToggle/>
+            <Show when=move || !super::trace::is_trace_mode(&state)><super::panel::PerfPanelToggle/></Show>
         </div>
         <Show when=move || swim.show_settings.get()>
             <KeySettings/>
@@ -333,7 +336,8 @@ pub fn SwimlaneView() -> impl IntoView {
                 <SidePanels/>
             </div>
         </div>
-        <super::panel::PerfPanel/>
+        <Show when=move || !super::trace::is_trace_mode(&state)><super::panel::PerfPanel/></Show>
+        <super::trace::TraceStatsPanel/>
         </div>
     }
 }

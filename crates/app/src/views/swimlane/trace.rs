@@ -1,0 +1,240 @@
+//! The swimlane in Chrome-trace mode: a serving STRACE file (`*strace-swimlane*.json`,
+//! toolkit-features.md K) or any other Chrome trace of the folder (`merged_swimlane*.json`,
+//! `CPM_*.json`) drawn by the chip swimlane's renderer from the worker's
+//! `FromWorker::TraceTimeline` columns (one group per process, one lane per thread, nested
+//! spans on sub-rows, instants as ticks on the last row).
+//!
+//! What this mode adds: opening a trace (`open_trace`), per-lane folding (the ▸/▾ in the
+//! gutter, or "Fold main threads" for every controller / main thread of the serving
+//! processes): a folded lane keeps its first row and its instants, every other lane of the
+//! process — the child lanes — stays; it is a live re-layout, no reload (K4, K5); and the
+//! STRACE statistics panel (total duration; per serving worker process and `WorkerProcess.*`
+//! span: count, avg/max/min; per `device N` lane; K7). The chip-only controls (labels by task
+//! id, critical path, dependency depth, setup) are hidden by the toolbar in this mode (K6).
+
+use leptos::prelude::*;
+use pypto_protocol::{DurationRow, TimelineHeader, ToWorker, TraceTimelineInfo};
+use pypto_render::axis;
+use wasm_bindgen::prelude::*;
+
+use super::{request_frame, with_view, with_view_ret, SwimlaneRenderer, DATA};
+use crate::state::AppState;
+use crate::worker_client;
+
+/// Whether the swimlane shows a Chrome trace.
+pub fn is_trace_mode(state: &AppState) -> bool {
+    state.swim.trace_path.with(Option::is_some)
+}
+
+/// Opens the Chrome trace `path` of dataset `dataset_id` in the swimlane.
+#[allow(clippy::large_types_passed_by_value)] // `AppState` is a `Copy` bundle of signal handles, passed like `worker_client::open_timeline`'s
+pub fn open_trace(state: AppState, dataset_id: u32, path: String) {
+    if state.swim.trace_path.get_untracked().as_deref() == Some(path.as_str()) && state.selected.get_untracked() == Some(dataset_id) {
+        return;
+    }
+    state.task_details.set(None);
+    state.swim.reset();
+    state.swim.trace.set(None);
+    DATA.with_borrow_mut(|d| *d = None);
+    state.swim.loading.set(true);
+    state.swim.trace_path.set(Some(path.clone()));
+    state.swim.timeline_ids.set(vec![dataset_id]);
+    state.selected.set(Some(dataset_id));
+    let timeline_id = super::next_timeline_id();
+    worker_client::send(ToWorker::TraceTimeline { timeline_id, dataset_id, path }, None);
+}
+
+/// Leaves the trace mode before a chip timeline is requested.
+pub fn leave_trace(state: &AppState) {
+    if state.swim.trace_path.get_untracked().is_some() {
+        state.swim.trace_path.set(None);
+        state.swim.trace.set(None);
+        DATA.with_borrow_mut(|d| *d = None);
+    }
+}
+
+/// A `TraceTimeline` reply: keep it when it is the trace asked for last.
+pub fn on_trace_timeline(state: &AppState, header: TimelineHeader, info: TraceTimelineInfo, columns: &JsValue) {
+    let wanted = state.swim.trace_path.get_untracked().as_deref() == Some(info.path.as_str())
+        && state.swim.timeline_ids.get_untracked() == [info.dataset_id];
+    if !wanted {
+        return;
+    }
+    state.swim.trace.set(Some(info));
+    super::set_timeline(state, header, columns);
+    state.swimlane_version.update(|v| *v += 1);
+}
+
+/// A new timeline is shown: nothing folded; the instant rows from the trace facts.
+pub(super) fn on_new_data(r: &mut SwimlaneRenderer) {
+    let tracks = r.data.as_ref().map_or(0, |d| d.header.tracks.len());
+    r.folded = vec![false; tracks];
+    let id = r.data.as_ref().map(|d| d.header.timeline_id);
+    r.instant_rows = r
+        .state
+        .swim
+        .trace
+        .with_untracked(|t| t.as_ref().filter(|i| Some(i.timeline_id) == id).map(|i| i.instant_rows.clone()))
+        .unwrap_or_default();
+}
+
+impl SwimlaneRenderer {
+    /// The row a bar of sub-row `row` of `track` is drawn on: itself, or — on a folded
+    /// track — row 0 for the first row and the instants, `None` (hidden) for nested rows.
+    pub(super) fn drawn_row(&self, track: usize, row: u32) -> Option<u32> {
+        if !self.folded.get(track).copied().unwrap_or(false) {
+            return Some(row);
+        }
+        (row == 0 || self.instant_rows.get(track).copied().flatten() == Some(row)).then_some(0)
+    }
+
+    /// Folds or unfolds one lane (only lanes with more than one row fold).
+    pub(super) fn toggle_fold(&mut self, track: usize) {
+        let rows = self.data.as_ref().and_then(|d| d.header.tracks.get(track)).map_or(1, |t| t.rows);
+        if rows <= 1 {
+            return;
+        }
+        if let Some(f) = self.folded.get_mut(track) {
+            *f = !*f;
+        }
+        self.relayout();
+    }
+
+    fn set_folded(&mut self, tracks: &[u32], fold: bool) {
+        for &t in tracks {
+            if let Some(f) = self.folded.get_mut(t as usize) {
+                *f = fold;
+            }
+        }
+        self.relayout();
+    }
+}
+
+/// Folds (or unfolds) every controller / main thread lane of the shown trace.
+pub fn fold_controllers(state: &AppState, fold: bool) {
+    let tracks = state.swim.trace.with_untracked(|t| t.as_ref().map(|i| i.controller_tracks.clone())).unwrap_or_default();
+    with_view(|r| r.set_folded(&tracks, fold));
+    request_frame();
+}
+
+fn folded_js() -> JsValue {
+    with_view_ret(|r| {
+        let out = js_sys::Array::new();
+        for (t, &f) in r.folded.iter().enumerate() {
+            if f {
+                out.push(&JsValue::from(t as u32));
+            }
+        }
+        JsValue::from(out)
+    })
+    .unwrap_or(JsValue::NULL)
+}
+
+/// Page rectangle of a laid-out track `{x, y, w, h}` (the gutter label's row band), or null.
+fn track_rect_js(track: u32) -> JsValue {
+    with_view_ret(|r| {
+        let data = r.data.as_ref()?;
+        let top = r.track_top(track as usize)?;
+        let h = super::layout::track_height(data, track as usize, &r.folded);
+        let rect = r.container.get_bounding_client_rect();
+        let o = js_sys::Object::new();
+        for (k, v) in [("x", rect.left()), ("y", rect.top() + top), ("w", r.css_width), ("h", h)] {
+            let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), &JsValue::from_f64(v));
+        }
+        Some(JsValue::from(o))
+    })
+    .flatten()
+    .unwrap_or(JsValue::NULL)
+}
+
+/// Adds `folded()` (folded track indices) and `trackRect(track)` to the automation API.
+pub(super) fn install_api(api: &js_sys::Object) {
+    let f = Closure::<dyn Fn() -> JsValue>::new(folded_js);
+    let _ = js_sys::Reflect::set(api, &JsValue::from_str("folded"), f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn(u32) -> JsValue>::new(track_rect_js);
+    let _ = js_sys::Reflect::set(api, &JsValue::from_str("trackRect"), f.as_ref());
+    f.forget();
+}
+
+/// The toolbar controls of the trace mode.
+#[component]
+pub fn TraceControls() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let swim = state.swim;
+    let folded = RwSignal::new(false);
+    let has_controllers = move || swim.trace.with(|t| t.as_ref().is_some_and(|i| !i.controller_tracks.is_empty()));
+    let is_strace = move || swim.trace.with(|t| t.as_ref().is_some_and(|i| i.serving_strace));
+    view! {
+        <button id="fold-controllers" disabled=move || !has_controllers()
+            title="Fold the controller / main thread lanes to their first row; their child lanes stay"
+            on:click=move |_| {
+                let fold = !folded.get_untracked();
+                folded.set(fold);
+                fold_controllers(&state, fold);
+            }>{move || if folded.get() { "Unfold main threads" } else { "Fold main threads" }}</button>
+        <Show when=is_strace>
+            <button id="trace-stats-toggle" on:click=move |_| swim.show_trace_stats.update(|v| *v = !*v)>"Statistics"</button>
+        </Show>
+        <span class="trace-facts">{move || swim.trace.with(|t| t.as_ref().map(|i| {
+            let not_drawn = if i.not_drawn > 0 { format!(" · {} other events not drawn", i.not_drawn) } else { String::new() };
+            format!("{} · {} spans · {} instants{not_drawn}", i.path.rsplit('/').next().unwrap_or(&i.path), i.spans, i.instants)
+        }))}</span>
+    }
+}
+
+fn us(v: f64) -> String {
+    format!("{v:.3}")
+}
+
+fn stat_rows(rows: Vec<DurationRow>, first_col: &'static str, class: &'static str) -> impl IntoView {
+    view! {
+        <table class=format!("details trace-stats {class}")>
+            <tr><th>{first_col}</th><th>"span"</th><th>"count"</th><th>"avg µs"</th><th>"max µs"</th><th>"min µs"</th><th>"total µs"</th></tr>
+            {rows.into_iter().map(|r| {
+                let (scope, name) = (r.scope.clone(), r.name.clone());
+                view! {
+                    <tr class="stat-row" data-scope=r.scope data-name=r.name data-count=r.count.to_string()
+                        data-avg-us=us(r.avg_us) data-max-us=us(r.max_us) data-min-us=us(r.min_us)>
+                        <td>{scope}</td><td>{name}</td><td>{r.count}</td><td>{us(r.avg_us)}</td><td>{us(r.max_us)}</td><td>{us(r.min_us)}</td><td>{us(r.total_us)}</td>
+                    </tr>
+                }
+            }).collect_view()}
+        </table>
+    }
+}
+
+/// The STRACE statistics panel (beside the swimlane, serving STRACE mode only).
+#[component]
+pub fn TraceStatsPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let swim = state.swim;
+    move || {
+        if !swim.show_trace_stats.get() {
+            return None;
+        }
+        let numbers = swim.trace.with(|t| t.as_ref().and_then(|i| i.stats.clone()))?;
+        let wait = numbers.wait_worker_output.clone();
+        Some(view! {
+            <aside id="trace-stats" class="trace-stats-panel" data-total-us=us(numbers.total_duration_us)
+                data-spans=numbers.span_count.to_string() data-instants=numbers.instant_count.to_string()>
+                <div class="trace-stats-head">
+                    <strong>"Serving STRACE statistics"</strong>
+                    <button class="close" title="Close" on:click=move |_| swim.show_trace_stats.set(false)>"✕"</button>
+                </div>
+                <p class="fact">{format!("Total duration {} · {} spans · {} instants", axis::format_duration_us(numbers.total_duration_us), numbers.span_count, numbers.instant_count)}</p>
+                <h4>"WorkerProcess"</h4>
+                {if numbers.workers.is_empty() { Some(view! { <p class="hint">"No serving worker process in this trace."</p> }) } else { None }}
+                {stat_rows(numbers.workers, "worker process", "workers")}
+                <h4>"Device lanes"</h4>
+                {stat_rows(numbers.device_lanes, "lane", "devices")}
+                <h4>"All workers, per span"</h4>
+                {stat_rows(numbers.worker_span_names, "scope", "worker-spans")}
+                <h4>{wait.name.clone()}</h4>
+                {stat_rows(vec![wait], "scope", "wait")}
+                <h4>"Serving spans by name"</h4>
+                {stat_rows(numbers.span_names, "scope", "span-names")}
+            </aside>
+        })
+    }
+}
