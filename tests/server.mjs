@@ -82,9 +82,28 @@ export function serve(dir, port = 0, { log = false } = {}) {
       if (!fs.existsSync(file)) return send(404, 'not found (no index.html)');
       stat = fs.statSync(file);
     }
+    // `Range: bytes=a-b` (one range), as static hosts answer it: the worker re-reads one
+    // deps.json task for the details panel instead of keeping every task's arguments.
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    if (range && Number(range[1]) < stat.size) {
+      const start = Number(range[1]);
+      const end = Math.min(range[2] === '' ? stat.size - 1 : Number(range[2]), stat.size - 1);
+      res.writeHead(206, {
+        'content-type': mimeType(file),
+        'content-length': end - start + 1,
+        'content-range': `bytes ${start}-${end}/${stat.size}`,
+        'accept-ranges': 'bytes',
+        'cache-control': 'no-cache',
+        'x-content-type-options': 'nosniff',
+      });
+      if (log) console.log(`${req.method} ${req.url} -> 206 ${start}-${end}`);
+      if (req.method === 'HEAD') return res.end();
+      return fs.createReadStream(file, { start, end }).pipe(res);
+    }
     res.writeHead(200, {
       'content-type': mimeType(file),
       'content-length': stat.size,
+      'accept-ranges': 'bytes',
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
     });

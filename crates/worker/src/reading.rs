@@ -44,11 +44,10 @@ pub async fn read_bytes(source: &JsValue, on_progress: &mut dyn FnMut(u64, u64))
 
 /// Reads `source` slice by slice without keeping it: each slice of a `File`/`Blob` is handed
 /// to `sink` and dropped, and `on_progress(done_bytes, total_bytes)` follows each slice (a URL
-/// is fetched whole and handed over in one piece).
+/// body is read as it arrives, in pieces of at least one slice).
 pub async fn read_slices(source: &JsValue, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<(), String> {
     if let Some(url) = source.as_string() {
-        sink(&fetch_bytes(&url).await?);
-        return Ok(());
+        return fetch_slices(&url, sink, on_progress).await;
     }
     let blob: web_sys::Blob = source.clone().dyn_into().map_err(|_| "entry has neither a File nor a URL".to_string())?;
     let total = blob.size() as u64;
@@ -68,14 +67,56 @@ pub async fn read_slices(source: &JsValue, sink: &mut dyn FnMut(&[u8]), on_progr
     Ok(())
 }
 
-/// Fetches `url` (same origin or an explicit `?src=` origin) and returns its body.
-pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+async fn fetch_response(url: &str) -> Result<web_sys::Response, String> {
     let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
     let response = JsFuture::from(scope.fetch_with_str(url)).await.map_err(|e| format!("fetch {url}: {}", js_error_text(&e)))?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| format!("fetch {url}: not a response"))?;
     if !response.ok() {
         return Err(format!("fetch {url}: HTTP {}", response.status()));
     }
+    Ok(response)
+}
+
+/// Fetches `url` and hands its body to `sink` as it arrives (network pieces gathered into
+/// slices of [`SLICE_BYTES`]), with a progress call per slice.
+async fn fetch_slices(url: &str, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<(), String> {
+    let response = fetch_response(url).await?;
+    let total = response.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    let Some(body) = response.body() else {
+        let promise = response.array_buffer().map_err(|e| js_error_text(&e))?;
+        let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
+        sink(&js_sys::Uint8Array::new(&buffer).to_vec());
+        return Ok(());
+    };
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let slice = SLICE_BYTES as usize;
+    let mut buf: Vec<u8> = Vec::with_capacity(slice);
+    let mut done = 0u64;
+    loop {
+        let step = JsFuture::from(reader.read()).await.map_err(|e| format!("fetch {url}: {}", js_error_text(&e)))?;
+        let finished = js_sys::Reflect::get(&step, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+        if !finished {
+            let value = js_sys::Reflect::get(&step, &JsValue::from_str("value")).map_err(|e| js_error_text(&e))?;
+            let piece: js_sys::Uint8Array = value.unchecked_into();
+            let at = buf.len();
+            buf.resize(at + piece.length() as usize, 0);
+            piece.copy_to(buf.get_mut(at..).unwrap_or_default());
+        }
+        if buf.len() >= slice || (finished && !buf.is_empty()) {
+            sink(&buf);
+            done += buf.len() as u64;
+            buf.clear();
+            on_progress(done, total.max(done));
+        }
+        if finished {
+            return Ok(());
+        }
+    }
+}
+
+/// Fetches `url` (same origin or an explicit `?src=` origin) and returns its body.
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let response = fetch_response(url).await?;
     let promise = response.array_buffer().map_err(|e| js_error_text(&e))?;
     let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
@@ -84,9 +125,29 @@ pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
 /// Bytes `offset .. offset + len` of a `File`/`Blob`, read synchronously (`FileReaderSync`,
 /// dedicated workers only): one task of a lean-read deps.json for the details panel.
 pub fn read_range_sync(source: &JsValue, offset: u64, len: u32) -> Option<Vec<u8>> {
+    if let Some(url) = source.as_string() {
+        return read_url_range_sync(&url, offset, len);
+    }
     let blob: &web_sys::Blob = source.dyn_ref()?;
     let slice = blob.slice_with_f64_and_f64(offset as f64, (offset + u64::from(len)) as f64).ok()?;
     let reader = web_sys::FileReaderSync::new().ok()?;
     let buffer = reader.read_as_array_buffer(&slice).ok()?;
     Some(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Bytes `offset .. offset + len` of `url` by a synchronous `Range` request (allowed in
+/// workers); a server that ignores the range sends the whole file, which is then cut.
+fn read_url_range_sync(url: &str, offset: u64, len: u32) -> Option<Vec<u8>> {
+    let end = offset + u64::from(len);
+    let xhr = web_sys::XmlHttpRequest::new().ok()?;
+    xhr.open_with_async("GET", url, false).ok()?;
+    xhr.set_request_header("Range", &format!("bytes={offset}-{}", end.saturating_sub(1))).ok()?;
+    xhr.set_response_type(web_sys::XmlHttpRequestResponseType::Arraybuffer);
+    xhr.send().ok()?;
+    let bytes = js_sys::Uint8Array::new(&xhr.response().ok()?).to_vec();
+    match xhr.status().ok()? {
+        206 => Some(bytes),
+        200 => bytes.get(offset as usize..end as usize).map(<[u8]>::to_vec),
+        _ => None,
+    }
 }

@@ -240,8 +240,9 @@ async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[JsValue], er
     let entry = entries.get(index)?;
     let source = sources.get(index)?;
     if entry.size_bytes > reading::SLICE_BYTES {
-        // A `File` can be re-read for one task's arguments later, so its args are not kept.
-        let mut stream = if source.is_string() { deps::DepsStream::new() } else { deps::DepsStream::lean() };
+        // The file (or URL, by a `Range` request) is re-read for one task's arguments when the
+        // details ask, so the arguments are not kept.
+        let mut stream = deps::DepsStream::lean();
         if !stream_entry(entry, source, &mut |b| stream.feed(b), errors).await {
             return None;
         }
