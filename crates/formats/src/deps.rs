@@ -172,6 +172,8 @@ pub struct Deps {
     /// file, to re-read its arguments with [`parse_task`]. Empty otherwise.
     pub task_offsets: Vec<u64>,
     pub task_lens: Vec<u32>,
+    /// Lean reading only: `tensors[]` records counted but not kept.
+    pub skipped_tensors: usize,
     pub warnings: Vec<String>,
 }
 
@@ -184,7 +186,7 @@ impl Deps {
         self.edges.pred.len()
     }
     pub fn tensor_count(&self) -> usize {
-        self.tensors.tensor_id.len()
+        self.tensors.tensor_id.len() + self.skipped_tensors
     }
     /// The dims of a range (empty if out of bounds).
     pub fn dims_of(&self, r: DimRange) -> &[u32] {
@@ -745,7 +747,7 @@ impl json_stream::Target for Builder {
         if self.lean {
             return match slot {
                 0 => json_stream::de_one(bytes, |t, n| push_task_head(self, &t, offset, n)),
-                1 => json_stream::de_one(bytes, |_: de::IgnoredAny, _| ()),
+                1 => json_stream::de_one(bytes, |_: de::IgnoredAny, _| self.deps.skipped_tensors += 1),
                 _ => json_stream::de_one(bytes, |e: EdgeEnds, _| {
                     self.deps.edges.pred.push(e.0);
                     self.deps.edges.succ.push(e.1);

@@ -109,6 +109,7 @@ fn deps_lean_stream_keeps_heads_and_spans() {
             assert_eq!(lean.edges.pred, whole.edges.pred);
             assert_eq!(lean.edges.succ, whole.edges.succ);
             assert_eq!(lean.missing_kernel_ids, whole.missing_kernel_ids);
+            assert_eq!(lean.tensor_count(), whole.tensor_count());
             assert_eq!(lean.task_offsets.len(), b.task_id.len());
             for i in 0..b.task_id.len() {
                 let start = lean.task_offsets[i] as usize;
