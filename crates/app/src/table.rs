@@ -12,6 +12,8 @@
 //! `{testid}-fullscreen`. `window.__pyptoTableBench(n)` mounts an n-row table for the
 //! browser benchmark (tests/panel.test.mjs measures render, sort and scroll times with it).
 
+use std::fmt::Write as _;
+
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -91,10 +93,20 @@ impl Cell {
         self
     }
 
-    /// The CSV field: the full-precision value for numbers, the text otherwise.
+    /// The CSV field: the full-precision value for numbers, the text otherwise; integers
+    /// shown in full (ids above 2^53 that an f64 cannot hold) keep their exact text.
     fn csv_text(&self) -> String {
-        self.value.map_or_else(|| self.text.clone(), |v| format!("{v}"))
+        match self.value {
+            Some(v) if v.fract() == 0.0 && is_integer_text(&self.text) => self.text.clone(),
+            Some(v) => format!("{v}"),
+            None => self.text.clone(),
+        }
     }
+}
+
+fn is_integer_text(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// What a table shows.
@@ -233,6 +245,9 @@ pub fn DataTable(
     #[prop(optional, into)]
     selected_row: Option<Signal<Option<usize>>>,
 ) -> impl IntoView {
+    // Read once per change of the caller's signal (a derived signal would rebuild the rows on
+    // every read, i.e. on every scroll event).
+    let data = Memo::new(move |_| data.get());
     let sort = RwSignal::new(None::<Sort>);
     let widths = RwSignal::new(Vec::<f64>::new());
     let scroll_top = RwSignal::new(0.0f64);
@@ -311,7 +326,7 @@ pub fn DataTable(
                     view! {
                         <div class="dt-th" class:dt-num=col.numeric role="columnheader" data-testid=testid_head.clone() data-col=col.id.clone()
                             title=tip style=move || format!("width:{}px", width_of(c)) on:click=move |_| on_header_click(c)>
-                            <span class="dt-th-label">{col.title.clone()}{arrow}</span>
+                            <span class="dt-th-label">{col.title.clone()}</span><span class="dt-sort-arrow">{arrow}</span>
                             <span class="dt-resize" title="drag to resize"
                                 on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
                                 on:pointerdown=move |ev: web_sys::PointerEvent| {
@@ -340,53 +355,67 @@ pub fn DataTable(
                 .collect_view()
         })
     };
-    let rows = move || {
+    // Data generation: part of the row keys, so changed data re-creates the shown rows.
+    let generation = Memo::new(move |prev: Option<&u64>| {
+        data.track();
+        prev.map_or(0, |g| g + 1)
+    });
+    // Shown rows as (position, row index, generation); keyed, so scrolling by a few rows only
+    // creates the rows that came into view.
+    let visible = move || {
         let (first, end) = visible_range(scroll_top.get(), total());
-        let picked = selected_row.and_then(|s| s.get());
-        let mine = clicked.get();
-        let testid_row = testid_row.clone();
-        order.with(|o| {
-            data.with(|d| {
-                (first..end)
-                    .filter_map(|pos| {
-                        let r = *o.get(pos)? as usize;
-                        let row = d.rows.get(r)?;
-                        let cells = row
-                            .iter()
-                            .enumerate()
-                            .map(|(c, cell)| {
-                                let col = d.columns.get(c);
-                                let class = format!(
-                                    "dt-td{}{}",
-                                    if col.is_some_and(|x| x.numeric) { " dt-num" } else { "" },
-                                    cell.class.map(|k| format!(" {k}")).unwrap_or_default()
-                                );
-                                view! {
-                                    <div class=class role="cell" data-col=col.map(|x| x.id.clone()).unwrap_or_default()
-                                        title=cell.text.clone() style=move || format!("width:{}px", width_of(c))>{cell.text.clone()}</div>
-                                }
-                            })
-                            .collect_view();
-                        let top = pos as f64 * ROW_HEIGHT_PX;
-                        let selected = picked == Some(r) || mine == Some(r);
-                        Some(view! {
-                            <div class="dt-row" class:dt-selected=selected class:dt-clickable=on_row_click.is_some() role="row"
-                                data-testid=testid_row.clone() data-row=r.to_string() style=format!("top:{top}px")
-                                on:click=move |_| {
-                                    clicked.set(Some(r));
-                                    if let Some(cb) = on_row_click {
-                                        cb.run(r);
-                                    }
-                                }>{cells}</div>
+        let g = generation.get();
+        order.with(|o| (first..end).filter_map(|pos| Some((pos, *o.get(pos)? as usize, g))).collect::<Vec<_>>())
+    };
+    let row_view = move |(pos, r, _): (usize, usize, u64)| {
+        let cells = data.with_untracked(|d| {
+            d.rows
+                .get(r)
+                .map(|row| {
+                    row.iter()
+                        .enumerate()
+                        .map(|(c, cell)| {
+                            let col = d.columns.get(c);
+                            let class = format!(
+                                "dt-td{}{}",
+                                if col.is_some_and(|x| x.numeric) { " dt-num" } else { "" },
+                                cell.class.map(|k| format!(" {k}")).unwrap_or_default()
+                            );
+                            view! {
+                                <div class=class role="cell" data-col=col.map(|x| x.id.clone()).unwrap_or_default()
+                                    title=cell.text.clone() style=format!("width:var(--dt-w{c})")>{cell.text.clone()}</div>
+                            }
                         })
-                    })
-                    .collect_view()
+                        .collect_view()
+                })
+                .unwrap_or_default()
+        });
+        let top = pos as f64 * ROW_HEIGHT_PX;
+        let selected = move || selected_row.and_then(|s| s.get()) == Some(r) || clicked.get() == Some(r);
+        view! {
+            <div class="dt-row" class:dt-selected=selected class:dt-clickable=on_row_click.is_some() role="row"
+                data-testid=testid_row.clone() data-row=r.to_string() style=format!("top:{top}px")
+                on:click=move |_| {
+                    clicked.set(Some(r));
+                    if let Some(cb) = on_row_click {
+                        cb.run(r);
+                    }
+                }>{cells}</div>
+        }
+    };
+    // Column widths as CSS variables on the table: cells use `var(--dt-wN)`, so a resize
+    // touches one style, not every cell.
+    let width_vars = move || {
+        widths.with(|w| {
+            w.iter().enumerate().fold(String::new(), |mut out, (c, px)| {
+                let _ = write!(out, "--dt-w{c}:{px}px;");
+                out
             })
         })
     };
     view! {
         <div class="dt" class:dt-fullscreen=move || fullscreen.get() data-testid=testid data-rows=move || total().to_string()
-            data-sort=sort_attr role="table"
+            data-sort=sort_attr role="table" style=width_vars
             on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" && fullscreen.get_untracked() { fullscreen.set(false); }>
             <div class="dt-bar">
                 <span class="dt-title">{title}</span>
@@ -399,7 +428,9 @@ pub fn DataTable(
             <div class="dt-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0">
                 <div class="dt-inner" style=move || format!("width:{}px", total_width())>
                     <div class="dt-head" role="row">{header}</div>
-                    <div class="dt-body" style=move || format!("height:{}px", total() as f64 * ROW_HEIGHT_PX)>{rows}</div>
+                    <div class="dt-body" style=move || format!("height:{}px", total() as f64 * ROW_HEIGHT_PX)>
+                        <For each=visible key=|k| *k children=row_view/>
+                    </div>
                 </div>
             </div>
         </div>
@@ -496,5 +527,8 @@ mod tests {
         let csv = to_csv(&d, &[0, 1]);
         assert_eq!(csv, "Name,Value (µs)\r\nb,502.53406249999955\r\n\"A, \"\"quoted\"\"\",-\r\n");
         assert_eq!(csv_field("a\nb"), "\"a\nb\"");
+        let id = Cell { text: "18446744073709551615".into(), value: Some(u64::MAX as f64), class: None };
+        assert_eq!(id.csv_text(), "18446744073709551615");
+        assert_eq!(Cell::num(2.5, 0).csv_text(), "2.5");
     }
 }

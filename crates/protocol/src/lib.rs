@@ -359,6 +359,95 @@ pub struct TraceSummary {
     pub span_us: f64,
 }
 
+/// Overview tab of the Performance Analysis panel (analysis `perf_panel::overview` plus the
+/// converter's totals and the records' level).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PerfOverview {
+    /// Collection level 1..=4 and what it allows, one sentence.
+    pub level: u32,
+    pub level_allows: String,
+    /// Joined rows (AICore executions) and distinct task ids.
+    pub rows: u64,
+    pub tasks: u64,
+    pub first_start_us: f64,
+    pub last_end_us: f64,
+    /// Kernel-time span (last end − first start, setup excluded).
+    pub task_time_us: f64,
+    /// Σ kernel time over rows (setup excluded).
+    pub aicore_time_us: f64,
+    pub active_cores: u64,
+    pub active_aic_cores: u64,
+    pub active_aiv_cores: u64,
+    pub utilisation_pct: f64,
+    /// Earliest dispatch → latest finish (level ≥ 2).
+    pub total_test_time_us: Option<f64>,
+    /// Σ exec / Σ latency × 100 and the per-task means (level ≥ 2).
+    pub exec_latency_pct: Option<f64>,
+    pub avg_exec_us: Option<f64>,
+    pub avg_latency_us: Option<f64>,
+    /// Warnings of the readers and the model.
+    pub warnings: Vec<String>,
+}
+
+/// One row of the converter's "Task Statistics by Function" (analysis `function_stats`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelStatsRow {
+    pub func_id: i64,
+    pub name: String,
+    pub count: u64,
+    pub total_exec_us: f64,
+    pub avg_exec_us: f64,
+    pub max_exec_us: f64,
+    pub min_exec_us: f64,
+    pub avg_latency_us: Option<f64>,
+    pub exec_pct: Option<f64>,
+    pub avg_head_oh_us: Option<f64>,
+    pub avg_tail_oh_us: Option<f64>,
+    pub avg_prop_us: Option<f64>,
+    pub avg_local_us: Option<f64>,
+}
+
+/// One row of the extension's Function Performance / Kernel Statistics table (setup excluded).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FunctionPerfRow {
+    pub func_id: i64,
+    pub name: String,
+    pub count: u64,
+    pub max_duration_us: f64,
+    pub min_duration_us: f64,
+    pub avg_duration_us: f64,
+}
+
+/// One row of a setup leaderboard. `task_id` is the decimal u64 (ids can exceed 2^53).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetupRow {
+    pub task_id: String,
+    /// `rXtY` form.
+    pub task_label: String,
+    pub core_id: u32,
+    pub setup_us: f64,
+    pub exec_us: f64,
+    /// setup / (setup + exec), 0..=1.
+    pub setup_ratio: f64,
+}
+
+/// Everything the panel's first tabs and the Function Performance view show.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PerfPanelData {
+    pub dataset_id: u32,
+    pub overview: PerfOverview,
+    pub kernel_stats: Vec<KernelStatsRow>,
+    /// Σ count, Σ exec, Σ latency (level ≥ 2) of the converter's table.
+    pub kernel_total_count: u64,
+    pub kernel_total_exec_us: f64,
+    pub kernel_total_latency_us: Option<f64>,
+    pub function_perf: Vec<FunctionPerfRow>,
+    pub longest_setup: Vec<SetupRow>,
+    pub largest_setup_ratio: Vec<SetupRow>,
+    /// Rows with a positive setup (0 when the capture has no receive time).
+    pub rows_with_setup: u64,
+}
+
 /// What a dataset is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

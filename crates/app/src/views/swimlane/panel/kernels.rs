@@ -13,12 +13,12 @@ use crate::table::{Cell, Column, DataTable, TableData};
 pub fn function_perf_table(rows: &[FunctionPerfRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::num("func_id", "Func ID", 70.0),
+            Column::num("func_id", "Func ID", 76.0),
             Column::text("name", "Function Name", 180.0),
             Column::num("count", "Count", 70.0),
-            Column::num("max_us", "Max Duration (µs)", 130.0).tip("longest start→end, setup excluded"),
-            Column::num("min_us", "Min Duration (µs)", 130.0).tip("shortest start→end, setup excluded"),
-            Column::num("avg_us", "Avg Duration (µs)", 130.0).tip("mean start→end, setup excluded"),
+            Column::num("max_us", "Max Duration (µs)", 150.0).tip("longest start→end, setup excluded"),
+            Column::num("min_us", "Min Duration (µs)", 150.0).tip("shortest start→end, setup excluded"),
+            Column::num("avg_us", "Avg Duration (µs)", 150.0).tip("mean start→end, setup excluded"),
         ],
         rows: rows
             .iter()
@@ -40,19 +40,19 @@ pub fn function_perf_table(rows: &[FunctionPerfRow]) -> TableData {
 pub fn converter_table(rows: &[KernelStatsRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::num("func_id", "Func ID", 64.0),
+            Column::num("func_id", "Func ID", 76.0),
             Column::text("name", "Func Name", 150.0),
             Column::num("count", "Count", 60.0),
-            Column::num("avg_exec_us", "Avg Exec (µs)", 105.0).tip("kernel time on AICore"),
-            Column::num("max_exec_us", "Max Exec (µs)", 105.0),
-            Column::num("min_exec_us", "Min Exec (µs)", 105.0),
-            Column::num("total_exec_us", "Total Exec (µs)", 115.0),
-            Column::num("avg_latency_us", "Avg Latency (µs)", 120.0).tip("dispatch → finish (level ≥ 2)"),
+            Column::num("avg_exec_us", "Avg Exec (µs)", 115.0).tip("kernel time on AICore"),
+            Column::num("max_exec_us", "Max Exec (µs)", 115.0),
+            Column::num("min_exec_us", "Min Exec (µs)", 115.0),
+            Column::num("total_exec_us", "Total Exec (µs)", 125.0),
+            Column::num("avg_latency_us", "Avg Latency (µs)", 135.0).tip("dispatch → finish (level ≥ 2)"),
             Column::num("exec_pct", "Exec %", 70.0).tip("Σ exec / Σ latency"),
-            Column::num("avg_head_oh_us", "Avg Head OH (µs)", 120.0).tip("start − dispatch"),
-            Column::num("avg_tail_oh_us", "Avg Tail OH (µs)", 120.0).tip("finish − end"),
-            Column::num("avg_prop_us", "Avg Prop (µs)", 105.0).tip("dispatch → AICore receive"),
-            Column::num("avg_local_us", "Avg Local (µs)", 105.0).tip("receive → start (setup)"),
+            Column::num("avg_head_oh_us", "Avg Head OH (µs)", 140.0).tip("start − dispatch"),
+            Column::num("avg_tail_oh_us", "Avg Tail OH (µs)", 135.0).tip("finish − end"),
+            Column::num("avg_prop_us", "Avg Prop (µs)", 115.0).tip("dispatch → AICore receive"),
+            Column::num("avg_local_us", "Avg Local (µs)", 120.0).tip("receive → start (setup)"),
         ],
         rows: rows
             .iter()

@@ -16,12 +16,12 @@ fn setup_table(rows: &[SetupRow]) -> TableData {
     TableData {
         columns: vec![
             Column::num("rank", "#", 44.0),
-            Column::text("task", "Task", 110.0).tip("rXtY"),
-            Column::num("task_id", "Task ID", 120.0),
+            Column::text("task", "Task", 90.0).tip("rXtY"),
             Column::num("core", "Core", 56.0),
-            Column::num("setup_us", "Setup (µs)", 100.0).tip("AICore receive → start"),
+            Column::num("setup_us", "Setup (µs)", 110.0).tip("AICore receive → start"),
             Column::num("exec_us", "Exec (µs)", 100.0).tip("start → end"),
-            Column::num("ratio_pct", "Setup ratio (%)", 110.0).tip("setup / (setup + exec)"),
+            Column::num("ratio_pct", "Setup ratio (%)", 130.0).tip("setup / (setup + exec)"),
+            Column::num("task_id", "Task ID", 120.0).tip("raw u64 task id"),
         ],
         rows: rows
             .iter()
@@ -31,12 +31,12 @@ fn setup_table(rows: &[SetupRow]) -> TableData {
                 vec![
                     Cell::count(i as u64 + 1),
                     Cell::text(r.task_label.clone()),
-                    // Ids above 2^53 would lose digits as numbers: sort by value, show and export the exact text.
-                    Cell { text: r.task_id.clone(), value: r.task_id.parse::<u64>().ok().map(|v| v as f64), class: None },
                     Cell::int(i64::from(r.core_id)),
                     Cell::num(r.setup_us, 3),
                     Cell::num(r.exec_us, 3),
                     if r.setup_ratio > HIGH_RATIO { ratio.class("dt-warn") } else { ratio },
+                    // Ids above 2^53 would lose digits as numbers: sort by value, show and export the exact text.
+                    Cell { text: r.task_id.clone(), value: r.task_id.parse::<u64>().ok().map(|v| v as f64), class: None },
                 ]
             })
             .collect(),
