@@ -23,6 +23,7 @@ pub mod task_kinds;
 pub mod tasks;
 pub mod timebase;
 pub mod timeline;
+pub mod timeline_export;
 pub mod timeline_query;
 pub mod trace_timeline;
 pub mod worker_view;

@@ -284,6 +284,12 @@ fn on_message(state: &AppState, data: &JsValue) {
                 state.swim.range_stats.set(Some(swimlane::RangeStatsView { start_us, end_us, rows }));
             }
         }
+        FromWorker::TraceExport { timeline_id, file_name, slices, flows } => {
+            if swimlane::current_timeline_id() == Some(timeline_id) {
+                let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
+                swimlane::perfetto::on_trace_export(&file_name, slices, flows, &columns);
+            }
+        }
         FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
         FromWorker::Error { message } => {
             // An older worker without timelines: fall back to its Worker View columns.

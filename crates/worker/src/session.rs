@@ -65,6 +65,7 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         }
         ToWorker::TraceTimeline { timeline_id, dataset_id, path } => crate::traces::post_timeline(timeline_id, dataset_id, path),
         ToWorker::PerfPanel { dataset_id } => crate::perf_panel::post(dataset_id),
+        ToWorker::ExportTrace { timeline_id, window_us } => crate::timelines::post_trace_export(timeline_id, window_us),
         ToWorker::DebugPanic => debug_panic(),
     }
 }

@@ -171,3 +171,26 @@ pub(crate) fn post_range_stats(timeline_id: u32, tracks: &[u32], start_us: f64, 
         .collect();
     transport::post(&FromWorker::RangeStats { timeline_id, start_us, end_us, rows }, None);
 }
+
+/// `ToWorker::ExportTrace`: the timeline as Chrome Trace Event JSON (Perfetto), bytes moved to
+/// the page as the `json` column.
+pub(crate) fn post_trace_export(timeline_id: u32, window_us: Option<(f64, f64)>) {
+    let Some(written) = with_timeline(timeline_id, |t, m| {
+        let mut json = Vec::new();
+        pypto_analysis::timeline_export::write_chrome_trace(t, m, window_us, &mut json).map(|counts| (json, counts))
+    }) else {
+        return;
+    };
+    match written {
+        Ok((json, counts)) => {
+            let mut columns = Columns::new();
+            columns.u8("json", &json);
+            let file_name = if window_us.is_some() { "pypto-swimlane-window.perfetto.json" } else { "pypto-swimlane.perfetto.json" };
+            transport::post(
+                &FromWorker::TraceExport { timeline_id, file_name: file_name.to_owned(), slices: counts.slices as u64, flows: counts.flows as u64 },
+                Some(columns),
+            );
+        }
+        Err(e) => error(format!("Perfetto export failed: {e}")),
+    }
+}

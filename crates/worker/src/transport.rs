@@ -30,6 +30,11 @@ impl Columns {
         self.add(name, &array, &array.buffer());
     }
 
+    pub fn u8(&mut self, name: &str, values: &[u8]) {
+        let array = js_sys::Uint8Array::from(values);
+        self.add(name, &array, &array.buffer());
+    }
+
     pub fn u32(&mut self, name: &str, values: &[u32]) {
         let array = js_sys::Uint32Array::from(values);
         self.add(name, &array, &array.buffer());

@@ -16,6 +16,7 @@ mod input;
 pub mod layout;
 pub mod markers;
 pub mod panel;
+pub mod perfetto;
 pub mod ui;
 pub mod trace;
 pub mod url_state;
