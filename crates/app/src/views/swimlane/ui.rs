@@ -141,7 +141,6 @@ fn Toolbar() -> impl IntoView {
             <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { with_view(super::SwimlaneRenderer::fit); redraw(); }>"Fit"</button>
             <button id="export-png" title="Export the current view as PNG" on:click=move |_| super::export_png()>"PNG"</button>
             <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
-            <super::panel::PerfPanelToggle/>
             <Show when=move || !super::trace::is_trace_mode(&state)><super::panel::PerfPanelToggle/></Show>
         </div>
         <Show when=move || swim.show_settings.get()>
