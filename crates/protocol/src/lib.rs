@@ -47,6 +47,10 @@ pub enum ToWorker {
     Search { timeline_id: u32, query: String, limit: u32 },
     /// Per-function statistics of the bars of `tracks` that overlap `[start_us, end_us]`.
     RangeStats { timeline_id: u32, tracks: Vec<u32>, start_us: f64, end_us: f64 },
+    /// Perfetto export (Chrome Trace Event JSON) of a timeline: every bar, or the bars that
+    /// start in `window_us` when given. Reply: [`FromWorker::TraceExport`] with a `json`
+    /// byte column.
+    ExportTrace { timeline_id: u32, window_us: Option<(f64, f64)> },
     /// The Performance Analysis panel's tables (overview, kernel statistics, setup) and the
     /// Function Performance table of one runtime dataset. Reply: [`FromWorker::PerfPanel`].
     PerfPanel { dataset_id: u32 },
@@ -524,6 +528,8 @@ pub enum FromWorker {
     SearchResults { timeline_id: u32, query: String, total: u64, hits: Vec<SearchHit> },
     /// Per-function statistics of a time range.
     RangeStats { timeline_id: u32, start_us: f64, end_us: f64, rows: Vec<RangeStatsRow> },
+    /// A Perfetto export: the JSON bytes travel as the `json` column (a `Uint8Array`).
+    TraceExport { timeline_id: u32, file_name: String, slices: u64, flows: u64 },
     /// The Performance Analysis panel's tables of a dataset.
     PerfPanel(PerfPanelData),
     /// A request could not be answered.

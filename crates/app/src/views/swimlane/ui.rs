@@ -140,6 +140,7 @@ fn Toolbar() -> impl IntoView {
             </Show>
             <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { with_view(super::SwimlaneRenderer::fit); redraw(); }>"Fit"</button>
             <button id="export-png" title="Export the current view as PNG" on:click=move |_| super::export_png()>"PNG"</button>
+            <Show when=move || !super::trace::is_trace_mode(&state)><super::perfetto::PerfettoExportButton/></Show>
             <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
             <Show when=move || !super::trace::is_trace_mode(&state)><super::panel::PerfPanelToggle/></Show>
         </div>
