@@ -63,6 +63,8 @@ pub struct AppState {
     pub swim: SwimlaneUi,
     /// The Performance Analysis panel and the Function Performance view.
     pub perf: crate::views::swimlane::panel::PerfUi,
+    /// The panel's path tabs (critical path, gaps, early dispatch, chains).
+    pub paths: crate::views::swimlane::panel::paths::PathsUi,
 }
 
 impl AppState {
@@ -83,6 +85,7 @@ impl AppState {
             load_elapsed_ms: RwSignal::new(None),
             swim: SwimlaneUi::new(),
             perf: crate::views::swimlane::panel::PerfUi::new(),
+            paths: crate::views::swimlane::panel::paths::PathsUi::new(),
         }
     }
 
@@ -98,6 +101,7 @@ impl AppState {
         self.swim.timeline_ids.set(Vec::new());
         self.swim.reset();
         self.perf.reset();
+        self.paths.reset();
         self.progress.set(None);
         self.load_elapsed_ms.set(None);
     }

@@ -291,6 +291,10 @@ fn on_message(state: &AppState, data: &JsValue) {
             }
         }
         FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
+        FromWorker::PerfPaths(data) => swimlane::panel::paths::on_data(&state, data),
+        FromWorker::GapThreshold { dataset_id, text, error, above } => {
+            swimlane::panel::paths::on_threshold(&state, dataset_id, text, error, above);
+        }
         FromWorker::Error { message } => {
             // An older worker without timelines: fall back to its Worker View columns.
             if state.swim.loading.get_untracked() && message.contains("timeline") {

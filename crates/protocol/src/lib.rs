@@ -60,6 +60,13 @@ pub enum ToWorker {
     /// columns as [`FromWorker::Timeline`]; `BarDetails`, `Search` and `RangeStats` then name
     /// it by `timeline_id`.
     TraceTimeline { timeline_id: u32, dataset_id: u32, path: String },
+    /// The path tabs of the Performance Analysis panel (critical path, gap & blocker, early
+    /// dispatch, single-dependency chains) of one runtime dataset. Reply:
+    /// [`FromWorker::PerfPaths`].
+    PerfPaths { dataset_id: u32 },
+    /// Checks a gap threshold (µs, as typed) and lists the gap & blocker rows above it.
+    /// Reply: [`FromWorker::GapThreshold`].
+    GapThreshold { dataset_id: u32, text: String },
     /// Test hook for the crash-recovery path: the worker panics on purpose.
     DebugPanic,
 }
@@ -363,6 +370,134 @@ pub struct TraceSummary {
     pub span_us: f64,
 }
 
+/// One task of a critical path (task ids are decimal u64 strings, labels `rXtY`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PathTaskRow {
+    pub task_id: String,
+    pub label: String,
+    pub name: String,
+    pub start_us: f64,
+    pub end_us: f64,
+    pub dur_us: f64,
+    /// Observed path: non-overlapped compute, stall before the task and its kind
+    /// (`data-wait` / `core-wait` / `front-gap`).
+    pub compute_us: Option<f64>,
+    pub stall_us: Option<f64>,
+    pub stall_kind: Option<String>,
+}
+
+/// The static or the observed critical path.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CriticalPathInfo {
+    /// `CPM_static.json`-style file name or `computed`; empty when no path is known.
+    pub source: String,
+    pub tasks: Vec<PathTaskRow>,
+    /// Σ task durations on the path and its share of the makespan.
+    pub length_us: f64,
+    pub makespan_pct: f64,
+    /// Set when a CPM file's task set differs from the computed path.
+    pub note: Option<String>,
+}
+
+/// Stall of one kind on the observed path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StallShareRow {
+    pub kind: String,
+    pub stall_us: f64,
+    pub makespan_pct: f64,
+}
+
+/// One kernel family on the observed path.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FamilyShareRow {
+    pub family: String,
+    pub compute_us: f64,
+    pub makespan_pct: f64,
+    pub stall_us: f64,
+    pub on_path: u64,
+}
+
+/// One row of the gap & blocker table (an observed-path task).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GapRow {
+    pub task_id: String,
+    pub label: String,
+    pub name: String,
+    pub start_us: f64,
+    pub end_us: f64,
+    pub gap_us: f64,
+    /// The "draw gap" markers (swimlane µs axis).
+    pub gap_start_us: f64,
+    pub gap_end_us: f64,
+    /// `same-core` | `predecessor` | `launch`.
+    pub cause: String,
+    pub blocker_task_id: Option<String>,
+    pub blocker_label: Option<String>,
+    pub stall_us: f64,
+}
+
+/// One row of the early-dispatch table (a target task).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EarlyDispatchRow {
+    pub task_id: String,
+    pub label: String,
+    pub preds: u64,
+    /// Matches the static early-dispatch configuration (`early_dispatch` producers).
+    pub flagged: bool,
+    /// A block was dispatched inside a scheduler `early_dispatch` phase.
+    pub staged_in_phase: bool,
+    pub blocks: u64,
+    pub first_dispatch_us: Option<f64>,
+    pub last_pred_task_id: Option<String>,
+    pub last_pred_label: Option<String>,
+    pub last_pred_fin_us: Option<f64>,
+    pub dispatched_early: bool,
+    pub early_blocks: u64,
+    pub max_lead_us: f64,
+    /// The "draw lead" markers (swimlane µs axis).
+    pub lead_start_us: Option<f64>,
+    pub lead_end_us: Option<f64>,
+}
+
+/// One continuous single-dependency chain.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChainRow {
+    pub task_ids: Vec<String>,
+    pub labels: Vec<String>,
+    /// Σ task durations (AICore, all blocks) and first start → last end; `None` when a task
+    /// has no AICore rows.
+    pub exec_us: Option<f64>,
+    pub start_us: Option<f64>,
+    pub end_us: Option<f64>,
+}
+
+/// Everything the panel's path tabs show for one dataset.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PerfPathsData {
+    pub dataset_id: u32,
+    /// Why the critical path could not be computed.
+    pub critical_path_error: Option<String>,
+    pub makespan_us: f64,
+    pub static_path: CriticalPathInfo,
+    pub observed_path: CriticalPathInfo,
+    pub compute_us: f64,
+    pub stall_us: f64,
+    pub tiling_exact: bool,
+    pub stall_by_kind: Vec<StallShareRow>,
+    pub families: Vec<FamilyShareRow>,
+    pub gap_rows: Vec<GapRow>,
+    /// `None` without `deps.json` (the analysis needs its edges).
+    pub early_dispatch: Option<Vec<EarlyDispatchRow>>,
+    pub early_phase_records: u64,
+    pub early_phase_blocks: u64,
+    pub early_flagged_producers: u64,
+    /// `None` without `deps.json`.
+    pub chains: Option<Vec<ChainRow>>,
+    pub chains_excluded_tasks: u64,
+    pub chains_compute_edges: u64,
+    pub warnings: Vec<String>,
+}
+
 /// What a dataset is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -532,6 +667,10 @@ pub enum FromWorker {
     TraceExport { timeline_id: u32, file_name: String, slices: u64, flows: u64 },
     /// The Performance Analysis panel's tables of a dataset.
     PerfPanel(PerfPanelData),
+    /// The path tabs of the Performance Analysis panel.
+    PerfPaths(PerfPathsData),
+    /// A checked gap threshold: `error` (inline message) or the gap rows strictly above it.
+    GapThreshold { dataset_id: u32, text: String, error: Option<String>, above: Vec<u32> },
     /// A request could not be answered.
     Error { message: String },
     /// The worker panicked; the page must restart it.

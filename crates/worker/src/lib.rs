@@ -8,6 +8,7 @@
 
 pub mod reading;
 mod perf_panel;
+mod perf_paths;
 mod session;
 mod timelines;
 mod traces;

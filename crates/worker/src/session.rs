@@ -66,6 +66,8 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::TraceTimeline { timeline_id, dataset_id, path } => crate::traces::post_timeline(timeline_id, dataset_id, path),
         ToWorker::PerfPanel { dataset_id } => crate::perf_panel::post(dataset_id),
         ToWorker::ExportTrace { timeline_id, window_us } => crate::timelines::post_trace_export(timeline_id, window_us),
+        ToWorker::PerfPaths { dataset_id } => crate::perf_paths::post(dataset_id),
+        ToWorker::GapThreshold { dataset_id, text } => crate::perf_paths::post_gap_threshold(dataset_id, text),
         ToWorker::DebugPanic => debug_panic(),
     }
 }
@@ -340,7 +342,9 @@ async fn load_runtime(
         if let Some((path, parsed)) = parse_records(index, entries, sources, &mut summary.errors).await {
             match parsed {
                 Ok(parsed) => {
-                    let built = RuntimeModel::build(&parsed, deps_model.take(), names_model.take(), cpm_inputs);
+                    let paths = crate::perf_paths::prepare(&parsed, deps_model.as_ref(), names_model.as_ref(), &mut cpm_inputs);
+                    let mut built = RuntimeModel::build(&parsed, deps_model.take(), names_model.take(), cpm_inputs);
+                    crate::perf_paths::finish(generation, dataset_id, paths, &mut built, &parsed);
                     let facts = summary::records_summary(&parsed, &built.tasks);
                     perf_panel = Some(crate::perf_panel::build(dataset_id, &built, &facts));
                     drop(parsed);

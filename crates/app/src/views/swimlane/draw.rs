@@ -266,9 +266,11 @@ impl SwimlaneRenderer {
             let window = sub.index.visible_range(&sub.start_us, &sub.end_us, t0, t1);
             let geometry = LaneGeometry { y, h: BAR_HEIGHT_PX as f32 };
             let path = settings.path;
+            let hl = super::highlight::mask();
+            let hl = hl.as_deref().map(Vec::as_slice);
             let color = |g: usize| {
                 let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
-                if is_dimmed(path, data.flags_of(g)) { dim(c) } else { c }
+                if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { c }
             };
             // The colour of a LOD bucket comes from its tag (no look-up of the bar's columns).
             let tag_color = |tag: u16| {
@@ -300,7 +302,7 @@ impl SwimlaneRenderer {
                             let sx1 = cam.us_to_px(s);
                             if sx1 - sx0 >= 1.0 {
                                 let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
-                                let c = if is_dimmed(path, data.flags_of(g)) { dim(c) } else { lighter(c) };
+                                let c = if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { lighter(c) };
                                 let rect = RectInstance { x: gutter + sx0 as f32, y: y + 3.0, w: (sx1 - sx0) as f32, h: BAR_HEIGHT_PX as f32 - 6.0, rgba: c };
                                 match setup_out.as_deref_mut() {
                                     Some(v) => v.push(rect),
@@ -437,6 +439,7 @@ impl SwimlaneRenderer {
         let lanes_top = self.lanes_top() as f32;
         // Bar labels, clipped to the bar and the plot.
         let labels = std::mem::take(&mut self.labels);
+        let hl = super::highlight::mask();
         for &(x, y, width, g) in &labels {
             let pinned_bar = data.bar_ref(g).is_some_and(|b| self.pinned.contains(&(b.track as usize)));
             let min_y = if pinned_bar { header } else { lanes_top };
@@ -447,7 +450,7 @@ impl SwimlaneRenderer {
             let room = (x + width).min(w) - visible_x - 6.0;
             if room >= 14.0 {
                 let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
-                let dimmed = is_dimmed(settings.path, data.flags_of(g));
+                let dimmed = super::highlight::dimmed(settings.path, hl.as_deref().map(Vec::as_slice), data.flags_of(g), g);
                 let ink = if dimmed { [130, 130, 130, 255] } else { palette::text_color_on(c) };
                 let label = self.bar_label(data, settings.label_mode, g);
                 self.text.fill_text_fitted(&label, visible_x + 3.0, y + BAR_HEIGHT_PX as f32 / 2.0 + 0.5, room, LABEL_FONT, ink);

@@ -14,7 +14,6 @@ use pypto_protocol::BarRef;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::draw::is_dimmed;
 use super::{request_frame, with_view, with_view_ret, SwimlaneRenderer};
 
 pub(super) fn export_png(r: &mut SwimlaneRenderer) {
@@ -231,7 +230,8 @@ fn is_dimmed_js(track: u32, index: u32) -> JsValue {
         let d = r.data.as_ref()?;
         let g = d.global(BarRef { track, index })?;
         let path = r.state.swim.settings.with_untracked(|s| s.path);
-        Some(JsValue::from_bool(is_dimmed(path, d.flags_of(g))))
+        let hl = super::highlight::mask();
+        Some(JsValue::from_bool(super::highlight::dimmed(path, hl.as_deref().map(Vec::as_slice), d.flags_of(g), g)))
     })
     .flatten()
     .unwrap_or(JsValue::NULL)

@@ -412,6 +412,7 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
                         r.state.swim.measure.set(None);
                         r.state.swim.context_menu.set(None);
                         r.state.swim.settings.update(|s| s.path = PathMode::None);
+                        super::highlight::clear();
                     }
                     _ => return,
                 }

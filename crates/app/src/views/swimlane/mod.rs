@@ -12,6 +12,7 @@ pub mod data;
 mod draw;
 mod export;
 pub mod fallback;
+pub mod highlight;
 mod input;
 pub mod layout;
 pub mod markers;

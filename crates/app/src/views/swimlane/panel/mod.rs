@@ -7,9 +7,14 @@
 //! Test ids: `perf-panel-toggle` (the swimlane toolbar button), `perf-panel`,
 //! `perf-panel-close`, `perf-tab-{id}` (tab buttons), `perf-body-{id}` (the shown body).
 
+mod chains;
+mod critical_path;
+mod early_dispatch;
+mod gaps;
 pub mod kernels;
 mod overview;
 mod setup;
+pub mod paths;
 
 use std::collections::HashMap;
 
@@ -85,6 +90,10 @@ pub fn tabs() -> Vec<Tab> {
         Tab { id: "overview", title: "Overview", body: || view! { <overview::OverviewTab/> }.into_any() },
         Tab { id: "kernels", title: "Kernel statistics", body: || view! { <kernels::KernelsTab/> }.into_any() },
         Tab { id: "setup", title: "Setup", body: || view! { <setup::SetupTab/> }.into_any() },
+        Tab { id: "critical-path", title: "Critical path", body: || view! { <critical_path::CriticalPathTab/> }.into_any() },
+        Tab { id: "gaps", title: "Gap and blocker", body: || view! { <gaps::GapsTab/> }.into_any() },
+        Tab { id: "early-dispatch", title: "Early dispatch", body: || view! { <early_dispatch::EarlyDispatchTab/> }.into_any() },
+        Tab { id: "chains", title: "Single-dependency chains", body: || view! { <chains::ChainsTab/> }.into_any() },
     ]
 }
 

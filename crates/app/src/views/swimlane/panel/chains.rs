@@ -1,0 +1,130 @@
+//! Continuous single-dependency chains tab (toolkit-features.md I7): chains of compute tasks
+//! (AICPU-run, alloc and dummy tasks excluded) where each link has one predecessor and one
+//! successor — merge candidates — with their length and time. A click highlights the chain in
+//! the swimlane (its bars keep their colour, the rest is dimmed), selects its head in the
+//! Worker View and shows the chain's span. Esc restores the swimlane.
+//!
+//! Test ids: `chains-note` (`data-count`), `chains-table`, `chains-highlight`
+//! (`data-chain`, `data-bars`).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use pypto_protocol::{ChainRow, PerfPathsData, TimelineView};
+
+use super::paths::{count_cell, current_paths, esc_restores, fmt_us, select_in, show_interval};
+use crate::state::AppState;
+use crate::table::{Cell, Column, DataTable, TableData};
+use crate::views::swimlane::highlight;
+
+/// Task labels listed in the table's "Tasks" cell.
+const LISTED_TASKS: usize = 12;
+
+fn chains_table(rows: &[ChainRow]) -> TableData {
+    TableData {
+        columns: vec![
+            Column::num("pos", "#", 44.0),
+            Column::num("length", "Length", 60.0).tip("tasks in the chain"),
+            Column::num("exec_us", "Exec (µs)", 100.0).tip("Σ task durations (first block start → last block end)"),
+            Column::num("span_us", "Span (µs)", 100.0).tip("first start → last end"),
+            Column::text("head", "Head", 84.0),
+            Column::text("tail", "Tail", 84.0),
+            Column::num("start_us", "Start (µs)", 100.0),
+            Column::text("tasks", "Chain", 260.0),
+        ],
+        rows: rows
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut listed = c.labels.iter().take(LISTED_TASKS).cloned().collect::<Vec<_>>().join(" → ");
+                if c.labels.len() > LISTED_TASKS {
+                    listed.push_str(" → …");
+                }
+                let span = c.start_us.zip(c.end_us).map(|(s, e)| e - s);
+                vec![
+                    count_cell(i),
+                    count_cell(c.labels.len()),
+                    Cell::opt(c.exec_us, 3),
+                    Cell::opt(span, 3),
+                    Cell::text(c.labels.first().cloned().unwrap_or_default()),
+                    Cell::text(c.labels.last().cloned().unwrap_or_default()),
+                    Cell::opt(c.start_us, 3),
+                    Cell::text(listed),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Highlights chain `i` (its tasks' bars in every view of the dataset), selects its head in
+/// the Worker View and shows its span.
+pub fn highlight_chain(state: &AppState, i: usize, c: &ChainRow) -> usize {
+    let Some(dataset_id) = state.selected.get_untracked() else { return 0 };
+    let ids: Vec<u64> = c.task_ids.iter().filter_map(|t| t.parse().ok()).collect();
+    if let (Some(id), Some(label)) = (c.task_ids.first(), c.labels.first()) {
+        select_in(state, id, label, TimelineView::Worker);
+    }
+    let bars = highlight::set(&ids, dataset_id, None);
+    state.paths.chain.set((bars > 0).then_some(i));
+    if let (Some(s), Some(e)) = (c.start_us, c.end_us) {
+        show_interval(s, e);
+    }
+    state.perf.status.set(if bars > 0 {
+        format!("chain #{i}: {} tasks highlighted ({bars} bars), the rest dimmed — Esc restores", c.labels.len())
+    } else {
+        format!("chain #{i}: none of its tasks has a bar in the swimlane")
+    });
+    bars
+}
+
+#[component]
+pub fn ChainsTab() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    esc_restores(&state);
+    let data = current_paths();
+    let bars = RwSignal::new(0usize);
+    let rows = Memo::new(move |_| data.with(|d| d.as_ref().map(Arc::clone)));
+    let table = Signal::derive(move || {
+        rows.with(|d: &Option<Arc<PerfPathsData>>| d.as_ref().and_then(|d| d.chains.as_ref()).map(|r| chains_table(r)).unwrap_or_default())
+    });
+    let pick = move |i: usize| {
+        if let Some(c) = rows.with_untracked(|d| d.as_ref().and_then(|d| d.chains.as_ref()?.get(i).cloned())) {
+            bars.set(highlight_chain(&state, i, &c));
+        }
+    };
+    let count = move || rows.with(|d| d.as_ref().and_then(|d| d.chains.as_ref()).map(Vec::len));
+    let note = move || {
+        rows.with(|d| match d {
+            None => "Computing…".to_string(),
+            Some(d) => match &d.chains {
+                None => "Single-dependency chains need deps.json; this capture has none.".to_string(),
+                Some(c) => {
+                    let tasks: usize = c.iter().map(|x| x.labels.len()).sum();
+                    let exec: f64 = c.iter().filter_map(|x| x.exec_us).sum();
+                    format!(
+                        "{} chains covering {tasks} tasks ({} µs of task time) · {} non-compute tasks excluded (AICPU-run, alloc, dummy) · {} compute edges.",
+                        c.len(),
+                        fmt_us(Some(exec)),
+                        d.chains_excluded_tasks,
+                        d.chains_compute_edges
+                    )
+                }
+            },
+        })
+    };
+    let chain = state.paths.chain;
+    view! {
+        <div class="perf-tables">
+            <p class="hint" data-testid="chains-note" data-count=move || count().map_or(String::new(), |c| c.to_string())>{note}</p>
+            <p class="hint" data-testid="chains-highlight" data-chain=move || chain.get().map_or(String::new(), |c| c.to_string())
+                data-bars=move || bars.get().to_string()>
+                {move || chain.get().map_or_else(|| "Click a chain to highlight it in the swimlane.".to_string(),
+                    |c| format!("Chain #{c} highlighted; Esc restores the swimlane."))}
+            </p>
+            <div class="perf-table-slot">
+                <DataTable data=table testid="chains-table" csv_name="single_dependency_chains" title="Continuous single-dependency chains"
+                    on_row_click=Callback::new(pick) selected_row=Signal::derive(move || chain.get())/>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,175 @@
+//! Critical-path tab (toolkit-features.md H, I8): choose the static or the observed path —
+//! read from the capture's `CPM_*.json` when present, computed otherwise, and the tab says
+//! which — and the swimlane keeps the path's bars and dims the rest (Esc restores). Shows the
+//! path's length and makespan share, the observed path's compute / stall tiling, stall by
+//! kind and kernel families, and the path's tasks (a row locates and selects its task).
+//!
+//! Test ids: `cp-choose-{none,static,observed}`, `cp-source`, `cp-summary` (with
+//! `data-tasks`, `data-length-us`, `data-makespan-pct`), `cp-stall`, `cp-families`,
+//! `cp-tasks`.
+
+use std::fmt::Write as _;
+
+use leptos::prelude::*;
+use pypto_protocol::{CriticalPathInfo, FamilyShareRow, PerfPathsData, StallShareRow, TimelineView};
+
+use super::paths::{count_cell, current_paths, esc_restores, fmt_us, id_value, select_in, show_path};
+use crate::state::AppState;
+use crate::table::{Cell, Column, DataTable, TableData};
+use crate::views::swimlane::PathMode;
+
+fn source_text(kind: &str, p: &CriticalPathInfo) -> String {
+    match p.source.as_str() {
+        "" => format!("{kind} path: unknown"),
+        "computed" => format!("{kind} path: computed from the records and deps.json (no CPM_{}*.json in the capture)", kind.to_lowercase()),
+        file => format!("{kind} path: read from {file}"),
+    }
+}
+
+fn tasks_table(p: &CriticalPathInfo, observed: bool) -> TableData {
+    let mut columns = vec![
+        Column::num("pos", "#", 44.0),
+        Column::text("task", "Task", 90.0).tip("rXtY"),
+        Column::text("name", "Kernel", 130.0),
+        Column::num("start_us", "Start (µs)", 100.0),
+        Column::num("dur_us", "Task (µs)", 90.0).tip("first block start → last block end"),
+    ];
+    if observed {
+        columns.push(Column::num("compute_us", "Compute (µs)", 100.0).tip("non-overlapped compute on the path"));
+        columns.push(Column::num("stall_us", "Stall (µs)", 90.0).tip("runtime-scheduling stall before the task"));
+        columns.push(Column::text("kind", "Stall kind", 90.0));
+    }
+    columns.push(Column::num("task_id", "Task ID", 120.0));
+    let rows = p
+        .tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let mut row = vec![count_cell(i), Cell::text(t.label.clone()), Cell::text(t.name.clone()), Cell::num(t.start_us, 3), Cell::num(t.dur_us, 3)];
+            if observed {
+                row.push(Cell::opt(t.compute_us, 3));
+                row.push(Cell::opt(t.stall_us, 3));
+                let kind = if t.stall_us.unwrap_or(0.0) > 0.0 { t.stall_kind.clone().unwrap_or_default() } else { String::new() };
+                row.push(Cell::text(kind));
+            }
+            row.push(Cell { text: t.task_id.clone(), value: id_value(&t.task_id), class: None });
+            row
+        })
+        .collect();
+    TableData { columns, rows }
+}
+
+fn stall_table(rows: &[StallShareRow]) -> TableData {
+    TableData {
+        columns: vec![
+            Column::text("kind", "Stall kind", 110.0).tip("data-wait: upstream producer; core-wait: core busy; front-gap: launch delay"),
+            Column::num("stall_us", "Stall (µs)", 110.0),
+            Column::num("pct", "% makespan", 100.0),
+        ],
+        rows: rows.iter().map(|s| vec![Cell::text(s.kind.clone()), Cell::num(s.stall_us, 3), Cell::num(s.makespan_pct, 2)]).collect(),
+    }
+}
+
+fn families_table(rows: &[FamilyShareRow]) -> TableData {
+    TableData {
+        columns: vec![
+            Column::text("family", "Kernel family", 150.0),
+            Column::num("compute_us", "Compute (µs)", 110.0),
+            Column::num("pct", "% makespan", 100.0),
+            Column::num("stall_us", "Stall (µs)", 100.0),
+            Column::num("on_path", "# on path", 80.0),
+        ],
+        rows: rows
+            .iter()
+            .map(|f| vec![Cell::text(f.family.clone()), Cell::num(f.compute_us, 3), Cell::num(f.makespan_pct, 2), Cell::num(f.stall_us, 3), count_cell(f.on_path)])
+            .collect(),
+    }
+}
+
+fn summary(d: &PerfPathsData, path: PathMode) -> (String, String, String, String) {
+    let p = if path == PathMode::Static { &d.static_path } else { &d.observed_path };
+    let mut text = format!(
+        "{} tasks · length {} µs = {:.2}% of the makespan ({} µs)",
+        p.tasks.len(),
+        fmt_us(Some(p.length_us)),
+        p.makespan_pct,
+        fmt_us(Some(d.makespan_us))
+    );
+    if path == PathMode::Observed {
+        let pct = |v: f64| if d.makespan_us > 0.0 { v / d.makespan_us * 100.0 } else { 0.0 };
+        let _ = write!(
+            text,
+            " · compute {} µs ({:.1}%) + stall {} µs ({:.1}%){}",
+            fmt_us(Some(d.compute_us)),
+            pct(d.compute_us),
+            fmt_us(Some(d.stall_us)),
+            pct(d.stall_us),
+            if d.tiling_exact { " = makespan (exact tiling)" } else { "" }
+        );
+    }
+    (text, p.tasks.len().to_string(), format!("{:.3}", p.length_us), format!("{:.4}", p.makespan_pct))
+}
+
+#[component]
+pub fn CriticalPathTab() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    esc_restores(&state);
+    let data = current_paths();
+    let swim = state.swim;
+    let mode = Memo::new(move |_| swim.settings.with(|s| s.path));
+    // The path whose tables are shown: the dimmed one, else the observed path.
+    let shown = Memo::new(move |_| if mode.get() == PathMode::Static { PathMode::Static } else { PathMode::Observed });
+    let task_rows = Memo::new(move |_| {
+        data.with(|d| d.as_ref().map(|d| if shown.get() == PathMode::Static { d.static_path.clone() } else { d.observed_path.clone() }))
+    });
+    let tasks = Signal::derive(move || task_rows.with(|p| p.as_ref().map(|p| tasks_table(p, shown.get() == PathMode::Observed)).unwrap_or_default()));
+    let stall = Signal::derive(move || data.with(|d| d.as_ref().map(|d| stall_table(&d.stall_by_kind)).unwrap_or_default()));
+    let families = Signal::derive(move || data.with(|d| d.as_ref().map(|d| families_table(&d.families)).unwrap_or_default()));
+    let pick = move |r: usize| {
+        if let Some((id, label)) = task_rows.with_untracked(|p| p.as_ref().and_then(|p| p.tasks.get(r).map(|t| (t.task_id.clone(), t.label.clone())))) {
+            select_in(&state, &id, &label, TimelineView::Worker);
+        }
+    };
+    let choose = move |path: PathMode| show_path(&state, path);
+    let button = move |id: &'static str, title: &'static str, path: PathMode, enabled: Box<dyn Fn() -> bool + Send + Sync>| {
+        view! {
+            <button data-testid=id class="cp-choose" class:active=move || mode.get() == path disabled=move || !enabled()
+                on:click=move |_| choose(path)>{title}</button>
+        }
+    };
+    let has = move |f: fn(&PerfPathsData) -> bool| move || data.with(|d| d.as_ref().is_some_and(|d| f(d)));
+    view! {
+        <div class="perf-tables">
+            {move || data.with(|d| match d {
+                None => view! { <p class="hint">"Computing…"</p> }.into_any(),
+                Some(d) => match &d.critical_path_error {
+                    Some(e) => view! { <p class="hint dt-warn" data-testid="cp-error">{e.clone()}</p> }.into_any(),
+                    None => view! {
+                        <p class="hint" data-testid="cp-source">{source_text("Static", &d.static_path)}<br/>{source_text("Observed", &d.observed_path)}</p>
+                        {[d.static_path.note.clone(), d.observed_path.note.clone()].into_iter().flatten().map(|n| view! { <p class="hint dt-warn">{n}</p> }).collect_view()}
+                    }.into_any(),
+                },
+            })}
+            <div class="cp-choice">
+                "Swimlane: "
+                {button("cp-choose-none", "everything", PathMode::None, Box::new(|| true))}
+                {button("cp-choose-static", "static path", PathMode::Static, Box::new(has(|d| !d.static_path.tasks.is_empty())))}
+                {button("cp-choose-observed", "observed path", PathMode::Observed, Box::new(has(|d| !d.observed_path.tasks.is_empty())))}
+                <span class="hint">" (off-path bars dimmed; Esc restores)"</span>
+            </div>
+            {move || data.with(|d| d.as_ref().filter(|d| d.critical_path_error.is_none()).map(|d| {
+                let (text, n, len, pct) = summary(d, shown.get());
+                let which = if shown.get() == PathMode::Static { "static" } else { "observed" };
+                view! { <p class="hint" data-testid="cp-summary" data-path=which data-tasks=n data-length-us=len data-makespan-pct=pct>
+                    <strong>{if which == "static" { "Static path: " } else { "Observed path: " }}</strong>{text}</p> }
+            }))}
+            <div class="perf-table-slot">
+                <DataTable data=tasks testid="cp-tasks" csv_name="critical_path_tasks" title="Path tasks" on_row_click=Callback::new(pick)/>
+            </div>
+            <div class="cp-small">
+                <div class="perf-table-slot"><DataTable data=stall testid="cp-stall" csv_name="critical_path_stall_by_kind" title="Observed stall by kind"/></div>
+                <div class="perf-table-slot"><DataTable data=families testid="cp-families" csv_name="critical_path_kernel_families" title="Observed path by kernel family"/></div>
+            </div>
+        </div>
+    }
+}

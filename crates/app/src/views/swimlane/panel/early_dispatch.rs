@@ -1,0 +1,141 @@
+//! Early dispatch tab (toolkit-features.md I10): per early-dispatch target (a task whose
+//! producers allow early dispatch, or that a scheduler `early_dispatch` phase staged), was it
+//! dispatched before its predecessors' last FIN, and the maximum lead. A row click locates
+//! and selects the task in the Scheduler View (dispatch → finish bars); "Draw lead" (or a
+//! right-click on the row) places labelled markers at the first dispatch and the last
+//! predecessor FIN. Esc restores the swimlane.
+//!
+//! Test ids: `early-note` (`data-targets`, `data-early`), `early-table`, `early-draw`.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use pypto_protocol::{EarlyDispatchRow, PerfPathsData, TimelineView};
+
+use super::gaps::row_of_event;
+use super::paths::{count_cell, current_paths, draw_markers, esc_restores, id_value, select_in, show_interval};
+use crate::state::AppState;
+use crate::table::{Cell, Column, DataTable, TableData};
+
+fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    TableData {
+        columns: vec![
+            Column::text("task", "Task", 84.0).tip("rXtY"),
+            Column::text("early", "Before last FIN?", 110.0).tip("first dispatch < the latest predecessor FIN"),
+            Column::num("max_lead_us", "Max lead (µs)", 100.0).tip("last predecessor FIN − first dispatch"),
+            Column::text("why", "Target because", 120.0).tip("config: every predecessor allows early dispatch; phase: staged by a scheduler early_dispatch phase"),
+            Column::num("preds", "Preds", 56.0),
+            Column::num("blocks", "Blocks", 60.0),
+            Column::num("early_blocks", "Early blocks", 84.0),
+            Column::text("last_pred", "Last pred", 84.0),
+            Column::num("first_dispatch_us", "First dispatch (µs)", 120.0),
+            Column::num("last_fin_us", "Last pred FIN (µs)", 120.0),
+            Column::num("task_id", "Task ID", 120.0),
+        ],
+        rows: rows
+            .iter()
+            .map(|r| {
+                let why = match (r.flagged, r.staged_in_phase) {
+                    (true, true) => "config + phase",
+                    (true, false) => "config",
+                    (false, true) => "phase",
+                    (false, false) => "-",
+                };
+                let early = Cell::text(yes(r.dispatched_early));
+                vec![
+                    Cell::text(r.label.clone()),
+                    if r.dispatched_early { early.class("dt-warn") } else { early },
+                    Cell::num(r.max_lead_us, 3),
+                    Cell::text(why),
+                    count_cell(r.preds),
+                    count_cell(r.blocks),
+                    count_cell(r.early_blocks),
+                    Cell::text(r.last_pred_label.clone().unwrap_or_else(|| "-".to_string())),
+                    Cell::opt(r.first_dispatch_us, 3),
+                    Cell::opt(r.last_pred_fin_us, 3),
+                    Cell { text: r.task_id.clone(), value: id_value(&r.task_id), class: None },
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// "Draw Maximum Lead": markers at the first dispatch and the last predecessor FIN, shown in
+/// the Scheduler View.
+pub fn draw_lead(state: &AppState, r: &EarlyDispatchRow) {
+    select_in(state, &r.task_id, &r.label, TimelineView::Scheduler);
+    let (Some(a), Some(b)) = (r.lead_start_us, r.lead_end_us) else {
+        state.perf.status.set(format!("{} was not dispatched before its predecessors' last FIN: no lead to draw", r.label));
+        return;
+    };
+    let pred = r.last_pred_label.clone().unwrap_or_default();
+    draw_markers(state, &[(a, format!("lead start: {} dispatched", r.label)), (b, format!("lead end: {pred} FIN (lead {:.3} µs)", r.max_lead_us))]);
+    show_interval(a, b);
+    state.perf.status.set(format!("drew the lead of {}: {:.3} µs (Scheduler View)", r.label, r.max_lead_us));
+}
+
+#[component]
+pub fn EarlyDispatchTab() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    esc_restores(&state);
+    let data = current_paths();
+    let selected = RwSignal::new(None::<usize>);
+    let rows = Memo::new(move |_| data.with(|d| d.as_ref().map(Arc::clone)));
+    let table = Signal::derive(move || {
+        rows.with(|d: &Option<Arc<PerfPathsData>>| d.as_ref().and_then(|d| d.early_dispatch.as_ref()).map(|r| early_table(r)).unwrap_or_default())
+    });
+    let row_at = move |i: usize| rows.with_untracked(|d| d.as_ref().and_then(|d| d.early_dispatch.as_ref()?.get(i).cloned()));
+    let pick = move |i: usize| {
+        selected.set(Some(i));
+        if let Some(r) = row_at(i) {
+            select_in(&state, &r.task_id, &r.label, TimelineView::Scheduler);
+        }
+    };
+    let draw = move |i: usize| {
+        selected.set(Some(i));
+        if let Some(r) = row_at(i) {
+            draw_lead(&state, &r);
+        }
+    };
+    let counts = move || {
+        rows.with(|d| d.as_ref().and_then(|d| d.early_dispatch.as_ref()).map(|r| (r.len(), r.iter().filter(|x| x.dispatched_early).count())))
+    };
+    let note = move || {
+        rows.with(|d| match d {
+            None => "Computing…".to_string(),
+            Some(d) => match &d.early_dispatch {
+                None => "Early dispatch needs deps.json (the tasks' predecessors); this capture has none.".to_string(),
+                Some(r) => format!(
+                    "{} target tasks, {} dispatched before their predecessors' last FIN · {} producers flagged early_dispatch in deps.json · {} scheduler early_dispatch phases staging {} blocks.",
+                    r.len(),
+                    r.iter().filter(|x| x.dispatched_early).count(),
+                    d.early_flagged_producers,
+                    d.early_phase_records,
+                    d.early_phase_blocks
+                ),
+            },
+        })
+    };
+    view! {
+        <div class="perf-tables">
+            <p class="hint" data-testid="early-note"
+                data-targets=move || counts().map_or(String::new(), |c| c.0.to_string())
+                data-early=move || counts().map_or(String::new(), |c| c.1.to_string())>{note}</p>
+            <div class="gap-controls">
+                <button data-testid="early-draw" disabled=move || selected.get().is_none()
+                    title="Markers at the selected row's maximum lead, in the Scheduler View (right-click a row does the same)"
+                    on:click=move |_| { if let Some(i) = selected.get_untracked() { draw(i); } }>"Draw lead"</button>
+            </div>
+            <div class="perf-table-slot" on:contextmenu=move |ev: web_sys::MouseEvent| {
+                if let Some(i) = row_of_event(&ev) {
+                    ev.prevent_default();
+                    draw(i);
+                }
+            }>
+                <DataTable data=table testid="early-table" csv_name="early_dispatch" title="Early dispatch targets"
+                    on_row_click=Callback::new(pick) selected_row=Signal::derive(move || selected.get())/>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,151 @@
+//! Gap and blocker tab (toolkit-features.md I9): every task on the observed critical path
+//! with its preceding gap, the cause (same-core task, awaited predecessor, or launch for the
+//! head) and the blocker. A threshold (µs, checked by the worker with the analysis' own rule;
+//! an invalid one gets an inline message) colours the gaps above it. A row click locates and
+//! selects the task; "Draw gap" (or a right-click on the row) places two labelled markers at
+//! the gap's ends and shows the interval. Esc restores the swimlane.
+//!
+//! Test ids: `gap-threshold`, `gap-threshold-error`, `gap-above` (`data-count`), `gap-table`,
+//! `gap-draw`.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use pypto_protocol::{GapRow, PerfPathsData, TimelineView};
+use wasm_bindgen::JsCast;
+
+use super::paths::{check_threshold, count_cell, current_paths, draw_markers, esc_restores, id_value, select_in, show_interval};
+use crate::state::AppState;
+use crate::table::{Cell, Column, DataTable, TableData};
+
+fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) -> TableData {
+    TableData {
+        columns: vec![
+            Column::num("pos", "#", 40.0),
+            Column::text("task", "Task", 84.0).tip("rXtY"),
+            Column::text("name", "Kernel", 110.0),
+            Column::num("gap_us", "Gap (µs)", 96.0).tip("blocker release → task start; red above the threshold"),
+            Column::text("cause", "Cause", 96.0).tip("same-core: another task held the core; predecessor: waited for a data predecessor; launch: path head"),
+            Column::text("blocker", "Blocker", 84.0),
+            Column::num("start_us", "Start (µs)", 100.0),
+            Column::num("stall_us", "Stall (µs)", 90.0).tip("the report's tiling stall (≤ gap)"),
+            Column::num("task_id", "Task ID", 120.0),
+        ],
+        rows: rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let gap = Cell::num(r.gap_us, 3);
+                let hot = above.is_some_and(|a| a.contains(&(i as u32)));
+                vec![
+                    count_cell(i),
+                    Cell::text(r.label.clone()),
+                    Cell::text(r.name.clone()),
+                    if hot { gap.class("dt-warn") } else { gap },
+                    Cell::text(r.cause.clone()),
+                    Cell::text(r.blocker_label.clone().unwrap_or_else(|| "-".to_string())),
+                    Cell::num(r.start_us, 3),
+                    Cell::num(r.stall_us, 3),
+                    Cell { text: r.task_id.clone(), value: id_value(&r.task_id), class: None },
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// "Draw Preceding Gap": markers at the blocker's release and at the task's start.
+pub fn draw_gap(state: &AppState, r: &GapRow) {
+    select_in(state, &r.task_id, &r.label, TimelineView::Worker);
+    let from = match &r.blocker_label {
+        Some(b) => format!("gap start: {b} releases {}", r.label),
+        None => format!("gap start: capture start (before {})", r.label),
+    };
+    let to = format!("gap end: {} starts (Δ {:.3} µs, {})", r.label, r.gap_us, r.cause);
+    draw_markers(state, &[(r.gap_start_us, from), (r.gap_end_us, to)]);
+    show_interval(r.gap_start_us, r.end_us);
+    state.perf.status.set(format!("drew the gap before {}: {:.3} µs", r.label, r.gap_us));
+}
+
+/// The row index of a right-clicked table row (`data-row` of the closest row element).
+pub fn row_of_event(ev: &web_sys::MouseEvent) -> Option<usize> {
+    let el = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let row = el.closest("[data-row]").ok().flatten()?;
+    row.get_attribute("data-row")?.parse().ok()
+}
+
+#[component]
+pub fn GapsTab() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    esc_restores(&state);
+    let data = current_paths();
+    let paths = state.paths;
+    let selected = RwSignal::new(None::<usize>);
+    let check = Memo::new(move |_| {
+        let id = state.selected.get()?;
+        paths.threshold.get().filter(|c| c.dataset_id == id)
+    });
+    let rows = Memo::new(move |_| data.with(|d| d.as_ref().map(Arc::clone)));
+    let table = Signal::derive(move || {
+        let above = check.with(|c| c.as_ref().filter(|c| c.error.is_none()).map(|c| c.above.clone()));
+        rows.with(|d: &Option<Arc<PerfPathsData>>| d.as_ref().map(|d| gap_table(&d.gap_rows, above.as_ref())).unwrap_or_default())
+    });
+    let row_at = move |i: usize| rows.with_untracked(|d| d.as_ref().and_then(|d| d.gap_rows.get(i).cloned()));
+    let pick = move |i: usize| {
+        selected.set(Some(i));
+        if let Some(r) = row_at(i) {
+            select_in(&state, &r.task_id, &r.label, TimelineView::Worker);
+        }
+    };
+    let draw = move |i: usize| {
+        selected.set(Some(i));
+        if let Some(r) = row_at(i) {
+            draw_gap(&state, &r);
+        }
+    };
+    let on_input = move |ev: web_sys::Event| {
+        let text = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default();
+        if let Some(id) = state.selected.get_untracked() {
+            check_threshold(&state, id, &text);
+        }
+    };
+    let note = move || {
+        data.with(|d| match d {
+            None => "Computing…".to_string(),
+            Some(d) if d.critical_path_error.is_some() => d.critical_path_error.clone().unwrap_or_default(),
+            Some(d) => format!(
+                "{} tasks on the observed critical path (source: {}); gap = blocker release → task start.",
+                d.gap_rows.len(),
+                d.observed_path.source
+            ),
+        })
+    };
+    let above_count = move || check.with(|c| c.as_ref().filter(|c| c.error.is_none()).map_or(0, |c| c.above.len()));
+    view! {
+        <div class="perf-tables">
+            <p class="hint" data-testid="gap-note">{note}</p>
+            <div class="gap-controls">
+                <label>"Gap threshold (µs) "
+                    <input data-testid="gap-threshold" class="gap-threshold" type="text" inputmode="decimal"
+                        prop:value=move || paths.threshold_text.get() on:input=on_input/>
+                </label>
+                <span class="hint" data-testid="gap-above" data-count=move || above_count().to_string()>
+                    {move || format!(" {} gaps above", above_count())}</span>
+                <button data-testid="gap-draw" disabled=move || selected.get().is_none()
+                    title="Markers at the selected row's gap (right-click a row does the same)"
+                    on:click=move |_| { if let Some(i) = selected.get_untracked() { draw(i); } }>"Draw gap"</button>
+            </div>
+            {move || check.with(|c| c.as_ref().and_then(|c| c.error.clone())).map(|e| view! {
+                <p class="inline-error" data-testid="gap-threshold-error" role="alert">{e}</p>
+            })}
+            <div class="perf-table-slot" on:contextmenu=move |ev: web_sys::MouseEvent| {
+                if let Some(i) = row_of_event(&ev) {
+                    ev.prevent_default();
+                    draw(i);
+                }
+            }>
+                <DataTable data=table testid="gap-table" csv_name="gap_blocker" title="Gap and blocker (observed path)"
+                    on_row_click=Callback::new(pick) selected_row=Signal::derive(move || selected.get())/>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,224 @@
+//! The path tabs of the Performance Analysis panel (critical path, gap & blocker, early
+//! dispatch, continuous single-dependency chains) for the page: computed once per runtime
+//! dataset at load time by `pypto_analysis::perf_panel::paths` — in two steps around the model
+//! build, because the analyses need the raw records and `deps.json`, which the worker drops
+//! once the model is built — and kept as small result tables until the next folder opens.
+//! Answers `ToWorker::PerfPaths` and `ToWorker::GapThreshold`.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use pypto_analysis::perf_panel::gap_blocker::{self, GapBlockerTable};
+use pypto_analysis::perf_panel::paths::{self, PathInfo, PathTables, Prepared};
+use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
+use pypto_analysis::tasks::task_id_display;
+use pypto_formats::deps::Deps;
+use pypto_formats::name_map::NameMap;
+use pypto_formats::records::ChipRecords;
+use pypto_protocol::{
+    ChainRow, CriticalPathInfo, EarlyDispatchRow, FamilyShareRow, FromWorker, GapRow, PathTaskRow, PerfPathsData, StallShareRow,
+};
+
+use crate::session::SESSION;
+use crate::transport;
+
+/// One dataset's tables: what the page gets, and the gap column the threshold check reads.
+struct Stored {
+    data: PerfPathsData,
+    gaps: GapBlockerTable,
+}
+
+#[derive(Default)]
+struct Store {
+    /// The session generation these tables belong to.
+    generation: u64,
+    datasets: HashMap<u32, Stored>,
+}
+
+thread_local! {
+    static STORE: RefCell<Store> = RefCell::new(Store::default());
+}
+
+/// Step 1, before the model takes `deps.json`: the critical paths (handed to the model in
+/// `cpm` where the capture has no CPM file) and the chains.
+pub(crate) fn prepare(records: &ChipRecords, deps: Option<&Deps>, names: Option<&NameMap>, cpm: &mut CpmInputs) -> Prepared {
+    let prep = paths::prepare(records, deps, names, cpm);
+    prep.fill_cpm_inputs(cpm);
+    prep
+}
+
+/// Step 2, after the model is built (records still alive): early dispatch; stores the tables
+/// and restores the model's path source (the computed paths came in as inputs).
+pub(crate) fn finish(generation: u64, dataset_id: u32, prep: Prepared, model: &mut RuntimeModel, records: &ChipRecords) {
+    model.path_source = prep.path_source();
+    let tables = prep.finish(&model.tasks, records);
+    let gaps = GapBlockerTable { gap_us: tables.gap_blocker.gap_us.clone(), ..GapBlockerTable::default() };
+    let data = to_protocol(dataset_id, tables);
+    STORE.with_borrow_mut(|s| {
+        if s.generation != generation {
+            s.datasets.clear();
+            s.generation = generation;
+        }
+        s.datasets.insert(dataset_id, Stored { data, gaps });
+    });
+}
+
+fn with_stored<R>(dataset_id: u32, f: impl FnOnce(&Stored) -> R) -> Option<R> {
+    let generation = SESSION.with_borrow(|s| s.generation);
+    STORE.with_borrow(|s| if s.generation == generation { s.datasets.get(&dataset_id).map(f) } else { None })
+}
+
+fn error(message: String) {
+    transport::post(&FromWorker::Error { message }, None);
+}
+
+/// `ToWorker::PerfPaths`.
+pub(crate) fn post(dataset_id: u32) {
+    match with_stored(dataset_id, |s| s.data.clone()) {
+        Some(data) => transport::post(&FromWorker::PerfPaths(data), None),
+        None => error(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)")),
+    }
+}
+
+/// `ToWorker::GapThreshold`: the analysis' own validation and row filter.
+pub(crate) fn post_gap_threshold(dataset_id: u32, text: String) {
+    let Some(result) = with_stored(dataset_id, |s| gap_blocker::parse_threshold_us(&text).map(|t| s.gaps.above(t))) else {
+        return error(format!("dataset {dataset_id} has no gap table"));
+    };
+    let (error, above) = match result {
+        Ok(rows) => (None, rows.into_iter().map(|r| r as u32).collect()),
+        Err(message) => (Some(message), Vec::new()),
+    };
+    transport::post(&FromWorker::GapThreshold { dataset_id, text, error, above }, None);
+}
+
+fn id(task_id: u64) -> (String, String) {
+    (task_id.to_string(), task_id_display(task_id))
+}
+
+fn path_info(p: PathInfo) -> CriticalPathInfo {
+    CriticalPathInfo {
+        source: p.source,
+        tasks: p
+            .tasks
+            .into_iter()
+            .map(|t| {
+                let (task_id, label) = id(t.task_id);
+                PathTaskRow {
+                    task_id,
+                    label,
+                    name: t.name,
+                    start_us: t.start_us,
+                    end_us: t.end_us,
+                    dur_us: t.dur_us,
+                    compute_us: t.compute_us,
+                    stall_us: t.stall_us,
+                    stall_kind: t.stall_kind.map(str::to_string),
+                }
+            })
+            .collect(),
+        length_us: p.length_us,
+        makespan_pct: p.makespan_pct,
+        note: p.note,
+    }
+}
+
+fn to_protocol(dataset_id: u32, t: PathTables) -> PerfPathsData {
+    let g = &t.gap_blocker;
+    let gap_rows = (0..g.len())
+        .map(|i| {
+            let (task_id, label) = id(g.task_id.get(i).copied().unwrap_or(0));
+            let blocker = g.blocker_task_id.get(i).copied().flatten();
+            GapRow {
+                task_id,
+                label,
+                name: g.name.get(i).cloned().unwrap_or_default(),
+                start_us: g.start_us.get(i).copied().unwrap_or(0.0),
+                end_us: g.end_us.get(i).copied().unwrap_or(0.0),
+                gap_us: g.gap_us.get(i).copied().unwrap_or(0.0),
+                gap_start_us: g.gap_start_us.get(i).copied().unwrap_or(0.0),
+                gap_end_us: g.gap_end_us.get(i).copied().unwrap_or(0.0),
+                cause: g.cause.get(i).map_or("", |c| c.as_str()).to_string(),
+                blocker_task_id: blocker.map(|b| b.to_string()),
+                blocker_label: blocker.map(task_id_display),
+                stall_us: g.stall_us.get(i).copied().unwrap_or(0.0),
+            }
+        })
+        .collect();
+    let early = t.early_dispatch.as_ref();
+    let early_rows = early.map(|e| {
+        e.rows
+            .iter()
+            .map(|r| {
+                let (task_id, label) = id(r.task_id);
+                EarlyDispatchRow {
+                    task_id,
+                    label,
+                    preds: r.preds as u64,
+                    flagged: r.flagged,
+                    staged_in_phase: r.staged_in_phase,
+                    blocks: r.blocks as u64,
+                    first_dispatch_us: r.first_dispatch_us,
+                    last_pred_task_id: r.last_pred_task_id.map(|p| p.to_string()),
+                    last_pred_label: r.last_pred_task_id.map(task_id_display),
+                    last_pred_fin_us: r.last_pred_fin_us,
+                    dispatched_early: r.dispatched_early,
+                    early_blocks: r.early_blocks as u64,
+                    max_lead_us: r.max_lead_us,
+                    lead_start_us: r.lead_start_us,
+                    lead_end_us: r.lead_end_us,
+                }
+            })
+            .collect()
+    });
+    let chains = t.chains.as_ref().map(|c| {
+        (0..c.len())
+            .map(|i| {
+                let ids = c.chain(i);
+                let timing = t.chain_timing.get(i);
+                ChainRow {
+                    task_ids: ids.iter().map(u64::to_string).collect(),
+                    labels: ids.iter().copied().map(task_id_display).collect(),
+                    exec_us: timing.and_then(|x| x.exec_us),
+                    start_us: timing.and_then(|x| x.start_us),
+                    end_us: timing.and_then(|x| x.end_us),
+                }
+            })
+            .collect()
+    });
+    PerfPathsData {
+        dataset_id,
+        critical_path_error: t.critical_path_error,
+        makespan_us: t.makespan_us,
+        static_path: path_info(t.static_path),
+        observed_path: path_info(t.observed_path),
+        compute_us: t.compute_us,
+        stall_us: t.stall_us,
+        tiling_exact: t.tiling_exact,
+        stall_by_kind: t
+            .stall_by_kind
+            .into_iter()
+            .map(|s| StallShareRow { kind: s.kind.to_string(), stall_us: s.stall_us, makespan_pct: s.makespan_pct })
+            .collect(),
+        families: t
+            .families
+            .into_iter()
+            .map(|f| FamilyShareRow {
+                family: f.family,
+                compute_us: f.compute_us,
+                makespan_pct: f.makespan_pct,
+                stall_us: f.stall_us,
+                on_path: f.on_path as u64,
+            })
+            .collect(),
+        gap_rows,
+        early_dispatch: early_rows,
+        early_phase_records: early.map_or(0, |e| e.phase_records as u64),
+        early_phase_blocks: early.map_or(0, |e| e.phase_blocks),
+        early_flagged_producers: early.map_or(0, |e| e.flagged_producers as u64),
+        chains,
+        chains_excluded_tasks: t.chains.as_ref().map_or(0, |c| c.excluded_tasks as u64),
+        chains_compute_edges: t.chains.as_ref().map_or(0, |c| c.compute_edges as u64),
+        warnings: t.warnings,
+    }
+}
