@@ -52,7 +52,7 @@ before(async () => {
   await loadVia(page, () => page.click('#open-demo'));
   const sel = datasetSel('runtime', 'paged_attention/dfx_outputs');
   await summaryOf(page, sel);
-  await page.click(sel);
+  await page.click(sel, { position: { x: 40, y: 14 } }); // the card's title, not its trace links
   await page.waitForFunction(() => Number(document.querySelector('#swimlane')?.dataset.bars) > 0 && window.__pyptoSwimlane?.groups(), null, { timeout: TIMEOUT_MS });
 });
 
