@@ -204,7 +204,7 @@ test('any Chrome trace (merged_swimlane.json) opens as a generic swimlane', { ti
     await page.waitForSelector(`${sel} .summary[data-tasks]`, { state: 'attached', timeout: TIMEOUT_MS });
     await waitTimeline(page); // the chip swimlane of the records opens first
     const chipId = (await api(page, 'state')).timelineId;
-    await page.click(`${sel} button.open-trace[data-path$="merged_swimlane.json"]`);
+    await page.click(`${sel} + li.dataset-traces button.open-trace[data-path$="merged_swimlane.json"]`);
     await page.waitForFunction((id) => window.__pyptoSwimlane.state()?.timelineId !== id && Number(document.querySelector('#swimlane')?.dataset.bars) > 0, chipId, { timeout: TIMEOUT_MS });
     assert.equal(Number(await page.$eval('#swimlane', (el) => el.dataset.bars)), evs.filter(drawn).length);
     assert.equal(Number(await page.$eval('#swimlane', (el) => el.dataset.lanes)), lanes.size);

@@ -89,19 +89,20 @@ fn DatasetItem(row: DatasetRow) -> impl IntoView {
             <ul class="views">{info.views.iter().map(|v| view! { <li>{v.clone()}</li> }).collect_view()}</ul>
             <ul class="missing">{info.missing.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
             <ul class="notes">{info.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
-            // Chrome traces beside the records open as a generic swimlane (what users took to Perfetto).
-            <ul class="traces">{info.files.iter().filter(|f| matches!(f.role.as_str(), "MergedSwimlane" | "CpmStatic" | "CpmObserved")).map(|f| {
-                let path = f.path.clone();
-                let name = path.rsplit('/').next().unwrap_or(&path).to_string();
-                view! { <li><button class="open-trace" data-path=path.clone() title="Open this Chrome trace as a swimlane"
-                    on:click=move |ev| { ev.stop_propagation(); crate::views::swimlane::trace::open_trace(state, id, path.clone()); }>
-                    {format!("▶ {name} (trace)")}</button></li> }
-            }).collect_view()}</ul>
             {match row.summary {
                 Some(summary) => summary_view(&summary),
                 None => view! { <div class="pending">"loading…"</div> }.into_any(),
             }}
         </li>
+        // Chrome traces beside the records open as a generic swimlane (what users took to Perfetto);
+        // a sibling of the dataset entry, so a click on the entry never lands on one.
+        <li class="dataset-traces"><ul class="traces">{info.files.iter().filter(|f| matches!(f.role.as_str(), "MergedSwimlane" | "CpmStatic" | "CpmObserved")).map(|f| {
+                let path = f.path.clone();
+                let name = path.rsplit('/').next().unwrap_or(&path).to_string();
+                view! { <li><button class="open-trace" data-path=path.clone() title="Open this Chrome trace as a swimlane"
+                    on:click=move |ev| { ev.stop_propagation(); crate::views::swimlane::trace::open_trace(state, id, path.clone()); }>
+                    {format!("▶ {name} (trace)")}</button></li> }
+        }).collect_view()}</ul></li>
     }
 }
 
