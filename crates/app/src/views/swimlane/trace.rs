@@ -191,14 +191,18 @@ fn stat_rows(rows: Vec<DurationRow>, first_col: &'static str, class: &'static st
     view! {
         <table class=format!("details trace-stats {class}")>
             <tr><th>{first_col}</th><th>"span"</th><th>"count"</th><th>"avg µs"</th><th>"max µs"</th><th>"min µs"</th><th>"total µs"</th></tr>
-            {rows.into_iter().map(|r| {
-                let (scope, name) = (r.scope.clone(), r.name.clone());
-                view! {
+            {rows.into_iter().scan(String::new(), |last, r| {
+                // The scope once per block, span names without the `WorkerProcess.` prefix: the
+                // numbers fit the panel; the data-* attributes keep the full texts.
+                let scope = if *last == r.scope { String::new() } else { r.scope.clone() };
+                last.clone_from(&r.scope);
+                let name = r.name.strip_prefix("WorkerProcess.").map_or_else(|| r.name.clone(), |s| format!("…{s}"));
+                Some(view! {
                     <tr class="stat-row" data-scope=r.scope data-name=r.name data-count=r.count.to_string()
                         data-avg-us=us(r.avg_us) data-max-us=us(r.max_us) data-min-us=us(r.min_us)>
                         <td>{scope}</td><td>{name}</td><td>{r.count}</td><td>{us(r.avg_us)}</td><td>{us(r.max_us)}</td><td>{us(r.min_us)}</td><td>{us(r.total_us)}</td>
                     </tr>
-                }
+                })
             }).collect_view()}
         </table>
     }
