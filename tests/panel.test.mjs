@@ -75,7 +75,7 @@ before(async () => {
   await loadVia(page, () => page.click('#open-demo'));
   const sel = datasetSel('runtime', 'paged_attention/dfx_outputs');
   await summaryOf(page, sel);
-  await page.click(sel);
+  await page.click(`${sel} .dataset-name`); // the card's middle holds its trace buttons
   await page.waitForFunction(() => Number(document.querySelector('#swimlane')?.dataset.bars) > 0 && window.__pyptoSwimlane?.groups(), null, { timeout: TIMEOUT_MS });
   await page.click('#perf-panel-toggle');
   await page.waitForSelector('[data-testid="perf-panel"]');
@@ -246,7 +246,7 @@ test('Function Performance without swimlane records says so', async () => {
     const map = fs.readdirSync(DEMO_RUNTIME_FIXTURE).find((n) => n.startsWith('name_map'));
     await seedOpfs(page, { [`case/dfx_outputs/${map}`]: path.join(DEMO_RUNTIME_FIXTURE, map), 'case/dfx_outputs/deps.json': path.join(DEMO_RUNTIME_FIXTURE, 'deps.json') });
     await loadVia(page, () => page.click('#open-folder'));
-    await page.click(datasetSel('runtime', 'case/dfx_outputs'));
+    await page.click(`${datasetSel('runtime', 'case/dfx_outputs')} .dataset-name`);
     await page.click('[data-testid="view-switch-function-perf"]');
     const text = await page.textContent('[data-testid="function-perf-missing"]');
     assert.match(text, /No chip_swimlane_records\.json beside .*name_map/);
