@@ -272,7 +272,8 @@ impl SwimlaneRenderer {
                 let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
                 if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { c }
             };
-            // The colour of a LOD bucket comes from its tag (no look-up of the bar's columns).
+            // The colour of a LOD bucket comes from its tag (no look-up of the bar's columns);
+            // the LOD is not used while a task highlight is set (its mask is per bar).
             let tag_color = |tag: u16| {
                 let (key, flags) = super::data::lod_tag_parts(tag);
                 let c = palette::color_for_key(key);
@@ -317,7 +318,7 @@ impl SwimlaneRenderer {
                 }
             };
             // Many bars per pixel: the LOD pyramid (O(pixels)); few: the exact bars.
-            let lod = sub.lod.as_ref().filter(|_| window.len() as f64 > width * EXACT_BARS_PER_PX);
+            let lod = sub.lod.as_ref().filter(|_| hl.is_none() && window.len() as f64 > width * EXACT_BARS_PER_PX);
             let by_lod = lod.is_some_and(|lod| lod.visit(&cam, &sub.start_us, &sub.end_us, &sub.index, window.clone(), 1.0, |b| on_bar(b.bar, b.tag)));
             if by_lod {
                 LOD_LANES.set(LOD_LANES.get() + 1);
@@ -327,6 +328,7 @@ impl SwimlaneRenderer {
             let first_overlay = out.len();
             // Bars on the shown critical path over the (dimmed) rest, one per pixel column.
             let path_bars = match path {
+                _ if hl.is_some() => &[][..],
                 PathMode::None => &[][..],
                 PathMode::Static => &sub.static_path[..],
                 PathMode::Observed => &sub.observed_path[..],
