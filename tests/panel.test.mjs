@@ -180,7 +180,7 @@ test('setup tab equals the CLI leaderboards; a row selects its task in the swiml
   // CSV of the longest-setup board: exact task ids, full-precision setup.
   const csv = await exportCsv('setup-longest');
   assert.equal(csv.name, 'setup_longest.csv');
-  assert.deepEqual(csv.lines[0], ['#', 'Task', 'Core', 'Setup (µs)', 'Exec (µs)', 'Setup ratio (%)', 'Task ID']);
+  assert.deepEqual(csv.lines[0], ['#', 'Task', 'Core', 'Setup (µs)', 'Exec (µs)', 'Ratio (%)', 'Task ID']);
   boards.longest_setup.forEach((e, i) => {
     const l = csv.lines[i + 1];
     assert.equal(l[0], String(i + 1));

@@ -15,12 +15,12 @@ const HIGH_RATIO: f64 = 0.5;
 fn setup_table(rows: &[SetupRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::num("rank", "#", 44.0),
-            Column::text("task", "Task", 90.0).tip("rXtY"),
-            Column::num("core", "Core", 56.0),
-            Column::num("setup_us", "Setup (µs)", 110.0).tip("AICore receive → start"),
-            Column::num("exec_us", "Exec (µs)", 100.0).tip("start → end"),
-            Column::num("ratio_pct", "Setup ratio (%)", 130.0).tip("setup / (setup + exec)"),
+            Column::num("rank", "#", 38.0),
+            Column::text("task", "Task", 80.0).tip("rXtY"),
+            Column::num("core", "Core", 50.0),
+            Column::num("setup_us", "Setup (µs)", 92.0).tip("AICore receive → start"),
+            Column::num("exec_us", "Exec (µs)", 92.0).tip("start → end"),
+            Column::num("ratio_pct", "Ratio (%)", 84.0).tip("setup / (setup + exec)"),
             Column::num("task_id", "Task ID", 120.0).tip("raw u64 task id"),
         ],
         rows: rows
