@@ -131,6 +131,17 @@ test('serving STRACE swimlane: lanes, bars, statistics, details, folding', { tim
     }
     await page.locator('#trace-stats').screenshot({ path: path.join(process.env.SCREENSHOTS ?? path.join(import.meta.dirname, 'artifacts'), 'strace-stats.png') });
 
+    // CSV export of the per-worker table: header, then one line per table row with full names.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#trace-stats button.trace-stats-csv[data-table="workers"]')]);
+    assert.equal(download.suggestedFilename(), 'strace-workers.csv');
+    const csv = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    assert.equal(csv[0], 'worker process,span,count,avg_us,max_us,min_us,total_us');
+    const tableRows = await page.$$eval('#trace-stats table.workers tr.stat-row', (rs) => rs.map((r) => [r.dataset.scope, r.dataset.name, r.dataset.count, r.dataset.avgUs]));
+    assert.equal(csv.length - 1, tableRows.length);
+    // RFC 4180 fields: quoted when they hold a comma or quote (quotes doubled).
+    const fields = (line) => [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]));
+    tableRows.forEach((row, i) => assert.deepEqual(fields(csv[i + 1]).slice(0, 4), row, `CSV line ${i + 1}`));
+
     // Click a device span: its name and its arguments in the details panel.
     const dev3 = strace.tracks.find((t) => t.label === 'device 3').index;
     const runner = evs.filter((e) => e.ph === 'X' && e.pid === stracePid && e.tid === 3 && e.name.endsWith('| runner_run'))[4];

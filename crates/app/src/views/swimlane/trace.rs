@@ -187,8 +187,32 @@ fn us(v: f64) -> String {
     format!("{v:.3}")
 }
 
+/// One statistics table as CSV (full scope and span names, µs with 3 decimals), CRLF ends.
+fn stat_csv(rows: &[DurationRow], first_col: &str) -> String {
+    use crate::table::csv_field;
+    use std::fmt::Write as _;
+    let mut out = format!("{},span,count,avg_us,max_us,min_us,total_us\r\n", csv_field(first_col));
+    for r in rows {
+        let _ = write!(
+            out,
+            "{},{},{},{},{},{},{}\r\n",
+            csv_field(&r.scope),
+            csv_field(&r.name),
+            r.count,
+            us(r.avg_us),
+            us(r.max_us),
+            us(r.min_us),
+            us(r.total_us)
+        );
+    }
+    out
+}
+
 fn stat_rows(rows: Vec<DurationRow>, first_col: &'static str, class: &'static str) -> impl IntoView {
+    let csv = stat_csv(&rows, first_col);
+    let download = move |_| crate::table::download_text(&format!("strace-{class}.csv"), "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
     view! {
+        <button class="trace-stats-csv" data-table=class title="Download this table as CSV" on:click=download>"CSV"</button>
         <table class=format!("details trace-stats {class}")>
             <tr><th>{first_col}</th><th>"span"</th><th>"count"</th><th>"avg µs"</th><th>"max µs"</th><th>"min µs"</th><th>"total µs"</th></tr>
             {rows.into_iter().scan(String::new(), |last, r| {
