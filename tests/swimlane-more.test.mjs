@@ -126,6 +126,12 @@ test('Shift+drag over the Worker View shows range statistics matching the fixtur
     for (const [, count, total, avg, max] of rows) {
       assert.ok(Math.abs(Number(total) / Number(count) - Number(avg)) < 0.01 && Number(max) <= Number(total) + 0.001, JSON.stringify(rows));
     }
+    // The statistics download as CSV: the range, then the same rows.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#range-stats-csv')]);
+    assert.equal(download.suggestedFilename(), 'range_statistics.csv');
+    const csv = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    assert.equal(csv[2], 'function,count,total_us,avg_us,max_us');
+    assert.deepEqual(csv.slice(3).map((l) => l.split(',').slice(0, 2)), rows.map(([name, count]) => [name, count]));
     await screenshot(page, 'swimlane-area-stats');
   });
 });

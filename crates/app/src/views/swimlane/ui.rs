@@ -276,18 +276,33 @@ fn SidePanels() -> impl IntoView {
                 }).collect_view()}
             </ul>
             <div id="range-stats">
-                {move || swim.range_stats.get().map(|rs| view! {
-                    <p class="hint">{format!("{} → {} ({})", axis::format_duration_us(rs.start_us), axis::format_duration_us(rs.end_us), axis::format_duration_us(rs.end_us - rs.start_us))}</p>
+                {move || swim.range_stats.get().map(|rs| {
+                    let csv = range_stats_csv(&rs);
+                    let download = move |_| crate::table::download_text("range_statistics.csv", "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
+                    view! {
+                    <p class="hint">{format!("{} → {} ({})", axis::format_duration_us(rs.start_us), axis::format_duration_us(rs.end_us), axis::format_duration_us(rs.end_us - rs.start_us))}
+                        " " <button id="range-stats-csv" title="Download these statistics as CSV" on:click=download>"CSV"</button></p>
                     <table class="details range-stats">
                         <tr><th>"function"</th><th>"count"</th><th>"total µs"</th><th>"avg µs"</th><th>"max µs"</th></tr>
                         {rs.rows.into_iter().map(|r| view! {
                             <tr class="range-row"><td>{r.name}</td><td>{r.count}</td><td>{format!("{:.3}", r.total_us)}</td><td>{format!("{:.3}", r.avg_us)}</td><td>{format!("{:.3}", r.max_us)}</td></tr>
                         }).collect_view()}
                     </table>
-                })}
+                }})}
             </div>
         </div>
     }
+}
+
+/// The area statistics as CSV: the range in µs, then one line per function (µs, 3 decimals).
+fn range_stats_csv(rs: &super::RangeStatsView) -> String {
+    use crate::table::csv_field;
+    use std::fmt::Write as _;
+    let mut out = format!("range_start_us,{:.3}\r\nrange_end_us,{:.3}\r\nfunction,count,total_us,avg_us,max_us\r\n", rs.start_us, rs.end_us);
+    for r in &rs.rows {
+        let _ = write!(out, "{},{},{:.3},{:.3},{:.3}\r\n", csv_field(&r.name), r.count, r.total_us, r.avg_us, r.max_us);
+    }
+    out
 }
 
 #[component]
