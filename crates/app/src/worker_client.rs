@@ -209,6 +209,7 @@ fn on_load_finished(state: &AppState, elapsed_ms: f64) {
     }
 }
 
+#[allow(clippy::too_many_lines)] // one arm per reply
 fn on_message(state: &AppState, data: &JsValue) {
     let state = *state;
     let msg = match decode_reply(data) {
@@ -222,7 +223,11 @@ fn on_message(state: &AppState, data: &JsValue) {
         FromWorker::Ready => on_ready(&state),
         FromWorker::Progress { path, done_bytes, total_bytes } => {
             let percent = if total_bytes == 0 { 100.0 } else { done_bytes as f64 * 100.0 / total_bytes as f64 };
-            state.progress.set(Some(format!("reading {path}: {percent:.0}%")));
+            if path.starts_with("laying out") {
+                state.progress.set(Some(format!("{path} ({done_bytes}/{total_bytes})")));
+            } else {
+                state.progress.set(Some(format!("reading {path}: {percent:.0}%")));
+            }
         }
         FromWorker::Datasets { source_label, datasets, ignored_files } => {
             state.source_label.set(source_label);
@@ -290,11 +295,18 @@ fn on_message(state: &AppState, data: &JsValue) {
                 swimlane::perfetto::on_trace_export(&file_name, slices, flows, &columns);
             }
         }
+        FromWorker::DepGraph(header) => {
+            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
+            state.progress.set(None);
+            crate::views::dep_graph::on_graph(header, &columns);
+        }
         FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
         FromWorker::PerfPaths(data) => swimlane::panel::paths::on_data(&state, data),
         FromWorker::GapThreshold { dataset_id, text, error, above } => {
             swimlane::panel::paths::on_threshold(&state, dataset_id, text, error, above);
         }
+        FromWorker::PassList(data) => crate::views::pass_trace::on_list(data),
+        FromWorker::PassDiff(data) => crate::views::pass_trace::on_diff(*data),
         FromWorker::Error { message } => {
             // An older worker without timelines: fall back to its Worker View columns.
             if state.swim.loading.get_untracked() && message.contains("timeline") {

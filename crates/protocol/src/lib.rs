@@ -67,8 +67,16 @@ pub enum ToWorker {
     /// Checks a gap threshold (µs, as typed) and lists the gap & blocker rows above it.
     /// Reply: [`FromWorker::GapThreshold`].
     GapThreshold { dataset_id: u32, text: String },
+    /// The IR Pass Trace's pass list of a pass-dump dataset. Reply: [`FromWorker::PassList`].
+    PassList { dataset_id: u32 },
+    /// The diff of pass `pass` (position in the pass list) against the snapshot before it,
+    /// restricted to one function (`Class.method` key) when given. Reply: [`FromWorker::PassDiff`].
+    PassDiff { dataset_id: u32, pass: u32, function: Option<String> },
     /// Test hook for the crash-recovery path: the worker panics on purpose.
     DebugPanic,
+    /// The task dependency graph of a runtime dataset in one edge mode (`full`, `reduced`,
+    /// `omitted`, `reduced_dataflow`, `omitted_dataflow`), laid out top→bottom or left→right.
+    DepGraph { request_id: u32, dataset_id: u32, mode: String, left_right: bool },
 }
 
 /// A bar of a timeline: its track and its index within the track's (start-sorted) columns.
@@ -634,6 +642,34 @@ pub struct TaskDetailsReply {
     pub fields: Vec<(String, String)>,
 }
 
+/// Header of a laid-out dependency graph. Columns beside it: per node `x`, `y`, `w`, `h`
+/// (`Float64Array`, centre and size in layout px), `kind` (`Uint8Array`, [`DEP_KIND_NAMES`]
+/// index), `block_num`, `name_index` (`Uint32Array`, into `names`); per shown edge `pred`,
+/// `succ` (node indices) and `point_offsets` (edges + 1 entries into `points`, flat x, y
+/// `Float64Array`); every unique edge of the full graph `full_pred`, `full_succ`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DepGraphHeader {
+    pub request_id: u32,
+    pub dataset_id: u32,
+    pub mode: String,
+    pub left_right: bool,
+    /// Per node: `rXtY` (ring X, local task id Y).
+    pub task_ids: Vec<String>,
+    /// Distinct function names (`name_map`, else `func_<id>`; `alloc`, `dummy`).
+    pub names: Vec<String>,
+    /// Edges shown per mode, in [`DEP_MODE_NAMES`] order.
+    pub mode_counts: Vec<u64>,
+    pub node_count: u64,
+    pub crossings: u64,
+    pub layout_ms: f64,
+    pub warnings: Vec<String>,
+}
+
+/// Node kinds of [`DepGraphHeader`]'s `kind` column.
+pub const DEP_KIND_NAMES: [&str; 5] = ["AIC", "AIV", "MIX", "ALLOC", "DUMMY"];
+/// Edge modes in button / number-key order.
+pub const DEP_MODE_NAMES: [&str; 5] = ["full", "reduced", "omitted", "reduced_dataflow", "omitted_dataflow"];
+
 /// Worker → page.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -671,10 +707,89 @@ pub enum FromWorker {
     PerfPaths(PerfPathsData),
     /// A checked gap threshold: `error` (inline message) or the gap rows strictly above it.
     GapThreshold { dataset_id: u32, text: String, error: Option<String>, above: Vec<u32> },
+    /// The IR Pass Trace's pass list.
+    PassList(PassListData),
+    /// One pass's diff.
+    PassDiff(Box<PassDiffData>),
+    /// A laid-out task dependency graph (typed arrays beside the message, see [`DepGraphHeader`]).
+    DepGraph(DepGraphHeader),
     /// A request could not be answered.
     Error { message: String },
     /// The worker panicked; the page must restart it.
     Panic { message: String },
+}
+
+/// One pass of the IR Pass Trace's pass list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassRow {
+    /// The snapshot's `NN`.
+    pub index: u32,
+    /// Pass name with `after_` stripped.
+    pub name: String,
+    pub file_name: String,
+    /// The snapshot it is compared with.
+    pub previous_file: String,
+    pub added: u32,
+    pub removed: u32,
+    pub no_op: bool,
+    /// A `.log` warnings file sits beside the snapshot.
+    pub has_warning: bool,
+}
+
+/// The pass list of a pass-dump dataset (validation problems listed, the valid part shown).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassListData {
+    pub dataset_id: u32,
+    pub passes: Vec<PassRow>,
+    pub problems: Vec<String>,
+    /// `file: reason` of snapshots that could not be read.
+    pub unreadable: Vec<String>,
+    /// Position of the first pass that changed something.
+    pub first_changed: Option<u32>,
+}
+
+/// Changed byte ranges of a `Replace` row: `(row, before ranges, after ranges)`.
+pub type LineChangeRow = (u32, Vec<(u32, u32)>, Vec<(u32, u32)>);
+
+/// One warning header of a pass's `.log` file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassWarningRow {
+    /// 1-based line in the `.log` text.
+    pub log_line: u32,
+    /// 1-based line / column in the snapshot, when given.
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub message: String,
+}
+
+/// The diff of one pass against the snapshot before it. Rows are columns: `kinds`
+/// (0 equal, 1 delete, 2 insert, 3 replace), `before` / `after` 0-based line indices (-1 none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassDiffData {
+    pub dataset_id: u32,
+    pub pass: u32,
+    pub function: Option<String>,
+    /// Function keys (`Class.method`) of both snapshots, for the filter; empty when the
+    /// source could not be outlined.
+    pub functions: Vec<String>,
+    pub before_file: String,
+    pub after_file: String,
+    pub before_lines: Vec<String>,
+    pub after_lines: Vec<String>,
+    pub kinds: Vec<u8>,
+    pub before: Vec<i32>,
+    pub after: Vec<i32>,
+    pub added: u32,
+    pub removed: u32,
+    /// Row ranges `(start, end, folded)` of unchanged runs folded with 3 context rows.
+    pub blocks: Vec<(u32, u32, bool)>,
+    /// Changed byte ranges of `Replace` rows: `(row, before ranges, after ranges)`.
+    pub changes: Vec<LineChangeRow>,
+    /// The `.log` text beside the snapshot and its warning headers.
+    pub log: Option<String>,
+    pub warnings: Vec<PassWarningRow>,
+    /// Why the diff could not be made (unreadable file), when it could not.
+    pub error: Option<String>,
 }
 
 #[cfg(test)]

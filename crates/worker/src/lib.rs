@@ -7,7 +7,9 @@
 //! restarts the worker.
 
 pub mod reading;
+mod graph;
 mod perf_panel;
+mod passes;
 mod perf_paths;
 mod session;
 mod timelines;

@@ -26,6 +26,8 @@ pub(crate) struct RuntimeDataset {
     pub(crate) perf_panel: Option<pypto_protocol::PerfPanelData>,
     /// The deps.json `File` when it was read lean (task arguments re-read on demand).
     pub(crate) deps_source: Option<JsValue>,
+    /// The deps.json entry and `File` (or URL), re-read whole for the dependency graph.
+    pub(crate) deps_file: Option<(EntryMeta, JsValue)>,
 }
 
 #[derive(Default)]
@@ -68,6 +70,11 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::ExportTrace { timeline_id, window_us } => crate::timelines::post_trace_export(timeline_id, window_us),
         ToWorker::PerfPaths { dataset_id } => crate::perf_paths::post(dataset_id),
         ToWorker::GapThreshold { dataset_id, text } => crate::perf_paths::post_gap_threshold(dataset_id, text),
+        ToWorker::DepGraph { request_id, dataset_id, mode, left_right } => {
+            wasm_bindgen_futures::spawn_local(crate::graph::post(request_id, dataset_id, mode, left_right));
+        }
+        ToWorker::PassList { dataset_id } => crate::passes::post_list(dataset_id),
+        ToWorker::PassDiff { dataset_id, pass, function } => crate::passes::post_diff(dataset_id, pass, function),
         ToWorker::DebugPanic => debug_panic(),
     }
 }
@@ -139,6 +146,7 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
         s.generation
     });
     crate::traces::reset(&entries, &sources);
+    crate::passes::reset();
     let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
     let found = discovery::discover(&listing);
     let infos: Vec<DatasetInfo> = found
@@ -175,7 +183,10 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
         let dataset_id = index as u32;
         let summary = match dataset.kind {
             discovery::DatasetKind::Runtime => load_runtime(dataset_id, dataset, &entries, &sources, generation).await,
-            discovery::DatasetKind::PassDump => pass_dump_summary(dataset, &entries),
+            discovery::DatasetKind::PassDump => {
+                crate::passes::remember(dataset_id, dataset, &entries, &sources);
+                pass_dump_summary(dataset, &entries)
+            }
             discovery::DatasetKind::ServingStrace => crate::traces::load_strace(&dataset.path).await,
         };
         if SESSION.with_borrow(|s| s.generation) != generation {
@@ -286,6 +297,7 @@ async fn load_runtime(
     let mut deps_model = None;
     let mut deps_source = None;
     let mut names_model = None;
+    let deps_file = dataset.deps.and_then(|i| Some((entries.get(i)?.clone(), sources.get(i)?.clone())));
     if let Some(index) = dataset.deps {
         if let Some((path, parsed)) = parse_deps(index, entries, sources, &mut summary.errors).await {
             match parsed {
@@ -370,7 +382,7 @@ async fn load_runtime(
     }
     SESSION.with_borrow_mut(|s| {
         if s.generation == generation {
-            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, perf_panel, deps_source });
+            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, perf_panel, deps_source, deps_file });
         }
     });
     summary

@@ -24,19 +24,33 @@ fn name_map_path(state: &AppState) -> Option<String> {
     })
 }
 
-/// `Chip Swimlane | Function Performance` above the view (only with a name map).
+/// True when the selected dataset has a file of `role` (e.g. `Deps`).
+fn has_file(state: &AppState, role: &str) -> bool {
+    let Some(id) = state.selected.get() else { return false };
+    state.datasets.with(|rows| rows.iter().any(|r| r.info.dataset_id == id && r.info.files.iter().any(|f| f.role == role)))
+}
+
+/// `Chip Swimlane | Function Performance | Task Dependency Graph` above the view (only with a name map).
 #[component]
 pub fn ViewSwitcher() -> impl IntoView {
     let state = expect_context::<AppState>();
     let view_sig = state.perf.dataset_view;
     move || {
-        name_map_path(&state).map(|_| {
+        let has_map = name_map_path(&state).is_some();
+        let has_deps = has_file(&state, "Deps");
+        (has_map || has_deps).then(|| {
             view! {
                 <div class="view-switcher" role="tablist">
                     <button data-testid="view-switch-swimlane" class:active=move || view_sig.get() == DatasetView::ChipSwimlane
                         on:click=move |_| view_sig.set(DatasetView::ChipSwimlane)>"Chip Swimlane"</button>
+                    {has_map.then(|| view! {
                     <button data-testid="view-switch-function-perf" class:active=move || view_sig.get() == DatasetView::FunctionPerformance
                         on:click=move |_| view_sig.set(DatasetView::FunctionPerformance)>"Function Performance"</button>
+                    })}
+                    {has_deps.then(|| view! {
+                    <button data-testid="view-switch-dep-graph" class:active=move || view_sig.get() == DatasetView::TaskGraph
+                        on:click=move |_| view_sig.set(DatasetView::TaskGraph)>"Task Dependency Graph"</button>
+                    })}
                 </div>
             }
         })

@@ -1,6 +1,8 @@
 //! The view area: one component per view, chosen by the selected dataset's kind.
 
+pub mod dep_graph;
 pub mod function_perf;
+pub mod pass_trace;
 pub mod swimlane;
 
 use leptos::prelude::*;
@@ -39,6 +41,13 @@ pub fn ViewArea() -> impl IntoView {
         Some(row) if row.info.kind == DatasetKind::ServingStrace || trace_mode() => view! { <swimlane::SwimlaneView/> }.into_any(),
         Some(row)
             if row.info.kind == DatasetKind::Runtime
+                && row.info.files.iter().any(|f| f.role == "Deps")
+                && state.perf.dataset_view.get() == swimlane::panel::DatasetView::TaskGraph =>
+        {
+            view! { <function_perf::ViewSwitcher/> <dep_graph::DepGraphView/> }.into_any()
+        }
+        Some(row)
+            if row.info.kind == DatasetKind::Runtime
                 && row.info.files.iter().any(|f| f.role == "NameMap")
                 && state.perf.dataset_view.get() == swimlane::panel::DatasetView::FunctionPerformance =>
         {
@@ -46,6 +55,10 @@ pub fn ViewArea() -> impl IntoView {
         }
         Some(row) if row.info.kind == DatasetKind::Runtime && row.summary.as_ref().is_some_and(|s| s.records.is_some()) => {
             view! { <function_perf::ViewSwitcher/> <swimlane::SwimlaneView/> }.into_any()
+        }
+        Some(row) if row.info.kind == DatasetKind::PassDump => {
+            let id = row.info.dataset_id;
+            view! { <pass_trace::PassTraceView dataset_id=id/> }.into_any()
         }
         Some(row) => {
             let title = if row.info.path.is_empty() { "(opened folder)".to_string() } else { row.info.path.clone() };

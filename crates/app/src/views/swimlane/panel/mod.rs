@@ -30,6 +30,8 @@ use crate::worker_client;
 pub enum DatasetView {
     ChipSwimlane,
     FunctionPerformance,
+    /// The Task Dependency Graph (`views::dep_graph`), for a dataset with a deps.json.
+    TaskGraph,
 }
 
 /// The panel's reactive state.

@@ -1,0 +1,775 @@
+//! The Task Dependency Graph view (toolkit-features.md group L, issue #6) of a runtime
+//! dataset with a deps.json: the worker lays out the selected edge mode's edges (`graph.rs`
+//! there); this view draws the nodes (colour by kind: AIC, AIV, MIX, ALLOC, DUMMY; SPMD
+//! stacked with a `×N` badge), the edge polylines with arrow heads culled to the viewport
+//! (WebGL2, `pypto_render`), and the labels `func_name` / `rXtY` only when legible. Pan by
+//! drag, zoom at the cursor with the wheel, Fit; edge modes by buttons or keys 1–5 with a
+//! HUD of node and edge counts; TB/LR; click selects a node and highlights its predecessors
+//! and successors to a depth; search by `rXtY` (exact) or function name (substring);
+//! "Show in swimlane" selects the task in the Chip Swimlane.
+//!
+//! Test hooks on `#dep-graph`: `data-nodes`, `data-mode`, `data-mode-counts` (comma list in
+//! mode order), `data-visible-edges`, `data-selected` (`rXtY`), `data-highlight` (the
+//! highlighted `rXtY`s), `data-selected-screen` (`x,y` of the selected node in CSS px).
+
+#![allow(clippy::many_single_char_names)] // geometry: x, y, w, h, s(cale), d(ata)
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+
+use leptos::prelude::*;
+use pypto_protocol::{DepGraphHeader, ToWorker, DEP_KIND_NAMES, DEP_MODE_NAMES};
+use pypto_render::text::TextOverlay;
+use pypto_render::{GlRenderer, LineInstance, RectInstance};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
+
+use crate::state::AppState;
+use crate::views::swimlane::panel::{search_function, DatasetView};
+use crate::worker_client;
+
+const BACKGROUND_RGBA: [f32; 4] = [0.985, 0.985, 0.99, 1.0];
+const MODE_LABELS: [&str; 5] = ["Full", "Reduced", "Omitted", "Reduced DF", "Omitted DF"];
+const KIND_RGBA: [[u8; 4]; 5] = [[66, 133, 244, 255], [52, 168, 83, 255], [142, 68, 173, 255], [240, 173, 78, 255], [176, 180, 188, 255]];
+const EDGE_RGBA: [u8; 4] = [120, 128, 140, 200];
+const EDGE_DIM_RGBA: [u8; 4] = [205, 210, 218, 160];
+const PRED_RGBA: [u8; 4] = [230, 120, 20, 255];
+const SUCC_RGBA: [u8; 4] = [20, 110, 220, 255];
+const SELECT_RGBA: [u8; 4] = [220, 30, 40, 255];
+const SPMD_RGBA: [u8; 4] = [210, 40, 40, 255];
+const NAME_FONT: &str = "600 11px system-ui, sans-serif";
+const ID_FONT: &str = "10px ui-monospace, monospace";
+/// Node height on screen from which labels are drawn.
+const LABEL_MIN_PX: f32 = 22.0;
+const KIND_DUMMY: u8 = 4;
+const KIND_ALLOC: u8 = 3;
+
+/// A laid-out graph as the worker sent it, plus adjacency for highlighting and details.
+struct GraphData {
+    header: DepGraphHeader,
+    x: Vec<f32>,
+    y: Vec<f32>,
+    w: Vec<f32>,
+    h: Vec<f32>,
+    kind: Vec<u8>,
+    block_num: Vec<u32>,
+    name_index: Vec<u32>,
+    pred: Vec<u32>,
+    succ: Vec<u32>,
+    point_offsets: Vec<u32>,
+    points: Vec<f32>,
+    /// Per shown edge `[min_x, min_y, max_x, max_y]` of its polyline.
+    edge_box: Vec<[f32; 4]>,
+    /// Current mode: out / in neighbours per node.
+    out_adj: Vec<Vec<u32>>,
+    in_adj: Vec<Vec<u32>>,
+    /// Full graph: out / in neighbours per node (the details' fan-in / fan-out).
+    full_out: Vec<Vec<u32>>,
+    full_in: Vec<Vec<u32>>,
+    bbox: [f32; 4],
+}
+
+fn typed<T: JsCast>(columns: &JsValue, name: &str) -> Option<T> {
+    js_sys::Reflect::get(columns, &JsValue::from_str(name)).ok().and_then(|v| v.dyn_into::<T>().ok())
+}
+fn col_f32(columns: &JsValue, name: &str) -> Vec<f32> {
+    typed::<js_sys::Float64Array>(columns, name).map(|a| a.to_vec().into_iter().map(|v| v as f32).collect()).unwrap_or_default()
+}
+fn col_u32(columns: &JsValue, name: &str) -> Vec<u32> {
+    typed::<js_sys::Uint32Array>(columns, name).map(|a| a.to_vec()).unwrap_or_default()
+}
+
+fn adjacency(n: usize, from: &[u32], to: &[u32]) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+    let mut out = vec![Vec::new(); n];
+    let mut inn = vec![Vec::new(); n];
+    for (&u, &v) in from.iter().zip(to) {
+        if let (Some(o), Some(i)) = (out.get_mut(u as usize), inn.get_mut(v as usize)) {
+            o.push(v);
+            i.push(u);
+        }
+    }
+    (out, inn)
+}
+
+impl GraphData {
+    fn from_js(header: DepGraphHeader, columns: &JsValue) -> GraphData {
+        let x = col_f32(columns, "x");
+        let n = x.len();
+        let y = col_f32(columns, "y");
+        let w = col_f32(columns, "w");
+        let h = col_f32(columns, "h");
+        let kind = typed::<js_sys::Uint8Array>(columns, "kind").map(|a| a.to_vec()).unwrap_or_default();
+        let pred = col_u32(columns, "pred");
+        let succ = col_u32(columns, "succ");
+        let point_offsets = col_u32(columns, "point_offsets");
+        let points = col_f32(columns, "points");
+        let edge_box: Vec<[f32; 4]> = (0..pred.len())
+            .map(|e| {
+                let a = point_offsets.get(e).copied().unwrap_or(0) as usize;
+                let b = point_offsets.get(e + 1).copied().unwrap_or(0) as usize;
+                let mut bx = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+                for p in a..b {
+                    let (px, py) = (points.get(2 * p).copied().unwrap_or(0.0), points.get(2 * p + 1).copied().unwrap_or(0.0));
+                    bx = [bx[0].min(px), bx[1].min(py), bx[2].max(px), bx[3].max(py)];
+                }
+                bx
+            })
+            .collect();
+        let (out_adj, in_adj) = adjacency(n, &pred, &succ);
+        let (full_out, full_in) = adjacency(n, &col_u32(columns, "full_pred"), &col_u32(columns, "full_succ"));
+        let mut bbox = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+        for (i, &cx) in x.iter().enumerate() {
+            let cy = y.get(i).copied().unwrap_or(0.0);
+            let (hw, hh) = (w.get(i).copied().unwrap_or(0.0) / 2.0, h.get(i).copied().unwrap_or(0.0) / 2.0);
+            bbox = [bbox[0].min(cx - hw), bbox[1].min(cy - hh), bbox[2].max(cx + hw), bbox[3].max(cy + hh)];
+        }
+        for eb in &edge_box {
+            bbox = [bbox[0].min(eb[0]), bbox[1].min(eb[1]), bbox[2].max(eb[2]), bbox[3].max(eb[3])];
+        }
+        if n == 0 {
+            bbox = [0.0, 0.0, 1.0, 1.0];
+        }
+        GraphData {
+            header,
+            x,
+            y,
+            w,
+            h,
+            kind,
+            block_num: col_u32(columns, "block_num"),
+            name_index: col_u32(columns, "name_index"),
+            pred,
+            succ,
+            point_offsets,
+            points,
+            edge_box,
+            out_adj,
+            in_adj,
+            full_out,
+            full_in,
+            bbox,
+        }
+    }
+
+    fn name(&self, node: usize) -> &str {
+        self.name_index.get(node).and_then(|&i| self.header.names.get(i as usize)).map_or("", String::as_str)
+    }
+    fn label(&self, node: usize) -> &str {
+        self.header.task_ids.get(node).map_or("", String::as_str)
+    }
+    fn point(&self, p: usize) -> (f32, f32) {
+        (self.points.get(2 * p).copied().unwrap_or(0.0), self.points.get(2 * p + 1).copied().unwrap_or(0.0))
+    }
+}
+
+/// Reactive state of the view (Copy, shared with the worker reply handler).
+#[derive(Clone, Copy)]
+struct GraphUi {
+    mode: RwSignal<usize>,
+    left_right: RwSignal<bool>,
+    depth: RwSignal<i32>,
+    selected: RwSignal<Option<u32>>,
+    /// Bumped when a new graph arrives.
+    version: RwSignal<u64>,
+    loading: RwSignal<bool>,
+    search: RwSignal<String>,
+    search_msg: RwSignal<String>,
+}
+
+/// Highlight flags per node.
+const HL_PRED: u8 = 1;
+const HL_SUCC: u8 = 2;
+
+struct Renderer {
+    container: web_sys::HtmlElement,
+    gl: GlRenderer,
+    text: TextOverlay,
+    data: Option<GraphData>,
+    scale: f32,
+    ox: f32,
+    oy: f32,
+    css_w: f32,
+    css_h: f32,
+    drag: Option<(f32, f32, f32, f32, bool)>,
+    selected: Option<u32>,
+    highlight: Vec<u8>,
+    rects: Vec<RectInstance>,
+    lines: Vec<LineInstance>,
+    arrows: Vec<LineInstance>,
+    fit_pending: bool,
+}
+
+thread_local! {
+    static VIEW: RefCell<Option<Renderer>> = const { RefCell::new(None) };
+    static UI: RefCell<Option<GraphUi>> = const { RefCell::new(None) };
+    static PENDING: RefCell<Option<GraphData>> = const { RefCell::new(None) };
+    static NEXT_REQUEST: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The current search's matches and which one is shown.
+    static SEARCH_HITS: RefCell<(String, Vec<u32>, usize)> = const { RefCell::new((String::new(), Vec::new(), 0)) };
+}
+
+fn with_view<R>(f: impl FnOnce(&mut Renderer) -> R) -> Option<R> {
+    VIEW.with(|c| c.try_borrow_mut().ok().and_then(|mut v| v.as_mut().map(f)))
+}
+
+/// The worker's `DepGraph` reply.
+pub fn on_graph(header: DepGraphHeader, columns: &JsValue) {
+    if header.request_id != NEXT_REQUEST.get() {
+        return;
+    }
+    let mut data = Some(GraphData::from_js(header, columns));
+    let Some(ui) = UI.with_borrow(|u| *u) else { return };
+    with_view(|r| {
+        if let Some(data) = data.take() {
+            let keep_view = r.data.as_ref().is_some_and(|d| d.header.left_right == data.header.left_right && d.header.dataset_id == data.header.dataset_id);
+            r.data = Some(data);
+            r.fit_pending = r.fit_pending || !keep_view;
+        }
+    });
+    if let Some(data) = data {
+        PENDING.with_borrow_mut(|p| *p = Some(data));
+    }
+    ui.loading.set(false);
+    ui.version.update(|v| *v += 1);
+}
+
+fn request(dataset_id: u32, ui: GraphUi) {
+    let id = NEXT_REQUEST.get().wrapping_add(1);
+    NEXT_REQUEST.set(id);
+    ui.loading.set(true);
+    let mode = DEP_MODE_NAMES.get(ui.mode.get_untracked()).copied().unwrap_or("full").to_string();
+    worker_client::send(ToWorker::DepGraph { request_id: id, dataset_id, mode, left_right: ui.left_right.get_untracked() }, None);
+}
+
+fn set_attr(el: &web_sys::HtmlElement, k: &str, v: &str) {
+    let _ = el.set_attribute(k, v);
+}
+
+impl Renderer {
+    fn resize(&mut self) {
+        let rect = self.container.get_bounding_client_rect();
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()) as f32;
+        let (w, h) = (rect.width().max(1.0) as f32, rect.height().max(1.0) as f32);
+        if (w - self.css_w).abs() > 0.5 || (h - self.css_h).abs() > 0.5 {
+            self.css_w = w;
+            self.css_h = h;
+            self.gl.resize(w, h, dpr);
+            self.text.resize(w, h, dpr);
+        }
+    }
+
+    fn fit(&mut self) {
+        let Some(d) = &self.data else { return };
+        let [x0, y0, x1, y1] = d.bbox;
+        let margin = 24.0;
+        let sx = (self.css_w - 2.0 * margin) / (x1 - x0).max(1.0);
+        let sy = (self.css_h - 2.0 * margin) / (y1 - y0).max(1.0);
+        self.scale = sx.min(sy).clamp(1e-4, 2.0);
+        self.ox = self.css_w / 2.0 - f32::midpoint(x0, x1) * self.scale;
+        self.oy = self.css_h / 2.0 - f32::midpoint(y0, y1) * self.scale;
+    }
+
+    fn centre_on(&mut self, node: usize) {
+        let Some(d) = &self.data else { return };
+        let (cx, cy) = (d.x.get(node).copied().unwrap_or(0.0), d.y.get(node).copied().unwrap_or(0.0));
+        self.scale = self.scale.max(0.8);
+        self.ox = self.css_w / 2.0 - cx * self.scale;
+        self.oy = self.css_h / 2.0 - cy * self.scale;
+    }
+
+    fn zoom_at(&mut self, sx: f32, sy: f32, factor: f32) {
+        let s = (self.scale * factor).clamp(1e-4, 8.0);
+        let k = s / self.scale;
+        self.ox = sx - (sx - self.ox) * k;
+        self.oy = sy - (sy - self.oy) * k;
+        self.scale = s;
+    }
+
+    fn node_at(&self, sx: f32, sy: f32) -> Option<u32> {
+        let d = self.data.as_ref()?;
+        let (wx, wy) = ((sx - self.ox) / self.scale, (sy - self.oy) / self.scale);
+        (0..d.x.len()).find(|&i| (wx - d.x[i]).abs() <= d.w[i] / 2.0 && (wy - d.y[i]).abs() <= d.h[i] / 2.0).map(|i| i as u32)
+    }
+
+    /// BFS from the selection over the current mode's edges, `depth` steps (−1 = all).
+    fn compute_highlight(&mut self, depth: i32) {
+        let Some(d) = &self.data else { return };
+        let n = d.x.len();
+        self.highlight = vec![0; n];
+        let Some(sel) = self.selected.filter(|&s| (s as usize) < n) else { return };
+        if depth == 0 {
+            return;
+        }
+        for (flag, adj) in [(HL_PRED, &d.in_adj), (HL_SUCC, &d.out_adj)] {
+            let mut queue = VecDeque::from([(sel, 0i32)]);
+            let mut seen = vec![false; n];
+            seen[sel as usize] = true;
+            while let Some((u, k)) = queue.pop_front() {
+                if depth >= 0 && k >= depth {
+                    continue;
+                }
+                for &v in adj.get(u as usize).map_or(&[][..], Vec::as_slice) {
+                    if !seen[v as usize] {
+                        seen[v as usize] = true;
+                        self.highlight[v as usize] |= flag;
+                        queue.push_back((v, k + 1));
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_lines)] // one pass each: edges, nodes, labels, test attributes
+    fn frame(&mut self) {
+        self.resize();
+        if self.fit_pending && self.data.is_some() {
+            self.fit_pending = false;
+            self.fit();
+        }
+        self.gl.begin_frame(BACKGROUND_RGBA);
+        self.text.clear();
+        self.rects.clear();
+        self.lines.clear();
+        self.arrows.clear();
+        let Some(d) = &self.data else { return };
+        let (s, ox, oy) = (self.scale, self.ox, self.oy);
+        let view = [-ox / s, -oy / s, (self.css_w - ox) / s, (self.css_h - oy) / s];
+        let sel = self.selected;
+        let has_hl = sel.is_some();
+        let hl = |i: u32| self.highlight.get(i as usize).copied().unwrap_or(0) | if Some(i) == sel { HL_PRED | HL_SUCC } else { 0 };
+        let mut visible_edges = 0u64;
+        let line_w = (1.2 * s.sqrt()).clamp(0.6, 2.0);
+        for e in 0..d.pred.len() {
+            let bx = d.edge_box[e];
+            if bx[2] < view[0] || bx[0] > view[2] || bx[3] < view[1] || bx[1] > view[3] {
+                continue;
+            }
+            visible_edges += 1;
+            let (u, v) = (d.pred[e], d.succ[e]);
+            let (hu, hv) = (hl(u), hl(v));
+            let rgba = if !has_hl {
+                EDGE_RGBA
+            } else if hv & HL_PRED != 0 && hu & HL_PRED != 0 && Some(u) != sel {
+                PRED_RGBA
+            } else if hu & HL_SUCC != 0 && hv & HL_SUCC != 0 && Some(v) != sel {
+                SUCC_RGBA
+            } else {
+                EDGE_DIM_RGBA
+            };
+            let width = if rgba == PRED_RGBA || rgba == SUCC_RGBA { line_w * 1.8 } else { line_w };
+            let a = d.point_offsets[e] as usize;
+            let b = d.point_offsets.get(e + 1).copied().unwrap_or(0) as usize;
+            for p in a..b.saturating_sub(1) {
+                let (x0, y0) = d.point(p);
+                let (x1, y1) = d.point(p + 1);
+                let inst = LineInstance { x0: x0 * s + ox, y0: y0 * s + oy, x1: x1 * s + ox, y1: y1 * s + oy, width, rgba };
+                if p + 2 == b { self.arrows.push(inst) } else { self.lines.push(inst) }
+            }
+        }
+        let show_labels = 36.0 * s >= LABEL_MIN_PX;
+        let mut labels: Vec<(usize, f32, f32, f32)> = Vec::new();
+        let mut outlines: Vec<LineInstance> = Vec::new();
+        for i in 0..d.x.len() {
+            let (hw, hh) = (d.w[i] / 2.0, d.h[i] / 2.0);
+            if d.x[i] + hw < view[0] || d.x[i] - hw > view[2] || d.y[i] + hh < view[1] || d.y[i] - hh > view[3] {
+                continue;
+            }
+            let (x, y, w, h) = ((d.x[i] - hw) * s + ox, (d.y[i] - hh) * s + oy, d.w[i] * s, d.h[i] * s);
+            let kind = d.kind.get(i).copied().unwrap_or(KIND_DUMMY);
+            let mut rgba = KIND_RGBA.get(kind as usize).copied().unwrap_or([128, 128, 128, 255]);
+            let flags = hl(i as u32);
+            if has_hl && flags == 0 {
+                rgba = [rgba[0] / 3 + 160, rgba[1] / 3 + 160, rgba[2] / 3 + 160, 255];
+            }
+            let blocks = d.block_num.get(i).copied().unwrap_or(1);
+            if blocks > 1 {
+                let off = (3.0 * s).clamp(1.0, 4.0);
+                for k in [2.0, 1.0] {
+                    self.rects.push(RectInstance { x: x + k * off, y: y - k * off, w, h, rgba: [rgba[0] / 2 + 100, rgba[1] / 2 + 100, rgba[2] / 2 + 100, 255] });
+                }
+            }
+            if kind == KIND_ALLOC || kind == KIND_DUMMY {
+                // Hollow look: a light fill inside a kind-coloured frame.
+                self.rects.push(RectInstance { x, y, w, h, rgba });
+                let inset = (2.0 * s).clamp(1.0, 3.0);
+                self.rects.push(RectInstance { x: x + inset, y: y + inset, w: (w - 2.0 * inset).max(0.0), h: (h - 2.0 * inset).max(0.0), rgba: [250, 248, 240, 255] });
+            } else {
+                self.rects.push(RectInstance { x, y, w, h, rgba });
+            }
+            let border = if Some(i as u32) == sel {
+                Some((SELECT_RGBA, 3.0))
+            } else if flags & HL_PRED != 0 {
+                Some((PRED_RGBA, 2.0))
+            } else if flags & HL_SUCC != 0 {
+                Some((SUCC_RGBA, 2.0))
+            } else if blocks > 1 {
+                Some((SPMD_RGBA, 1.5))
+            } else {
+                None
+            };
+            if let Some((c, bw)) = border {
+                for (ax, ay, bx2, by) in [(x, y, x + w, y), (x + w, y, x + w, y + h), (x + w, y + h, x, y + h), (x, y + h, x, y)] {
+                    outlines.push(LineInstance { x0: ax, y0: ay, x1: bx2, y1: by, width: bw, rgba: c });
+                }
+            }
+            if show_labels {
+                labels.push((i, x, y, w));
+            }
+        }
+        let head = (7.0 * s.sqrt()).clamp(3.0, 9.0);
+        self.gl.draw_lines(&self.lines);
+        self.gl.draw_arrows(&self.arrows, head);
+        self.gl.draw_rects(&self.rects);
+        self.gl.draw_lines(&outlines);
+        let h_px = 36.0 * s;
+        for (i, x, y, w) in labels {
+            let kind = d.kind.get(i).copied().unwrap_or(KIND_DUMMY);
+            let dark = kind == KIND_ALLOC || kind == KIND_DUMMY;
+            let fg = if dark { [40, 40, 40, 255] } else { [255, 255, 255, 255] };
+            let blocks = d.block_num.get(i).copied().unwrap_or(1);
+            self.text.fill_text_fitted(d.name(i), x + 5.0, y + h_px * 0.32, w - 10.0, NAME_FONT, fg);
+            self.text.fill_text_fitted(d.label(i), x + 5.0, y + h_px * 0.72, w - 10.0, ID_FONT, fg);
+            if blocks > 1 {
+                let badge = format!("×{blocks}");
+                self.text.fill_text_aligned(&badge, x + w - 4.0, y + h_px * 0.72, NAME_FONT, [255, 235, 235, 255], pypto_render::text::TextAlign::Right);
+            }
+        }
+        let c = &self.container;
+        set_attr(c, "data-nodes", &d.x.len().to_string());
+        set_attr(c, "data-mode", &d.header.mode);
+        set_attr(c, "data-direction", if d.header.left_right { "LR" } else { "TB" });
+        set_attr(c, "data-mode-counts", &d.header.mode_counts.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+        set_attr(c, "data-visible-edges", &visible_edges.to_string());
+        set_attr(c, "data-scale", &format!("{s:.4}"));
+        if let Some(i) = sel.map(|i| i as usize).filter(|&i| i < d.x.len()) {
+            {
+                set_attr(c, "data-selected", d.label(i));
+                set_attr(c, "data-selected-screen", &format!("{:.1},{:.1}", d.x[i] * s + ox, d.y[i] * s + oy));
+                let hl_ids: Vec<String> = self
+                    .highlight
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &f)| f != 0)
+                    .map(|(j, &f)| format!("{}{}", if f & HL_PRED != 0 { "<" } else { ">" }, d.label(j)))
+                    .collect();
+                set_attr(c, "data-highlight", &hl_ids.join(","));
+            }
+        } else {
+            {
+                let _ = c.remove_attribute("data-selected");
+                let _ = c.remove_attribute("data-selected-screen");
+                set_attr(c, "data-highlight", "");
+            }
+        }
+        let doc = web_sys::window().and_then(|w| w.document());
+        if let Some(hud) = doc.and_then(|d| d.query_selector(".dep-hud-visible").ok().flatten()) {
+            hud.set_text_content(Some(&format!("{visible_edges} edges on screen")));
+        }
+    }
+}
+
+fn redraw() {
+    with_view(Renderer::frame);
+}
+
+fn mount(container: &web_sys::HtmlElement, canvas: &web_sys::HtmlCanvasElement, overlay: &web_sys::HtmlCanvasElement) -> Result<(), String> {
+    let gl = GlRenderer::new(canvas).map_err(|e| format!("the dependency graph cannot draw: {e}"))?;
+    let text = TextOverlay::new(overlay).map_err(|_| "the dependency graph cannot draw text (no 2D canvas)".to_string())?;
+    let r = Renderer {
+        container: container.clone(),
+        gl,
+        text,
+        data: PENDING.with_borrow_mut(Option::take),
+        scale: 1.0,
+        ox: 0.0,
+        oy: 0.0,
+        css_w: 0.0,
+        css_h: 0.0,
+        drag: None,
+        selected: None,
+        highlight: Vec::new(),
+        rects: Vec::new(),
+        lines: Vec::new(),
+        arrows: Vec::new(),
+        fit_pending: true,
+    };
+    VIEW.with_borrow_mut(|v| *v = Some(r));
+    Ok(())
+}
+
+/// Selects `node` (or clears), recomputes the highlight, redraws.
+fn select(ui: GraphUi, node: Option<u32>, centre: bool) {
+    with_view(|r| {
+        r.selected = node;
+        r.compute_highlight(ui.depth.get_untracked());
+        if centre {
+            if let Some(n) = node {
+                r.centre_on(n as usize);
+            }
+        }
+    });
+    ui.selected.set(node);
+    redraw();
+}
+
+/// Search: `rXtY` exact, else function-name substring (case-insensitive); Enter again
+/// steps to the next match.
+fn run_search(ui: GraphUi) {
+    let query = ui.search.get_untracked().trim().to_string();
+    if query.is_empty() {
+        return;
+    }
+    let found = with_view(|r| {
+        let d = r.data.as_ref()?;
+        let exact = query.to_ascii_lowercase();
+        let is_rt = exact.starts_with('r') && exact.contains('t') && exact[1..].chars().all(|c| c.is_ascii_digit() || c == 't');
+        let hits: Vec<u32> = if is_rt {
+            d.header.task_ids.iter().position(|t| *t == exact).map(|i| vec![i as u32]).unwrap_or_default()
+        } else {
+            (0..d.x.len()).filter(|&i| d.name(i).to_ascii_lowercase().contains(&exact)).map(|i| i as u32).collect()
+        };
+        Some(hits)
+    })
+    .flatten()
+    .unwrap_or_default();
+    let (node, msg) = SEARCH_HITS.with_borrow_mut(|(q, hits, cur)| {
+        if *q == query && !hits.is_empty() {
+            *cur = (*cur + 1) % hits.len();
+        } else {
+            q.clone_from(&query);
+            *hits = found;
+            *cur = 0;
+        }
+        let msg = if hits.is_empty() { format!("no task matches “{query}”") } else { format!("{} of {}", *cur + 1, hits.len()) };
+        (hits.get(*cur).copied(), msg)
+    });
+    ui.search_msg.set(msg);
+    if node.is_some() {
+        select(ui, node, true);
+    }
+}
+
+#[allow(clippy::too_many_lines)] // the toolbar, HUD, canvas and their handlers
+#[component]
+pub fn DepGraphView() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let ui = GraphUi {
+        mode: RwSignal::new(0),
+        left_right: RwSignal::new(false),
+        depth: RwSignal::new(1),
+        selected: RwSignal::new(None),
+        version: RwSignal::new(0),
+        loading: RwSignal::new(false),
+        search: RwSignal::new(String::new()),
+        search_msg: RwSignal::new(String::new()),
+    };
+    UI.with_borrow_mut(|u| *u = Some(ui));
+    let container = NodeRef::<leptos::html::Div>::new();
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let overlay = NodeRef::<leptos::html::Canvas>::new();
+    let dataset = move || state.selected.get();
+    // Mount once the canvases exist.
+    Effect::new(move |_| {
+        let (Some(div), Some(gl_canvas), Some(text_canvas)) = (container.get(), canvas.get(), overlay.get()) else { return };
+        if VIEW.with_borrow(Option::is_none) {
+            if let Err(message) = mount(&div.into(), &gl_canvas, &text_canvas) {
+                state.general_errors.update(|e| e.push(message));
+            }
+        }
+        redraw();
+    });
+    // Ask for a layout whenever the dataset, mode or direction changes.
+    Effect::new(move |_| {
+        let _ = (ui.mode.get(), ui.left_right.get());
+        if let Some(id) = dataset() {
+            request(id, ui);
+        }
+    });
+    Effect::new(move |_| {
+        ui.version.track();
+        let keep = ui.selected.get_untracked();
+        select(ui, keep, false);
+    });
+    Effect::new(move |_| {
+        let depth = ui.depth.get();
+        with_view(|r| r.compute_highlight(depth));
+        redraw();
+    });
+    on_cleanup(|| {
+        VIEW.with_borrow_mut(|v| *v = None);
+        UI.with_borrow_mut(|u| *u = None);
+    });
+    let on_down = move |ev: web_sys::MouseEvent| {
+        let (x, y) = (ev.offset_x() as f32, ev.offset_y() as f32);
+        with_view(|r| r.drag = Some((x, y, r.ox, r.oy, false)));
+        if let Some(el) = container.get_untracked() {
+            let _ = el.focus();
+        }
+    };
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let (x, y) = (ev.offset_x() as f32, ev.offset_y() as f32);
+        let moved = with_view(|r| {
+            let Some((x0, y0, ox, oy, moved)) = r.drag else { return false };
+            let far = moved || (x - x0).abs() + (y - y0).abs() > 3.0;
+            if far {
+                r.ox = ox + x - x0;
+                r.oy = oy + y - y0;
+                r.drag = Some((x0, y0, ox, oy, true));
+            }
+            far
+        });
+        if moved == Some(true) {
+            redraw();
+        }
+    };
+    let on_up = move |ev: web_sys::MouseEvent| {
+        let (x, y) = (ev.offset_x() as f32, ev.offset_y() as f32);
+        let click = with_view(|r| {
+            let d = r.drag.take();
+            d.is_some_and(|d| !d.4).then(|| r.node_at(x, y))
+        })
+        .flatten();
+        if let Some(hit) = click {
+            select(ui, hit, false);
+        }
+    };
+    let on_leave = move |_: web_sys::MouseEvent| {
+        with_view(|r| r.drag = None);
+    };
+    let on_wheel = move |ev: web_sys::WheelEvent| {
+        ev.prevent_default();
+        let factor = (-ev.delta_y() as f32 * 0.0015).exp();
+        with_view(|r| r.zoom_at(ev.offset_x() as f32, ev.offset_y() as f32, factor));
+        redraw();
+    };
+    let fit = move || {
+        with_view(Renderer::fit);
+        redraw();
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let key = ev.key();
+        if let Some(m) = key.parse::<usize>().ok().filter(|m| (1..=5).contains(m)) {
+            ui.mode.set(m - 1);
+        } else if key == "f" || key == "F" {
+            fit();
+        } else if key == "Escape" {
+            select(ui, None, false);
+        }
+    };
+    let show_in_swimlane = move |(): ()| {
+        let Some(label) = with_view(|r| r.selected.and_then(|s| r.data.as_ref().map(|d| d.label(s as usize).to_string()))).flatten() else { return };
+        state.perf.dataset_view.set(DatasetView::ChipSwimlane);
+        search_function(&state, &label);
+    };
+    let hud = move || {
+        ui.version.track();
+        with_view(|r| {
+            r.data.as_ref().map(|d| {
+                let counts: Vec<String> = MODE_LABELS.iter().zip(&d.header.mode_counts).map(|(l, c)| format!("{l} {c}")).collect();
+                format!("{} nodes · edges: {} · layout {:.0} ms · {} crossings", d.header.node_count, counts.join(" | "), d.header.layout_ms, d.header.crossings)
+            })
+        })
+        .flatten()
+        .unwrap_or_default()
+    };
+    let warnings = move || {
+        ui.version.track();
+        with_view(|r| r.data.as_ref().map(|d| d.header.warnings.join("; "))).flatten().unwrap_or_default()
+    };
+    view! {
+        <div class="dep-graph-page">
+            <div class="dep-toolbar">
+                <span class="dep-modes" role="tablist">
+                    {MODE_LABELS.iter().enumerate().map(|(i, l)| view! {
+                        <button data-testid=format!("dep-mode-{}", DEP_MODE_NAMES[i]) class:active=move || ui.mode.get() == i
+                            title=format!("edge mode {} (key {})", DEP_MODE_NAMES[i], i + 1)
+                            on:click=move |_| ui.mode.set(i)>{format!("{} {l}", i + 1)}</button>
+                    }).collect_view()}
+                </span>
+                <button data-testid="dep-direction" title="layers top→bottom or left→right"
+                    on:click=move |_| ui.left_right.update(|v| *v = !*v)>{move || if ui.left_right.get() { "LR" } else { "TB" }}</button>
+                <button data-testid="dep-fit" title="fit to screen (F)" on:click=move |_| fit()>"Fit"</button>
+                <label class="dep-depth">"Depth "
+                    <select data-testid="dep-depth" on:change=move |ev| ui.depth.set(event_target_value(&ev).parse().unwrap_or(1))>
+                        <option value="0">"0 (off)"</option>
+                        <option value="1" selected>"1"</option>
+                        <option value="2">"2"</option>
+                        <option value="3">"3"</option>
+                        <option value="-1">"all"</option>
+                    </select>
+                </label>
+                <input data-testid="dep-search" class="dep-search" placeholder="search rXtY or function name"
+                    prop:value=move || ui.search.get()
+                    on:input=move |ev| ui.search.set(event_target_value(&ev))
+                    on:keydown=move |ev: web_sys::KeyboardEvent| { ev.stop_propagation(); if ev.key() == "Enter" { run_search(ui); } }/>
+                <span class="hint" data-testid="dep-search-msg">{move || ui.search_msg.get()}</span>
+                {move || ui.loading.get().then(|| view! { <span class="hint" data-testid="dep-loading">"laying out…"</span> })}
+            </div>
+            <div class="dep-hud" data-testid="dep-hud">
+                <span>{hud}</span> " · " <span class="dep-hud-visible"></span>
+                <span class="dep-legend">
+                    {DEP_KIND_NAMES.iter().zip(KIND_RGBA).map(|(k, c)| view! {
+                        <span class="dep-swatch" style=format!("background: rgb({},{},{})", c[0], c[1], c[2])></span>{*k}
+                    }).collect_view()}
+                    <span class="dep-swatch spmd"></span>"SPMD ×N"
+                </span>
+            </div>
+            {move || { let w = warnings(); (!w.is_empty()).then(|| view! { <div class="dep-warning">{w}</div> }) }}
+            <div id="dep-graph" class="dep-graph" tabindex="0" node_ref=container
+                on:mousedown=on_down on:mousemove=on_move on:mouseup=on_up on:mouseleave=on_leave on:wheel=on_wheel on:keydown=on_key>
+                <canvas class="gl-layer" node_ref=canvas></canvas>
+                <canvas class="text-layer" node_ref=overlay></canvas>
+            </div>
+            <DetailsPanel ui=ui on_show=Callback::new(show_in_swimlane)/>
+        </div>
+    }
+}
+
+#[component]
+fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
+    let body = move || {
+        ui.version.track();
+        let sel = ui.selected.get()?;
+        with_view(|r| {
+            let d = r.data.as_ref()?;
+            let i = sel as usize;
+            let list = |ids: &[u32]| {
+                let mut v: Vec<&str> = ids.iter().map(|&j| d.label(j as usize)).collect();
+                let more = v.len().saturating_sub(60);
+                v.truncate(60);
+                let mut s = v.join(", ");
+                if more > 0 {
+                    s += " … (+";
+                    s += &more.to_string();
+                    s += ")";
+                }
+                s
+            };
+            let fin = d.full_in.get(i).map_or(&[][..], Vec::as_slice);
+            let fout = d.full_out.get(i).map_or(&[][..], Vec::as_slice);
+            let kind = DEP_KIND_NAMES.get(d.kind.get(i).copied().unwrap_or(KIND_DUMMY) as usize).copied().unwrap_or("?");
+            Some(vec![
+                ("func name".to_string(), d.name(i).to_string()),
+                ("task".to_string(), d.label(i).to_string()),
+                ("kind".to_string(), kind.to_string()),
+                ("block_num".to_string(), d.block_num.get(i).copied().unwrap_or(1).to_string()),
+                (format!("fan-in ({})", fin.len()), list(fin)),
+                (format!("fan-out ({})", fout.len()), list(fout)),
+            ])
+        })
+        .flatten()
+    };
+    view! {
+        <div class="details-panel dep-details" data-testid="dep-details">
+            {move || match body() {
+                None => view! { <span class="hint">"Click a task to select it and highlight its predecessors (orange) and successors (blue); fan-in / fan-out are over all deps.json edges. Names come from the name_map*.json beside deps.json."</span> }.into_any(),
+                Some(rows) => view! {
+                    <button data-testid="dep-show-swimlane" on:click=move |_: web_sys::MouseEvent| on_show.run(())>"Show in swimlane"</button>
+                    <table class="details">
+                        {rows.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
+                    </table>
+                }.into_any(),
+            }}
+        </div>
+    }
+}

@@ -1,0 +1,208 @@
+//! The Task Dependency Graph requests (`ToWorker::DepGraph`, toolkit-features.md group L):
+//! reads the dataset's deps.json whole (the load keeps it lean), builds the graph and the
+//! edge selections of the five `deps_viewer` modes once per dataset, lays out the selected
+//! mode's edges in the worker ([`pypto_analysis::dag_layout`], progress posted per phase) and
+//! hands the page node columns and edge polylines as transferred typed arrays.
+
+use std::cell::RefCell;
+
+use pypto_analysis::dag_layout::{self, Direction, LayoutOptions, NodeSize};
+use pypto_analysis::dataflow_regions::DataflowEvidence;
+use pypto_analysis::deps_graph::{DepsGraph, NO_TASK};
+use pypto_analysis::edge_modes::{self, EdgeMode, EdgeSelection};
+use pypto_formats::{deps, name_map::NameMap};
+use pypto_protocol::{DepGraphHeader, FromWorker, DEP_MODE_NAMES};
+
+use crate::session::SESSION;
+use crate::transport::{self, Columns};
+
+/// Node kinds (index into `DEP_KIND_NAMES`).
+const KIND_AIC: u8 = 0;
+const KIND_AIV: u8 = 1;
+const KIND_MIX: u8 = 2;
+const KIND_ALLOC: u8 = 3;
+const KIND_DUMMY: u8 = 4;
+
+/// Layout size of a node (CSS px at zoom 1).
+const NODE_W: f32 = 150.0;
+const NODE_H: f32 = 36.0;
+
+/// One dataset's graph, kept while the same folder stays open.
+struct Built {
+    generation: u64,
+    dataset_id: u32,
+    graph: DepsGraph,
+    kind: Vec<u8>,
+    block_num: Vec<u32>,
+    name_index: Vec<u32>,
+    names: Vec<String>,
+    task_ids: Vec<String>,
+    selections: Vec<EdgeSelection>,
+    warnings: Vec<String>,
+}
+
+thread_local! {
+    static BUILT: RefCell<Option<Built>> = const { RefCell::new(None) };
+}
+
+fn error(message: String) {
+    transport::post(&FromWorker::Error { message }, None);
+}
+
+/// `r<ring>t<local>` of a packed task id.
+pub(crate) fn rt_label(task_id: u64) -> String {
+    format!("r{}t{}", (task_id >> 32) & 0xFF, task_id & 0xFFFF_FFFF)
+}
+
+fn kind_of(kernels: [i64; 3]) -> u8 {
+    let aic = kernels[0] >= 0;
+    let aiv = kernels[1] >= 0 || kernels[2] >= 0;
+    match (aic, aiv) {
+        (true, true) => KIND_MIX,
+        (true, false) => KIND_AIC,
+        (false, true) => KIND_AIV,
+        (false, false) => KIND_DUMMY,
+    }
+}
+
+/// Function display name of a task row: active slots' names joined by ` + ` (deduplicated).
+fn func_name(kernels: [i64; 3], names: Option<&NameMap>) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for k in kernels.into_iter().filter(|&k| k >= 0) {
+        let name = names.and_then(|n| n.name(k)).map_or_else(|| format!("func_{k}"), str::to_string);
+        if !parts.contains(&name) {
+            parts.push(name);
+        }
+    }
+    parts.join(" + ")
+}
+
+fn build(generation: u64, dataset_id: u32, d: &deps::Deps, names: Option<&NameMap>) -> Built {
+    let graph = DepsGraph::build(d, &[], &|id| names.is_some_and(|n| n.name(id).is_some()));
+    let evidence = DataflowEvidence::build(&graph, d);
+    let selections: Vec<EdgeSelection> =
+        EdgeMode::ALL.iter().map(|&m| edge_modes::select_edges(&graph, d, m, m.is_dataflow().then_some(&evidence))).collect();
+    let n = graph.node_count();
+    let (mut kind, mut block_num, mut name_index) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut names_out: Vec<String> = Vec::new();
+    let mut lookup: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    let mut task_ids = Vec::with_capacity(n);
+    for node in 0..n {
+        let row = graph.task_row.get(node).copied().unwrap_or(NO_TASK);
+        let (k, blocks, name) = if row == NO_TASK {
+            (KIND_ALLOC, 1, "alloc".to_string())
+        } else {
+            let kernels = d.tasks.kernel_ids.get(row as usize).copied().unwrap_or([-1; 3]);
+            let k = kind_of(kernels);
+            let name = if k == KIND_DUMMY { "dummy".to_string() } else { func_name(kernels, names) };
+            (k, d.tasks.block_num.get(row as usize).copied().unwrap_or(1), name)
+        };
+        let next = names_out.len() as u32;
+        let idx = *lookup.entry(name.clone()).or_insert_with(|| {
+            names_out.push(name);
+            next
+        });
+        kind.push(k);
+        block_num.push(blocks);
+        name_index.push(idx);
+        task_ids.push(rt_label(graph.node_ids.get(node).copied().unwrap_or(0)));
+    }
+    let warnings = selections.iter().filter_map(EdgeSelection::warning).take(1).chain(d.warnings.iter().take(5).cloned()).collect();
+    Built { generation, dataset_id, graph, kind, block_num, name_index, names: names_out, task_ids, selections, warnings }
+}
+
+/// `ToWorker::DepGraph`: (re)build the dataset's graph if needed, lay out `mode`'s edges, post.
+pub(crate) async fn post(request_id: u32, dataset_id: u32, mode: String, left_right: bool) {
+    let Some(mode_index) = DEP_MODE_NAMES.iter().position(|m| *m == mode) else {
+        return error(format!("unknown edge mode {mode:?}"));
+    };
+    let (generation, file) = SESSION.with_borrow(|s| (s.generation, s.runtime.get(&dataset_id).and_then(|d| d.deps_file.clone())));
+    let fresh = BUILT.with_borrow(|b| b.as_ref().is_some_and(|b| b.generation == generation && b.dataset_id == dataset_id));
+    if !fresh {
+        let Some((entry, source)) = file else {
+            return error(format!("dataset {dataset_id} has no deps.json: the Task Dependency Graph needs one"));
+        };
+        let path = entry.path.clone();
+        let mut on_progress = |done_bytes, total_bytes| {
+            transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);
+        };
+        let bytes = match crate::reading::read_bytes(&source, &mut on_progress).await {
+            Ok(b) => b,
+            Err(message) => return error(format!("{}: {message}", entry.path)),
+        };
+        let parsed = match deps::parse(&entry.path, &bytes) {
+            Ok(p) => p,
+            Err(e) => return error(e.to_string()),
+        };
+        drop(bytes);
+        let built = SESSION.with_borrow(|s| {
+            let names = s.runtime.get(&dataset_id).and_then(|d| d.model.as_ref()).and_then(|m| m.names.as_ref());
+            build(generation, dataset_id, &parsed, names)
+        });
+        BUILT.with_borrow_mut(|b| *b = Some(built));
+    }
+    BUILT.with_borrow(|b| {
+        if let Some(b) = b.as_ref() {
+            post_layout(b, request_id, mode_index, left_right);
+        }
+    });
+}
+
+fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) {
+    let Some(sel) = b.selections.get(mode_index) else { return };
+    let g = &b.graph;
+    let edges: Vec<(u32, u32)> = sel
+        .shown
+        .iter()
+        .filter_map(|&e| Some((*g.edge_pred.get(e as usize)?, *g.edge_succ.get(e as usize)?)))
+        .collect();
+    let sizes = vec![NodeSize { width: NODE_W, height: NODE_H }; g.node_count()];
+    let opts = LayoutOptions { direction: if left_right { Direction::LeftRight } else { Direction::TopBottom }, ..LayoutOptions::default() };
+    let big = g.node_count() > 2000;
+    let started = js_sys::Date::now();
+    let mut control = |p: dag_layout::Progress| {
+        if big {
+            let label = format!("laying out the graph: {}", p.phase.as_str());
+            transport::post(&FromWorker::Progress { path: label, done_bytes: u64::from(p.step), total_bytes: u64::from(p.steps.max(1)) }, None);
+        }
+        true
+    };
+    let layout = match dag_layout::layout(&sizes, &edges, &opts, &mut control) {
+        Ok(l) => l,
+        Err(e) => return error(format!("dependency graph layout failed: {e}")),
+    };
+    let layout_ms = js_sys::Date::now() - started;
+    let mut warnings = b.warnings.clone();
+    if !layout.reversed_edges.is_empty() {
+        warnings.push(format!("the graph has a cycle: {} edge(s) drawn reversed to lay it out", layout.reversed_edges.len()));
+    }
+    let header = DepGraphHeader {
+        request_id,
+        dataset_id: b.dataset_id,
+        mode: DEP_MODE_NAMES.get(mode_index).copied().unwrap_or("full").to_string(),
+        left_right,
+        task_ids: b.task_ids.clone(),
+        names: b.names.clone(),
+        mode_counts: b.selections.iter().map(|s| s.shown.len() as u64).collect(),
+        node_count: g.node_count() as u64,
+        crossings: layout.crossings,
+        layout_ms,
+        warnings,
+    };
+    let n = g.node_count();
+    let mut columns = Columns::new();
+    columns.f64("x", &layout.x.iter().map(|&v| f64::from(v)).collect::<Vec<_>>());
+    columns.f64("y", &layout.y.iter().map(|&v| f64::from(v)).collect::<Vec<_>>());
+    columns.f64("w", &vec![f64::from(NODE_W); n]);
+    columns.f64("h", &vec![f64::from(NODE_H); n]);
+    columns.u8("kind", &b.kind);
+    columns.u32("block_num", &b.block_num);
+    columns.u32("name_index", &b.name_index);
+    columns.u32("pred", &edges.iter().map(|e| e.0).collect::<Vec<_>>());
+    columns.u32("succ", &edges.iter().map(|e| e.1).collect::<Vec<_>>());
+    columns.u32("point_offsets", &layout.edge_offsets);
+    columns.f64("points", &layout.points.iter().flat_map(|p| [f64::from(p[0]), f64::from(p[1])]).collect::<Vec<_>>());
+    columns.u32("full_pred", &g.edge_pred);
+    columns.u32("full_succ", &g.edge_succ);
+    transport::post(&FromWorker::DepGraph(header), Some(columns));
+}

@@ -1,0 +1,163 @@
+// Task Dependency Graph view (issue 6) on the demo capture (TestPagedAttention L4):
+// node count and per-mode edge counts equal `pypto-viewer report --json` (edge_stats) and
+// the nodes of deps.json; selecting a task highlights exactly its deps.json predecessors and
+// successors (depth 1, Full mode); search by rXtY selects and centres it; screenshots of the
+// DAG top→bottom, left→right and in Reduced DF mode (tests/artifacts/dep-graph-*.png).
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { serve } from './server.mjs';
+import { DEMO_RUNTIME_FIXTURE, DIST, REPO, TIMEOUT_MS, datasetSel, launch, loadVia, openApp, screenshot, summaryOf } from './helpers.mjs';
+
+const MODES = ['full', 'reduced', 'omitted', 'reduced_dataflow', 'omitted_dataflow'];
+
+function cliReport() {
+  const run = spawnSync('cargo', ['run', '--release', '-q', '-p', 'pypto-cli', '--bin', 'pypto-viewer', '--', 'report', '--json', DEMO_RUNTIME_FIXTURE], {
+    cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 30,
+  });
+  assert.equal(run.status, 0, `pypto-viewer report failed: ${run.stderr}`);
+  return JSON.parse(run.stdout).datasets[0];
+}
+
+/** `rXtY` of a decimal task id string. */
+const rt = (id) => {
+  const v = BigInt(id);
+  return `r${(v >> 32n) & 0xffn}t${v & 0xffffffffn}`;
+};
+
+/** Nodes (tasks ∪ edge endpoints) and unique neighbours from deps.json itself. */
+function depsFacts() {
+  const deps = JSON.parse(fs.readFileSync(path.join(DEMO_RUNTIME_FIXTURE, 'deps.json'), 'utf8'));
+  const nodes = new Set(deps.tasks.map((t) => String(t.task_id)));
+  const preds = new Map();
+  const succs = new Map();
+  for (const e of deps.edges) {
+    const [p, s] = [String(e.pred), String(e.succ)];
+    nodes.add(p);
+    nodes.add(s);
+    if (!succs.has(p)) succs.set(p, new Set());
+    if (!preds.has(s)) preds.set(s, new Set());
+    succs.get(p).add(s);
+    preds.get(s).add(p);
+  }
+  return { deps, nodes, preds, succs };
+}
+
+let server;
+let browser;
+let context;
+let page;
+let cli;
+let facts;
+
+const graphAttr = (name) => page.$eval('#dep-graph', (el, n) => el.getAttribute(n), name);
+
+async function setMode(mode) {
+  await page.click(`[data-testid="dep-mode-${mode}"]`);
+  await page.waitForFunction((m) => document.querySelector('#dep-graph')?.dataset.mode === m, mode, { timeout: TIMEOUT_MS });
+}
+
+async function search(query) {
+  await page.fill('[data-testid="dep-search"]', query);
+  await page.press('[data-testid="dep-search"]', 'Enter');
+  await page.waitForFunction((q) => document.querySelector('#dep-graph')?.dataset.selected === q, query, { timeout: TIMEOUT_MS });
+}
+
+before(async () => {
+  cli = cliReport();
+  facts = depsFacts();
+  server = await serve(DIST, 0);
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
+  page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+  await openApp(page, `${server.url}/`);
+  await loadVia(page, () => page.click('#open-demo'));
+  const sel = datasetSel('runtime', 'paged_attention/dfx_outputs');
+  await summaryOf(page, sel);
+  await page.click(sel, { position: { x: 40, y: 14 } });
+  await page.click('[data-testid="view-switch-dep-graph"]');
+  await page.waitForFunction(() => Number(document.querySelector('#dep-graph')?.dataset.nodes) > 0, null, { timeout: TIMEOUT_MS });
+});
+
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+test('node and per-mode edge counts equal the CLI report', async () => {
+  assert.equal(Number(await graphAttr('data-nodes')), facts.nodes.size, 'nodes = deps.json tasks ∪ edge endpoints');
+  const counts = (await graphAttr('data-mode-counts')).split(',').map(Number);
+  assert.deepEqual(counts, MODES.map((m) => cli.edge_stats[m].shown), 'edges shown per mode = report edge_stats');
+  const hud = await page.textContent('[data-testid="dep-hud"]');
+  assert.match(hud, new RegExp(`${facts.nodes.size} nodes`));
+  assert.match(hud, new RegExp(`Reduced DF ${cli.edge_stats.reduced_dataflow.shown}`));
+  // Number keys switch modes; every mode lays out and draws its own edge set.
+  for (const [i, mode] of MODES.entries()) {
+    await page.focus('#dep-graph');
+    await page.keyboard.press(String(i + 1));
+    await page.waitForFunction((m) => document.querySelector('#dep-graph')?.dataset.mode === m, mode, { timeout: TIMEOUT_MS });
+    await page.click('[data-testid="dep-fit"]');
+    const visible = Number(await graphAttr('data-visible-edges'));
+    assert.equal(visible, cli.edge_stats[mode].shown, `${mode}: after Fit every edge is on screen`);
+  }
+  await setMode('full');
+});
+
+test('selecting a task highlights its deps.json neighbours; search by rXtY centres it', async () => {
+  // The task with the most distinct neighbours.
+  let best = null;
+  for (const id of facts.nodes) {
+    const n = (facts.preds.get(id)?.size ?? 0) + (facts.succs.get(id)?.size ?? 0);
+    if (facts.preds.get(id)?.size && facts.succs.get(id)?.size && (!best || n > best.n)) best = { id, n };
+  }
+  const label = rt(best.id);
+  await search(label);
+  const [sx, sy] = (await graphAttr('data-selected-screen')).split(',').map(Number);
+  const box = await page.$eval('#dep-graph', (el) => { const r = el.getBoundingClientRect(); return { w: r.width, h: r.height }; });
+  assert.ok(Math.abs(sx - box.w / 2) < 2 && Math.abs(sy - box.h / 2) < 2, `search centres ${label}: at ${sx},${sy} of ${box.w}x${box.h}`);
+  const hl = (await graphAttr('data-highlight')).split(',').filter(Boolean).sort();
+  const expected = [...[...facts.preds.get(best.id)].map((p) => `<${rt(p)}`), ...[...facts.succs.get(best.id)].map((s) => `>${rt(s)}`)].sort();
+  assert.deepEqual(hl, expected, `highlight of ${label} = its deps.json predecessors and successors`);
+  const details = await page.textContent('[data-testid="dep-details"]');
+  assert.match(details, new RegExp(`fan-in \\(${facts.preds.get(best.id).size}\\)`));
+  assert.match(details, new RegExp(`fan-out \\(${facts.succs.get(best.id).size}\\)`));
+  await screenshot(page, 'dep-graph-selected');
+  // Clicking the centred node keeps it selected (hit testing); clicking empty space clears.
+  const g = await page.$('#dep-graph');
+  await g.click({ position: { x: sx, y: sy } });
+  assert.equal(await graphAttr('data-selected'), label);
+  // A task without predecessors: search an unknown id says so.
+  await page.fill('[data-testid="dep-search"]', 'r9t99999');
+  await page.press('[data-testid="dep-search"]', 'Enter');
+  await page.waitForFunction(() => /no task matches/.test(document.querySelector('[data-testid="dep-search-msg"]')?.textContent ?? ''));
+});
+
+test('screenshots: top→bottom, left→right, Reduced DF', async () => {
+  await page.focus('#dep-graph');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('#dep-graph')?.dataset.selected);
+  await page.click('[data-testid="dep-fit"]');
+  assert.match(await page.textContent('[data-testid="dep-hud"]'), /760 edges on screen/);
+  await screenshot(page, 'dep-graph-tb');
+  await page.click('[data-testid="dep-direction"]');
+  await page.waitForFunction(() => document.querySelector('#dep-graph')?.dataset.direction === 'LR', null, { timeout: TIMEOUT_MS });
+  await page.click('[data-testid="dep-fit"]');
+  await screenshot(page, 'dep-graph-lr');
+  await page.click('[data-testid="dep-direction"]');
+  await page.waitForFunction(() => document.querySelector('#dep-graph')?.dataset.direction === 'TB', null, { timeout: TIMEOUT_MS });
+  await setMode('reduced_dataflow');
+  await page.click('[data-testid="dep-fit"]');
+  await screenshot(page, 'dep-graph-reduced-df');
+  // Zoomed in: labels are drawn (func name + rXtY).
+  await search('r2t1');
+  const box = await page.$eval('#dep-graph', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+  await page.mouse.move(box.x, box.y);
+  await page.mouse.wheel(0, -300);
+  await screenshot(page, 'dep-graph-zoomed');
+  assert.ok(Number(await graphAttr('data-scale')) > 0.8);
+});
