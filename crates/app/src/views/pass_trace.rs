@@ -1,0 +1,563 @@
+//! The IR Pass Trace view (toolkit-features.md group N) of a `passes_dump` dataset: the pass
+//! list (+added / −removed lines, no-op and warning badges, Changed / No-op / All filters,
+//! j/k and arrow keys) and the selected pass's diff against the snapshot before it, computed
+//! by the worker: side-by-side (both panes scroll together) or stacked, unchanged runs folded
+//! (expand one / all), changed tokens marked, both files' line numbers, light Python syntax
+//! colouring, a function filter, and the pass's `.log` warnings (each position jumps to its
+//! line). Rows are virtualised: only the visible ones are in the DOM.
+//!
+//! Test ids: `pass-trace`, `pass-item` (`data-index`, `data-added`, `data-removed`,
+//! `data-noop`, `data-warning`, `data-selected`), `pass-filter-*`, `pass-layout-*`,
+//! `pass-function`, `pass-expand-all`, `pass-diff` (`data-rows`, `data-display-rows`,
+//! `data-added`, `data-removed`), `diff-fold`, `pass-warning-jump`.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use pypto_protocol::{PassDiffData, PassListData, ToWorker};
+use wasm_bindgen::JsCast;
+
+use crate::worker_client::send;
+
+/// Pixel height of a diff row (fixed, for virtualisation).
+const ROW_H: f64 = 18.0;
+/// Rows rendered beyond the visible ones on each side.
+const OVERSCAN: usize = 20;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Filter {
+    Changed,
+    NoOp,
+    All,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    SideBySide,
+    Stacked,
+}
+
+/// Where worker replies go while the view is mounted.
+#[derive(Clone, Copy)]
+struct Sinks {
+    list: RwSignal<Option<Arc<PassListData>>>,
+    diff: RwSignal<Option<Arc<PassDiffData>>>,
+}
+
+thread_local! {
+    static SINKS: RefCell<Option<Sinks>> = const { RefCell::new(None) };
+}
+
+/// A `PassList` reply.
+pub fn on_list(data: PassListData) {
+    if let Some(s) = SINKS.with_borrow(|s| *s) {
+        s.list.try_set(Some(Arc::new(data)));
+    }
+}
+
+/// A `PassDiff` reply.
+pub fn on_diff(data: PassDiffData) {
+    if let Some(s) = SINKS.with_borrow(|s| *s) {
+        s.diff.try_set(Some(Arc::new(data)));
+    }
+}
+
+/// One displayed row: a diff row (with the side shown in the stacked layout: 0 both,
+/// 1 before, 2 after) or a folded run (block index, hidden row count).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Disp {
+    Row(u32, u8),
+    Fold(u32, u32),
+}
+
+fn display_rows(d: &PassDiffData, expanded: &HashSet<u32>, all: bool, layout: Layout) -> Vec<Disp> {
+    let mut out = Vec::new();
+    for (bi, &(s, e, folded)) in d.blocks.iter().enumerate() {
+        if folded && !all && !expanded.contains(&(bi as u32)) {
+            out.push(Disp::Fold(bi as u32, e - s));
+            continue;
+        }
+        for r in s..e {
+            let kind = d.kinds.get(r as usize).copied().unwrap_or(0);
+            match (layout, kind) {
+                (Layout::Stacked, 1) => out.push(Disp::Row(r, 1)),
+                (Layout::Stacked, 2) => out.push(Disp::Row(r, 2)),
+                (Layout::Stacked, 3) => {
+                    out.push(Disp::Row(r, 1));
+                    out.push(Disp::Row(r, 2));
+                }
+                _ => out.push(Disp::Row(r, 0)),
+            }
+        }
+    }
+    out
+}
+
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else",
+    "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
+    "return", "try", "while", "with", "yield",
+];
+
+/// Syntax class per byte: 0 plain, 1 keyword, 2 string, 3 comment, 4 number.
+fn syntax_classes(line: &str) -> Vec<u8> {
+    let bytes = line.as_bytes();
+    let mut cls = vec![0u8; bytes.len()];
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes.get(i).copied().unwrap_or(0);
+        if c == b'#' {
+            cls.iter_mut().skip(i).for_each(|x| *x = 3);
+            break;
+        }
+        if c == b'"' || c == b'\'' {
+            let mut j = i + 1;
+            while j < bytes.len() && bytes.get(j) != Some(&c) {
+                j += if bytes.get(j) == Some(&b'\\') { 2 } else { 1 };
+            }
+            let end = (j + 1).min(bytes.len());
+            cls.iter_mut().take(end).skip(i).for_each(|x| *x = 2);
+            i = end;
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            let mut j = i;
+            while j < bytes.len() && bytes.get(j).is_some_and(|&d| d.is_ascii_alphanumeric() || d == b'_' || (c.is_ascii_digit() && d == b'.')) {
+                j += 1;
+            }
+            let word = line.get(i..j).unwrap_or("");
+            let k = if c.is_ascii_digit() { 4 } else { u8::from(KEYWORDS.contains(&word)) };
+            cls.iter_mut().take(j).skip(i).for_each(|x| *x = k);
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+    cls
+}
+
+/// The code of one line as spans: syntax classes, changed ranges marked.
+fn code_view(line: &str, changed: &[(u32, u32)], side: u8) -> AnyView {
+    let cls = syntax_classes(line);
+    let is_changed = |i: usize| changed.iter().any(|&(s, e)| (s as usize) <= i && i < e as usize);
+    let mut spans = Vec::new();
+    let mut start = 0;
+    let n = line.len();
+    let mut i = 0;
+    while i <= n {
+        let boundary = i == n
+            || (line.is_char_boundary(i)
+                && i > start
+                && (cls.get(i) != cls.get(start) || is_changed(i) != is_changed(start)));
+        if boundary && i > start {
+            let text = line.get(start..i).unwrap_or("").to_owned();
+            let syn = ["", "syn-kw", "syn-str", "syn-com", "syn-num"].get(cls.get(start).copied().unwrap_or(0) as usize).copied().unwrap_or("");
+            let ch = if is_changed(start) {
+                if side == 1 { " tok-del" } else { " tok-ins" }
+            } else {
+                ""
+            };
+            spans.push(view! { <span class=format!("{syn}{ch}")>{text}</span> });
+            start = i;
+        }
+        i += 1;
+    }
+    spans.into_any()
+}
+
+fn scroll_el(r: NodeRef<leptos::html::Div>) -> Option<web_sys::Element> {
+    r.get_untracked().map(JsCast::unchecked_into::<web_sys::Element>)
+}
+
+#[component]
+#[allow(clippy::too_many_lines)] // the view's signals, handlers and markup read best in one place
+pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
+    let list: RwSignal<Option<Arc<PassListData>>> = RwSignal::new(None);
+    let diff: RwSignal<Option<Arc<PassDiffData>>> = RwSignal::new(None);
+    SINKS.with_borrow_mut(|s| *s = Some(Sinks { list, diff }));
+    on_cleanup(|| SINKS.with_borrow_mut(|s| *s = None));
+    let selected: RwSignal<Option<u32>> = RwSignal::new(None);
+    let filter = RwSignal::new(Filter::All);
+    let layout = RwSignal::new(Layout::SideBySide);
+    let function: RwSignal<Option<String>> = RwSignal::new(None);
+    let expanded: RwSignal<HashSet<u32>> = RwSignal::new(HashSet::new());
+    let expand_all = RwSignal::new(false);
+    let scroll_top = RwSignal::new(0.0f64);
+    let view_h = RwSignal::new(800.0f64);
+    let left: NodeRef<leptos::html::Div> = NodeRef::new();
+    let right: NodeRef<leptos::html::Div> = NodeRef::new();
+    send(ToWorker::PassList { dataset_id }, None);
+
+    // The first changed pass on open.
+    Effect::new(move |_| {
+        if let Some(l) = list.get() {
+            if selected.get_untracked().is_none() && !l.passes.is_empty() {
+                selected.set(Some(l.first_changed.unwrap_or(0)));
+            }
+        }
+    });
+    // A new pass or function: ask for its diff.
+    Effect::new(move |_| {
+        if let Some(pass) = selected.get() {
+            let function = function.get();
+            expanded.set(HashSet::new());
+            send(ToWorker::PassDiff { dataset_id, pass, function }, None);
+        }
+    });
+    // A new diff: back to the top.
+    Effect::new(move |_| {
+        diff.track();
+        scroll_top.set(0.0);
+        for r in [left, right] {
+            if let Some(e) = scroll_el(r) {
+                e.set_scroll_top(0);
+            }
+        }
+    });
+
+    let visible_passes = Memo::new(move |_| {
+        let f = filter.get();
+        list.with(|l| {
+            l.as_ref()
+                .map(|l| {
+                    l.passes
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| match f {
+                            Filter::Changed => !p.no_op,
+                            Filter::NoOp => p.no_op,
+                            Filter::All => true,
+                        })
+                        .map(|(i, _)| i as u32)
+                        .collect::<Vec<u32>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let step = move |delta: i32| {
+        let vis = visible_passes.get_untracked();
+        if vis.is_empty() {
+            return;
+        }
+        let cur = selected.get_untracked();
+        let pos = cur.and_then(|c| vis.iter().position(|&v| v == c));
+        let next = match pos {
+            Some(p) => if delta < 0 { p.saturating_sub(1) } else { (p + 1).min(vis.len() - 1) },
+            None => 0,
+        };
+        if let Some(&v) = vis.get(next) {
+            if Some(v) != cur {
+                selected.set(Some(v));
+            }
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector(&format!("[data-testid=pass-item][data-pos='{v}']")).ok().flatten())
+            {
+                el.scroll_into_view_with_bool(false);
+            }
+        }
+    };
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        let tag = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|e| e.tag_name())
+            .unwrap_or_default();
+        if tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA" {
+            return;
+        }
+        match ev.key().as_str() {
+            "j" | "ArrowDown" => {
+                ev.prevent_default();
+                step(1);
+            }
+            "k" | "ArrowUp" => {
+                ev.prevent_default();
+                step(-1);
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let disp = Memo::new(move |_| {
+        let lay = layout.get();
+        let all = expand_all.get();
+        diff.with(|d| d.as_ref().map(|d| expanded.with(|e| display_rows(d, e, all, lay))).unwrap_or_default())
+    });
+
+    // Scrolls so that after-line `line` (1-based) is visible, unfolding its run.
+    let jump_to_line = move |line: u32| {
+        let Some(d) = diff.get_untracked() else { return };
+        let target = line.saturating_sub(1).cast_signed();
+        let Some(row) = d.after.iter().position(|&a| a == target) else { return };
+        let row = row as u32;
+        if let Some(bi) = d.blocks.iter().position(|&(s, e, f)| f && s <= row && row < e) {
+            expanded.update(|x| {
+                x.insert(bi as u32);
+            });
+        }
+        let rows = disp.get_untracked();
+        let Some(pos) = rows.iter().position(|r| matches!(r, Disp::Row(x, side) if *x == row && *side != 1)) else { return };
+        let top = (pos as f64 * ROW_H - 3.0 * ROW_H).max(0.0);
+        set_timeout(
+            move || {
+                for r in [left, right] {
+                    if let Some(e) = scroll_el(r) {
+                        e.set_scroll_top(top as i32);
+                    }
+                }
+                scroll_top.set(top);
+            },
+            std::time::Duration::ZERO,
+        );
+    };
+
+    let on_scroll = move |from: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
+        if let Some(e) = scroll_el(from) {
+            let (t, l) = (e.scroll_top(), e.scroll_left());
+            view_h.set(f64::from(e.client_height()).max(100.0));
+            scroll_top.set(f64::from(t));
+            if let Some(o) = scroll_el(other) {
+                if o.scroll_top() != t {
+                    o.set_scroll_top(t);
+                }
+                if o.scroll_left() != l {
+                    o.set_scroll_left(l);
+                }
+            }
+        }
+    };
+
+    // One pane: `side` 1 = before, 2 = after (side-by-side), 0 = stacked.
+    let pane = move |side: u8, node: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
+        let rows_view = move || {
+            let rows = disp.get();
+            let Some(d) = diff.get() else { return Vec::new() };
+            let first = ((scroll_top.get() / ROW_H) as usize).saturating_sub(OVERSCAN);
+            let count = (view_h.get() / ROW_H) as usize + 2 * OVERSCAN;
+            rows.iter()
+                .enumerate()
+                .skip(first)
+                .take(count)
+                .map(|(i, r)| {
+                    let top = format!("top:{}px", i as f64 * ROW_H);
+                    match *r {
+                        Disp::Fold(bi, n) => view! {
+                            <div class="diff-row diff-fold" data-testid="diff-fold" style=top
+                                on:click=move |_| expanded.update(|x| { x.insert(bi); })>
+                                {format!("⋯ {n} unchanged lines (click to expand)")}
+                            </div>
+                        }
+                        .into_any(),
+                        Disp::Row(row, st_side) => {
+                            let kind = d.kinds.get(row as usize).copied().unwrap_or(0);
+                            let b = d.before.get(row as usize).copied().unwrap_or(-1);
+                            let a = d.after.get(row as usize).copied().unwrap_or(-1);
+                            let ch = d.changes.iter().find(|c| c.0 == row);
+                            // Which file this pane row shows.
+                            let show = if side == 0 { if st_side == 1 { 1 } else { 2 } } else { side };
+                            let idx = if show == 1 { b } else { a };
+                            let text = if idx < 0 {
+                                String::new()
+                            } else if show == 1 {
+                                d.before_lines.get(idx as usize).cloned().unwrap_or_default()
+                            } else {
+                                d.after_lines.get(idx as usize).cloned().unwrap_or_default()
+                            };
+                            let changed: Vec<(u32, u32)> = ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
+                            let cls = match (kind, idx < 0, show) {
+                                (0, ..) => "diff-row",
+                                (_, true, _) => "diff-row diff-empty",
+                                (_, false, 1) => "diff-row diff-del",
+                                _ => "diff-row diff-ins",
+                            };
+                            let num = |v: i32| if v < 0 { String::new() } else { (v + 1).to_string() };
+                            let (n1, n2) = if side == 0 {
+                                (if st_side == 2 { String::new() } else { num(b) }, if st_side == 1 { String::new() } else { num(a) })
+                            } else {
+                                (num(idx), String::new())
+                            };
+                            let mark = match cls {
+                                "diff-row diff-del" => "-",
+                                "diff-row diff-ins" => "+",
+                                _ => " ",
+                            };
+                            let code_side = if show == 1 { 1 } else { 2 };
+                            view! {
+                                <div class=cls style=top data-line=(idx + 1).to_string()>
+                                    <span class="ln">{n1}</span>
+                                    {(side == 0).then(|| view! { <span class="ln">{n2}</span> })}
+                                    <span class="mk">{mark}</span>
+                                    <span class="code">{code_view(&text, &changed, code_side)}</span>
+                                </div>
+                            }
+                            .into_any()
+                        }
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let width_ch = move || {
+            diff.with(|d| {
+                d.as_ref().map_or(80, |d| {
+                    let m = |v: &Vec<String>| v.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+                    if side == 1 { m(&d.before_lines) } else if side == 2 { m(&d.after_lines) } else { m(&d.before_lines).max(m(&d.after_lines)) }
+                })
+            })
+        };
+        view! {
+            <div class="diff-pane" node_ref=node on:scroll=move |_| on_scroll(node, other)>
+                <div class="diff-inner" style=move || format!("height:{}px;min-width:calc({}ch + 9em)", disp.with(Vec::len) as f64 * ROW_H, width_ch())>
+                    {rows_view}
+                </div>
+            </div>
+        }
+    };
+
+    let pass_items = move || {
+        let l = list.get();
+        let sel = selected.get();
+        visible_passes
+            .get()
+            .into_iter()
+            .filter_map(|i| {
+                let p = l.as_ref()?.passes.get(i as usize)?.clone();
+                let is_sel = sel == Some(i);
+                Some(view! {
+                    <li data-testid="pass-item" data-pos=i.to_string() data-index=p.index.to_string() data-name=p.name.clone()
+                        data-added=p.added.to_string() data-removed=p.removed.to_string()
+                        data-noop=p.no_op.to_string() data-warning=p.has_warning.to_string() data-selected=is_sel.to_string()
+                        class:selected=is_sel class:noop=p.no_op
+                        on:click=move |_| selected.set(Some(i))>
+                        <span class="pass-num">{format!("{:02}", p.index)}</span>
+                        <span class="pass-name" title=p.file_name.clone()>{p.name.clone()}</span>
+                        {p.has_warning.then(|| view! { <span class="badge badge-warn" title="warnings (.log)">"⚠"</span> })}
+                        {if p.no_op {
+                            view! { <span class="badge badge-noop">"no-op"</span> }.into_any()
+                        } else {
+                            view! { <span class="pass-counts"><span class="plus">{format!("+{}", p.added)}</span> <span class="minus">{format!("−{}", p.removed)}</span></span> }.into_any()
+                        }}
+                    </li>
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+
+    let filter_btn = move |f: Filter, label: &'static str, id: &'static str| {
+        view! { <button data-testid=id class:active=move || filter.get() == f on:click=move |_| filter.set(f)>{label}</button> }
+    };
+    let layout_btn = move |l: Layout, label: &'static str, id: &'static str| {
+        view! { <button data-testid=id class:active=move || layout.get() == l on:click=move |_| layout.set(l)>{label}</button> }
+    };
+
+    let problems = move || {
+        list.with(|l| {
+            l.as_ref().map(|l| {
+                let items: Vec<String> = l.problems.iter().chain(l.unreadable.iter()).cloned().collect();
+                (!items.is_empty()).then(|| {
+                    view! { <ul class="pass-problems" data-testid="pass-problems">{items.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul> }
+                })
+            })
+        })
+    };
+
+    let header = move || {
+        diff.with(|d| {
+            d.as_ref().map(|d| {
+                let title = if d.before_file.is_empty() { d.after_file.clone() } else { format!("{} → {}", d.before_file, d.after_file) };
+                view! {
+                    <span class="diff-title">{title}</span>
+                    <span class="pass-counts"><span class="plus">{format!("+{}", d.added)}</span> " " <span class="minus">{format!("−{}", d.removed)}</span></span>
+                    {d.error.clone().map(|e| view! { <span class="error">{e}</span> })}
+                }
+            })
+        })
+    };
+
+    let functions = move || diff.with(|d| d.as_ref().map(|d| d.functions.clone()).unwrap_or_default());
+    let on_function = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        function.set(if v.is_empty() { None } else { Some(v) });
+    };
+
+    let warnings = move || {
+        diff.with(|d| {
+            let d = d.as_ref()?;
+            let log = d.log.clone()?;
+            let jumps = d
+                .warnings
+                .iter()
+                .map(|w| {
+                    let line = w.line;
+                    let label = match (w.line, w.column) {
+                        (Some(l), Some(c)) => format!("{}:{l}:{c}", d.after_file),
+                        (Some(l), None) => format!("{}:{l}", d.after_file),
+                        _ => d.after_file.clone(),
+                    };
+                    let msg = w.message.clone();
+                    view! {
+                        <li>
+                            <button data-testid="pass-warning-jump" disabled=line.is_none()
+                                on:click=move |_| if let Some(l) = line { jump_to_line(l) }>{label}</button>
+                            " " {msg}
+                        </li>
+                    }
+                })
+                .collect_view();
+            Some(view! {
+                <div class="pass-warnings" data-testid="pass-warnings">
+                    <h3>"Warnings"</h3>
+                    <ul>{jumps}</ul>
+                    <pre class="pass-log">{log}</pre>
+                </div>
+            })
+        })
+    };
+
+    view! {
+        <div class="pass-trace" data-testid="pass-trace">
+            <div class="pass-side">
+                <div class="pass-filters">
+                    {filter_btn(Filter::Changed, "Changed", "pass-filter-changed")}
+                    {filter_btn(Filter::NoOp, "No-op", "pass-filter-noop")}
+                    {filter_btn(Filter::All, "All", "pass-filter-all")}
+                </div>
+                {problems}
+                <ol class="pass-list" data-testid="pass-list">{pass_items}</ol>
+                {warnings}
+            </div>
+            <div class="pass-main">
+                <div class="diff-toolbar">
+                    {header}
+                    <span class="spacer"></span>
+                    <select data-testid="pass-function" on:change=on_function prop:value=move || function.get().unwrap_or_default()>
+                        <option value="">"All functions"</option>
+                        {move || functions().into_iter().map(|f| view! { <option value=f.clone() selected=function.get_untracked().as_deref() == Some(f.as_str())>{f.clone()}</option> }).collect_view()}
+                    </select>
+                    {layout_btn(Layout::SideBySide, "Side by side", "pass-layout-side")}
+                    {layout_btn(Layout::Stacked, "Stacked", "pass-layout-stacked")}
+                    <button data-testid="pass-expand-all" on:click=move |_| expand_all.update(|v| *v = !*v)>
+                        {move || if expand_all.get() { "Fold unchanged" } else { "Expand all" }}
+                    </button>
+                </div>
+                <div class="pass-diff" data-testid="pass-diff"
+                    class:stacked=move || layout.get() == Layout::Stacked
+                    data-rows=move || diff.with(|d| d.as_ref().map_or(0, |d| d.kinds.len())).to_string()
+                    data-display-rows=move || disp.with(Vec::len).to_string()
+                    data-added=move || diff.with(|d| d.as_ref().map_or(0, |d| d.added)).to_string()
+                    data-removed=move || diff.with(|d| d.as_ref().map_or(0, |d| d.removed)).to_string()
+                    data-function=move || diff.with(|d| d.as_ref().and_then(|d| d.function.clone()).unwrap_or_default())
+                    data-pass=move || diff.with(|d| d.as_ref().map_or(-1, |d| i64::from(d.pass))).to_string()>
+                    {move || if layout.get() == Layout::SideBySide {
+                        view! { {pane(1, left, right)} {pane(2, right, left)} }.into_any()
+                    } else {
+                        view! { {pane(0, left, right)} }.into_any()
+                    }}
+                </div>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,175 @@
+// IR Pass Trace view (issue 7 items 1–6) on the demo's 49-pass dump (paged_attention): the
+// pass list and its +/− counts equal fixtures/passes/expected-line-counts.tsv (difflib-style
+// counts from the reference script), the first changed pass is selected on open, j/k move,
+// the Changed / No-op / All filters, folding (one run, all), side-by-side vs stacked layouts,
+// the function filter (every shown line lies inside the function's region from
+// expected-function-regions.tsv) and row virtualisation (a bounded number of rows in the DOM).
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { serve } from './server.mjs';
+import { DIST, TIMEOUT_MS, datasetSel, launch, loadVia, openApp, screenshot, summaryOf } from './helpers.mjs';
+
+const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures', 'passes');
+const tsv = (name) =>
+  fs
+    .readFileSync(path.join(FIXTURES, name), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
+const EXPECTED = tsv('expected-line-counts.tsv')
+  .filter((r) => r[0] === 'generated-paged_attention/passes_dump')
+  .map(([, file, previous, added, removed, noOp]) => ({ file, previous, added: Number(added), removed: Number(removed), noOp: noOp === '1' }));
+const REGIONS = tsv('expected-function-regions.tsv').filter((r) => r[0].startsWith('generated-paged_attention/passes_dump/'));
+
+let server;
+let browser;
+let context;
+let page;
+
+const items = () =>
+  page.$$eval('[data-testid=pass-item]', (els) => els.map((e) => ({ ...e.dataset, name: e.dataset.name })));
+const diffState = () => page.$eval('[data-testid=pass-diff]', (e) => ({ ...e.dataset }));
+const waitDiff = (pass, fn = 'any') =>
+  page.waitForFunction(
+    ([p, f]) => {
+      const d = document.querySelector('[data-testid=pass-diff]')?.dataset;
+      return d && d.pass === String(p) && (f === 'any' || d.function === f);
+    },
+    [pass, fn],
+    { timeout: TIMEOUT_MS },
+  );
+
+before(async () => {
+  server = await serve(DIST, 0);
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1500, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+  await openApp(page, `${server.url}/`);
+  await loadVia(page, () => page.click('#open-demo'));
+  const sel = datasetSel('pass_dump', 'paged_attention/passes_dump');
+  await summaryOf(page, sel, 'data-passes');
+  await page.click(sel, { position: { x: 40, y: 14 } });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=pass-item]').length > 0, null, { timeout: TIMEOUT_MS });
+});
+
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+test('pass list equals the reference counts; first changed pass selected', async () => {
+  assert.equal(EXPECTED.length, 49);
+  const got = await items();
+  assert.equal(got.length, EXPECTED.length);
+  got.forEach((g, i) => {
+    const e = EXPECTED[i];
+    const stem = e.file.replace(/\.py$/, '');
+    assert.equal(`${g.index.padStart(2, '0')}_after_${g.name}`, stem, `pass ${i}`);
+    assert.equal(g.noop, String(e.noOp), `${e.file} no-op`);
+    assert.equal(Number(g.added), e.added, `${e.file} added`);
+    assert.equal(Number(g.removed), e.removed, `${e.file} removed`);
+  });
+  const first = EXPECTED.findIndex((e) => !e.noOp);
+  await waitDiff(first);
+  const sel = got.findIndex((g) => g.selected === 'true');
+  assert.equal(sel, first);
+  const d = await diffState();
+  assert.equal(Number(d.added), EXPECTED[first].added);
+  assert.equal(Number(d.removed), EXPECTED[first].removed);
+  await screenshot(page, 'pass-trace-open');
+});
+
+test('j/k and arrows move; filters Changed / No-op / All', async () => {
+  const first = EXPECTED.findIndex((e) => !e.noOp);
+  await page.keyboard.press('j');
+  await waitDiff(first + 1);
+  await page.keyboard.press('ArrowDown');
+  await waitDiff(first + 2);
+  await page.keyboard.press('k');
+  await page.keyboard.press('ArrowUp');
+  await waitDiff(first);
+  await page.click('[data-testid=pass-filter-changed]');
+  assert.equal((await items()).length, EXPECTED.filter((e) => !e.noOp).length);
+  assert.ok((await items()).every((g) => g.noop === 'false'));
+  await page.click('[data-testid=pass-filter-noop]');
+  assert.equal((await items()).length, EXPECTED.filter((e) => e.noOp).length);
+  await page.click('[data-testid=pass-filter-all]');
+  assert.equal((await items()).length, 49);
+});
+
+test('folding: one run, all, and back; rows are virtualised', async () => {
+  const big = EXPECTED.findIndex((e) => e.file.startsWith('12_')); // +3 −3 in ~180 lines
+  await page.click(`[data-testid=pass-item][data-pos="${big}"]`);
+  await waitDiff(big);
+  const d0 = await diffState();
+  const rows = Number(d0.rows);
+  const shown0 = Number(d0.displayRows);
+  assert.ok(shown0 < rows, `folded ${shown0} < ${rows}`);
+  const folds = await page.$$eval('.diff-pane:first-child [data-testid=diff-fold]', (e) => e.map((x) => x.textContent));
+  assert.ok(folds.length > 0);
+  const hidden = Number(/(\d+) unchanged/.exec(folds[0])[1]);
+  await page.click('.diff-pane:first-child [data-testid=diff-fold] >> nth=0');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=pass-diff]').dataset.displayRows === String(n), shown0 + hidden - 1);
+  await page.click('[data-testid=pass-expand-all]');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=pass-diff]').dataset.displayRows === String(n), rows);
+  assert.equal(await page.$$eval('[data-testid=diff-fold]', (e) => e.length), 0);
+  const inDom = await page.$$eval('.diff-pane:first-child .diff-row', (e) => e.length);
+  assert.ok(rows > 150 && inDom < rows * 0.6, `${inDom} of ${rows} rows in the DOM`);
+  // Scrolling the left pane scrolls the right one (side by side).
+  await page.$eval('.diff-pane:first-child', (e) => { e.scrollTop = 900; e.dispatchEvent(new Event('scroll')); });
+  await page.waitForFunction(() => document.querySelectorAll('.diff-pane')[1].scrollTop === document.querySelectorAll('.diff-pane')[0].scrollTop && document.querySelectorAll('.diff-pane')[1].scrollTop > 0);
+  await screenshot(page, 'pass-trace-expanded');
+  // Folding again keeps the run expanded by hand open.
+  await page.click('[data-testid=pass-expand-all]');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=pass-diff]').dataset.displayRows === String(n), shown0 + hidden - 1);
+  // Changed tokens are marked.
+  await page.$eval('.diff-pane:first-child', (e) => { e.scrollTop = 0; e.dispatchEvent(new Event('scroll')); });
+  assert.ok((await page.$$eval('.tok-ins', (e) => e.length)) > 0);
+});
+
+test('stacked layout: one pane, replaced lines on two rows', async () => {
+  const before = await diffState();
+  await page.click('[data-testid=pass-layout-stacked]');
+  await page.waitForFunction(() => document.querySelectorAll('.diff-pane').length === 1);
+  const after = await diffState();
+  assert.ok(Number(after.displayRows) > Number(before.displayRows));
+  assert.ok((await page.$$eval('.diff-row.diff-del', (e) => e.length)) > 0);
+  assert.ok((await page.$$eval('.diff-row.diff-ins', (e) => e.length)) > 0);
+  await screenshot(page, 'pass-trace-stacked');
+  await page.click('[data-testid=pass-layout-side]');
+  await page.waitForFunction(() => document.querySelectorAll('.diff-pane').length === 2);
+});
+
+test('function filter restricts the diff to the function region', async () => {
+  const pos = EXPECTED.findIndex((e) => e.file.startsWith('04_'));
+  await page.click(`[data-testid=pass-item][data-pos="${pos}"]`);
+  await waitDiff(pos);
+  const whole = await diffState();
+  const key = 'PagedAttentionProgram.kernel_online_update';
+  const region = REGIONS.find((r) => r[0].endsWith('/04_after_ConvertToSSA.py') && r[1] === key);
+  assert.ok(region, 'region in the golden file');
+  const options = await page.$$eval('[data-testid=pass-function] option', (o) => o.map((x) => x.value));
+  assert.ok(options.includes(key), options.join(','));
+  await page.selectOption('[data-testid=pass-function]', key);
+  await waitDiff(pos, key);
+  const d = await diffState();
+  assert.ok(Number(d.rows) < Number(whole.rows));
+  assert.ok(Number(d.added) + Number(d.removed) > 0);
+  assert.ok(Number(d.added) <= Number(whole.added) && Number(d.removed) <= Number(whole.removed));
+  await page.click('[data-testid=pass-expand-all]');
+  const lines = await page.$$eval('.diff-pane:nth-child(2) .diff-row[data-line]', (e) => e.map((x) => Number(x.dataset.line)).filter((n) => n > 0));
+  assert.ok(lines.length > 0);
+  const [start, end] = [Number(region[2]), Number(region[3])];
+  assert.ok(lines.every((l) => l >= start && l <= end), `lines ${Math.min(...lines)}..${Math.max(...lines)} within ${start}..${end}`);
+  await screenshot(page, 'pass-trace-function');
+  await page.click('[data-testid=pass-expand-all]');
+  await page.selectOption('[data-testid=pass-function]', '');
+  await page.waitForFunction(() => document.querySelector('[data-testid=pass-diff]').dataset.function === '');
+  assert.equal((await diffState()).rows, whole.rows);
+});
