@@ -161,3 +161,29 @@ test('screenshots: top→bottom, left→right, Reduced DF', async () => {
   await screenshot(page, 'dep-graph-zoomed');
   assert.ok(Number(await graphAttr('data-scale')) > 0.8);
 });
+
+test('🔥/⭐ markers equal the §5.4 rule over deps.json', async () => {
+  const { deps, nodes, preds } = facts;
+  const byId = new Map(deps.tasks.map((t) => [String(t.task_id), t]));
+  const isAlloc = (id) => !byId.has(id);
+  const fire = (id) => isAlloc(id) || byId.get(id)?.early_dispatch === true;
+  let fires = 0;
+  let stars = 0;
+  for (const id of nodes) {
+    if (fire(id)) fires += 1;
+    const p = [...(preds.get(id) ?? [])];
+    if (p.length && p.every(fire) && p.some((x) => !isAlloc(x))) stars += 1;
+  }
+  assert.equal(await graphAttr('data-marker-counts'), `${fires},${stars}`);
+});
+
+test('show in swimlane selects the task there', async () => {
+  await setMode('full');
+  await search('r2t1');
+  await page.click('[data-testid="dep-show-swimlane"]');
+  await page.waitForFunction(() => document.querySelector('#swimlane-search')?.value === 'r2t1', null, { timeout: TIMEOUT_MS });
+  await page.waitForFunction(() => window.__pyptoSwimlane?.state()?.selected != null, null, { timeout: TIMEOUT_MS });
+  const label = await page.evaluate(() => { const s = window.__pyptoSwimlane.state().selected; return window.__pyptoSwimlane.barLabel(s.track, s.index); });
+  console.log(`swimlane selected bar: ${label}`);
+  await screenshot(page, 'dep-graph-show-in-swimlane');
+});

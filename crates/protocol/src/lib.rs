@@ -644,7 +644,8 @@ pub struct TaskDetailsReply {
 
 /// Header of a laid-out dependency graph. Columns beside it: per node `x`, `y`, `w`, `h`
 /// (`Float64Array`, centre and size in layout px), `kind` (`Uint8Array`, [`DEP_KIND_NAMES`]
-/// index), `block_num`, `name_index` (`Uint32Array`, into `names`); per shown edge `pred`,
+/// index), `markers` (`Uint8Array`, bit 1 🔥, bit 2 ⭐, runtime-formats.md §5.4), `block_num`,
+/// `name_index` (`Uint32Array`, into `names`); per shown edge `pred`,
 /// `succ` (node indices) and `point_offsets` (edges + 1 entries into `points`, flat x, y
 /// `Float64Array`); every unique edge of the full graph `full_pred`, `full_succ`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -23,6 +23,31 @@ const KIND_MIX: u8 = 2;
 const KIND_ALLOC: u8 = 3;
 const KIND_DUMMY: u8 = 4;
 
+/// 🔥: the task is `alloc` or its deps.json entry has `early_dispatch: true`.
+const MARK_FIRE: u8 = 1;
+/// ⭐: at least one predecessor, all of them 🔥, at least one not `alloc`.
+const MARK_STAR: u8 = 2;
+
+/// The static early-dispatch markers of `deps_viewer` (§5.4) over all unique edges.
+fn markers(graph: &DepsGraph, d: &deps::Deps, kind: &[u8]) -> Vec<u8> {
+    let n = graph.node_count();
+    let fire: Vec<bool> = (0..n)
+        .map(|i| {
+            let row = graph.task_row.get(i).copied().unwrap_or(NO_TASK);
+            kind.get(i) == Some(&KIND_ALLOC) || (row != NO_TASK && d.tasks.early_dispatch.get(row as usize).copied().unwrap_or(false))
+        })
+        .collect();
+    (0..n)
+        .map(|i| {
+            let preds: Vec<usize> = graph.in_edges(i as u32).iter().filter_map(|&e| graph.edge_pred.get(e as usize).map(|&p| p as usize)).collect();
+            let star = !preds.is_empty()
+                && preds.iter().all(|&p| fire.get(p).copied().unwrap_or(false))
+                && preds.iter().any(|&p| kind.get(p) != Some(&KIND_ALLOC));
+            u8::from(fire.get(i).copied().unwrap_or(false)) * MARK_FIRE + u8::from(star) * MARK_STAR
+        })
+        .collect()
+}
+
 /// Layout size of a node (CSS px at zoom 1).
 const NODE_W: f32 = 150.0;
 const NODE_H: f32 = 36.0;
@@ -37,6 +62,8 @@ struct Built {
     name_index: Vec<u32>,
     names: Vec<String>,
     task_ids: Vec<String>,
+    /// `MARK_FIRE` | `MARK_STAR` per node (runtime-formats.md §5.4).
+    markers: Vec<u8>,
     selections: Vec<EdgeSelection>,
     warnings: Vec<String>,
 }
@@ -107,8 +134,9 @@ fn build(generation: u64, dataset_id: u32, d: &deps::Deps, names: Option<&NameMa
         name_index.push(idx);
         task_ids.push(rt_label(graph.node_ids.get(node).copied().unwrap_or(0)));
     }
+    let markers = markers(&graph, d, &kind);
     let warnings = selections.iter().filter_map(EdgeSelection::warning).take(1).chain(d.warnings.iter().take(5).cloned()).collect();
-    Built { generation, dataset_id, graph, kind, block_num, name_index, names: names_out, task_ids, selections, warnings }
+    Built { generation, dataset_id, graph, kind, block_num, name_index, names: names_out, task_ids, markers, selections, warnings }
 }
 
 /// `ToWorker::DepGraph`: (re)build the dataset's graph if needed, lay out `mode`'s edges, post.
@@ -198,6 +226,7 @@ fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) 
     columns.u8("kind", &b.kind);
     columns.u32("block_num", &b.block_num);
     columns.u32("name_index", &b.name_index);
+    columns.u8("markers", &b.markers);
     columns.u32("pred", &edges.iter().map(|e| e.0).collect::<Vec<_>>());
     columns.u32("succ", &edges.iter().map(|e| e.1).collect::<Vec<_>>());
     columns.u32("point_offsets", &layout.edge_offsets);

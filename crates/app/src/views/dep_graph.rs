@@ -10,7 +10,8 @@
 //!
 //! Test hooks on `#dep-graph`: `data-nodes`, `data-mode`, `data-mode-counts` (comma list in
 //! mode order), `data-visible-edges`, `data-selected` (`rXtY`), `data-highlight` (the
-//! highlighted `rXtY`s), `data-selected-screen` (`x,y` of the selected node in CSS px).
+//! highlighted `rXtY`s), `data-selected-screen` (`x,y` of the selected node in CSS px),
+//! `data-marker-counts` (🔥 nodes, ⭐ nodes).
 
 #![allow(clippy::many_single_char_names)] // geometry: x, y, w, h, s(cale), d(ata)
 
@@ -52,6 +53,8 @@ struct GraphData {
     w: Vec<f32>,
     h: Vec<f32>,
     kind: Vec<u8>,
+    /// Bit 1 🔥, bit 2 ⭐ (static early-dispatch markers).
+    markers: Vec<u8>,
     block_num: Vec<u32>,
     name_index: Vec<u32>,
     pred: Vec<u32>,
@@ -136,6 +139,7 @@ impl GraphData {
             w,
             h,
             kind,
+            markers: typed::<js_sys::Uint8Array>(columns, "markers").map(|a| a.to_vec()).unwrap_or_default(),
             block_num: col_u32(columns, "block_num"),
             name_index: col_u32(columns, "name_index"),
             pred,
@@ -427,7 +431,13 @@ impl Renderer {
             let dark = kind == KIND_ALLOC || kind == KIND_DUMMY;
             let fg = if dark { [40, 40, 40, 255] } else { [255, 255, 255, 255] };
             let blocks = d.block_num.get(i).copied().unwrap_or(1);
-            self.text.fill_text_fitted(d.name(i), x + 5.0, y + h_px * 0.32, w - 10.0, NAME_FONT, fg);
+            let name = match d.markers.get(i).copied().unwrap_or(0) {
+                3 => format!("🔥⭐ {}", d.name(i)),
+                1 => format!("🔥 {}", d.name(i)),
+                2 => format!("⭐ {}", d.name(i)),
+                _ => d.name(i).to_string(),
+            };
+            self.text.fill_text_fitted(&name, x + 5.0, y + h_px * 0.32, w - 10.0, NAME_FONT, fg);
             self.text.fill_text_fitted(d.label(i), x + 5.0, y + h_px * 0.72, w - 10.0, ID_FONT, fg);
             if blocks > 1 {
                 let badge = format!("×{blocks}");
@@ -441,6 +451,8 @@ impl Renderer {
         set_attr(c, "data-mode-counts", &d.header.mode_counts.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
         set_attr(c, "data-visible-edges", &visible_edges.to_string());
         set_attr(c, "data-scale", &format!("{s:.4}"));
+        let count = |bit: u8| d.markers.iter().filter(|&&m| m & bit != 0).count();
+        set_attr(c, "data-marker-counts", &format!("{},{}", count(1), count(2)));
         if let Some(i) = sel.map(|i| i as usize).filter(|&i| i < d.x.len()) {
             {
                 set_attr(c, "data-selected", d.label(i));
@@ -712,6 +724,8 @@ pub fn DepGraphView() -> impl IntoView {
                         <span class="dep-swatch" style=format!("background: rgb({},{},{})", c[0], c[1], c[2])></span>{*k}
                     }).collect_view()}
                     <span class="dep-swatch spmd"></span>"SPMD ×N"
+                    <span class="dep-markers" title="Static properties of the graph, not what happened at run time: 🔥 = alloc task or early_dispatch: true in deps.json; ⭐ = every predecessor is 🔥 and one of them is not alloc">
+                        "🔥 early-dispatch capable · ⭐ all preds 🔥 (static)"</span>
                 </span>
             </div>
             {move || { let w = warnings(); (!w.is_empty()).then(|| view! { <div class="dep-warning">{w}</div> }) }}
@@ -748,11 +762,19 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
             let fin = d.full_in.get(i).map_or(&[][..], Vec::as_slice);
             let fout = d.full_out.get(i).map_or(&[][..], Vec::as_slice);
             let kind = DEP_KIND_NAMES.get(d.kind.get(i).copied().unwrap_or(KIND_DUMMY) as usize).copied().unwrap_or("?");
+            let marks = d.markers.get(i).copied().unwrap_or(0);
+            let marker_text = match marks {
+                3 => "🔥 ⭐ (static)",
+                1 => "🔥 (static)",
+                2 => "⭐ (static)",
+                _ => "none",
+            };
             Some(vec![
                 ("func name".to_string(), d.name(i).to_string()),
                 ("task".to_string(), d.label(i).to_string()),
                 ("kind".to_string(), kind.to_string()),
                 ("block_num".to_string(), d.block_num.get(i).copied().unwrap_or(1).to_string()),
+                ("markers".to_string(), marker_text.to_string()),
                 (format!("fan-in ({})", fin.len()), list(fin)),
                 (format!("fan-out ({})", fout.len()), list(fout)),
             ])
