@@ -126,6 +126,17 @@ test('selecting a task highlights its deps.json neighbours; search by rXtY centr
   const details = await page.textContent('[data-testid="dep-details"]');
   assert.match(details, new RegExp(`fan-in \\(${facts.preds.get(best.id).size}\\)`));
   assert.match(details, new RegExp(`fan-out \\(${facts.succs.get(best.id).size}\\)`));
+  // Tensor arguments and per-edge annotations come from deps.json (every row of the task).
+  const task = facts.deps.tasks.find((t) => String(t.task_id) === best.id);
+  const annRows = facts.deps.edges.filter((e) => String(e.pred) === best.id || String(e.succ) === best.id).length;
+  await page.waitForSelector('[data-testid="dep-edges"]', { timeout: TIMEOUT_MS });
+  const argRows = await page.$$eval('[data-testid="dep-args"] tr', (r) => r.length - 1);
+  const edgeRows = await page.$$eval('[data-testid="dep-edges"] tr', (r) => r.length - 1);
+  assert.equal(argRows, task?.args?.length ?? 0, 'one row per tensor argument');
+  assert.equal(edgeRows, annRows, 'one row per deps.json edge annotation of the task');
+  const creatorRows = facts.deps.edges.filter((e) => (String(e.pred) === best.id || String(e.succ) === best.id) && e.source === 'creator').length;
+  const shownCreator = await page.$$eval('[data-testid="dep-edges"] td:nth-child(3)', (c) => c.filter((x) => x.textContent === 'creator').length);
+  assert.equal(shownCreator, creatorRows, 'edge sources');
   await screenshot(page, 'dep-graph-selected');
   // Clicking the centred node keeps it selected (hit testing); clicking empty space clears.
   const g = await page.$('#dep-graph');

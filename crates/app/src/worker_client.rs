@@ -300,6 +300,7 @@ fn on_message(state: &AppState, data: &JsValue) {
             state.progress.set(None);
             crate::views::dep_graph::on_graph(header, &columns);
         }
+        FromWorker::DepNodeDetails { dataset_id, node, args, edges } => crate::views::dep_graph::on_node_details(dataset_id, node, args, edges),
         FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
         FromWorker::PerfPaths(data) => swimlane::panel::paths::on_data(&state, data),
         FromWorker::GapThreshold { dataset_id, text, error, above } => {

@@ -77,6 +77,8 @@ pub enum ToWorker {
     /// The task dependency graph of a runtime dataset in one edge mode (`full`, `reduced`,
     /// `omitted`, `reduced_dataflow`, `omitted_dataflow`), laid out top→bottom or left→right.
     DepGraph { request_id: u32, dataset_id: u32, mode: String, left_right: bool },
+    /// One node of the last `DepGraph`: its tensor arguments and edge annotations.
+    DepNodeDetails { dataset_id: u32, node: u32 },
 }
 
 /// A bar of a timeline: its track and its index within the track's (start-sorted) columns.
@@ -714,6 +716,9 @@ pub enum FromWorker {
     PassDiff(Box<PassDiffData>),
     /// A laid-out task dependency graph (typed arrays beside the message, see [`DepGraphHeader`]).
     DepGraph(DepGraphHeader),
+    /// Rows of preformatted cells: `args` (index, type, tensor, dtype, shape, strides, offset),
+    /// `edges` (direction, peer `rXtY`, source, flags, arg, tensor, overlap), file order.
+    DepNodeDetails { dataset_id: u32, node: u32, args: Vec<Vec<String>>, edges: Vec<Vec<String>> },
     /// A request could not be answered.
     Error { message: String },
     /// The worker panicked; the page must restart it.

@@ -64,6 +64,8 @@ struct Built {
     task_ids: Vec<String>,
     /// `MARK_FIRE` | `MARK_STAR` per node (runtime-formats.md §5.4).
     markers: Vec<u8>,
+    /// The parsed deps.json (tensor arguments and edge annotations for the details).
+    deps: deps::Deps,
     selections: Vec<EdgeSelection>,
     warnings: Vec<String>,
 }
@@ -104,7 +106,8 @@ fn func_name(kernels: [i64; 3], names: Option<&NameMap>) -> String {
     parts.join(" + ")
 }
 
-fn build(generation: u64, dataset_id: u32, d: &deps::Deps, names: Option<&NameMap>) -> Built {
+fn build(generation: u64, dataset_id: u32, deps_parsed: deps::Deps, names: Option<&NameMap>) -> Built {
+    let d = &deps_parsed;
     let graph = DepsGraph::build(d, &[], &|id| names.is_some_and(|n| n.name(id).is_some()));
     let evidence = DataflowEvidence::build(&graph, d);
     let selections: Vec<EdgeSelection> =
@@ -136,7 +139,7 @@ fn build(generation: u64, dataset_id: u32, d: &deps::Deps, names: Option<&NameMa
     }
     let markers = markers(&graph, d, &kind);
     let warnings = selections.iter().filter_map(EdgeSelection::warning).take(1).chain(d.warnings.iter().take(5).cloned()).collect();
-    Built { generation, dataset_id, graph, kind, block_num, name_index, names: names_out, task_ids, markers, selections, warnings }
+    Built { generation, dataset_id, graph, kind, block_num, name_index, names: names_out, task_ids, markers, deps: deps_parsed, selections, warnings }
 }
 
 /// `ToWorker::DepGraph`: (re)build the dataset's graph if needed, lay out `mode`'s edges, post.
@@ -165,7 +168,7 @@ pub(crate) async fn post(request_id: u32, dataset_id: u32, mode: String, left_ri
         drop(bytes);
         let built = SESSION.with_borrow(|s| {
             let names = s.runtime.get(&dataset_id).and_then(|d| d.model.as_ref()).and_then(|m| m.names.as_ref());
-            build(generation, dataset_id, &parsed, names)
+            build(generation, dataset_id, parsed, names)
         });
         BUILT.with_borrow_mut(|b| *b = Some(built));
     }
@@ -234,4 +237,75 @@ fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) 
     columns.u32("full_pred", &g.edge_pred);
     columns.u32("full_succ", &g.edge_succ);
     transport::post(&FromWorker::DepGraph(header), Some(columns));
+}
+
+fn dims(d: &deps::Deps, r: deps::DimRange) -> String {
+    let v: Vec<String> = d.dims_of(r).iter().map(u32::to_string).collect();
+    format!("[{}]", v.join(", "))
+}
+
+fn dtype(d: &deps::Deps, i: u32) -> String {
+    d.dtype_names.get(i as usize).cloned().unwrap_or_default()
+}
+
+/// `ToWorker::DepNodeDetails`: the node's tensor arguments (from deps.json `tasks[].args`) and
+/// the annotation rows of its in- and out-edges.
+pub(crate) fn post_node_details(dataset_id: u32, node: u32) {
+    let reply = BUILT.with_borrow(|b| {
+        let built = b.as_ref().filter(|b| b.dataset_id == dataset_id)?;
+        let (g, d) = (&built.graph, &built.deps);
+        let mut args = Vec::new();
+        let row = g.task_row.get(node as usize).copied().unwrap_or(NO_TASK);
+        if row != NO_TASK {
+            let a0 = d.tasks.arg_offsets.get(row as usize).copied().unwrap_or(0) as usize;
+            let a1 = d.tasks.arg_offsets.get(row as usize + 1).copied().unwrap_or(0) as usize;
+            let a = &d.args;
+            for k in a0..a1.min(a.idx.len()) {
+                args.push(vec![
+                    a.idx[k].to_string(),
+                    format!("{:?}", a.arg_type.get(k).copied().unwrap_or_default()).to_ascii_uppercase(),
+                    a.tensor_id.get(k).copied().flatten().map_or_else(|| "(output)".to_string(), |t| t.to_string()),
+                    dtype(d, a.dtype.get(k).copied().unwrap_or(u32::MAX)),
+                    a.shape.get(k).map_or_else(String::new, |&r| dims(d, r)),
+                    a.strides.get(k).map_or_else(String::new, |&r| dims(d, r)),
+                    a.start_offset.get(k).map_or_else(String::new, u64::to_string),
+                ]);
+            }
+        }
+        let mut edges = Vec::new();
+        let ann = &d.edges;
+        let mut push = |dir: &str, edge: usize, peer: u32| {
+            for &row in g.annotation_rows(edge) {
+                let r = row as usize;
+                let flags = ann.flags.get(r).copied().unwrap_or(0);
+                let mut f = Vec::new();
+                if flags & deps::FLAG_WAIT != 0 {
+                    f.push("wait");
+                }
+                if flags & deps::FLAG_RETAIN != 0 {
+                    f.push("retain");
+                }
+                edges.push(vec![
+                    dir.to_string(),
+                    built.task_ids.get(peer as usize).cloned().unwrap_or_default(),
+                    ann.source.get(r).and_then(|&s| d.source_names.get(s as usize)).cloned().unwrap_or_else(|| "-".to_string()),
+                    f.join(","),
+                    ann.arg.get(r).copied().unwrap_or(-1).to_string(),
+                    ann.tensor_id.get(r).copied().flatten().map_or_else(String::new, |t| t.to_string()),
+                    format!("{:?}", ann.overlap.get(r).copied().unwrap_or_default()),
+                ]);
+            }
+        };
+        for &edge in g.in_edges(node) {
+            push("in ←", edge as usize, g.edge_pred.get(edge as usize).copied().unwrap_or(0));
+        }
+        for edge in g.out_edges(node) {
+            push("out →", edge, g.edge_succ.get(edge).copied().unwrap_or(0));
+        }
+        Some(FromWorker::DepNodeDetails { dataset_id, node, args, edges })
+    });
+    match reply {
+        Some(msg) => transport::post(&msg, None),
+        None => error(format!("dependency graph of dataset {dataset_id} is not built")),
+    }
 }

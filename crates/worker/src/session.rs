@@ -73,6 +73,7 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::DepGraph { request_id, dataset_id, mode, left_right } => {
             wasm_bindgen_futures::spawn_local(crate::graph::post(request_id, dataset_id, mode, left_right));
         }
+        ToWorker::DepNodeDetails { dataset_id, node } => crate::graph::post_node_details(dataset_id, node),
         ToWorker::PassList { dataset_id } => crate::passes::post_list(dataset_id),
         ToWorker::PassDiff { dataset_id, pass, function } => crate::passes::post_diff(dataset_id, pass, function),
         ToWorker::DebugPanic => debug_panic(),

@@ -178,6 +178,26 @@ struct GraphUi {
     loading: RwSignal<bool>,
     search: RwSignal<String>,
     search_msg: RwSignal<String>,
+    /// The worker's tensor arguments and edge annotations of `(dataset, node)`.
+    node_details: RwSignal<Option<NodeDetails>>,
+}
+
+/// Rows of the selected node's argument and edge-annotation tables.
+#[derive(Clone, PartialEq)]
+struct NodeDetails {
+    dataset_id: u32,
+    node: u32,
+    args: Vec<Vec<String>>,
+    edges: Vec<Vec<String>>,
+}
+
+/// The worker's `DepNodeDetails` reply.
+pub fn on_node_details(dataset_id: u32, node: u32, args: Vec<Vec<String>>, edges: Vec<Vec<String>>) {
+    if let Some(ui) = UI.with_borrow(|u| *u) {
+        if ui.selected.get_untracked() == Some(node) {
+            ui.node_details.set(Some(NodeDetails { dataset_id, node, args, edges }));
+        }
+    }
 }
 
 /// Highlight flags per node.
@@ -521,6 +541,11 @@ fn select(ui: GraphUi, node: Option<u32>, centre: bool) {
         }
     });
     ui.selected.set(node);
+    ui.node_details.set(None);
+    let dataset = with_view(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten();
+    if let (Some(node), Some(dataset_id)) = (node, dataset) {
+        worker_client::send(ToWorker::DepNodeDetails { dataset_id, node }, None);
+    }
     redraw();
 }
 
@@ -574,6 +599,7 @@ pub fn DepGraphView() -> impl IntoView {
         loading: RwSignal::new(false),
         search: RwSignal::new(String::new()),
         search_msg: RwSignal::new(String::new()),
+        node_details: RwSignal::new(None),
     };
     UI.with_borrow_mut(|u| *u = Some(ui));
     let container = NodeRef::<leptos::html::Div>::new();
@@ -790,8 +816,27 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
                     <table class="details">
                         {rows.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
                     </table>
+                    {move || ui.node_details.get().map(|nd| view! {
+                        <DetailTable testid="dep-args" title=format!("Tensor arguments ({})", nd.args.len())
+                            head=&["index", "type", "tensor", "dtype", "shape", "strides", "offset"] rows=nd.args/>
+                        <DetailTable testid="dep-edges" title=format!("Edge annotations ({})", nd.edges.len())
+                            head=&["edge", "peer", "source", "flags", "arg", "tensor", "overlap"] rows=nd.edges/>
+                    })}
                 }.into_any(),
             }}
+        </div>
+    }
+}
+
+#[component]
+fn DetailTable(testid: &'static str, title: String, head: &'static [&'static str], rows: Vec<Vec<String>>) -> impl IntoView {
+    view! {
+        <div class="dep-detail-table" data-testid=testid>
+            <h4>{title}</h4>
+            <table class="details">
+                <tr>{head.iter().map(|h| view! { <th>{*h}</th> }).collect_view()}</tr>
+                {rows.into_iter().map(|r| view! { <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}
+            </table>
         </div>
     }
 }
