@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from './server.mjs';
-import { DIST, TIMEOUT_MS, datasetSel, launch, loadVia, openApp, screenshot, summaryOf } from './helpers.mjs';
+import { DIST, TIMEOUT_MS, datasetSel, filesOf, launch, loadVia, openApp, screenshot, seedOpfs, stubDirectoryPicker, summaryOf } from './helpers.mjs';
 
 const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures', 'passes');
 const tsv = (name) =>
@@ -122,7 +122,7 @@ test('folding: one run, all, and back; rows are virtualised', async () => {
   const inDom = await page.$$eval('.diff-pane:first-child .diff-row', (e) => e.length);
   assert.ok(rows > 150 && inDom < rows * 0.6, `${inDom} of ${rows} rows in the DOM`);
   // Scrolling the left pane scrolls the right one (side by side).
-  await page.$eval('.diff-pane:first-child', (e) => { e.scrollTop = 900; e.dispatchEvent(new Event('scroll')); });
+  await page.$eval('.diff-pane:first-child', (e) => { e.scrollTop = 900; e.scrollLeft = 0; e.dispatchEvent(new Event('scroll')); });
   await page.waitForFunction(() => document.querySelectorAll('.diff-pane')[1].scrollTop === document.querySelectorAll('.diff-pane')[0].scrollTop && document.querySelectorAll('.diff-pane')[1].scrollTop > 0);
   await screenshot(page, 'pass-trace-expanded');
   // Folding again keeps the run expanded by hand open.
@@ -172,4 +172,34 @@ test('function filter restricts the diff to the function region', async () => {
   await page.selectOption('[data-testid=pass-function]', '');
   await page.waitForFunction(() => document.querySelector('[data-testid=pass-diff]').dataset.function === '');
   assert.equal((await diffState()).rows, whole.rows);
+});
+
+test('a dump with a gap and a .log: problems listed, valid passes shown, warnings jump to their line', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 800 } });
+  try {
+    const p = await ctx.newPage();
+    p.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+    await stubDirectoryPicker(p);
+    await openApp(p, `${server.url}/`);
+    await seedOpfs(p, filesOf(path.join(FIXTURES, 'bad-gap'), 'case/passes_dump'));
+    await loadVia(p, () => p.click('#open-folder'));
+    const sel = datasetSel('pass_dump', 'case/passes_dump');
+    await summaryOf(p, sel, 'data-passes');
+    await p.click(sel, { position: { x: 40, y: 14 } });
+    await p.waitForFunction(() => document.querySelectorAll('[data-testid=pass-item]').length === 3, null, { timeout: TIMEOUT_MS });
+    const problems = await p.$eval('[data-testid=pass-problems]', (e) => e.textContent);
+    assert.match(problems, /gap|missing/i);
+    const list = await p.$$eval('[data-testid=pass-item]', (els) => els.map((e) => [e.dataset.index, e.dataset.warning]));
+    assert.deepEqual(list, [['1', 'false'], ['2', 'true'], ['5', 'false']]);
+    await p.click('[data-testid=pass-item][data-index="2"]');
+    await p.waitForSelector('[data-testid=pass-warnings]');
+    const jumps = await p.$$eval('[data-testid=pass-warning-jump]', (e) => e.map((x) => [x.textContent, x.disabled]));
+    assert.deepEqual(jumps, [['02_after_UnrollLoops.py:8:16', false], ['02_after_UnrollLoops.py', true]]);
+    assert.match(await p.$eval('.pass-log', (e) => e.textContent), /Unused variable 'x'/);
+    await p.click('[data-testid=pass-warning-jump] >> nth=0');
+    await p.waitForSelector('.diff-pane:nth-child(2) .diff-row.diff-jump[data-line="8"]');
+    await screenshot(p, 'pass-trace-warnings');
+  } finally {
+    await ctx.close();
+  }
 });

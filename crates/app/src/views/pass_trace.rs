@@ -184,6 +184,8 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
     let function: RwSignal<Option<String>> = RwSignal::new(None);
     let expanded: RwSignal<HashSet<u32>> = RwSignal::new(HashSet::new());
     let expand_all = RwSignal::new(false);
+    // The after-side line (0-based) a warning jumped to, marked until the next jump.
+    let jump_line: RwSignal<Option<i32>> = RwSignal::new(None);
     let scroll_top = RwSignal::new(0.0f64);
     let view_h = RwSignal::new(800.0f64);
     let left: NodeRef<leptos::html::Div> = NodeRef::new();
@@ -209,6 +211,7 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
     // A new diff: back to the top.
     Effect::new(move |_| {
         diff.track();
+        jump_line.set(None);
         scroll_top.set(0.0);
         for r in [left, right] {
             if let Some(e) = scroll_el(r) {
@@ -292,6 +295,7 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
     let jump_to_line = move |line: u32| {
         let Some(d) = diff.get_untracked() else { return };
         let target = line.saturating_sub(1).cast_signed();
+        jump_line.set(Some(target));
         let Some(row) = d.after.iter().position(|&a| a == target) else { return };
         let row = row as u32;
         if let Some(bi) = d.blocks.iter().position(|&(s, e, f)| f && s <= row && row < e) {
@@ -335,6 +339,7 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
     let pane = move |side: u8, node: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
         let rows_view = move || {
             let rows = disp.get();
+            jump_line.track();
             let Some(d) = diff.get() else { return Vec::new() };
             let first = ((scroll_top.get() / ROW_H) as usize).saturating_sub(OVERSCAN);
             let count = (view_h.get() / ROW_H) as usize + 2 * OVERSCAN;
@@ -386,8 +391,9 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
                                 _ => " ",
                             };
                             let code_side = if show == 1 { 1 } else { 2 };
+                            let jumped = show == 2 && jump_line.get_untracked() == Some(idx) && idx >= 0;
                             view! {
-                                <div class=cls style=top data-line=(idx + 1).to_string()>
+                                <div class=cls class:diff-jump=jumped style=top data-line=(idx + 1).to_string()>
                                     <span class="ln">{n1}</span>
                                     {(side == 0).then(|| view! { <span class="ln">{n2}</span> })}
                                     <span class="mk">{mark}</span>
@@ -478,6 +484,9 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
     };
 
     let functions = move || diff.with(|d| d.as_ref().map(|d| d.functions.clone()).unwrap_or_default());
+    // The function the shown diff is restricted to (a chosen function the pass lacks shows
+    // the whole file; the choice applies again to passes that have it).
+    let shown_function = move || diff.with(|d| d.as_ref().and_then(|d| d.function.clone()));
     let on_function = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
         function.set(if v.is_empty() { None } else { Some(v) });
@@ -533,9 +542,9 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
                 <div class="diff-toolbar">
                     {header}
                     <span class="spacer"></span>
-                    <select data-testid="pass-function" on:change=on_function prop:value=move || function.get().unwrap_or_default()>
+                    <select data-testid="pass-function" on:change=on_function prop:value=move || shown_function().unwrap_or_default()>
                         <option value="">"All functions"</option>
-                        {move || functions().into_iter().map(|f| view! { <option value=f.clone() selected=function.get_untracked().as_deref() == Some(f.as_str())>{f.clone()}</option> }).collect_view()}
+                        {move || functions().into_iter().map(|f| view! { <option value=f.clone() selected=shown_function().as_deref() == Some(f.as_str())>{f.clone()}</option> }).collect_view()}
                     </select>
                     {layout_btn(Layout::SideBySide, "Side by side", "pass-layout-side")}
                     {layout_btn(Layout::Stacked, "Stacked", "pass-layout-stacked")}
