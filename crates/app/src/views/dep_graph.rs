@@ -504,6 +504,33 @@ fn redraw() {
     with_view(Renderer::frame);
 }
 
+type FrameCallback = wasm_bindgen::closure::Closure<dyn FnMut(f64)>;
+
+thread_local! {
+    static FRAME_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The animation-frame callback (kept for the page's lifetime: a frame may be pending).
+    static FRAME: RefCell<Option<FrameCallback>> = const { RefCell::new(None) };
+}
+
+/// One frame at the next animation frame however many wheel / drag events arrive before it.
+fn redraw_later() {
+    if FRAME_PENDING.get() {
+        return;
+    }
+    let Some(window) = web_sys::window() else { return redraw() };
+    FRAME.with_borrow_mut(|f| {
+        let closure = f.get_or_insert_with(|| {
+            wasm_bindgen::closure::Closure::new(|_: f64| {
+                FRAME_PENDING.set(false);
+                redraw();
+            })
+        });
+        if window.request_animation_frame(closure.as_ref().unchecked_ref()).is_ok() {
+            FRAME_PENDING.set(true);
+        }
+    });
+}
+
 fn mount(container: &web_sys::HtmlElement, canvas: &web_sys::HtmlCanvasElement, overlay: &web_sys::HtmlCanvasElement) -> Result<(), String> {
     let gl = GlRenderer::new(canvas).map_err(|e| format!("the dependency graph cannot draw: {e}"))?;
     let text = TextOverlay::new(overlay).map_err(|_| "the dependency graph cannot draw text (no 2D canvas)".to_string())?;
@@ -657,7 +684,7 @@ pub fn DepGraphView() -> impl IntoView {
             far
         });
         if moved == Some(true) {
-            redraw();
+            redraw_later();
         }
     };
     let on_up = move |ev: web_sys::MouseEvent| {
@@ -678,7 +705,7 @@ pub fn DepGraphView() -> impl IntoView {
         ev.prevent_default();
         let factor = (-ev.delta_y() as f32 * 0.0015).exp();
         with_view(|r| r.zoom_at(ev.offset_x() as f32, ev.offset_y() as f32, factor));
-        redraw();
+        redraw_later();
     };
     let fit = move || {
         with_view(Renderer::fit);
