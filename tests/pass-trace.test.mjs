@@ -203,3 +203,46 @@ test('a dump with a gap and a .log: problems listed, valid passes shown, warning
     await ctx.close();
   }
 });
+
+test('a 200k-line pair: diff shown and scrolled with a bounded DOM', async () => {
+  const n = 200_000;
+  const before = Array.from({ length: n }, (_, i) => `    x_${i}: pl.Tile[[16, ${i % 128}], pl.FP32] = pl.add(a_${i}, b_${i})`);
+  const after = before.slice();
+  for (let i = 5; i < n; i += 5000) after[i] = after[i].replace('pl.add', 'pl.sub');
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 800 } });
+  try {
+    const p = await ctx.newPage();
+    p.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+    await stubDirectoryPicker(p);
+    await openApp(p, `${server.url}/`);
+    await seedOpfs(p, {
+      'big/passes_dump/00_frontend.py': Buffer.from(`${before.join('\n')}\n`),
+      'big/passes_dump/01_after_Big.py': Buffer.from(`${after.join('\n')}\n`),
+    }, { chunkBytes: 4 << 20 });
+    await loadVia(p, () => p.click('#open-folder'));
+    const sel = datasetSel('pass_dump', 'big/passes_dump');
+    await summaryOf(p, sel, 'data-passes');
+    const t0 = Date.now();
+    await p.click(sel, { position: { x: 40, y: 14 } });
+    await p.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '0' && document.querySelector('.diff-row'), null, { timeout: TIMEOUT_MS });
+    const openMs = Date.now() - t0;
+    const d = await p.$eval('[data-testid=pass-diff]', (e) => ({ ...e.dataset }));
+    assert.equal(Number(d.added), 40);
+    assert.equal(Number(d.removed), 40);
+    await p.click('[data-testid=pass-expand-all]');
+    await p.waitForFunction((k) => document.querySelector('[data-testid=pass-diff]').dataset.displayRows === String(k), n);
+    const t1 = Date.now();
+    for (let k = 1; k <= 10; k++) {
+      await p.$eval('.diff-pane:first-child', (e, top) => { e.scrollTop = top; e.dispatchEvent(new Event('scroll')); }, k * 18 * 19_000);
+      await p.waitForFunction((line) => [...document.querySelectorAll('.diff-pane:first-child .diff-row')].some((r) => Number(r.dataset.line) === line), k * 19_000 + 1);
+    }
+    const scrollMs = (Date.now() - t1) / 10;
+    const inDom = await p.$$eval('.diff-row', (e) => e.length);
+    console.log(`200k-line pair: open+diff ${openMs} ms, one scroll ${scrollMs.toFixed(0)} ms, ${inDom} rows in the DOM`);
+    assert.ok(inDom < 400, `${inDom} rows in the DOM`);
+    assert.ok(scrollMs < 1000, `scroll ${scrollMs} ms`);
+    await screenshot(p, 'pass-trace-200k');
+  } finally {
+    await ctx.close();
+  }
+});

@@ -361,7 +361,8 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
                             let kind = d.kinds.get(row as usize).copied().unwrap_or(0);
                             let b = d.before.get(row as usize).copied().unwrap_or(-1);
                             let a = d.after.get(row as usize).copied().unwrap_or(-1);
-                            let ch = d.changes.iter().find(|c| c.0 == row);
+                            // `changes` is in row order.
+                            let ch = d.changes.binary_search_by_key(&row, |c| c.0).ok().and_then(|k| d.changes.get(k));
                             // Which file this pane row shows.
                             let show = if side == 0 { if st_side == 1 { 1 } else { 2 } } else { side };
                             let idx = if show == 1 { b } else { a };
