@@ -142,7 +142,16 @@ test('selecting a task highlights its deps.json neighbours; search by rXtY centr
   const g = await page.$('#dep-graph');
   await g.click({ position: { x: sx, y: sy } });
   assert.equal(await graphAttr('data-selected'), label);
-  // A task without predecessors: search an unknown id says so.
+  // Hover highlights the same neighbours while nothing is selected.
+  await page.focus('#dep-graph');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('#dep-graph')?.dataset.selected);
+  await page.mouse.move(0, 0);
+  const gbox = await g.boundingBox();
+  await page.mouse.move(gbox.x + sx, gbox.y + sy);
+  await page.waitForFunction((l) => document.querySelector('#dep-graph')?.dataset.hover === l, label, { timeout: TIMEOUT_MS });
+  assert.deepEqual((await graphAttr('data-highlight')).split(',').filter(Boolean).sort(), expected, 'hover highlight');
+  // An unknown id says so.
   await page.fill('[data-testid="dep-search"]', 'r9t99999');
   await page.press('[data-testid="dep-search"]', 'Enter');
   await page.waitForFunction(() => /no task matches/.test(document.querySelector('[data-testid="dep-search-msg"]')?.textContent ?? ''));

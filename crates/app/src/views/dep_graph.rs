@@ -11,7 +11,7 @@
 //! Test hooks on `#dep-graph`: `data-nodes`, `data-mode`, `data-mode-counts` (comma list in
 //! mode order), `data-visible-edges`, `data-selected` (`rXtY`), `data-highlight` (the
 //! highlighted `rXtY`s), `data-selected-screen` (`x,y` of the selected node in CSS px),
-//! `data-marker-counts` (🔥 nodes, ⭐ nodes).
+//! `data-marker-counts` (🔥 nodes, ⭐ nodes), `data-hover` (`rXtY` under the pointer).
 
 #![allow(clippy::many_single_char_names)] // geometry: x, y, w, h, s(cale), d(ata)
 
@@ -216,6 +216,8 @@ struct Renderer {
     css_h: f32,
     drag: Option<(f32, f32, f32, f32, bool)>,
     selected: Option<u32>,
+    /// The node under the pointer: highlighted like a selection while nothing is selected.
+    hover: Option<u32>,
     highlight: Vec<u8>,
     rects: Vec<RectInstance>,
     lines: Vec<LineInstance>,
@@ -320,7 +322,7 @@ impl Renderer {
         let Some(d) = &self.data else { return };
         let n = d.x.len();
         self.highlight = vec![0; n];
-        let Some(sel) = self.selected.filter(|&s| (s as usize) < n) else { return };
+        let Some(sel) = self.selected.or(self.hover).filter(|&s| (s as usize) < n) else { return };
         if depth == 0 {
             return;
         }
@@ -358,7 +360,7 @@ impl Renderer {
         let Some(d) = &self.data else { return };
         let (s, ox, oy) = (self.scale, self.ox, self.oy);
         let view = [-ox / s, -oy / s, (self.css_w - ox) / s, (self.css_h - oy) / s];
-        let sel = self.selected;
+        let sel = self.selected.or(self.hover);
         let has_hl = sel.is_some();
         let hl = |i: u32| self.highlight.get(i as usize).copied().unwrap_or(0) | if Some(i) == sel { HL_PRED | HL_SUCC } else { 0 };
         let mut visible_edges = 0u64;
@@ -473,26 +475,22 @@ impl Renderer {
         set_attr(c, "data-scale", &format!("{s:.4}"));
         let count = |bit: u8| d.markers.iter().filter(|&&m| m & bit != 0).count();
         set_attr(c, "data-marker-counts", &format!("{},{}", count(1), count(2)));
-        if let Some(i) = sel.map(|i| i as usize).filter(|&i| i < d.x.len()) {
-            {
-                set_attr(c, "data-selected", d.label(i));
-                set_attr(c, "data-selected-screen", &format!("{:.1},{:.1}", d.x[i] * s + ox, d.y[i] * s + oy));
-                let hl_ids: Vec<String> = self
-                    .highlight
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &f)| f != 0)
-                    .map(|(j, &f)| format!("{}{}", if f & HL_PRED != 0 { "<" } else { ">" }, d.label(j)))
-                    .collect();
-                set_attr(c, "data-highlight", &hl_ids.join(","));
-            }
+        if let Some(i) = self.selected.map(|i| i as usize).filter(|&i| i < d.x.len()) {
+            set_attr(c, "data-selected", d.label(i));
+            set_attr(c, "data-selected-screen", &format!("{:.1},{:.1}", d.x[i] * s + ox, d.y[i] * s + oy));
         } else {
-            {
-                let _ = c.remove_attribute("data-selected");
-                let _ = c.remove_attribute("data-selected-screen");
-                set_attr(c, "data-highlight", "");
-            }
+            let _ = c.remove_attribute("data-selected");
+            let _ = c.remove_attribute("data-selected-screen");
         }
+        set_attr(c, "data-hover", self.hover.map_or("", |h| d.label(h as usize)));
+        let hl_ids: Vec<String> = self
+            .highlight
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| f != 0)
+            .map(|(j, &f)| format!("{}{}", if f & HL_PRED != 0 { "<" } else { ">" }, d.label(j)))
+            .collect();
+        set_attr(c, "data-highlight", &hl_ids.join(","));
         let doc = web_sys::window().and_then(|w| w.document());
         if let Some(hud) = doc.and_then(|d| d.query_selector(".dep-hud-visible").ok().flatten()) {
             hud.set_text_content(Some(&format!("{visible_edges} edges on screen")));
@@ -546,6 +544,7 @@ fn mount(container: &web_sys::HtmlElement, canvas: &web_sys::HtmlCanvasElement, 
         css_h: 0.0,
         drag: None,
         selected: None,
+        hover: None,
         highlight: Vec::new(),
         rects: Vec::new(),
         lines: Vec::new(),
@@ -674,7 +673,18 @@ pub fn DepGraphView() -> impl IntoView {
     let on_move = move |ev: web_sys::MouseEvent| {
         let (x, y) = (ev.offset_x() as f32, ev.offset_y() as f32);
         let moved = with_view(|r| {
-            let Some((x0, y0, ox, oy, moved)) = r.drag else { return false };
+            let Some((x0, y0, ox, oy, moved)) = r.drag else {
+                // Hover: highlight the node under the pointer while nothing is selected.
+                let hit = r.node_at(x, y);
+                if hit != r.hover {
+                    r.hover = hit;
+                    if r.selected.is_none() {
+                        r.compute_highlight(ui.depth.get_untracked());
+                        return true;
+                    }
+                }
+                return false;
+            };
             let far = moved || (x - x0).abs() + (y - y0).abs() > 3.0;
             if far {
                 r.ox = ox + x - x0;
@@ -699,7 +709,12 @@ pub fn DepGraphView() -> impl IntoView {
         }
     };
     let on_leave = move |_: web_sys::MouseEvent| {
-        with_view(|r| r.drag = None);
+        with_view(|r| {
+            r.drag = None;
+            r.hover = None;
+            r.compute_highlight(ui.depth.get_untracked());
+        });
+        redraw_later();
     };
     let on_wheel = move |ev: web_sys::WheelEvent| {
         ev.prevent_default();
@@ -794,6 +809,16 @@ pub fn DepGraphView() -> impl IntoView {
 
 #[component]
 fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let name_map_path = move || {
+        let id = state.selected.get();
+        state.datasets.with(|rows| {
+            rows.iter()
+                .find(|r| Some(r.info.dataset_id) == id)
+                .and_then(|r| r.info.files.iter().find(|f| f.role == "NameMap").map(|f| f.path.clone()))
+                .unwrap_or_else(|| "none (names fall back to func_<id>)".to_string())
+        })
+    };
     let body = move || {
         ui.version.track();
         let sel = ui.selected.get()?;
@@ -837,7 +862,9 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
     view! {
         <div class="details-panel dep-details" data-testid="dep-details">
             {move || match body() {
-                None => view! { <span class="hint">"Click a task to select it and highlight its predecessors (orange) and successors (blue); fan-in / fan-out are over all deps.json edges. Names come from the name_map*.json beside deps.json."</span> }.into_any(),
+                None => view! { <span class="hint">"Hover or click a task to highlight its predecessors (orange) and successors (blue) to the chosen depth; fan-in / fan-out are over all deps.json edges. "
+                    "Function names come from the newest name_map*.json beside deps.json (the lexicographically greatest name = the newest timestamp): " {name_map_path}
+                    ". Keys: 1–5 edge mode, F fit, Esc clear."</span> }.into_any(),
                 Some(rows) => view! {
                     <button data-testid="dep-show-swimlane" on:click=move |_: web_sys::MouseEvent| on_show.run(())>"Show in swimlane"</button>
                     <table class="details">
