@@ -206,4 +206,8 @@ test('show in swimlane selects the task there', async () => {
   const label = await page.evaluate(() => { const s = window.__pyptoSwimlane.state().selected; return window.__pyptoSwimlane.barLabel(s.track, s.index); });
   console.log(`swimlane selected bar: ${label}`);
   await screenshot(page, 'dep-graph-show-in-swimlane');
+  // And back: the swimlane details' "Show in graph" selects the task in the graph.
+  await page.click('[data-testid="swim-show-in-graph"]');
+  await page.waitForFunction(() => document.querySelector('#dep-graph')?.dataset.selected === 'r2t1', null, { timeout: TIMEOUT_MS });
+  await screenshot(page, 'dep-graph-back-from-swimlane');
 });

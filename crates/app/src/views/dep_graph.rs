@@ -230,6 +230,8 @@ thread_local! {
     static UI: RefCell<Option<GraphUi>> = const { RefCell::new(None) };
     static PENDING: RefCell<Option<GraphData>> = const { RefCell::new(None) };
     static NEXT_REQUEST: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// A task (`rXtY`) to select once the graph arrives ("Show in graph" from the swimlane).
+    static PENDING_TASK: RefCell<Option<String>> = const { RefCell::new(None) };
     /// The current search's matches and which one is shown.
     static SEARCH_HITS: RefCell<(String, Vec<u32>, usize)> = const { RefCell::new((String::new(), Vec::new(), 0)) };
 }
@@ -256,6 +258,14 @@ pub fn on_graph(header: DepGraphHeader, columns: &JsValue) {
         PENDING.with_borrow_mut(|p| *p = Some(data));
     }
     ui.loading.set(false);
+    if let Some(task) = PENDING_TASK.with_borrow_mut(Option::take) {
+        let node = with_view(|r| r.data.as_ref().and_then(|d| d.header.task_ids.iter().position(|t| *t == task))).flatten();
+        if let Some(node) = node {
+            with_view(|r| r.fit_pending = false);
+            with_view(Renderer::fit);
+            select(ui, Some(node as u32), true);
+        }
+    }
     ui.version.update(|v| *v += 1);
 }
 
@@ -893,4 +903,24 @@ fn DetailTable(testid: &'static str, title: String, head: &'static [&'static str
             </table>
         </div>
     }
+}
+
+/// "Show in graph" for the swimlane's details: shown when the details name a task (`Task`
+/// field, `rXtY`) and the selected dataset has a deps.json; opens this view with it selected.
+pub fn show_in_graph_button(state: &AppState, fields: &[(String, String)]) -> Option<impl IntoView> {
+    let task = fields.iter().find(|(k, _)| k == "Task").map(|(_, v)| v.clone())?;
+    let id = state.selected.get_untracked()?;
+    let has_deps = state.datasets.with_untracked(|rows| {
+        rows.iter().any(|r| r.info.dataset_id == id && r.info.files.iter().any(|f| f.role == "Deps"))
+    });
+    if !has_deps || state.swim.trace_path.get_untracked().is_some() {
+        return None;
+    }
+    let state = *state;
+    Some(view! {
+        <button data-testid="swim-show-in-graph" on:click=move |_| {
+            PENDING_TASK.with_borrow_mut(|p| *p = Some(task.clone()));
+            state.perf.dataset_view.set(DatasetView::TaskGraph);
+        }>"Show in graph"</button>
+    })
 }

@@ -209,6 +209,7 @@ fn Details() -> impl IntoView {
     let state = expect_context::<AppState>();
     move || {
         if let Some(d) = state.swim.details.get() {
+            let graph_button = crate::views::dep_graph::show_in_graph_button(&state, &d.fields);
             view! {
                 <div>
                     <h3 class="details-title">{d.title.clone()}</h3>
@@ -222,6 +223,7 @@ fn Details() -> impl IntoView {
                         }).collect_view()}
                     </table>
                     {(d.group.len() > 1).then(|| view! { <p class="hint">{format!("SPMD group: {} blocks highlighted", d.group.len())}</p> })}
+                    {graph_button}
                 </div>
             }
             .into_any()
