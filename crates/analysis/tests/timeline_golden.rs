@@ -5,51 +5,21 @@
 
 #![allow(clippy::unwrap_used, clippy::many_single_char_names, clippy::cast_possible_truncation)]
 
-use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
+use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::timeline::{self, Timeline, TrackKind, View};
 use pypto_analysis::timeline_query as q;
-use pypto_formats::{cpm, deps, name_map, records};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("merged_swimlane.json").is_file())
-        .collect();
-    dirs.sort();
-    dirs
-}
+mod common;
 
-fn file_with_prefix(dir: &Path, prefix: &str) -> Option<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            let n = p.file_name().unwrap().to_string_lossy();
-            n.starts_with(prefix) && n.ends_with(".json")
-        })
-        .collect();
-    v.sort();
-    v.into_iter().next()
+fn fixtures() -> Vec<PathBuf> {
+    common::converter_dirs()
 }
 
 fn load(dir: &Path) -> RuntimeModel {
-    let rp = dir.join("chip_swimlane_records.json");
-    let recs = records::parse("chip_swimlane_records.json", &std::fs::read(rp).unwrap()).unwrap();
-    let d = std::fs::read(dir.join("deps.json")).ok().map(|b| deps::parse("deps.json", &b).unwrap());
-    let names = file_with_prefix(dir, "name_map").map(|p| name_map::parse("name_map.json", &std::fs::read(p).unwrap()).unwrap());
-    let mut c = CpmInputs::default();
-    if let Some(p) = file_with_prefix(dir, "CPM_static") {
-        c.static_path = Some(("CPM_static.json".into(), cpm::read_path("s", &std::fs::read(p).unwrap()).unwrap()));
-    }
-    if let Some(p) = file_with_prefix(dir, "CPM_observed") {
-        c.observed_path = Some(("CPM_observed.json".into(), cpm::read_path("o", &std::fs::read(p).unwrap()).unwrap()));
-    }
-    RuntimeModel::build(&recs, d, names, c)
+    common::runtime_model(dir)
 }
 
 type Lanes = BTreeMap<(u64, String, u64), Vec<(f64, f64)>>;

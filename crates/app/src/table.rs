@@ -188,12 +188,19 @@ pub fn to_csv(data: &TableData, order: &[u32]) -> String {
 
 /// Offers `text` as a file download (`Blob` + a temporary anchor).
 pub fn download_text(file_name: &str, mime: &str, text: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) {
+        download_blob(file_name, &blob);
+    }
+}
+
+/// Offers `blob` as a file download through a temporary anchor; the object URL is revoked
+/// after the download has started.
+pub fn download_blob(file_name: &str, blob: &web_sys::Blob) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
     if let Some(a) = document.create_element("a").ok().and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
         a.set_href(&url);
         a.set_download(file_name);

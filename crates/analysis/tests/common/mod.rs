@@ -1,7 +1,10 @@
-//! Fixture helpers shared by the golden tests: the runtime capture directories and their
-//! name-map files.
+//! Fixture helpers shared by the golden tests: the runtime capture directories, their
+//! name-map files, and a capture's [`RuntimeModel`] built the way the worker builds it.
 
 #![allow(dead_code, clippy::expect_used)]
+
+use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
+use pypto_formats::{cpm, deps, name_map, records};
 
 use std::path::{Path, PathBuf};
 
@@ -31,4 +34,39 @@ pub fn name_map_files(dir: &Path) -> Vec<PathBuf> {
         .collect();
     maps.sort();
     maps
+}
+
+/// The capture directories that hold the reference converter's `merged_swimlane.json`.
+pub fn converter_dirs() -> Vec<PathBuf> {
+    runtime_dirs().into_iter().filter(|p| p.join("merged_swimlane.json").is_file()).collect()
+}
+
+/// The first (by name) `<prefix>*.json` beside a capture.
+pub fn file_with_prefix(dir: &Path, prefix: &str) -> Option<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("capture dir")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix)))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("json")))
+        .collect();
+    v.sort();
+    v.into_iter().next()
+}
+
+/// The model of a capture: records, deps.json (when present), the first name map and the
+/// `CPM_static` / `CPM_observed` paths.
+pub fn runtime_model(dir: &Path) -> RuntimeModel {
+    let read = |p: &Path| std::fs::read(p).expect("fixture file");
+    let recs = records::parse("chip_swimlane_records.json", &read(&dir.join("chip_swimlane_records.json"))).expect("records");
+    let d = std::fs::read(dir.join("deps.json")).ok().map(|b| deps::parse("deps.json", &b).expect("deps.json"));
+    let names = file_with_prefix(dir, "name_map").map(|p| name_map::parse("name_map.json", &read(&p)).expect("name map"));
+    let mut c = CpmInputs::default();
+    if let Some(p) = file_with_prefix(dir, "CPM_static") {
+        c.static_path = Some(("CPM_static.json".into(), cpm::read_path("s", &read(&p)).expect("CPM_static")));
+    }
+    if let Some(p) = file_with_prefix(dir, "CPM_observed") {
+        c.observed_path = Some(("CPM_observed.json".into(), cpm::read_path("o", &read(&p)).expect("CPM_observed")));
+    }
+    RuntimeModel::build(&recs, d, names, c)
 }

@@ -53,25 +53,10 @@ pub fn on_trace_export(file_name: &str, slices: u64, flows: u64, columns: &JsVal
 }
 
 fn download_bytes(file_name: &str, bytes: &js_sys::Uint8Array) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let parts = js_sys::Array::of1(bytes);
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/json");
-    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
-    if let Some(a) = document.create_element("a").ok().and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
-        a.set_href(&url);
-        a.set_download(file_name);
-        if let Some(body) = document.body() {
-            let _ = body.append_child(&a);
-            a.click();
-            let _ = body.remove_child(&a);
-        }
-    }
-    let revoke = Closure::once_into_js(move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    });
-    if let Some(w) = web_sys::window() {
-        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
+    if let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) {
+        crate::table::download_blob(file_name, &blob);
     }
 }
