@@ -5,7 +5,7 @@
 //! datasets' [`RuntimeModel`]s.
 
 use pypto_analysis::runtime_model::RuntimeModel;
-use pypto_analysis::timeline::{self, Timeline, View};
+use pypto_analysis::timeline::{self, RenderColumns, Timeline, View};
 use pypto_analysis::timeline_query::{self as query, BarAt};
 use pypto_protocol::{
     AbsentView, Arrow, BarRef, FromWorker, LegendEntry, RangeStatsRow, SearchHit, TimelineHeader, TimelineView, TrackGroupInfo,
@@ -68,6 +68,23 @@ fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHeader
     }
 }
 
+/// The typed arrays the page draws a timeline from (chip swimlane and Chrome traces alike):
+/// the track offsets and per-bar name indices beside the render columns `c`.
+pub(crate) fn render_columns(track_offsets: &[u32], name_index: &[u32], c: &RenderColumns) -> Columns {
+    let mut columns = Columns::new();
+    columns.u32("track_offsets", track_offsets);
+    columns.f64("start_us", &c.start_us);
+    columns.f64("end_us", &c.end_us);
+    columns.f64("setup_start_us", &c.setup_start_us);
+    columns.u32("color_key", &c.color_key);
+    columns.u32("name_index", name_index);
+    columns.u32("row", &c.row);
+    columns.u32("flags", &c.flags);
+    columns.u32("task_ring", &c.task_ring);
+    columns.u32("task_local", &c.task_local);
+    columns
+}
+
 /// `ToWorker::Timeline`: build, post header + columns, keep the index.
 pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
     let built = SESSION.with_borrow(|s| {
@@ -92,17 +109,7 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
     };
     let msg = FromWorker::Timeline(header(timeline_id, dataset_ids, &t));
     let c = std::mem::take(&mut t.columns);
-    let mut columns = Columns::new();
-    columns.u32("track_offsets", &t.track_offsets);
-    columns.f64("start_us", &c.start_us);
-    columns.f64("end_us", &c.end_us);
-    columns.f64("setup_start_us", &c.setup_start_us);
-    columns.u32("color_key", &c.color_key);
-    columns.u32("name_index", &t.name_index);
-    columns.u32("row", &c.row);
-    columns.u32("flags", &c.flags);
-    columns.u32("task_ring", &c.task_ring);
-    columns.u32("task_local", &c.task_local);
+    let columns = render_columns(&t.track_offsets, &t.name_index, &c);
     drop(c);
     transport::post(&msg, Some(columns));
     SESSION.with_borrow_mut(|s| {

@@ -24,7 +24,7 @@ use pypto_protocol::{
 use wasm_bindgen::JsValue;
 
 use crate::reading;
-use crate::transport::{self, Columns};
+use crate::transport;
 
 #[derive(Default)]
 struct Store {
@@ -190,17 +190,7 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_id: u32, path: String) {
         t.columns.start_us.clone_from(&c.start_us);
         t.columns.end_us.clone_from(&c.end_us);
         t.columns.flags.clone_from(&c.flags);
-        let mut columns = Columns::new();
-        columns.u32("track_offsets", &t.track_offsets);
-        columns.f64("start_us", &c.start_us);
-        columns.f64("end_us", &c.end_us);
-        columns.f64("setup_start_us", &c.setup_start_us);
-        columns.u32("color_key", &c.color_key);
-        columns.u32("name_index", &t.name_index);
-        columns.u32("row", &c.row);
-        columns.u32("flags", &c.flags);
-        columns.u32("task_ring", &c.task_ring);
-        columns.u32("task_local", &c.task_local);
+        let columns = crate::timelines::render_columns(&t.track_offsets, &t.name_index, &c);
         drop(c);
         transport::post(&msg, Some(columns));
         STORE.with_borrow_mut(|st| st.timelines.insert(timeline_id, (s, t)));
