@@ -52,6 +52,16 @@ struct FrameSettings {
     path: PathMode,
 }
 
+/// What [`SwimlaneRenderer::prepare_frame`] hands to the submission of the same frame.
+struct PreparedFrame {
+    data: std::rc::Rc<Timeline>,
+    settings: FrameSettings,
+    ticks: Vec<axis::Tick>,
+    visible: std::ops::Range<usize>,
+    t0: f64,
+    t1: f64,
+}
+
 /// Whether a bar is de-emphasised by the selected critical path.
 pub fn is_dimmed(path: PathMode, flags: u32) -> bool {
     match path {
@@ -154,14 +164,31 @@ impl SwimlaneRenderer {
     /// (`window.__pyptoSwimlane.frameStats()`).
     pub(super) fn draw(&mut self) {
         let start = super::export::now_ms();
-        let prepared = self.draw_frame();
+        let Some(frame) = self.prepare_frame() else {
+            let end = super::export::now_ms();
+            super::export::record_frame_ms(end - start, end - start, end - start);
+            return;
+        };
+        let prepared = super::export::now_ms();
+        // Bench mode (`setPrepareRepeats(k)`): prepare the same frame k − 1 more times and keep
+        // the fastest, the frame's CPU cost without preemption by other threads (the 2-core
+        // machine runs the GPU process's software rasteriser beside this thread).
+        let mut prepare_min_ms = prepared - start;
+        for _ in 1..super::export::prepare_repeats() {
+            let t = super::export::now_ms();
+            let _ = self.prepare_frame();
+            prepare_min_ms = prepare_min_ms.min(super::export::now_ms() - t);
+        }
+        let submit_start = super::export::now_ms();
+        self.submit_frame(&frame);
         let end = super::export::now_ms();
-        super::export::record_frame_ms(end - start, prepared.unwrap_or(end) - start);
+        super::export::record_frame_ms((prepared - start) + (end - submit_start), prepared - start, prepare_min_ms);
     }
 
-    /// Builds the frame's rect/line/label lists (prepare), then submits them to GL and draws
-    /// the text layer (submit). Returns when preparation ended (`None`: nothing to prepare).
-    fn draw_frame(&mut self) -> Option<f64> {
+    /// Builds the frame's rect/line/label lists (prepare); `None` when there is no timeline
+    /// (the empty message is drawn then). Idempotent for a given camera and state: it clears
+    /// its buffers first, so the bench may repeat it.
+    fn prepare_frame(&mut self) -> Option<PreparedFrame> {
         self.rects.clear();
         self.setup_rects.clear();
         self.pinned_rects.clear();
@@ -213,8 +240,13 @@ impl SwimlaneRenderer {
         self.emit_selection(&data);
         self.emit_arrows(&data);
         self.emit_overlays();
-        let prepared = super::export::now_ms();
+        Some(PreparedFrame { data, settings, ticks, visible, t0, t1 })
+    }
 
+    /// Submits the prepared lists to GL and draws the text layer (submit).
+    fn submit_frame(&mut self, frame: &PreparedFrame) {
+        let PreparedFrame { data, settings, ticks, visible, t0, t1 } = frame;
+        let (gutter, plot_w, lanes_top) = (GUTTER_WIDTH_PX as f32, self.plot_width(), self.lanes_top());
         self.gl.begin_frame(BACKGROUND_RGBA);
         self.text.clear();
         let plot_h = (self.css_height - lanes_top) as f32;
@@ -230,12 +262,11 @@ impl SwimlaneRenderer {
         self.gl.draw_arrows(&self.arrow_lines, 7.0);
         self.gl.set_scissor(None);
 
-        self.draw_text(&data, settings, &ticks, visible);
+        self.draw_text(data, *settings, ticks, visible.clone());
         let _ = self.container.set_attribute("data-view-start-us", &format!("{t0:.3}"));
         let _ = self.container.set_attribute("data-view-end-us", &format!("{t1:.3}"));
         let _ = self.container.set_attribute("data-drawn-rects", &(self.rects.len() + self.pinned_rects.len()).to_string());
         let _ = self.container.set_attribute("data-lod-lanes", &LOD_LANES.get().to_string());
-        Some(prepared)
     }
 
     fn draw_empty(&mut self) {

@@ -5,7 +5,8 @@
 //! `frameStats()` → `{count, p50_ms, p95_ms, max_ms, mean_ms}` (CPU time of the last
 //! [`FRAME_RING`] `draw()` calls) plus the same split into `prepare_*` (Rust work building the
 //! rect/line/label lists: culling, visiting bars, layout) and `submit_*` (GL uploads and draw
-//! calls, `Canvas2D` text), and `resetFrameStats()`.
+//! calls, `Canvas2D` text), `prepare_min_*` (per frame, the fastest of `setPrepareRepeats(k)`
+//! repeated preparations: the CPU cost without preemption), and `resetFrameStats()`.
 
 use std::cell::RefCell;
 
@@ -52,26 +53,35 @@ pub(super) fn export_png(r: &mut SwimlaneRenderer) {
 /// How many recent frame durations `frameStats()` summarises.
 pub(super) const FRAME_RING: usize = 4096;
 
-/// Ring buffer of `draw()` CPU durations in ms (total, prepare, submit), plus the number of
+/// Ring buffer of `draw()` CPU durations in ms (total, prepare, submit, `prepare_min`), plus the number of
 /// frames since the last reset.
 #[derive(Default)]
 struct FrameStats {
-    samples: Vec<[f64; 3]>,
+    /// Per frame: total, prepare, submit, fastest of the bench's repeated preparations.
+    samples: Vec<[f64; 4]>,
     next: usize,
     count: u64,
 }
 
 thread_local! {
     static FRAME_STATS: RefCell<FrameStats> = RefCell::new(FrameStats::default());
+    /// How many times each frame is prepared (`setPrepareRepeats`, bench only; 1 = normal).
+    static PREPARE_REPEATS: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+}
+
+/// How many times `draw()` prepares each frame (1 unless the bench asked for more).
+pub(super) fn prepare_repeats() -> u32 {
+    PREPARE_REPEATS.get()
 }
 
 pub(super) fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
 }
 
-/// Records one frame: its total CPU time and the part spent preparing (the rest is submission).
-pub(super) fn record_frame_ms(ms: f64, prepare_ms: f64) {
-    let ms = [ms, prepare_ms, (ms - prepare_ms).max(0.0)];
+/// Records one frame: its total CPU time, the part spent preparing (the rest is submission) and
+/// the fastest of the bench's repeated preparations (= `prepare_ms` when not repeating).
+pub(super) fn record_frame_ms(ms: f64, prepare_ms: f64, prepare_min_ms: f64) {
+    let ms = [ms, prepare_ms, (ms - prepare_ms).max(0.0), prepare_min_ms];
     FRAME_STATS.with_borrow_mut(|s| {
         if s.samples.len() < FRAME_RING {
             s.samples.push(ms);
@@ -100,7 +110,7 @@ fn frame_stats_js() -> JsValue {
         #[allow(clippy::cast_precision_loss)]
         let count = s.count as f64;
         set(&o, "count", &JsValue::from_f64(count));
-        for (k, prefix) in ["", "prepare_", "submit_"].into_iter().enumerate() {
+        for (k, prefix) in ["", "prepare_", "submit_", "prepare_min_"].into_iter().enumerate() {
             let mut sorted: Vec<f64> = s.samples.iter().map(|m| m[k]).collect();
             sorted.sort_by(f64::total_cmp);
             #[allow(clippy::cast_precision_loss)]
@@ -317,6 +327,9 @@ pub(super) fn install_automation_api() {
     f.forget();
     let f = Closure::<dyn Fn()>::new(reset_frame_stats);
     set(&api, "resetFrameStats", f.as_ref());
+    f.forget();
+    let f = Closure::<dyn Fn(u32)>::new(|k: u32| PREPARE_REPEATS.set(k.clamp(1, 64)));
+    set(&api, "setPrepareRepeats", f.as_ref());
     f.forget();
     super::trace::install_api(&api);
     set(&window, "__pyptoSwimlane", &api);
