@@ -512,7 +512,8 @@ pub struct Hit {
 }
 
 /// Search over the Worker View task bars: exact by `rXtY` / `tY` / raw id (every bar of the
-/// task), else fuzzy by function name (ranked by score, then start). Returns `(total, hits)`.
+/// task), else fuzzy by function name (ranked by score, then execution start). Returns
+/// `(total, hits)`.
 pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize) -> (u64, Vec<Hit>) {
     let task_tracks: Vec<u32> = (0..t.tracks.len() as u32)
         .filter(|&k| t.tracks.get(k as usize).is_some_and(|x| x.view == View::Worker))
@@ -523,33 +524,26 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
             let d = d as u32;
             for &r in m.kinds.rows_of(id) {
                 if let Some(b) = bar_of_row(t, models, d, r, false) {
-                    found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.0), b));
+                    found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.1), b));
                 }
             }
             for &k in m.kinds.markers_of(id) {
                 if let Some(b) = bar_of_anchor(t, models, d, AnchorRef::Marker(k), false) {
-                    found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.0), b));
+                    found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.1), b));
                 }
             }
         }
     }
+    let mut total = found.len() as u64;
     if found.is_empty() {
         let q = query.trim().to_lowercase();
         let scores: Vec<Option<i64>> = t.names.iter().map(|n| fuzzy_score(n, &q)).collect();
         if scores.iter().any(Option::is_some) {
-            for &k in &task_tracks {
-                let r = t.track_range(k);
-                let first = r.start;
-                for g in r {
-                    let Some(&Some(s)) = t.name_index.get(g).and_then(|&n| scores.get(n as usize)) else { continue };
-                    let b = BarAt { track: k, index: (g - first) as u32 };
-                    let start = bar_times(t, models, b).map_or(0.0, |x| x.0);
-                    found.push((s, start, b));
-                }
-            }
+            let (count, hits) = fuzzy_hits(t, models, &task_tracks, &scores, limit);
+            total = count;
+            found = hits;
         }
     }
-    let total = found.len() as u64;
     let cmp = |a: &(i64, f64, BarAt), b: &(i64, f64, BarAt)| b.0.cmp(&a.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2));
     if found.len() > limit && limit > 0 {
         found.select_nth_unstable_by(limit - 1, cmp);
@@ -559,9 +553,60 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
     found.truncate(limit);
     let hits = found
         .into_iter()
-        .map(|(_, start_us, b)| Hit { bar: b, label: bar_label(t, models, b), start_us })
+        .map(|(_, _, b)| Hit { bar: b, label: bar_label(t, models, b), start_us: bar_times(t, models, b).map_or(0.0, |x| x.0) })
         .collect();
     (total, hits)
+}
+
+/// The fuzzy matches of a search: `(total, candidates)` where the candidates include the best
+/// `limit` by (score desc, execution start asc, bar). Bars whose name scores below the
+/// `limit`-th best score are only counted; among the bars of that threshold score, each track
+/// (sorted by execution start) contributes at most its first `limit`, so a query matching a
+/// function of 300k bars touches the times of `tracks × limit` bars, not 300k.
+fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], scores: &[Option<i64>], limit: usize) -> (u64, Vec<(i64, f64, BarAt)>) {
+    let score_of = |g: usize| t.name_index.get(g).and_then(|&n| scores.get(n as usize).copied().flatten());
+    // 1. Count the matches per score (names are few, bars many: a name-index lookup per bar).
+    let mut per_score: Vec<(i64, u64)> = Vec::new();
+    for &k in task_tracks {
+        for g in t.track_range(k) {
+            if let Some(s) = score_of(g) {
+                match per_score.iter_mut().find(|(x, _)| *x == s) {
+                    Some((_, n)) => *n += 1,
+                    None => per_score.push((s, 1)),
+                }
+            }
+        }
+    }
+    let total: u64 = per_score.iter().map(|(_, n)| n).sum();
+    // 2. The threshold: the lowest score that still reaches into the best `limit`.
+    per_score.sort_by_key(|x| std::cmp::Reverse(x.0));
+    let mut threshold = i64::MIN;
+    let mut above = 0u64;
+    for &(s, n) in &per_score {
+        threshold = s;
+        above += n;
+        if above >= limit as u64 {
+            break;
+        }
+    }
+    // 3. Candidates: every bar above the threshold, the first `limit` at it per track.
+    let mut found = Vec::new();
+    for &k in task_tracks {
+        let r = t.track_range(k);
+        let first = r.start;
+        let mut at_threshold = 0usize;
+        for g in r {
+            let Some(s) = score_of(g) else { continue };
+            if s < threshold || (s == threshold && at_threshold >= limit) {
+                continue;
+            }
+            at_threshold += usize::from(s == threshold);
+            let b = BarAt { track: k, index: (g - first) as u32 };
+            let start = bar_times(t, models, b).map_or(0.0, |x| x.1);
+            found.push((s, start, b));
+        }
+    }
+    (total, found)
 }
 
 /// One row of range statistics.

@@ -172,6 +172,32 @@ fn search_details_dependencies_and_range_stats() {
     let sub: String = fname.chars().step_by(2).collect();
     let (n, hits) = q::search(&t, &models, &sub, 5);
     assert!(n >= 1 && !hits.is_empty() && hits.len() <= 5);
+    // The fuzzy ranking equals a brute-force one: every Worker View bar whose name matches,
+    // by score desc, execution start asc, bar — for several limits and queries.
+    for query in [sub.as_str(), "a", "qk", "zzzz"] {
+        let lower = query.to_lowercase();
+        let mut all: Vec<(i64, f64, q::BarAt)> = Vec::new();
+        for k in 0..t.tracks.len() as u32 {
+            if t.tracks[k as usize].view != pypto_analysis::timeline::View::Worker {
+                continue;
+            }
+            let r = t.track_range(k);
+            for g in r.clone() {
+                if let Some(s) = q::fuzzy_score(&t.names[t.name_index[g] as usize], &lower) {
+                    let b = q::BarAt { track: k, index: (g - r.start) as u32 };
+                    all.push((s, q::bar_times(&t, &models, b).unwrap().1, b));
+                }
+            }
+        }
+        all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        for limit in [1, 3, 50, 100_000] {
+            let (n, hits) = q::search(&t, &models, query, limit);
+            assert_eq!(n, all.len() as u64, "{query}");
+            let want: Vec<q::BarAt> = all.iter().take(limit).map(|x| x.2).collect();
+            let got: Vec<q::BarAt> = hits.iter().map(|h| h.bar).collect();
+            assert_eq!(got, want, "{query} limit {limit}");
+        }
+    }
     // Details of a task bar.
     let bar = hits[0].bar;
     let (title, fields, group) = q::bar_details(&t, &models, bar).unwrap();
