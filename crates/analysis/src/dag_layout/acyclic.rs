@@ -44,6 +44,34 @@ fn out_csr(n: usize, edges: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     (off, adj)
 }
 
+/// The depth-first search from one unvisited root, marking back edges. Not inlined: a web
+/// worker runs a function's first call in V8's baseline tier, so hot loops live in
+/// functions called many times (see `order::gap_crossings`).
+#[inline(never)]
+fn dfs_from(root: usize, edges: &[(u32, u32)], off: &[u32], adj: &[u32], state: &mut [u8], is_back: &mut [bool], stack: &mut Vec<(u32, u32)>) {
+    state[root] = 1;
+    stack.push((root as u32, off[root]));
+    while let Some(top) = stack.last_mut() {
+        let u = top.0 as usize;
+        if top.1 < off[u + 1] {
+            let e = adj[top.1 as usize] as usize;
+            top.1 += 1;
+            let v = edges[e].1 as usize;
+            match state[v] {
+                0 => {
+                    state[v] = 1;
+                    stack.push((v as u32, off[v]));
+                }
+                1 => is_back[e] = true,
+                _ => {}
+            }
+        } else {
+            state[u] = 2;
+            stack.pop();
+        }
+    }
+}
+
 /// Orients `edges` (endpoints already checked to be `< n`) into a DAG.
 pub(super) fn break_cycles(n: usize, edges: &[(u32, u32)]) -> Oriented {
     let (off, adj) = out_csr(n, edges);
@@ -52,29 +80,8 @@ pub(super) fn break_cycles(n: usize, edges: &[(u32, u32)]) -> Oriented {
     let mut is_back = vec![false; edges.len()];
     let mut stack: Vec<(u32, u32)> = Vec::new();
     for root in 0..n {
-        if state[root] != 0 {
-            continue;
-        }
-        state[root] = 1;
-        stack.push((root as u32, off[root]));
-        while let Some(top) = stack.last_mut() {
-            let u = top.0 as usize;
-            if top.1 < off[u + 1] {
-                let e = adj[top.1 as usize] as usize;
-                top.1 += 1;
-                let v = edges[e].1 as usize;
-                match state[v] {
-                    0 => {
-                        state[v] = 1;
-                        stack.push((v as u32, off[v]));
-                    }
-                    1 => is_back[e] = true,
-                    _ => {}
-                }
-            } else {
-                state[u] = 2;
-                stack.pop();
-            }
+        if state[root] == 0 {
+            dfs_from(root, edges, &off, &adj, &mut state, &mut is_back, &mut stack);
         }
     }
     let mut out = Oriented::default();

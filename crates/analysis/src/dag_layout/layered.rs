@@ -38,23 +38,30 @@ impl Layered {
         g.chain_off.reserve(from.len() + 1);
         g.chain_off.push(0);
         for (&u, &v) in from.iter().zip(to) {
-            let (ru, rv) = (rank[u as usize], rank[v as usize]);
-            let mut prev = u;
-            for r in ru + 1..rv {
-                let d = g.rank.len() as u32;
-                g.rank.push(r);
-                g.seg_up.push(prev);
-                g.seg_down.push(d);
-                prev = d;
-            }
-            g.seg_up.push(prev);
-            g.seg_down.push(v);
-            g.chain_off.push(g.seg_up.len() as u32);
+            g.push_chain(u, v, rank[u as usize], rank[v as usize]);
         }
         let n = g.rank.len();
         (g.down_off, g.down_adj) = csr(n, &g.seg_up);
         (g.up_off, g.up_adj) = csr(n, &g.seg_down);
         g
+    }
+
+    /// The segments (and dummies) of edge `u → v` spanning ranks `ru..rv`. Not inlined (a
+    /// web worker's first call of a function runs in V8's baseline tier, see
+    /// `order::gap_crossings`).
+    #[inline(never)]
+    fn push_chain(&mut self, u: u32, v: u32, ru: u32, rv: u32) {
+        let mut prev = u;
+        for r in ru + 1..rv {
+            let d = self.rank.len() as u32;
+            self.rank.push(r);
+            self.seg_up.push(prev);
+            self.seg_down.push(d);
+            prev = d;
+        }
+        self.seg_up.push(prev);
+        self.seg_down.push(v);
+        self.chain_off.push(self.seg_up.len() as u32);
     }
 
     /// Total nodes (real + dummy).

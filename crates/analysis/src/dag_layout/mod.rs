@@ -324,49 +324,93 @@ pub fn layout(
     out.edge_offsets.reserve(edges.len() + 1);
     out.edge_offsets.push(0);
     out.points.reserve(edges.len() * 2 + g.node_count() - n);
+    let router = Router { g: &g, sizes, along: &along, centre: &centre, thickness: &thickness, lr };
     let mut total = 0f64;
     for e in 0..edges.len() {
         let k = oriented_of[e];
         if k != u32::MAX {
-            let start = out.points.len();
-            let segs = g.chain_off[k as usize]..g.chain_off[k as usize + 1];
-            let top = g.seg_up[segs.start as usize];
-            let bottom = g.seg_down[segs.end as usize - 1];
-            let half = |v: u32| depth_of(&sizes[v as usize]) / 2.0;
-            let half_band = |v: u32| thickness[g.rank[v as usize] as usize] / 2.0;
-            out.points.push(point(along[top as usize], depth(top) + half(top)));
-            // A node thinner than its layer gets a straight stub to the band's edge, so
-            // all bends happen between layers.
-            if half(top) < half_band(top) {
-                out.points.push(point(along[top as usize], depth(top) + half_band(top)));
-            }
-            for s in segs.start..segs.end - 1 {
-                // A dummy crosses its layer's band vertically (top and bottom point), so
-                // the drawing's crossings are the counted layer-gap crossings.
-                let d = g.seg_down[s as usize];
-                let half_band = thickness[g.rank[d as usize] as usize] / 2.0;
-                out.points.push(point(along[d as usize], depth(d) - half_band));
-                if half_band > 0.0 {
-                    out.points.push(point(along[d as usize], depth(d) + half_band));
-                }
-            }
-            if half(bottom) < half_band(bottom) {
-                out.points.push(point(along[bottom as usize], depth(bottom) - half_band(bottom)));
-            }
-            out.points.push(point(along[bottom as usize], depth(bottom) - half(bottom)));
-            if reversed[e] {
-                out.points[start..].reverse();
-            }
-            total += out.points[start..]
-                .windows(2)
-                .map(|w| f64::from(w[1][0] - w[0][0]).hypot(f64::from(w[1][1] - w[0][1])))
-                .sum::<f64>();
+            total += router.route(k as usize, reversed[e], &mut out.points);
         }
         out.edge_offsets.push(out.points.len() as u32);
     }
     out.total_edge_length = total;
     out.bbox = bounds(&out, sizes);
     Ok(out)
+}
+
+/// Phase 6: what routing an edge reads.
+struct Router<'a> {
+    g: &'a layered::Layered,
+    sizes: &'a [NodeSize],
+    /// Breadth coordinate per layered node.
+    along: &'a [f64],
+    /// Depth of each layer's centre line, and its thickness.
+    centre: &'a [f64],
+    thickness: &'a [f64],
+    lr: bool,
+}
+
+impl Router<'_> {
+    fn point(&self, b: f64, d: f64) -> [f32; 2] {
+        if self.lr {
+            [d as f32, b as f32]
+        } else {
+            [b as f32, d as f32]
+        }
+    }
+
+    fn depth(&self, v: u32) -> f64 {
+        self.centre[self.g.rank[v as usize] as usize]
+    }
+
+    fn half_band(&self, v: u32) -> f64 {
+        self.thickness[self.g.rank[v as usize] as usize] / 2.0
+    }
+
+    fn half(&self, v: u32) -> f64 {
+        let s = &self.sizes[v as usize];
+        f64::from(if self.lr { s.width } else { s.height }) / 2.0
+    }
+
+    /// Appends oriented edge `k`'s polyline (source to target of the input edge, so
+    /// `reversed` turns it around) and returns its length. Not inlined (a web worker's first
+    /// call of a function runs in V8's baseline tier, see `order::gap_crossings`).
+    #[inline(never)]
+    fn route(&self, k: usize, reversed: bool, points: &mut Vec<[f32; 2]>) -> f64 {
+        let g = self.g;
+        let start = points.len();
+        let segs = g.chain_off[k]..g.chain_off[k + 1];
+        let top = g.seg_up[segs.start as usize];
+        let bottom = g.seg_down[segs.end as usize - 1];
+        let along = |v: u32| self.along[v as usize];
+        points.push(self.point(along(top), self.depth(top) + self.half(top)));
+        // A node thinner than its layer gets a straight stub to the band's edge, so all
+        // bends happen between layers.
+        if self.half(top) < self.half_band(top) {
+            points.push(self.point(along(top), self.depth(top) + self.half_band(top)));
+        }
+        for s in segs.start..segs.end - 1 {
+            // A dummy crosses its layer's band vertically (top and bottom point), so the
+            // drawing's crossings are the counted layer-gap crossings.
+            let d = g.seg_down[s as usize];
+            let half_band = self.half_band(d);
+            points.push(self.point(along(d), self.depth(d) - half_band));
+            if half_band > 0.0 {
+                points.push(self.point(along(d), self.depth(d) + half_band));
+            }
+        }
+        if self.half(bottom) < self.half_band(bottom) {
+            points.push(self.point(along(bottom), self.depth(bottom) - self.half_band(bottom)));
+        }
+        points.push(self.point(along(bottom), self.depth(bottom) - self.half(bottom)));
+        if reversed {
+            points[start..].reverse();
+        }
+        points[start..]
+            .windows(2)
+            .map(|w| f64::from(w[1][0] - w[0][0]).hypot(f64::from(w[1][1] - w[0][1])))
+            .sum::<f64>()
+    }
 }
 
 /// Refinement passes for a layered graph of `work` nodes + segments.

@@ -72,15 +72,27 @@ pub(super) fn count_crossings(g: &Layered, layers: &Layers, pos: &[u32]) -> u64 
     let mut seq: Vec<u32> = Vec::new();
     let mut tree: Vec<u32> = Vec::new();
     for l in 0..layers.len().saturating_sub(1) {
-        seq.clear();
-        for &u in &layers[l] {
-            let start = seq.len();
-            seq.extend(g.downs(u).iter().map(|&s| pos[g.seg_down[s as usize] as usize]));
-            seq[start..].sort_unstable();
-        }
-        total += inversions(&seq, layers[l + 1].len(), &mut tree);
+        total += gap_crossings(g, &layers[l], layers[l + 1].len(), pos, &mut seq, &mut tree);
     }
     total
+}
+
+/// Crossings between the segments leaving `upper` (one layer, in order) and a lower layer of
+/// `lower_len` nodes.
+///
+/// Not inlined (nor the other per-layer steps here and in `position`): a web worker runs a
+/// function's first call in V8's baseline tier and switches to optimised code only at a
+/// later call, so the hot loops live in functions called once per layer, not once per
+/// layout.
+#[inline(never)]
+fn gap_crossings(g: &Layered, upper: &[u32], lower_len: usize, pos: &[u32], seq: &mut Vec<u32>, tree: &mut Vec<u32>) -> u64 {
+    seq.clear();
+    for &u in upper {
+        let start = seq.len();
+        seq.extend(g.downs(u).iter().map(|&s| pos[g.seg_down[s as usize] as usize]));
+        seq[start..].sort_unstable();
+    }
+    inversions(seq, lower_len, tree)
 }
 
 /// Pairs `i < j` with `seq[i] > seq[j]`, values `< size` (Fenwick tree).
@@ -116,60 +128,73 @@ pub(super) fn sweep(
     heuristic: OrderHeuristic,
 ) {
     let count = layers.len();
-    let mut keyed: Vec<(f64, u32, u32)> = Vec::new();
-    let mut free: Vec<(u32, u32)> = Vec::new();
-    let mut scratch: Vec<u32> = Vec::new();
+    let mut scratch = SweepScratch::default();
     for step in 1..count {
         let l = if down { step } else { count - 1 - step };
-        keyed.clear();
-        free.clear();
-        for &v in &layers[l] {
-            let segs = if down { g.ups(v) } else { g.downs(v) };
-            let here = pos[v as usize];
-            if segs.is_empty() {
-                free.push((here, v));
-                continue;
-            }
-            scratch.clear();
-            scratch.extend(segs.iter().map(|&s| {
-                let w = if down { g.seg_up[s as usize] } else { g.seg_down[s as usize] };
-                pos[w as usize]
-            }));
-            let key = match heuristic {
-                OrderHeuristic::Barycenter => {
-                    scratch.iter().map(|&p| f64::from(p)).sum::<f64>() / scratch.len() as f64
-                }
-                OrderHeuristic::Median => {
-                    scratch.sort_unstable();
-                    let m = scratch.len();
-                    f64::midpoint(f64::from(scratch[(m - 1) / 2]), f64::from(scratch[m / 2]))
-                }
-            };
-            keyed.push((key, here, v));
+        order_layer(g, &mut layers[l], pos, down, heuristic, &mut scratch);
+    }
+}
+
+/// Buffers reused by every [`order_layer`] call of a sweep.
+#[derive(Default)]
+struct SweepScratch {
+    keyed: Vec<(f64, u32, u32)>,
+    free: Vec<(u32, u32)>,
+    neighbours: Vec<u32>,
+}
+
+/// Reorders one layer by its neighbours' positions (see the module doc); not inlined (see
+/// [`gap_crossings`]).
+#[inline(never)]
+fn order_layer(g: &Layered, layer: &mut Vec<u32>, pos: &mut [u32], down: bool, heuristic: OrderHeuristic, sc: &mut SweepScratch) {
+    let SweepScratch { keyed, free, neighbours: scratch } = sc;
+    keyed.clear();
+    free.clear();
+    for &v in layer.iter() {
+        let segs = if down { g.ups(v) } else { g.downs(v) };
+        let here = pos[v as usize];
+        if segs.is_empty() {
+            free.push((here, v));
+            continue;
         }
-        keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        // Free nodes are already in position order; they keep their slots.
-        let layer = &mut layers[l];
-        layer.clear();
-        let mut fi = 0;
-        let place_free = |layer: &mut Vec<u32>, fi: &mut usize| {
-            while *fi < free.len() && free[*fi].0 as usize <= layer.len() {
-                layer.push(free[*fi].1);
-                *fi += 1;
+        scratch.clear();
+        scratch.extend(segs.iter().map(|&s| {
+            let w = if down { g.seg_up[s as usize] } else { g.seg_down[s as usize] };
+            pos[w as usize]
+        }));
+        let key = match heuristic {
+            OrderHeuristic::Barycenter => {
+                scratch.iter().map(|&p| f64::from(p)).sum::<f64>() / scratch.len() as f64
+            }
+            OrderHeuristic::Median => {
+                scratch.sort_unstable();
+                let m = scratch.len();
+                f64::midpoint(f64::from(scratch[(m - 1) / 2]), f64::from(scratch[m / 2]))
             }
         };
+        keyed.push((key, here, v));
+    }
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // Free nodes are already in position order; they keep their slots.
+    layer.clear();
+    let mut fi = 0;
+    let place_free = |layer: &mut Vec<u32>, fi: &mut usize| {
+        while *fi < free.len() && free[*fi].0 as usize <= layer.len() {
+            layer.push(free[*fi].1);
+            *fi += 1;
+        }
+    };
+    place_free(layer, &mut fi);
+    for &(_, _, v) in keyed.iter() {
+        layer.push(v);
         place_free(layer, &mut fi);
-        for &(_, _, v) in &keyed {
-            layer.push(v);
-            place_free(layer, &mut fi);
-        }
-        while fi < free.len() {
-            layer.push(free[fi].1);
-            fi += 1;
-        }
-        for (i, &v) in layer.iter().enumerate() {
-            pos[v as usize] = i as u32;
-        }
+    }
+    while fi < free.len() {
+        layer.push(free[fi].1);
+        fi += 1;
+    }
+    for (i, &v) in layer.iter().enumerate() {
+        pos[v as usize] = i as u32;
     }
 }
 

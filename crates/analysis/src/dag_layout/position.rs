@@ -63,13 +63,7 @@ pub(super) fn assign(
         let mut adj = Vec::with_capacity(g.seg_up.len());
         off.push(0u32);
         for v in 0..n as u32 {
-            let start = adj.len();
-            let segs = if up { g.ups(v) } else { g.downs(v) };
-            adj.extend(segs.iter().map(|&s| {
-                let w = if up { g.seg_up[s as usize] } else { g.seg_down[s as usize] };
-                (w, s)
-            }));
-            adj[start..].sort_by_key(|&(w, s)| (pos[w as usize], s));
+            push_sorted_neighbours(g, &pos, v, up, &mut adj);
             off.push(adj.len() as u32);
         }
         (off, adj)
@@ -135,6 +129,20 @@ pub(super) fn assign(
     x
 }
 
+/// Appends `v`'s neighbours above (`up`) or below as `(node, segment)`, by position.
+/// Not inlined, like every per-layer or per-node step of this phase (see
+/// `order::gap_crossings` for why).
+#[inline(never)]
+fn push_sorted_neighbours(g: &Layered, pos: &[u32], v: u32, up: bool, adj: &mut Vec<(u32, u32)>) {
+    let start = adj.len();
+    let segs = if up { g.ups(v) } else { g.downs(v) };
+    adj.extend(segs.iter().map(|&s| {
+        let w = if up { g.seg_up[s as usize] } else { g.seg_down[s as usize] };
+        (w, s)
+    }));
+    adj[start..].sort_unstable_by_key(|&(w, s)| (pos[w as usize], s));
+}
+
 /// Weight of a segment in the straightening objective (dot's ω: long-edge segments pull
 /// hardest, so long edges stay straight).
 fn seg_weight(g: &Layered, u: u32, v: u32) -> f64 {
@@ -145,73 +153,132 @@ fn seg_weight(g: &Layered, u: u32, v: u32) -> f64 {
     }
 }
 
+/// Movement (layout units) below which a refinement pass counts as converged: a node that
+/// moves less than this in a whole pass is sub-pixel at any zoom that shows labels.
+const CONVERGED: f64 = 0.05;
+
+/// Weight that keeps a node without neighbours where it is.
+const ANCHOR: f64 = 1e-3;
+
 /// Layer-by-layer minimisation of `Σ ω(u, v) (x_u − x_v)²` over the segments with the
 /// order and separations of each layer fixed: each layer in turn is solved exactly given
 /// its neighbours' current coordinates (weighted isotonic regression by pool-adjacent-
 /// violators over `x_i − offset_i`, `offset_i` = the cumulative separations), sweeping down
-/// and up `passes` times. Convex block-coordinate descent, so the objective never grows.
-/// O(passes × (V + S)).
+/// and up at most `passes` times and stopping once a pass moves no node by
+/// [`CONVERGED`]. Convex block-coordinate descent, so the objective never grows.
+///
+/// Everything a pass reads is laid out once in layer order (slot = position in the
+/// concatenated layers): the neighbours' slots and weights, each slot's weight sum and
+/// offset, so a pass walks memory sequentially. O(passes × (V + S)).
 fn refine(g: &Layered, layers: &Layers, x: &mut [f64], sep: &dyn Fn(u32, u32) -> f64, passes: u32) {
-    let count = layers.len();
-    // Pool: (weight sum, weighted target sum, first index).
-    let mut pools: Vec<(f64, f64, usize)> = Vec::new();
-    let mut target: Vec<(f64, f64)> = Vec::new();
-    let mut offset: Vec<f64> = Vec::new();
-    for pass in 0..passes {
-        for step in 0..count {
-            let l = if pass % 2 == 0 { step } else { count - 1 - step };
-            let layer = &layers[l];
-            target.clear();
-            offset.clear();
-            let mut off = 0.0;
-            for (i, &v) in layer.iter().enumerate() {
-                if i > 0 {
-                    off += sep(layer[i - 1], v);
-                }
-                offset.push(off);
-                let (mut w_sum, mut wx) = (0.0, 0.0);
-                for &s in g.ups(v) {
-                    let u = g.seg_up[s as usize];
-                    let w = seg_weight(g, u, v);
-                    w_sum += w;
-                    wx += w * x[u as usize];
-                }
-                for &s in g.downs(v) {
-                    let u = g.seg_down[s as usize];
-                    let w = seg_weight(g, u, v);
-                    w_sum += w;
-                    wx += w * x[u as usize];
-                }
-                // A node without neighbours stays put (weak anchor).
-                let anchor = 1e-3;
-                w_sum += anchor;
-                wx += anchor * x[v as usize];
-                target.push((w_sum, wx / w_sum - off));
+    if passes == 0 {
+        return;
+    }
+    let total: usize = layers.iter().map(Vec::len).sum();
+    let mut slot_of = vec![0u32; g.node_count()];
+    let mut layer_start = Vec::with_capacity(layers.len() + 1);
+    let mut offset = Vec::with_capacity(total);
+    let mut k = 0u32;
+    for layer in layers {
+        layer_start.push(k as usize);
+        let mut off = 0.0;
+        for (i, &v) in layer.iter().enumerate() {
+            if i > 0 {
+                off += sep(layer[i - 1], v);
             }
-            pools.clear();
-            for (i, &(w, t)) in target.iter().enumerate() {
-                pools.push((w, w * t, i));
-                while pools.len() > 1 {
-                    let (w2, s2, _) = pools[pools.len() - 1];
-                    let (w1, s1, i1) = pools[pools.len() - 2];
-                    if s1 / w1 > s2 / w2 {
-                        pools.pop();
-                        let last = pools.len() - 1;
-                        pools[last] = (w1 + w2, s1 + s2, i1);
-                    } else {
-                        break;
-                    }
-                }
-            }
-            for (k, &(w, s, first)) in pools.iter().enumerate() {
-                let end = pools.get(k + 1).map_or(layer.len(), |p| p.2);
-                let y = s / w;
-                for i in first..end {
-                    x[layer[i] as usize] = y + offset[i];
-                }
-            }
+            offset.push(off);
+            slot_of[v as usize] = k;
+            k += 1;
         }
     }
+    layer_start.push(total);
+    // Neighbour CSR by slot; weight sum per slot (anchor included).
+    let mut nb_off = Vec::with_capacity(total + 1);
+    let mut nb_slot: Vec<u32> = Vec::with_capacity(2 * g.seg_up.len());
+    let mut nb_w: Vec<f64> = Vec::with_capacity(2 * g.seg_up.len());
+    let mut w_sum = Vec::with_capacity(total);
+    let mut xs = Vec::with_capacity(total);
+    nb_off.push(0u32);
+    for layer in layers {
+        for &v in layer {
+            let mut sum = ANCHOR;
+            let ups = g.ups(v).iter().map(|&s| g.seg_up[s as usize]);
+            let downs = g.downs(v).iter().map(|&s| g.seg_down[s as usize]);
+            for u in ups.chain(downs) {
+                let w = seg_weight(g, u, v);
+                sum += w;
+                nb_slot.push(slot_of[u as usize]);
+                nb_w.push(w);
+            }
+            nb_off.push(nb_slot.len() as u32);
+            w_sum.push(sum);
+            xs.push(x[v as usize]);
+        }
+    }
+    drop(slot_of);
+    let count = layers.len();
+    let nb = Neighbours { off: &nb_off, slot: &nb_slot, w: &nb_w, w_sum: &w_sum, offset: &offset };
+    // Pool: (weight sum, weighted mean, first slot).
+    let mut pools: Vec<(f64, f64, usize)> = Vec::new();
+    for pass in 0..passes {
+        let mut moved = 0f64;
+        for step in 0..count {
+            let l = if pass % 2 == 0 { step } else { count - 1 - step };
+            moved = moved.max(solve_layer(&nb, layer_start[l]..layer_start[l + 1], &mut xs, &mut pools));
+        }
+        if moved < CONVERGED {
+            break;
+        }
+    }
+    for (layer, &a) in layers.iter().zip(&layer_start) {
+        for (i, &v) in layer.iter().enumerate() {
+            x[v as usize] = xs[a + i];
+        }
+    }
+}
+
+/// What [`solve_layer`] reads per slot (see [`refine`]).
+struct Neighbours<'a> {
+    off: &'a [u32],
+    slot: &'a [u32],
+    w: &'a [f64],
+    w_sum: &'a [f64],
+    offset: &'a [f64],
+}
+
+/// Solves the layer of `slots` exactly given its neighbours (pool-adjacent-violators);
+/// returns the largest move. Not inlined (see [`push_sorted_neighbours`]).
+#[inline(never)]
+fn solve_layer(nb: &Neighbours, slots: std::ops::Range<usize>, xs: &mut [f64], pools: &mut Vec<(f64, f64, usize)>) -> f64 {
+    pools.clear();
+    for k in slots.clone() {
+        let mut wx = ANCHOR * xs[k];
+        for j in nb.off[k] as usize..nb.off[k + 1] as usize {
+            wx += nb.w[j] * xs[nb.slot[j] as usize];
+        }
+        let w = nb.w_sum[k];
+        let mut pool = (w, wx / w - nb.offset[k], k);
+        while let Some(&(w1, m1, k1)) = pools.last() {
+            if m1 > pool.1 {
+                pools.pop();
+                let ws = w1 + pool.0;
+                pool = (ws, (w1 * m1 + pool.0 * pool.1) / ws, k1);
+            } else {
+                break;
+            }
+        }
+        pools.push(pool);
+    }
+    let mut moved = 0f64;
+    for (i, &(_, m, first)) in pools.iter().enumerate() {
+        let end = pools.get(i + 1).map_or(slots.end, |p| p.2);
+        for (x, &off) in xs[first..end].iter_mut().zip(&nb.offset[first..end]) {
+            let nx = m + off;
+            moved = moved.max((nx - *x).abs());
+            *x = nx;
+        }
+    }
+    moved
 }
 
 /// Marks segments that cross an inner (dummy–dummy) segment and have a real end.
@@ -248,6 +315,7 @@ fn type1_conflicts(g: &Layered, layers: &Layers, pos: &[u32]) -> Vec<bool> {
 }
 
 /// Vertical alignment for one direction: `(root, align)`.
+#[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn align(
     g: &Layered,
@@ -274,30 +342,46 @@ fn align(
     let count = layers.len();
     for step in 0..count {
         let l = if vert_up { step } else { count - 1 - step };
-        let layer = &layers[l];
-        let mut prev = -1i64;
-        for k in 0..layer.len() {
-            let v = if left { layer[k] } else { layer[layer.len() - 1 - k] };
-            let ns = &adj[off[v as usize] as usize..off[v as usize + 1] as usize];
-            let m = ns.len();
-            if m == 0 {
-                continue;
-            }
-            for i in (m - 1) / 2..=m / 2 {
-                let (w, s) = if left { ns[i] } else { ns[m - 1 - i] };
-                if align[v as usize] == v && prev < adj_pos(w) && !conflict[s as usize] {
-                    align[w as usize] = v;
-                    root[v as usize] = root[w as usize];
-                    align[v as usize] = root[v as usize];
-                    prev = adj_pos(w);
-                }
-            }
-        }
+        align_layer(&layers[l], off, adj, conflict, left, &adj_pos, &mut root, &mut align);
     }
     (root, align)
 }
 
+/// One layer of [`align`] (not inlined, see [`push_sorted_neighbours`]).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn align_layer(
+    layer: &[u32],
+    off: &[u32],
+    adj: &[(u32, u32)],
+    conflict: &[bool],
+    left: bool,
+    adj_pos: &dyn Fn(u32) -> i64,
+    root: &mut [u32],
+    align: &mut [u32],
+) {
+    let mut prev = -1i64;
+    for k in 0..layer.len() {
+        let v = if left { layer[k] } else { layer[layer.len() - 1 - k] };
+        let ns = &adj[off[v as usize] as usize..off[v as usize + 1] as usize];
+        let m = ns.len();
+        if m == 0 {
+            continue;
+        }
+        for i in (m - 1) / 2..=m / 2 {
+            let (w, s) = if left { ns[i] } else { ns[m - 1 - i] };
+            if align[v as usize] == v && prev < adj_pos(w) && !conflict[s as usize] {
+                align[w as usize] = v;
+                root[v as usize] = root[w as usize];
+                align[v as usize] = root[v as usize];
+                prev = adj_pos(w);
+            }
+        }
+    }
+}
+
 /// Horizontal compaction of the blocks of `root` (scanning from the left or the right).
+#[inline(never)]
 fn compact(
     g: &Layered,
     layers: &Layers,
