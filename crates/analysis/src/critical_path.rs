@@ -40,13 +40,14 @@
 //! - **Kernel family**: the name without a trailing `(_<digits>)?(_(aic|aiv))?`.
 //! - **µs** = `ticks / clock_freq_hz * 1e6` (the report's rule; durations only).
 
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::tasks::task_id_display;
 use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::fmt::{self, Write as _};
 
 /// The reference's default tick tolerance (`--tol 2`).
@@ -298,7 +299,7 @@ pub fn build_graph(
     };
     // Tasks in first-appearance order; cores in first-appearance order.
     let mut core_order: Vec<u32> = Vec::new();
-    let mut core_slices: HashMap<u32, Vec<(u64, u64, u64, u32)>> = HashMap::new();
+    let mut core_slices: HashMap<u32, Vec<(u64, u64, u64, u32)>> = HashMap::default();
     for (((&core, &tid), &st), &en) in sl.core.iter().zip(&sl.task).zip(&sl.start).zip(&sl.end) {
         let i = if let Some(&i) = g.index.get(&tid) {
             i as usize
@@ -339,7 +340,7 @@ pub fn build_graph(
     g.t1_ticks = g.end_ticks.iter().copied().max().unwrap_or(0);
 
     // Names.
-    let mut kernel: HashMap<u64, i64> = HashMap::new();
+    let mut kernel: HashMap<u64, i64> = HashMap::default();
     if let Some(d) = deps {
         for (&id, k) in d.tasks.task_id.iter().zip(&d.tasks.kernel_ids) {
             match k.iter().copied().find(|&x| x >= 0) {
@@ -363,7 +364,7 @@ pub fn build_graph(
     let mut kept: Vec<(u32, u32)> = Vec::new();
     match deps {
         Some(d) => {
-            let mut seen: HashSet<(u64, u64)> = HashSet::with_capacity(d.edges.pred.len());
+            let mut seen: HashSet<(u64, u64)> = HashSet::with_capacity_and_hasher(d.edges.pred.len(), rustc_hash::FxBuildHasher);
             for (&p, &s) in d.edges.pred.iter().zip(&d.edges.succ) {
                 if p == s {
                     continue;

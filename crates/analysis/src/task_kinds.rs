@@ -31,13 +31,14 @@
 //! dispatch among rows with AICPU timing (rows without it sort last). A task without rows
 //! anchors on its markers (Worker View only).
 
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::tasks::{self, JoinedTasks};
 use crate::timebase::Timebase;
 use crate::worker_view::bar_start_us;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::{ChipRecords, SchedKind};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 /// Width the reference gives zero-length AICPU markers (µs).
 pub const MARKER_MIN_DUR_US: f64 = 0.02;
@@ -642,7 +643,7 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
         }
     }
     let mut markers = AicpuMarkers::default();
-    let mut graph_outer_locals: HashSet<u64> = HashSet::new();
+    let mut graph_outer_locals: HashSet<u64> = HashSet::default();
     for (thread, p) in phases.iter().enumerate() {
         for r in 0..p.len() {
             let Some(id) = p.task_id.get(r) else {
@@ -758,7 +759,7 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
 pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<GraphExecution> {
     // outer id -> (prepare start min, end max, duration sum, slices), insertion ordered.
     let mut prepares: Vec<(u64, f64, f64, f64, u32)> = Vec::new();
-    let mut dummies: HashMap<u64, Vec<(f64, f64, u64)>> = HashMap::new();
+    let mut dummies: HashMap<u64, Vec<(f64, f64, u64)>> = HashMap::default();
     for p in phases {
         for r in 0..p.len() {
             let Some(id) = p.task_id.get(r) else {
@@ -789,7 +790,7 @@ pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<Gr
     if prepares.is_empty() {
         return Vec::new();
     }
-    let mut rows: HashMap<u64, Vec<(usize, u64)>> = HashMap::new();
+    let mut rows: HashMap<u64, Vec<(usize, u64)>> = HashMap::default();
     for (i, &id) in tasks.task_id.iter().enumerate() {
         if let Some((outer, node)) = decode_graph_node(id) {
             rows.entry(outer).or_default().push((i, node));

@@ -10,7 +10,7 @@
 use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::records::{ChipRecords, CoreType};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// "No source row" marker in `aicore_row` / `aicpu_row`.
 pub const NO_ROW: u32 = u32::MAX;
@@ -79,7 +79,7 @@ pub fn join(records: &ChipRecords) -> JoinedTasks {
     let with_epoch = core_rows.has_run_epoch() && cpu_rows.columns == 5;
     let mut rows: Vec<Row> = Vec::new();
     if !cpu_rows.is_empty() {
-        let mut map: HashMap<(u32, u64, u32), u32> = HashMap::with_capacity(core_rows.len());
+        let mut map: HashMap<(u32, u64, u32), u32> = HashMap::with_capacity_and_hasher(core_rows.len(), rustc_hash::FxBuildHasher);
         let mut dup = 0usize;
         for i in 0..core_rows.len() {
             let (Some(&c), Some(&r), Some(&e)) = (
@@ -99,7 +99,7 @@ pub fn join(records: &ChipRecords) -> JoinedTasks {
                 "{dup} duplicate AICore join key(s) (core_id, reg_task_id); the later row wins"
             ));
         }
-        let mut unmatched: HashMap<u32, usize> = HashMap::new();
+        let mut unmatched: HashMap<u32, usize> = HashMap::default();
         for j in 0..cpu_rows.len() {
             let (Some(&c), Some(&r), Some(&e)) = (
                 cpu_rows.core_id.get(j),
@@ -249,7 +249,7 @@ fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> Joine
 /// Resolved func id per joined row (§1.12): a file func id ≥ 0 is kept; otherwise from
 /// `deps.tasks[task_id].kernel_ids` — AIC → slot 0, AIV → slot 1 else slot 2; -1 = unresolved.
 pub fn func_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<i64> {
-    let mut kmap: HashMap<u64, [i64; 3]> = HashMap::new();
+    let mut kmap: HashMap<u64, [i64; 3]> = HashMap::default();
     if let Some(d) = deps {
         for ((&id, k), &ok) in d
             .tasks
@@ -306,8 +306,8 @@ pub fn spmd_flags(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<bool> {
 /// The set of SPMD task ids (see [`spmd_flags`]); also covers ids with no AICore row
 /// (e.g. a predicated skip of an SPMD task) through deps.json `block_num`.
 pub fn spmd_task_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> HashSet<u64> {
-    let mut ids = HashSet::new();
-    let mut listed: HashSet<u64> = HashSet::new();
+    let mut ids = HashSet::default();
+    let mut listed: HashSet<u64> = HashSet::default();
     if let Some(d) = deps {
         for (&id, &b) in d.tasks.task_id.iter().zip(&d.tasks.block_num) {
             listed.insert(id);
@@ -317,7 +317,7 @@ pub fn spmd_task_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> HashSet<u64> {
         }
     }
     // (rows, first core type, all same type)
-    let mut groups: HashMap<u64, (u32, CoreType, bool)> = HashMap::new();
+    let mut groups: HashMap<u64, (u32, CoreType, bool)> = HashMap::default();
     for (&id, &ct) in tasks.task_id.iter().zip(&tasks.core_type) {
         let g = groups.entry(id).or_insert((0, ct, true));
         g.0 += 1;
