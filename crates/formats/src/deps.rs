@@ -178,6 +178,51 @@ pub struct Deps {
 }
 
 impl Deps {
+    /// Trims every column's capacity to its length (the columns grow by doubling while a
+    /// file is read; a million-task file left ~25% of its column bytes unused).
+    pub fn shrink_to_fit(&mut self) {
+        let t = &mut self.tasks;
+        t.task_id.shrink_to_fit();
+        t.kernel_ids.shrink_to_fit();
+        t.has_kernel_ids.shrink_to_fit();
+        t.block_num.shrink_to_fit();
+        t.early_dispatch.shrink_to_fit();
+        t.scope.shrink_to_fit();
+        t.arg_offsets.shrink_to_fit();
+        let a = &mut self.args;
+        a.idx.shrink_to_fit();
+        a.arg_type.shrink_to_fit();
+        a.tensor_id.shrink_to_fit();
+        a.dtype.shrink_to_fit();
+        a.shape.shrink_to_fit();
+        a.strides.shrink_to_fit();
+        a.start_offset.shrink_to_fit();
+        let x = &mut self.tensors;
+        x.tensor_id.shrink_to_fit();
+        x.buffer_addr.shrink_to_fit();
+        x.version.shrink_to_fit();
+        x.dtype.shrink_to_fit();
+        x.buffer_numel.shrink_to_fit();
+        let e = &mut self.edges;
+        e.pred.shrink_to_fit();
+        e.succ.shrink_to_fit();
+        e.arg.shrink_to_fit();
+        e.source.shrink_to_fit();
+        e.flags.shrink_to_fit();
+        e.overlap.shrink_to_fit();
+        e.tensor_id.shrink_to_fit();
+        e.consumer_dtype.shrink_to_fit();
+        e.consumer_shape.shrink_to_fit();
+        e.consumer_strides.shrink_to_fit();
+        e.consumer_start_offset.shrink_to_fit();
+        e.producer_shape.shrink_to_fit();
+        e.producer_strides.shrink_to_fit();
+        e.producer_start_offset.shrink_to_fit();
+        self.dims.shrink_to_fit();
+        self.task_offsets.shrink_to_fit();
+        self.task_lens.shrink_to_fit();
+    }
+
     pub fn task_count(&self) -> usize {
         self.tasks.len()
     }
@@ -470,6 +515,158 @@ struct TaskHead<'a> {
     block_num: Option<i64>,
 }
 
+/// [`TaskHead`] read by [`crate::json_fast`] (the common shape: id as a decimal string or
+/// number, `kernel_ids` of three integers, integer `block_num`, boolean `early_dispatch`,
+/// `scope` without escapes; every other key skipped and validated), with the element's length;
+/// `None` for anything else, which serde then reads.
+fn fast_task_head(b: &[u8]) -> Option<(TaskHead<'_>, usize)> {
+    use crate::json_fast::{plain_string, skip_value, skip_ws, small_int};
+    let mut j = skip_ws(b, 0);
+    if *b.get(j)? != b'{' {
+        return None;
+    }
+    let mut head = TaskHead { task_id: IdNum(0), scope: None, early_dispatch: None, kernel_ids: None, block_num: None };
+    let mut seen = [false; 5];
+    j = skip_ws(b, j + 1);
+    if *b.get(j)? == b'}' {
+        return None; // no task_id: serde says so
+    }
+    loop {
+        let (key, after) = plain_string(b, j)?;
+        j = skip_ws(b, after);
+        if *b.get(j)? != b':' {
+            return None;
+        }
+        j = skip_ws(b, j + 1);
+        let field = match key {
+            b"task_id" => 0,
+            b"scope" => 1,
+            b"early_dispatch" => 2,
+            b"kernel_ids" => 3,
+            b"block_num" => 4,
+            _ => usize::MAX,
+        };
+        if let Some(slot) = seen.get_mut(field) {
+            if std::mem::replace(slot, true) {
+                return None; // a repeated field: serde reports it
+            }
+        }
+        j = match field {
+            0 => {
+                let (id, end) = fast_id(b, j)?;
+                head.task_id = IdNum(id);
+                end
+            }
+            1 => {
+                let (text, end) = plain_string(b, j)?;
+                head.scope = Some(Cow::Borrowed(std::str::from_utf8(text).ok()?));
+                end
+            }
+            2 => {
+                let (v, end) = match *b.get(j)? {
+                    b't' if b.get(j..j + 4)? == b"true" => (true, j + 4),
+                    b'f' if b.get(j..j + 5)? == b"false" => (false, j + 5),
+                    _ => return None,
+                };
+                head.early_dispatch = Some(v);
+                end
+            }
+            3 => {
+                if *b.get(j)? != b'[' {
+                    return None;
+                }
+                let mut ids = [-1i64; 3];
+                let mut k = skip_ws(b, j + 1);
+                for (n, slot) in ids.iter_mut().enumerate() {
+                    let (v, end) = small_int(b, k)?;
+                    *slot = v;
+                    k = skip_ws(b, end);
+                    match (*b.get(k)?, n) {
+                        (b',', 0 | 1) | (b']', 2) => k = skip_ws(b, k + 1),
+                        _ => return None,
+                    }
+                }
+                head.kernel_ids = Some(KernelIds { ids, ok: true });
+                k
+            }
+            4 => {
+                let (v, end) = small_int(b, j)?;
+                head.block_num = Some(v);
+                end
+            }
+            _ => skip_value(b, j)?,
+        };
+        j = skip_ws(b, j);
+        match *b.get(j)? {
+            b',' => j = skip_ws(b, j + 1),
+            b'}' => break,
+            _ => return None,
+        }
+    }
+    if !seen[0] {
+        return None;
+    }
+    let n = j + 1;
+    // As `json_stream::de_one`: a value reaching the end of the bytes may be cut.
+    (n < b.len()).then_some((head, n))
+}
+
+/// An id value (decimal string or non-negative integer, as [`IdNum`] reads the common case)
+/// at `b[j]` and its end.
+fn fast_id(b: &[u8], j: usize) -> Option<(u64, usize)> {
+    use crate::json_fast::{plain_string, small_int, small_uint};
+    if *b.get(j)? == b'"' {
+        let (digits, end) = plain_string(b, j)?;
+        return Some((small_uint(digits)?, end));
+    }
+    let (v, end) = small_int(b, j)?;
+    (v >= 0).then_some((v as u64, end))
+}
+
+/// [`EdgeEnds`] of an edge object read by [`crate::json_fast`] (ids as in [`fast_id`], every
+/// other key skipped and validated), with the element's length; `None` for anything else.
+fn fast_edge_ends(b: &[u8]) -> Option<(EdgeEnds, usize)> {
+    use crate::json_fast::{plain_string, skip_value, skip_ws};
+    let mut j = skip_ws(b, 0);
+    if *b.get(j)? != b'{' {
+        return None;
+    }
+    let (mut pred, mut succ) = (None, None);
+    j = skip_ws(b, j + 1);
+    loop {
+        let (key, after) = plain_string(b, j)?;
+        j = skip_ws(b, after);
+        if *b.get(j)? != b':' {
+            return None;
+        }
+        j = skip_ws(b, j + 1);
+        let slot = match key {
+            b"pred" => Some(&mut pred),
+            b"succ" => Some(&mut succ),
+            _ => None,
+        };
+        j = match slot {
+            Some(slot) => {
+                if slot.is_some() {
+                    return None; // a repeated field: serde reports it
+                }
+                let (v, end) = fast_id(b, j)?;
+                *slot = Some(v);
+                end
+            }
+            None => skip_value(b, j)?,
+        };
+        j = skip_ws(b, j);
+        match *b.get(j)? {
+            b',' => j = skip_ws(b, j + 1),
+            b'}' => break,
+            _ => return None,
+        }
+    }
+    let n = j + 1;
+    (n < b.len()).then_some((EdgeEnds(pred?, succ?), n))
+}
+
 /// Appends a task head and its byte span (lean reading).
 fn push_task_head(b: &mut Builder, t: &TaskHead<'_>, offset: u64, len: usize) {
     let tasks = &mut b.deps.tasks;
@@ -711,6 +908,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Deps, FormatError> {
 /// The checks after all keys were read.
 fn finish(b: Builder) -> Deps {
     let mut deps = b.deps;
+    deps.shrink_to_fit();
     if deps.tasks.arg_offsets.is_empty() {
         deps.tasks.arg_offsets.push(0);
     }
@@ -746,12 +944,25 @@ impl json_stream::Target for Builder {
     fn element(&mut self, slot: usize, bytes: &[u8], offset: u64) -> json_stream::Elem {
         if self.lean {
             return match slot {
-                0 => json_stream::de_one(bytes, |t, n| push_task_head(self, &t, offset, n)),
+                0 => match fast_task_head(bytes) {
+                    Some((t, n)) => {
+                        push_task_head(self, &t, offset, n);
+                        json_stream::Elem::Done(n)
+                    }
+                    None => json_stream::de_one(bytes, |t, n| push_task_head(self, &t, offset, n)),
+                },
                 1 => json_stream::de_one(bytes, |_: de::IgnoredAny, _| self.deps.skipped_tensors += 1),
-                _ => json_stream::de_one(bytes, |e: EdgeEnds, _| {
-                    self.deps.edges.pred.push(e.0);
-                    self.deps.edges.succ.push(e.1);
-                }),
+                _ => match fast_edge_ends(bytes) {
+                    Some((e, n)) => {
+                        self.deps.edges.pred.push(e.0);
+                        self.deps.edges.succ.push(e.1);
+                        json_stream::Elem::Done(n)
+                    }
+                    None => json_stream::de_one(bytes, |e: EdgeEnds, _| {
+                        self.deps.edges.pred.push(e.0);
+                        self.deps.edges.succ.push(e.1);
+                    }),
+                },
             };
         }
         match slot {
@@ -803,5 +1014,64 @@ impl DepsStream {
         Top(&mut b).deserialize(&mut json).ok()?;
         json.end().ok()?;
         Some(finish(b))
+    }
+}
+
+#[cfg(test)]
+mod fast_head_tests {
+    use super::*;
+
+    type Head = (u64, Option<String>, Option<bool>, Option<([i64; 3], bool)>, Option<i64>, usize);
+
+    fn serde_head(b: &[u8]) -> Option<Head> {
+        let mut out = None;
+        if let json_stream::Elem::Done(_) = json_stream::de_one(b, |t: TaskHead<'_>, n| {
+            out = Some((t.task_id.0, t.scope.map(Cow::into_owned), t.early_dispatch, t.kernel_ids.map(|k| (k.ids, k.ok)), t.block_num, n));
+        }) {
+            return out;
+        }
+        None
+    }
+
+    /// Where the fast path answers, it answers what serde answers; the odd shapes go to serde.
+    #[test]
+    fn fast_task_head_equals_serde() {
+        let cases: [&[u8]; 9] = [
+            br#"{"task_id":"8589934592","scope":"auto","early_dispatch":false,"kernel_ids":[-1,3,-1],"block_num":1,"args":[{"idx":0,"type":"INOUT","tensor_id":"1","shape":[16,16],"x":-1.5e3,"n":null,"t":true}]},"#,
+            br#"{ "task_id" : 7 , "kernel_ids" : [ 1 , 2 , 3 ] , "block_num" : -4 } ,"#,
+            br#"{"task_id":"007"},"#,
+            br#"{"task_id":" 7 "},"#,
+            br#"{"task_id":"7","task_id":"8"},"#,
+            br#"{"task_id":"7","kernel_ids":[1,2]},"#,
+            br#"{"task_id":"7","args":[1,]},"#,
+            br#"{"task_id":"7","scope":"a\"b"},"#,
+            br#"{"task_id":"7","early_dispatch":null,"block_num":2.0},"#,
+        ];
+        for (i, c) in cases.iter().enumerate() {
+            let fast = fast_task_head(c).map(|(t, n)| (t.task_id.0, t.scope.map(Cow::into_owned), t.early_dispatch, t.kernel_ids.map(|k| (k.ids, k.ok)), t.block_num, n));
+            if let Some(f) = &fast {
+                assert_eq!(Some(f.clone()), serde_head(c), "case {i}");
+            }
+            assert_eq!(fast.is_some(), i < 2, "case {i}: fast path taken = {}", fast.is_some());
+        }
+        let edges: [&[u8]; 5] = [
+            br#"{"pred":"4294967296","succ":"8589934592","arg":0,"flags":["wait"],"consumer_shape":[16,16]},"#,
+            br#"{ "succ" : 5 , "pred" : 4 } ]"#,
+            br#"{"pred":"1","succ":"2","pred":"3"},"#,
+            br#"{"pred":"1"},"#,
+            br"[1, 2],",
+        ];
+        for (i, c) in edges.iter().enumerate() {
+            let fast = fast_edge_ends(c).map(|(e, n)| (e.0, e.1, n));
+            let mut slow = None;
+            if let json_stream::Elem::Done(_) = json_stream::de_one(c, |e: EdgeEnds, n| slow = Some((e.0, e.1, n))) {}
+            if fast.is_some() {
+                assert_eq!(fast, slow, "edge {i}");
+            }
+            assert_eq!(fast.is_some(), i < 2, "edge {i}");
+        }
+        // Cut by the end of the bytes received: not taken.
+        assert!(fast_task_head(br#"{"task_id":"7","args":[1,2"#).is_none());
+        assert!(fast_task_head(br#"{"task_id":"7"}"#).is_none());
     }
 }

@@ -11,6 +11,7 @@ pub mod deps;
 pub mod discovery;
 mod error;
 pub mod host_phase_records;
+mod json_fast;
 mod json_stream;
 mod json_util;
 pub mod manifest;

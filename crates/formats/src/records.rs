@@ -419,6 +419,45 @@ impl ChipRecords {
             || self.metadata.host_capture.is_some()
     }
 
+    /// Trims the big columns' capacity to their length (they grow by doubling while a file
+    /// is read; a million-task file left ~20% of its column bytes unused).
+    pub fn shrink_to_fit(&mut self) {
+        let a = &mut self.aicore;
+        a.core_id.shrink_to_fit();
+        a.task_id.shrink_to_fit();
+        a.reg_task_id.shrink_to_fit();
+        a.start_cycles.shrink_to_fit();
+        a.end_cycles.shrink_to_fit();
+        a.receive_to_start_cycles.shrink_to_fit();
+        a.run_epoch.shrink_to_fit();
+        let c = &mut self.aicpu;
+        c.core_id.shrink_to_fit();
+        c.reg_task_id.shrink_to_fit();
+        c.dispatch_cycles.shrink_to_fit();
+        c.finish_cycles.shrink_to_fit();
+        c.run_epoch.shrink_to_fit();
+        for t in &mut self.sched_threads {
+            t.kind.shrink_to_fit();
+            t.start_cycles.shrink_to_fit();
+            t.end_cycles.shrink_to_fit();
+            t.loop_iter.shrink_to_fit();
+            t.tasks_processed.shrink_to_fit();
+            t.pop_hit.shrink_to_fit();
+            t.pop_miss.shrink_to_fit();
+            t.task_id.shrink_to_fit();
+            t.shared_at_start.shrink_to_fit();
+            t.shared_at_end.shrink_to_fit();
+            t.run_epoch.shrink_to_fit();
+        }
+        for t in &mut self.orch_threads {
+            t.submit_idx.shrink_to_fit();
+            t.task_id.shrink_to_fit();
+            t.start_cycles.shrink_to_fit();
+            t.end_cycles.shrink_to_fit();
+            t.run_epoch.shrink_to_fit();
+        }
+    }
+
     /// Number of AICore rows (or v1 task rows).
     pub fn aicore_row_count(&self) -> usize {
         self.v1_tasks
@@ -661,6 +700,108 @@ struct SchedRec<'a> {
     shared_at_end: Option<[i32; 3]>,
     #[serde(default)]
     run_epoch: Option<Num>,
+}
+
+/// [`SchedRec`] of the common raw shape read by [`crate::json_fast`] (`kind`/`phase`
+/// without escapes, integer counters and cycles, `shared_at_*` of three integers; every other
+/// key skipped and validated), with the element's length; `None` for anything else (floats,
+/// `null`s, the v1 µs form, repeated keys, a cut element), which serde then reads.
+#[allow(clippy::many_single_char_names, clippy::too_many_lines)] // a byte scanner, key by key
+fn fast_sched_rec(b: &[u8]) -> Option<(SchedRec<'_>, usize)> {
+    use crate::json_fast::{plain_string, skip_value, skip_ws, small_int};
+    let mut r = SchedRec {
+        kind: None,
+        phase: None,
+        start_cycles: None,
+        end_cycles: None,
+        start_time_us: None,
+        end_time_us: None,
+        loop_iter: None,
+        tasks_processed: None,
+        pop_hit: None,
+        pop_miss: None,
+        task_id: None,
+        shared_at_start: None,
+        shared_at_end: None,
+        run_epoch: None,
+    };
+    let mut j = skip_ws(b, 0);
+    if *b.get(j)? != b'{' {
+        return None;
+    }
+    j = skip_ws(b, j + 1);
+    if *b.get(j)? != b'}' {
+        loop {
+            let (key, after) = plain_string(b, j)?;
+            j = skip_ws(b, after);
+            if *b.get(j)? != b':' {
+                return None;
+            }
+            j = skip_ws(b, j + 1);
+            let num = match key {
+                b"start_cycles" => Some(&mut r.start_cycles),
+                b"end_cycles" => Some(&mut r.end_cycles),
+                b"loop_iter" => Some(&mut r.loop_iter),
+                b"tasks_processed" => Some(&mut r.tasks_processed),
+                b"pop_hit" => Some(&mut r.pop_hit),
+                b"pop_miss" => Some(&mut r.pop_miss),
+                b"task_id" => Some(&mut r.task_id),
+                b"run_epoch" => Some(&mut r.run_epoch),
+                _ => None,
+            };
+            if let Some(slot) = num {
+                if slot.is_some() {
+                    return None;
+                }
+                let (v, end) = small_int(b, j)?;
+                *slot = Some(Num(v as u64));
+                j = end;
+            } else {
+                match key {
+                    b"kind" | b"phase" => {
+                        let slot = if key == b"kind" { &mut r.kind } else { &mut r.phase };
+                        if slot.is_some() {
+                            return None;
+                        }
+                        let (text, end) = plain_string(b, j)?;
+                        *slot = Some(Cow::Borrowed(std::str::from_utf8(text).ok()?));
+                        j = end;
+                    }
+                    b"shared_at_start" | b"shared_at_end" => {
+                        let slot = if key == b"shared_at_start" { &mut r.shared_at_start } else { &mut r.shared_at_end };
+                        if slot.is_some() || *b.get(j)? != b'[' {
+                            return None;
+                        }
+                        let mut v = [0i32; 3];
+                        let mut k = skip_ws(b, j + 1);
+                        for (n, x) in v.iter_mut().enumerate() {
+                            let (i, end) = small_int(b, k)?;
+                            *x = i32::try_from(i).ok()?;
+                            k = skip_ws(b, end);
+                            match (*b.get(k)?, n) {
+                                (b',', 0 | 1) => k = skip_ws(b, k + 1),
+                                (b']', 2) => k += 1,
+                                _ => return None,
+                            }
+                        }
+                        *slot = Some(v);
+                        j = k;
+                    }
+                    b"start_time_us" | b"end_time_us" => return None,
+                    _ => j = skip_value(b, j)?,
+                }
+            }
+            j = skip_ws(b, j);
+            match *b.get(j)? {
+                b',' => j = skip_ws(b, j + 1),
+                b'}' => break,
+                _ => return None,
+            }
+        }
+    }
+    let n = j + 1;
+    // As `json_stream::de_one`: a value reaching the end of the bytes may be cut.
+    (n < b.len()).then_some((r, n))
 }
 
 #[derive(Default)]
@@ -1151,7 +1292,10 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
 pub fn parse(path: &str, bytes: &[u8]) -> Result<ChipRecords, FormatError> {
     let ObjectOnly(raw): ObjectOnly<RawFile<'_>> =
         serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
-    from_raw(path, bytes, raw)
+    from_raw(path, bytes, raw).map(|mut r| {
+        r.shrink_to_fit();
+        r
+    })
 }
 
 /// The variant detection and checks over a deserialised file (`bytes` locates keys in errors).
@@ -1451,7 +1595,16 @@ impl json_stream::Target for StreamSinks {
             0 => push_into(self.v1.as_mut(), bytes),
             1 => push_into(self.aicore.as_mut(), bytes),
             2 => push_into(self.aicpu.as_mut(), bytes),
-            3 => push_into(self.sched.as_mut().and_then(|v| v.last_mut()), bytes),
+            3 => {
+                let sink = self.sched.as_mut().and_then(|v| v.last_mut());
+                match (sink, fast_sched_rec(bytes)) {
+                    (Some(sink), Some((r, n))) => {
+                        sink.push(r);
+                        json_stream::Elem::Done(n)
+                    }
+                    (sink, _) => push_into(sink, bytes),
+                }
+            }
             4 => push_into(self.orch.as_mut().and_then(|v| v.last_mut()), bytes),
             5 => push_into(self.host_orch.as_mut().and_then(|v| v.last_mut()), bytes),
             _ => push_into(self.uploads.as_mut(), bytes),
@@ -1493,6 +1646,47 @@ impl RecordsStream {
         raw.aicpu_orchestrator_phases = s.orch.map(ListOf).or(raw.aicpu_orchestrator_phases);
         raw.host_orchestrator_phases = s.host_orch.map(ListOf).or(raw.host_orchestrator_phases);
         raw.host_device_uploads = s.uploads.map(One).or(raw.host_device_uploads);
-        from_raw(path, &side, raw).ok()
+        let mut records = from_raw(path, &side, raw).ok()?;
+        records.shrink_to_fit();
+        Some(records)
+    }
+}
+
+#[cfg(test)]
+mod fast_sched_tests {
+    use super::*;
+
+    fn cols(r: &SchedRec<'_>) -> String {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            r.kind, r.phase, r.start_cycles, r.end_cycles, r.start_time_us, r.end_time_us, r.loop_iter, r.tasks_processed,
+            r.pop_hit, r.pop_miss, r.task_id, r.shared_at_start, r.shared_at_end, r.run_epoch
+        )
+    }
+
+    /// Where the fast path answers, it answers what serde answers; the odd shapes go to serde.
+    #[test]
+    fn fast_sched_rec_equals_serde() {
+        let cases: [&[u8]; 8] = [
+            br#"{"kind": "dispatch", "start_cycles": 100290560761, "end_cycles": 100290560840, "loop_iter": 1, "tasks_processed": 1, "pop_hit": 1, "pop_miss": 3, "shared_at_start": [0,0,0], "shared_at_end": [0,-1,2], "extra": {"a": [1.5, "x"]}},"#,
+            br#"{"kind":"dummy_task","task_id":-5,"run_epoch":2} ]"#,
+            br"{},",
+            br#"{"kind": "x", "kind": "y"},"#,
+            br#"{"phase": "a", "start_time_us": 1.5},"#,
+            br#"{"start_cycles": null},"#,
+            br#"{"shared_at_start": [1, 2]},"#,
+            br#"{"loop_iter": 1.0},"#,
+        ];
+        for (i, c) in cases.iter().enumerate() {
+            let fast = fast_sched_rec(c).map(|(r, n)| (cols(&r), n));
+            let mut slow = None;
+            if let json_stream::Elem::Done(_) = json_stream::de_one(c, |r: SchedRec<'_>, n| slow = Some((cols(&r), n))) {}
+            if fast.is_some() {
+                assert_eq!(fast, slow, "case {i}");
+            }
+            assert_eq!(fast.is_some(), i < 3, "case {i}");
+        }
+        assert!(fast_sched_rec(br#"{"kind": "dispatch", "start_cycles": 1"#).is_none());
+        assert!(fast_sched_rec(br#"{"kind": "dispatch"}"#).is_none());
     }
 }
