@@ -65,6 +65,8 @@ pub struct AppState {
     pub perf: crate::views::swimlane::panel::PerfUi,
     /// The panel's path tabs (critical path, gaps, early dispatch, chains).
     pub paths: crate::views::swimlane::panel::paths::PathsUi,
+    /// The Memory Reuse view of pass dumps.
+    pub memory_map: crate::views::memory_map::MemoryMapUi,
 }
 
 impl AppState {
@@ -86,6 +88,7 @@ impl AppState {
             swim: SwimlaneUi::new(),
             perf: crate::views::swimlane::panel::PerfUi::new(),
             paths: crate::views::swimlane::panel::paths::PathsUi::new(),
+            memory_map: crate::views::memory_map::MemoryMapUi::new(),
         }
     }
 
@@ -102,6 +105,7 @@ impl AppState {
         self.swim.reset();
         self.perf.reset();
         self.paths.reset();
+        self.memory_map.reset();
         self.progress.set(None);
         self.load_elapsed_ms.set(None);
     }

@@ -308,6 +308,7 @@ fn on_message(state: &AppState, data: &JsValue) {
         }
         FromWorker::PassList(data) => crate::views::pass_trace::on_list(data),
         FromWorker::PassDiff(data) => crate::views::pass_trace::on_diff(*data),
+        FromWorker::MemoryMap(data) => crate::views::memory_map::on_data(&state, *data),
         FromWorker::Error { message } => {
             // An older worker without timelines: fall back to its Worker View columns.
             if state.swim.loading.get_untracked() && message.contains("timeline") {

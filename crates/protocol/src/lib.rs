@@ -72,6 +72,11 @@ pub enum ToWorker {
     /// The diff of pass `pass` (position in the pass list) against the snapshot before it,
     /// restricted to one function (`Class.method` key) when given. Reply: [`FromWorker::PassDiff`].
     PassDiff { dataset_id: u32, pass: u32, function: Option<String> },
+    /// The memory reuse map of one snapshot of a pass-dump dataset (`file`: its name in the
+    /// dump; `None` = the `*after_AllocateMemoryAddr.py` one), with the capacities of `chip`
+    /// (`Ascend910B` / `Ascend950`; `None` = detected from the case, else assumed).
+    /// Reply: [`FromWorker::MemoryMap`].
+    MemoryMap { dataset_id: u32, file: Option<String>, chip: Option<String> },
     /// Test hook for the crash-recovery path: the worker panics on purpose.
     DebugPanic,
     /// The task dependency graph of a runtime dataset in one edge mode (`full`, `reduced`,
@@ -714,6 +719,8 @@ pub enum FromWorker {
     PassList(PassListData),
     /// One pass's diff.
     PassDiff(Box<PassDiffData>),
+    /// A snapshot's memory reuse map (or why there is none).
+    MemoryMap(Box<MemoryMapData>),
     /// A laid-out task dependency graph (typed arrays beside the message, see [`DepGraphHeader`]).
     DepGraph(DepGraphHeader),
     /// Rows of preformatted cells: `args` (index, type, tensor, dtype, shape, strides, offset),
@@ -795,6 +802,87 @@ pub struct PassDiffData {
     pub log: Option<String>,
     pub warnings: Vec<PassWarningRow>,
     /// Why the diff could not be made (unreadable file), when it could not.
+    pub error: Option<String>,
+}
+
+/// Per-space totals of one function's memory map.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemSpaceRow {
+    pub space: String,
+    /// High-water mark: `max(offset + size)` over the space's boxes.
+    pub hwm_bytes: i64,
+    /// Chip capacity of the space (the hwm when the chip has no such space).
+    pub limit_bytes: i64,
+    /// Whether `limit_bytes` is a chip capacity (false: the chip has no such space).
+    pub has_capacity: bool,
+    /// Most bytes live on one line (views not counted twice).
+    pub peak_live_bytes: i64,
+    pub boxes: u32,
+    pub bases: u32,
+}
+
+/// One rectangle of a memory map: alias tiles sharing a slot while live.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemBoxRow {
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub space: String,
+    pub base: String,
+    pub offset_bytes: i64,
+    pub size_bytes: i64,
+    pub shape: Vec<i64>,
+    pub dtype: String,
+    /// Producer op (`tile.load`), `param` for a parameter.
+    pub op: String,
+    /// Live range, 1-based dump lines, inclusive.
+    pub start_line: u32,
+    pub end_line: u32,
+    /// A narrower box on the same base overlapping another (drawn dashed).
+    pub view: bool,
+    /// Overlaps a box of another base in bytes while both are live (drawn red).
+    pub conflict: bool,
+    /// Defining statements of its names: `(first, last)` dump lines.
+    pub defined: Vec<(u32, u32)>,
+    /// Lines reading any of its names, ascending.
+    pub used: Vec<u32>,
+}
+
+/// One compute function's map and source.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemFunctionMap {
+    pub name: String,
+    /// `AIC`, `AIV` or `InCore`.
+    pub ftype: String,
+    /// The function's first (decorator) and last dump lines, 1-based.
+    pub src_start: u32,
+    pub src_end: u32,
+    /// Lines `src_start..=src_end` of the dump.
+    pub source: Vec<String>,
+    pub spaces: Vec<MemSpaceRow>,
+    pub boxes: Vec<MemBoxRow>,
+}
+
+/// The memory reuse map of one snapshot (`error` set when it has none).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemoryMapData {
+    pub dataset_id: u32,
+    /// The snapshot's file name in the dump.
+    pub file: String,
+    pub pass_name: String,
+    /// Chip whose capacities are used (`Ascend910B`), its arch (`a2a3`), whether it was
+    /// determined (else assumed) and from where (`ptoas/x.pto`, `compiled_meta.json`, `chosen`).
+    pub chip: String,
+    pub arch: String,
+    pub chip_detected: bool,
+    pub chip_source: String,
+    /// Chips a selector offers.
+    pub chips: Vec<String>,
+    /// Snapshots of the dump a selector offers (file names, pass order).
+    pub snapshots: Vec<String>,
+    /// Spaces present in any function, in panel order.
+    pub spaces: Vec<String>,
+    pub functions: Vec<MemFunctionMap>,
+    /// Why there is no map: names the file (and line when known).
     pub error: Option<String>,
 }
 

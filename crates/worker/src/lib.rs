@@ -8,6 +8,7 @@
 
 pub mod reading;
 mod graph;
+mod memory_map;
 mod perf_panel;
 mod passes;
 mod perf_paths;

@@ -52,7 +52,7 @@ pub(crate) fn remember(dataset_id: u32, dataset: &discovery::Dataset, entries: &
 }
 
 /// The text of `name` in dataset `id` (read once).
-async fn text(id: u32, name: &str) -> Result<Rc<str>, String> {
+pub(crate) async fn text(id: u32, name: &str) -> Result<Rc<str>, String> {
     let cached = DIRS.with_borrow(|d| {
         let dir = d.get(&id).ok_or_else(|| format!("dataset {id} is not a pass dump"))?;
         if let Some(t) = dir.texts.get(name) {
@@ -75,7 +75,7 @@ async fn text(id: u32, name: &str) -> Result<Rc<str>, String> {
     Ok(t)
 }
 
-fn names(id: u32) -> Vec<String> {
+pub(crate) fn names(id: u32) -> Vec<String> {
     DIRS.with_borrow(|d| d.get(&id).map(|dir| dir.files.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default())
 }
 

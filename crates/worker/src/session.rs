@@ -76,6 +76,7 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::DepNodeDetails { dataset_id, node } => crate::graph::post_node_details(dataset_id, node),
         ToWorker::PassList { dataset_id } => crate::passes::post_list(dataset_id),
         ToWorker::PassDiff { dataset_id, pass, function } => crate::passes::post_diff(dataset_id, pass, function),
+        ToWorker::MemoryMap { dataset_id, file, chip } => crate::memory_map::post(dataset_id, file, chip),
         ToWorker::DebugPanic => debug_panic(),
     }
 }
@@ -148,6 +149,7 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
     });
     crate::traces::reset(&entries, &sources);
     crate::passes::reset();
+    crate::memory_map::reset();
     let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
     let found = discovery::discover(&listing);
     let infos: Vec<DatasetInfo> = found
@@ -186,6 +188,7 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
             discovery::DatasetKind::Runtime => load_runtime(dataset_id, dataset, &entries, &sources, generation).await,
             discovery::DatasetKind::PassDump => {
                 crate::passes::remember(dataset_id, dataset, &entries, &sources);
+                crate::memory_map::remember(dataset_id, dataset, &entries, &sources);
                 pass_dump_summary(dataset, &entries)
             }
             discovery::DatasetKind::ServingStrace => crate::traces::load_strace(&dataset.path).await,

@@ -22,9 +22,11 @@
 //! ruff-formatted dumps give the same boxes (with their own line numbers).
 
 mod tiles;
+mod usage;
 
 use tiles::function_type;
 pub use tiles::{collect_tiles, collect_with_lines, TileLines};
+pub use usage::peak_live_bytes;
 
 use pypto_formats::python_source::{self, FunctionOutline, Tokens};
 use pypto_formats::FormatError;

@@ -2,6 +2,7 @@
 
 pub mod dep_graph;
 pub mod function_perf;
+pub mod memory_map;
 pub mod pass_trace;
 pub mod swimlane;
 
@@ -58,7 +59,12 @@ pub fn ViewArea() -> impl IntoView {
         }
         Some(row) if row.info.kind == DatasetKind::PassDump => {
             let id = row.info.dataset_id;
-            view! { <pass_trace::PassTraceView dataset_id=id/> }.into_any()
+            let has_memory = row.info.views.iter().any(|v| v == "Memory Reuse");
+            if state.memory_map.active.get() == Some(id) {
+                view! { <memory_map::PassDumpSwitcher dataset_id=id has_memory_snapshot=has_memory/> <memory_map::MemoryMapView dataset_id=id/> }.into_any()
+            } else {
+                view! { <memory_map::PassDumpSwitcher dataset_id=id has_memory_snapshot=has_memory/> <pass_trace::PassTraceView dataset_id=id/> }.into_any()
+            }
         }
         Some(row) => {
             let title = if row.info.path.is_empty() { "(opened folder)".to_string() } else { row.info.path.clone() };

@@ -174,6 +174,7 @@ fn scroll_el(r: NodeRef<leptos::html::Div>) -> Option<web_sys::Element> {
 #[component]
 #[allow(clippy::too_many_lines)] // the view's signals, handlers and markup read best in one place
 pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
+    let state = expect_context::<crate::state::AppState>();
     let list: RwSignal<Option<Arc<PassListData>>> = RwSignal::new(None);
     let diff: RwSignal<Option<Arc<PassDiffData>>> = RwSignal::new(None);
     SINKS.with_borrow_mut(|s| *s = Some(Sinks { list, diff }));
@@ -433,6 +434,8 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
             .filter_map(|i| {
                 let p = l.as_ref()?.passes.get(i as usize)?.clone();
                 let is_sel = sel == Some(i);
+                // "memory map" on the AllocateMemoryAddr snapshot and on the selected one
+                let map_file = (p.name == "AllocateMemoryAddr" || is_sel).then(|| p.file_name.clone());
                 Some(view! {
                     <li data-testid="pass-item" data-pos=i.to_string() data-index=p.index.to_string() data-name=p.name.clone()
                         data-added=p.added.to_string() data-removed=p.removed.to_string()
@@ -442,6 +445,10 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
                         <span class="pass-num">{format!("{:02}", p.index)}</span>
                         <span class="pass-name" title=p.file_name.clone()>{p.name.clone()}</span>
                         {p.has_warning.then(|| view! { <span class="badge badge-warn" title="warnings (.log)">"⚠"</span> })}
+                        {map_file.map(|f| view! {
+                            <button class="pass-mm" data-testid="pass-memory-map" title="Open the memory reuse map of this snapshot"
+                                on:click=move |ev| { ev.stop_propagation(); crate::views::memory_map::open(&state, dataset_id, Some(f.clone())); }>"▦ map"</button>
+                        })}
                         {if p.no_op {
                             view! { <span class="badge badge-noop">"no-op"</span> }.into_any()
                         } else {

@@ -1,0 +1,754 @@
+//! The Memory Reuse view (toolkit-features.md group O, issue #7 items 7–9) of a
+//! `passes_dump` dataset: the worker's memory map of one snapshot (by default the
+//! `*after_AllocateMemoryAddr.py` one; any snapshot can be chosen, and the IR Pass Trace's
+//! pass list opens it on a pass) with the capacities of a chip (detected from the case,
+//! assumed, or chosen in the selector).
+//!
+//! * "All Functions Buffer Usage Overview": a summary strip and a sortable table (CSV
+//!   download) with one row per function and memory space: high-water mark, capacity,
+//!   usage %, peak live bytes, boxes, bases; a row opens that function's map.
+//! * A function's map ([`draw`], WebGL2): one band per space, x = address, y = dump line;
+//!   zoom at the cursor (wheel; Shift = x only, Alt = y only), drag to pan, Fit (`F`);
+//!   hover tooltip; click → details (name, aliases, space, base, address range hex and
+//!   decimal, size, shape, producer, live range, defining and using lines, conflicts,
+//!   address reuse). Beside it the function's source: a tile's live range, defining and
+//!   using lines are marked and scrolled to; a click on a line highlights its tiles.
+//!
+//! Test ids: `view-switch-pass-trace`, `view-switch-memory-map`, `mm-page`, `mm-function`,
+//! `mm-snapshot`, `mm-chip`, `mm-chip-source`, `mm-error`, `mm-summary`, `mm-overview`
+//! (the table), `mm-map` (`data-function`, `data-boxes`, `data-scale`, `data-selected`,
+//! `data-line`, `data-highlighted`), `mm-fit`, `mm-zoom-in`, `mm-zoom-out`, `mm-details`,
+//! `mm-source` (lines `data-line`, `data-mark` = `def` / `use` / `live`), `mm-tooltip`.
+//! `window.__pyptoMemoryMap()` returns the drawn boxes' viewport rectangles.
+
+pub mod draw;
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use pypto_protocol::{MemBoxRow, MemFunctionMap, MemoryMapData, ToWorker};
+use pypto_render::text::TextOverlay;
+use pypto_render::GlRenderer;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::state::AppState;
+use crate::table::{Cell, Column, DataTable, TableData};
+use crate::worker_client::send;
+use draw::{human_bytes, MapRenderer, XScale};
+
+/// Height of a source-pane line (CSS px; `.mm-src-line` in style.css uses it).
+const SRC_LINE_PX: f64 = 17.0;
+
+/// The view's state (in [`AppState`]).
+#[derive(Clone, Copy)]
+pub struct MemoryMapUi {
+    /// The pass-dump dataset whose Memory Reuse tab is showing (else its pass trace).
+    pub active: RwSignal<Option<u32>>,
+    /// The snapshot asked for (`None` = the `AllocateMemoryAddr` one).
+    pub file: RwSignal<Option<String>>,
+    /// The chip asked for (`None` = detected, else assumed).
+    pub chip: RwSignal<Option<String>>,
+    pub data: RwSignal<Option<Arc<MemoryMapData>>>,
+    pub loading: RwSignal<bool>,
+    /// The function whose map is open (`None` = the overview).
+    pub function: RwSignal<Option<String>>,
+    pub selected_box: RwSignal<Option<usize>>,
+    pub selected_line: RwSignal<Option<u32>>,
+    pub x_scale: RwSignal<XScale>,
+    /// Box under the pointer and the pointer position in the map (CSS px).
+    hover: RwSignal<Option<(usize, f64, f64)>>,
+}
+
+impl MemoryMapUi {
+    pub fn new() -> Self {
+        Self {
+            active: RwSignal::new(None),
+            file: RwSignal::new(None),
+            chip: RwSignal::new(None),
+            data: RwSignal::new(None),
+            loading: RwSignal::new(false),
+            function: RwSignal::new(None),
+            selected_box: RwSignal::new(None),
+            selected_line: RwSignal::new(None),
+            x_scale: RwSignal::new(XScale::Used),
+            hover: RwSignal::new(None),
+        }
+    }
+
+    /// A new folder.
+    pub fn reset(&self) {
+        self.active.set(None);
+        self.file.set(None);
+        self.chip.set(None);
+        self.data.set(None);
+        self.function.set(None);
+        self.selected_box.set(None);
+        self.selected_line.set(None);
+        self.hover.set(None);
+    }
+}
+
+impl Default for MemoryMapUi {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Opens the Memory Reuse tab of a pass dump on snapshot `file` (`None` = `AllocateMemoryAddr`).
+pub fn open(state: &AppState, dataset_id: u32, file: Option<String>) {
+    let ui = state.memory_map;
+    ui.file.set(file);
+    ui.function.set(None);
+    ui.selected_box.set(None);
+    ui.selected_line.set(None);
+    ui.active.set(Some(dataset_id));
+}
+
+/// The worker's `MemoryMap` reply.
+pub fn on_data(state: &AppState, data: MemoryMapData) {
+    let ui = state.memory_map;
+    if ui.active.get_untracked() != Some(data.dataset_id) {
+        return;
+    }
+    ui.loading.set(false);
+    // keep the open function when the new map has it (chip change)
+    if let Some(f) = ui.function.get_untracked() {
+        if !data.functions.iter().any(|g| g.name == f) {
+            ui.function.set(None);
+        }
+    }
+    ui.selected_box.set(None);
+    ui.selected_line.set(None);
+    ui.data.set(Some(Arc::new(data)));
+}
+
+/// `IR Pass Trace | Memory Reuse` above a pass dump's view.
+#[component]
+pub fn PassDumpSwitcher(dataset_id: u32, has_memory_snapshot: bool) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let ui = state.memory_map;
+    let on_map = move || ui.active.get() == Some(dataset_id);
+    view! {
+        <div class="view-switcher" role="tablist">
+            <button data-testid="view-switch-pass-trace" class:active=move || !on_map() on:click=move |_| ui.active.set(None)>"IR Pass Trace"</button>
+            {move || (has_memory_snapshot || on_map()).then(|| view! {
+                <button data-testid="view-switch-memory-map" class:active=on_map title="Memory reuse map of the snapshot after AllocateMemoryAddr"
+                    on:click=move |_| if !on_map() { open(&state, dataset_id, None) }>"Memory Reuse"</button>
+            })}
+        </div>
+    }
+}
+
+fn current_function(ui: MemoryMapUi) -> Option<MemFunctionMap> {
+    let name = ui.function.get()?;
+    ui.data.with(|d| d.as_ref().and_then(|d| d.functions.iter().find(|f| f.name == name).cloned()))
+}
+
+/// Overview table: one row per (function, space); also the function of each row.
+fn overview_table(d: &MemoryMapData) -> (TableData, Vec<String>) {
+    let columns = vec![
+        Column::text("function", "Function", 240.0),
+        Column::text("type", "Type", 64.0),
+        Column::text("space", "Space", 84.0),
+        Column::num("hwm", "High-water (B)", 118.0).tip("max(offset + size) over the space's boxes: the highest address in use"),
+        Column::num("capacity", "Capacity (B)", 112.0).tip("the chip's capacity of the space (compiler-formats.md §3.2)"),
+        Column::num("usage", "Usage %", 84.0).tip("high-water / capacity; amber ≥ 80 %, red ≥ 95 %"),
+        Column::num("peak_live", "Peak live (B)", 112.0).tip("most bytes live on one line (views not counted twice)"),
+        Column::num("boxes", "Boxes", 64.0),
+        Column::num("bases", "Bases", 64.0).tip("distinct base buffers"),
+    ];
+    let mut rows = Vec::new();
+    let mut names = Vec::new();
+    for f in &d.functions {
+        for s in &f.spaces {
+            let pct = if s.limit_bytes > 0 { s.hwm_bytes as f64 * 100.0 / s.limit_bytes as f64 } else { 0.0 };
+            let mut usage = Cell::num(pct, 1);
+            if pct >= 95.0 {
+                usage = usage.class("dt-warn");
+            } else if pct >= 80.0 {
+                usage = usage.class("mm-amber");
+            }
+            let thousands = |v: i64| Cell { text: group_digits(v), value: Some(v as f64), class: None };
+            rows.push(vec![
+                Cell::text(f.name.clone()),
+                Cell::text(f.ftype.clone()),
+                Cell::text(s.space.clone()),
+                thousands(s.hwm_bytes),
+                if s.has_capacity { thousands(s.limit_bytes) } else { Cell::text("none") },
+                usage,
+                thousands(s.peak_live_bytes),
+                Cell::count(u64::from(s.boxes)),
+                Cell::count(u64::from(s.bases)),
+            ]);
+            names.push(f.name.clone());
+        }
+    }
+    (TableData { columns, rows }, names)
+}
+
+/// `188416` → `188,416`.
+fn group_digits(v: i64) -> String {
+    let s = v.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if v < 0 { format!("-{out}") } else { out }
+}
+
+#[component]
+fn Overview(ui: MemoryMapUi) -> impl IntoView {
+    let built = Memo::new(move |_| ui.data.with(|d| d.as_ref().map(|d| overview_table(d)).unwrap_or_default()));
+    let table = Signal::derive(move || built.with(|b| b.0.clone()));
+    let on_row = Callback::new(move |r: usize| {
+        if let Some(name) = built.with_untracked(|b| b.1.get(r).cloned()) {
+            ui.selected_box.set(None);
+            ui.selected_line.set(None);
+            ui.function.set(Some(name));
+        }
+    });
+    let summary = move || {
+        ui.data.with(|d| {
+            let d = d.as_ref()?;
+            let mut highest = (0.0f64, String::new());
+            let (mut warn, mut danger) = (0, 0);
+            for f in &d.functions {
+                for s in &f.spaces {
+                    let pct = if s.limit_bytes > 0 { s.hwm_bytes as f64 * 100.0 / s.limit_bytes as f64 } else { 0.0 };
+                    if pct >= 95.0 {
+                        danger += 1;
+                    } else if pct >= 80.0 {
+                        warn += 1;
+                    }
+                    if pct > highest.0 {
+                        highest = (pct, format!("{} · {}", f.name, s.space));
+                    }
+                }
+            }
+            Some(view! {
+                <div class="mm-summary" data-testid="mm-summary" data-functions=d.functions.len().to_string()
+                    data-spaces=d.spaces.len().to_string() data-warning=warn.to_string() data-danger=danger.to_string()>
+                    <span><b>{d.functions.len()}</b>" compute functions"</span>
+                    <span><b>{d.spaces.len()}</b>" memory spaces (" {d.spaces.join(", ")} ")"</span>
+                    <span>"highest usage " <b>{format!("{:.1}%", highest.0)}</b> " (" {highest.1} ")"</span>
+                    <span class:mm-amber={warn > 0}>{format!("{warn} cells ≥ 80 %")}</span>
+                    <span class:dt-warn={danger > 0}>{format!("{danger} cells ≥ 95 %")}</span>
+                </div>
+            })
+        })
+    };
+    view! {
+        <div class="mm-overview-page">
+            {summary}
+            <p class="hint">"All Functions Buffer Usage Overview: one row per compute function (AIC / AIV / InCore) and memory space. Click a row to open that function's map."</p>
+            <div class="mm-overview-table">
+                <DataTable data=table testid="mm-overview" csv_name="buffer_usage_overview" title="Buffer usage" on_row_click=on_row/>
+            </div>
+        </div>
+    }
+}
+
+type FrameCallback = Closure<dyn FnMut(f64)>;
+
+thread_local! {
+    static VIEW: RefCell<Option<MapRenderer>> = const { RefCell::new(None) };
+    static FRAME_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static FRAME: RefCell<Option<FrameCallback>> = const { RefCell::new(None) };
+}
+
+fn with_view<R>(f: impl FnOnce(&mut MapRenderer) -> R) -> Option<R> {
+    VIEW.with(|c| c.try_borrow_mut().ok().and_then(|mut v| v.as_mut().map(f)))
+}
+
+fn redraw() {
+    with_view(MapRenderer::frame);
+}
+
+/// One frame at the next animation frame however many wheel / drag events arrive before it.
+fn redraw_later() {
+    if FRAME_PENDING.get() {
+        return;
+    }
+    let Some(window) = web_sys::window() else { return redraw() };
+    FRAME.with_borrow_mut(|f| {
+        let closure = f.get_or_insert_with(|| {
+            Closure::new(|_: f64| {
+                FRAME_PENDING.set(false);
+                redraw();
+            })
+        });
+        if window.request_animation_frame(closure.as_ref().unchecked_ref()).is_ok() {
+            FRAME_PENDING.set(true);
+        }
+    });
+}
+
+fn set_js(obj: &js_sys::Object, k: &str, v: &JsValue) {
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(k), v);
+}
+
+/// `window.__pyptoMemoryMap()`: the open function, scales, selection and every box's
+/// rectangle in viewport CSS px (`visible` when it intersects the map area).
+fn install_hook() {
+    let Some(window) = web_sys::window() else { return };
+    if js_sys::Reflect::has(&window, &JsValue::from_str("__pyptoMemoryMap")).unwrap_or(false) {
+        return;
+    }
+    let hook = Closure::<dyn Fn() -> JsValue>::new(|| {
+        with_view(|r| {
+            r.frame();
+            let out = js_sys::Object::new();
+            let rect = r.container.get_bounding_client_rect();
+            let (sx, sy) = r.scales();
+            set_js(&out, "function", &JsValue::from_str(&r.container.get_attribute("data-function").unwrap_or_default()));
+            set_js(&out, "sx", &JsValue::from_f64(sx));
+            set_js(&out, "sy", &JsValue::from_f64(sy));
+            let boxes = js_sys::Array::new();
+            let names: Vec<String> = r.container.get_attribute("data-box-names").unwrap_or_default().split('\u{1f}').map(str::to_owned).collect();
+            for i in 0..r.box_count() {
+                let Some(b) = r.box_rect(i) else { continue };
+                let o = js_sys::Object::new();
+                set_js(&o, "index", &JsValue::from_f64(i as f64));
+                set_js(&o, "name", &JsValue::from_str(names.get(i).map_or("", String::as_str)));
+                set_js(&o, "x", &JsValue::from_f64(rect.left() + b.x));
+                set_js(&o, "y", &JsValue::from_f64(rect.top() + b.y));
+                set_js(&o, "w", &JsValue::from_f64(b.w));
+                set_js(&o, "h", &JsValue::from_f64(b.h));
+                let visible = b.x + b.w > draw::LEFT_PX && b.x < r.css_w && b.y + b.h > draw::TOP_PX && b.y < r.css_h;
+                set_js(&o, "visible", &JsValue::from_bool(visible));
+                boxes.push(&o);
+            }
+            set_js(&out, "boxes", &boxes);
+            JsValue::from(out)
+        })
+        .unwrap_or(JsValue::NULL)
+    });
+    let _ = js_sys::Reflect::set(&window, &JsValue::from_str("__pyptoMemoryMap"), hook.as_ref());
+    hook.forget();
+}
+
+/// Scrolls the source pane so dump line `line` is in view (a third from the top).
+fn scroll_source_to(src: NodeRef<leptos::html::Div>, start: u32, line: u32) {
+    if let Some(el) = src.get_untracked() {
+        let el: web_sys::Element = el.into();
+        let top = f64::from(line.saturating_sub(start)) * SRC_LINE_PX - f64::from(el.client_height()) / 3.0;
+        el.set_scroll_top(top.max(0.0) as i32);
+    }
+}
+
+#[component]
+#[allow(clippy::too_many_lines)] // canvas, its handlers, tooltip, details and source pane share the signals
+fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let container = NodeRef::<leptos::html::Div>::new();
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let overlay = NodeRef::<leptos::html::Canvas>::new();
+    let src = NodeRef::<leptos::html::Div>::new();
+    let func = Memo::new(move |_| current_function(ui));
+    Effect::new(move |_| {
+        let (Some(div), Some(gl_canvas), Some(text_canvas)) = (container.get(), canvas.get(), overlay.get()) else { return };
+        if VIEW.with_borrow(Option::is_none) {
+            let el: web_sys::HtmlElement = div.into();
+            match (GlRenderer::new(&gl_canvas), TextOverlay::new(&text_canvas)) {
+                (Ok(gl), Ok(text)) => {
+                    VIEW.with_borrow_mut(|v| *v = Some(MapRenderer::new(el, gl, text)));
+                    install_hook();
+                }
+                (Err(e), _) => state.general_errors.update(|v| v.push(format!("the memory map cannot draw: {e}"))),
+                (_, Err(_)) => state.general_errors.update(|v| v.push("the memory map cannot draw text (no 2D canvas)".to_owned())),
+            }
+        }
+        let f = func.get();
+        let names: Vec<String> = f.as_ref().map(|f| f.boxes.iter().map(|b| b.name.clone()).collect()).unwrap_or_default();
+        with_view(|r| {
+            let _ = r.container.set_attribute("data-box-names", &names.join("\u{1f}"));
+            r.set_function(f, ui.x_scale.get_untracked());
+        });
+        redraw();
+    });
+    Effect::new(move |_| {
+        let (sel, line, xs) = (ui.selected_box.get(), ui.selected_line.get(), ui.x_scale.get());
+        with_view(|r| {
+            r.selected = sel;
+            r.line = line;
+            r.set_x_scale(xs);
+        });
+        redraw();
+    });
+    // a picked tile: scroll the source to its first defining line
+    Effect::new(move |_| {
+        let Some(i) = ui.selected_box.get() else { return };
+        let Some(f) = func.get_untracked() else { return };
+        if let Some(b) = f.boxes.get(i) {
+            let first = b.defined.first().map_or(b.start_line, |d| d.0);
+            scroll_source_to(src, f.src_start, first);
+        }
+    });
+    // keep the canvas sized to its box
+    let resize = window_event_listener(leptos::ev::resize, move |_| redraw_later());
+    on_cleanup(move || {
+        resize.remove();
+        VIEW.with_borrow_mut(|v| *v = None);
+    });
+
+    let pos = |ev: &web_sys::MouseEvent| (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
+    let on_down = move |ev: web_sys::MouseEvent| {
+        let (x, y) = pos(&ev);
+        with_view(|r| {
+            let (ox, oy) = r.offsets();
+            r.drag = Some((x, y, ox, oy, false));
+        });
+        if let Some(el) = container.get_untracked() {
+            let _ = el.focus();
+        }
+    };
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let (x, y) = pos(&ev);
+        let (dragging, hit) = with_view(|r| {
+            if let Some((x0, y0, ox, oy, moved)) = r.drag {
+                let far = moved || (x - x0).abs() + (y - y0).abs() > 3.0;
+                if far {
+                    r.pan(ox + x - x0, oy + y - y0);
+                    r.drag = Some((x0, y0, ox, oy, true));
+                }
+                (far, None)
+            } else {
+                let hit = r.box_at(x, y);
+                let changed = hit != r.hover;
+                r.hover = hit;
+                (changed, hit)
+            }
+        })
+        .unwrap_or((false, None));
+        ui.hover.set(hit.map(|i| (i, x, y)));
+        if dragging || hit.is_some() {
+            redraw_later();
+        }
+    };
+    let on_up = move |ev: web_sys::MouseEvent| {
+        let (x, y) = pos(&ev);
+        let click = with_view(|r| {
+            let d = r.drag.take();
+            d.is_some_and(|d| !d.4).then(|| r.box_at(x, y))
+        })
+        .flatten();
+        if let Some(hit) = click {
+            ui.selected_line.set(None);
+            ui.selected_box.set(hit);
+        }
+    };
+    let on_leave = move |_: web_sys::MouseEvent| {
+        with_view(|r| {
+            r.drag = None;
+            r.hover = None;
+        });
+        ui.hover.set(None);
+        redraw_later();
+    };
+    let on_wheel = move |ev: web_sys::WheelEvent| {
+        ev.prevent_default();
+        let k = (-ev.delta_y() * 0.0015).exp();
+        let (fx, fy) = if ev.shift_key() { (k, 1.0) } else if ev.alt_key() { (1.0, k) } else { (k, k) };
+        with_view(|r| r.zoom_at(f64::from(ev.offset_x()), f64::from(ev.offset_y()), fx, fy));
+        redraw_later();
+    };
+    let zoom_centre = move |k: f64| {
+        with_view(|r| {
+            let (cx, cy) = (f64::midpoint(draw::LEFT_PX, r.css_w), f64::midpoint(draw::TOP_PX, r.css_h));
+            r.zoom_at(cx, cy, k, k);
+        });
+        redraw();
+    };
+    let fit = move || {
+        with_view(MapRenderer::fit);
+        redraw();
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+        "f" | "F" => fit(),
+        "+" | "=" => zoom_centre(1.5),
+        "-" => zoom_centre(1.0 / 1.5),
+        "Escape" => {
+            ui.selected_box.set(None);
+            ui.selected_line.set(None);
+        }
+        _ => {}
+    };
+
+    let tooltip = move || {
+        let (i, x, y) = ui.hover.get()?;
+        let f = func.get()?;
+        let b = f.boxes.get(i)?.clone();
+        // flip to the cursor's left / top near the right / bottom edge
+        let (w, h) = container.get_untracked().map_or((f64::MAX, f64::MAX), |c| (f64::from(c.client_width()), f64::from(c.client_height())));
+        let (left, tx) = if x + 320.0 > w { (x - 12.0, "-100%") } else { (x + 14.0, "0") };
+        let (top, ty) = if y + 80.0 > h { (y - 12.0, "-100%") } else { (y + 14.0, "0") };
+        Some(view! {
+            <div class="mm-tooltip" data-testid="mm-tooltip" style=format!("left:{left}px;top:{top}px;transform:translate({tx},{ty})")>
+                <div class="mm-tip-name">{b.name.clone()} {(!b.aliases.is_empty()).then(|| format!(" +{} aliases", b.aliases.len()))}</div>
+                <div>{format!("{} · {} · {}", b.space, b.base, address_range(&b))}</div>
+                <div>{format!("{} · lines {}–{}", human_bytes(b.size_bytes), b.start_line, b.end_line)}
+                    {b.view.then_some(" · view")} {b.conflict.then_some(" · CONFLICT")}</div>
+            </div>
+        })
+    };
+
+    view! {
+        <div class="mm-body">
+            <div class="mm-map-col">
+                <div class="mm-map-bar">
+                    <span class="mm-xscale" role="group" title="What a band's width spans">
+                        "x: "
+                        <button data-testid="mm-xscale-used" class:active=move || ui.x_scale.get() == XScale::Used on:click=move |_| ui.x_scale.set(XScale::Used)>"used"</button>
+                        <button data-testid="mm-xscale-capacity" class:active=move || ui.x_scale.get() == XScale::Capacity on:click=move |_| ui.x_scale.set(XScale::Capacity)>"capacity"</button>
+                    </span>
+                    <button data-testid="mm-fit" title="fit (F)" on:click=move |_| fit()>"Fit"</button>
+                    <button data-testid="mm-zoom-in" title="zoom in (+)" on:click=move |_| zoom_centre(1.5)>"+"</button>
+                    <button data-testid="mm-zoom-out" title="zoom out (−)" on:click=move |_| zoom_centre(1.0 / 1.5)>"−"</button>
+                    <span class="mm-legend">
+                        <span class="mm-sw mm-sw-box"></span>"tile"
+                        <span class="mm-sw mm-sw-view"></span>"view"
+                        <span class="mm-sw mm-sw-conflict"></span>"conflict"
+                        <span class="mm-sw mm-sw-cap"></span>"capacity"
+                        <span class="mm-sw mm-sw-hwm"></span>"high-water"
+                    </span>
+                </div>
+                <div class="mm-map" data-testid="mm-map" tabindex="0" node_ref=container
+                    title="wheel zooms at the cursor (Shift: x only, Alt: y only) · drag pans · F fits · click a tile for its details"
+                    on:mousedown=on_down on:mousemove=on_move on:mouseup=on_up on:mouseleave=on_leave on:wheel=on_wheel on:keydown=on_key>
+                    <canvas class="gl-layer" node_ref=canvas></canvas>
+                    <canvas class="text-layer" node_ref=overlay></canvas>
+                    {tooltip}
+                </div>
+            </div>
+            <div class="mm-side">
+                <Details ui=ui func=func src=src/>
+                <SourcePane ui=ui func=func src=src/>
+            </div>
+        </div>
+    }
+}
+
+/// `0x2080–0x409F (8320–16543)`.
+fn address_range(b: &MemBoxRow) -> String {
+    let end = b.offset_bytes + b.size_bytes - 1;
+    format!("0x{:X}–0x{:X} ({}–{})", b.offset_bytes, end, b.offset_bytes, end)
+}
+
+fn overlaps_bytes(a: &MemBoxRow, b: &MemBoxRow) -> bool {
+    a.space == b.space && a.offset_bytes < b.offset_bytes + b.size_bytes && b.offset_bytes < a.offset_bytes + a.size_bytes
+}
+
+fn overlaps_lines(a: &MemBoxRow, b: &MemBoxRow) -> bool {
+    a.start_line <= b.end_line && b.start_line <= a.end_line
+}
+
+#[component]
+#[allow(clippy::too_many_lines)] // one table of the tile's facts and its links
+fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<leptos::html::Div>) -> impl IntoView {
+    let goto_line = move |line: u32| {
+        ui.selected_box.set(None);
+        ui.selected_line.set(Some(line));
+        if let Some(f) = func.get_untracked() {
+            scroll_source_to(src, f.src_start, line);
+        }
+    };
+    let line_btn = move |l: u32, label: String| view! { <button class="mm-link" data-line=l.to_string() on:click=move |_| goto_line(l)>{label}</button> };
+    let box_btn = move |i: usize, label: String| view! { <button class="mm-link" data-box=i.to_string() on:click=move |_| { ui.selected_line.set(None); ui.selected_box.set(Some(i)); }>{label}</button> };
+    let body = move || {
+        let f = func.get()?;
+        if let Some(i) = ui.selected_box.get() {
+            let b = f.boxes.get(i)?.clone();
+            let others: Vec<(usize, &MemBoxRow)> = f.boxes.iter().enumerate().filter(|(j, o)| *j != i && overlaps_bytes(&b, o)).collect();
+            let conflicts: Vec<(usize, String)> = others.iter().filter(|(_, o)| o.base != b.base && overlaps_lines(&b, o)).map(|(j, o)| (*j, o.name.clone())).collect();
+            let reused: Vec<(usize, String)> = others
+                .iter()
+                .filter(|(_, o)| !overlaps_lines(&b, o))
+                .map(|(j, o)| (*j, format!("{} ({}–{})", o.name, o.start_line, o.end_line)))
+                .collect();
+            let defined = b.defined.iter().map(|&(s, e)| line_btn(s, if s == e { s.to_string() } else { format!("{s}–{e}") })).collect_view();
+            let used = b.used.iter().take(200).map(|&l| line_btn(l, l.to_string())).collect_view();
+            let more = b.used.len().saturating_sub(200);
+            let flags = match (b.view, b.conflict) {
+                (true, _) => "view: a narrower box on the same base inside a wider one".to_owned(),
+                (_, true) => "CONFLICT: overlaps a box of another base while both are live".to_owned(),
+                _ => "—".to_owned(),
+            };
+            let shape = format!("[{}] {}", b.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), b.dtype);
+            return Some(view! {
+                <table class="details mm-details-table" data-testid="mm-details-table" data-name=b.name.clone()
+                    data-offset=b.offset_bytes.to_string() data-size=b.size_bytes.to_string()
+                    data-start=b.start_line.to_string() data-end=b.end_line.to_string() data-space=b.space.clone()>
+                    <tr><th>"tile"</th><td class="mm-tile-name">{b.name.clone()}</td></tr>
+                    <tr><th>{format!("aliases ({})", b.aliases.len())}</th><td>{if b.aliases.is_empty() { "—".to_owned() } else { b.aliases.join(", ") }}</td></tr>
+                    <tr><th>"space · base"</th><td>{format!("{} · {}", b.space, b.base)}</td></tr>
+                    <tr><th>"address"</th><td data-testid="mm-detail-address">{address_range(&b)}</td></tr>
+                    <tr><th>"size"</th><td data-testid="mm-detail-size">{format!("{} B (0x{:X}, {})", b.size_bytes, b.size_bytes, human_bytes(b.size_bytes))}</td></tr>
+                    <tr><th>"shape"</th><td>{shape}</td></tr>
+                    <tr><th>"producer"</th><td>{b.op.clone()}</td></tr>
+                    <tr><th>"live"</th><td data-testid="mm-detail-live">{format!("lines {}–{} ({} lines)", b.start_line, b.end_line, b.end_line - b.start_line + 1)}</td></tr>
+                    <tr><th>"defined at"</th><td data-testid="mm-detail-defined">{defined}</td></tr>
+                    <tr><th>{format!("used at ({})", b.used.len())}</th><td data-testid="mm-detail-used">{used}{(more > 0).then(|| format!(" … +{more}"))}</td></tr>
+                    <tr><th>"flags"</th><td class:dt-warn=b.conflict>{flags}</td></tr>
+                    {(!conflicts.is_empty()).then(|| view! { <tr><th>"conflicts with"</th><td>{conflicts.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
+                    {(!reused.is_empty()).then(|| view! { <tr><th>"address reused by"</th><td>{reused.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
+                </table>
+            }
+            .into_any());
+        }
+        if let Some(l) = ui.selected_line.get() {
+            let text = f.source.get(l.saturating_sub(f.src_start) as usize).cloned().unwrap_or_default();
+            let touched: Vec<(usize, String)> = f
+                .boxes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.used.contains(&l) || b.defined.iter().any(|&(s, e)| s <= l && l <= e))
+                .map(|(i, b)| (i, b.name.clone()))
+                .collect();
+            let live: Vec<(usize, String)> = f
+                .boxes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.start_line <= l && l <= b.end_line)
+                .map(|(i, b)| (i, format!("{} ({} {})", b.name, b.space, human_bytes(b.size_bytes))))
+                .collect();
+            let live_bytes: i64 = f.boxes.iter().filter(|b| !b.view && b.start_line <= l && l <= b.end_line).map(|b| b.size_bytes).sum();
+            return Some(view! {
+                <table class="details" data-testid="mm-line-details" data-line=l.to_string()>
+                    <tr><th>"line"</th><td>{l.to_string()}</td></tr>
+                    <tr><th>"code"</th><td class="mm-code-cell">{text.trim().to_owned()}</td></tr>
+                    <tr><th>{format!("tiles here ({})", touched.len())}</th><td>{touched.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr>
+                    <tr><th>{format!("live ({})", live.len())}</th><td>{live.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr>
+                    <tr><th>"live bytes"</th><td>{format!("{live_bytes} B ({})", human_bytes(live_bytes))}</td></tr>
+                </table>
+            }
+            .into_any());
+        }
+        None
+    };
+    view! {
+        <div class="mm-details" data-testid="mm-details">
+            {move || body().unwrap_or_else(|| view! {
+                <span class="hint">"Hover a tile for its summary; click it for its details and its lines in the source below. Click a source line to highlight the tiles live on it. Keys: F fit, +/− zoom, Esc clear."</span>
+            }.into_any())}
+        </div>
+    }
+}
+
+#[component]
+fn SourcePane(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<leptos::html::Div>) -> impl IntoView {
+    let lines = move || {
+        let f = func.get()?;
+        let sel = ui.selected_box.get().and_then(|i| f.boxes.get(i).cloned());
+        let picked = ui.selected_line.get();
+        Some(
+            f.source
+                .iter()
+                .enumerate()
+                .map(|(k, text)| {
+                    let n = f.src_start + k as u32;
+                    let mark = sel.as_ref().map_or("", |b| {
+                        if b.defined.iter().any(|&(s, e)| s <= n && n <= e) {
+                            "def"
+                        } else if b.used.binary_search(&n).is_ok() {
+                            "use"
+                        } else if b.start_line <= n && n <= b.end_line {
+                            "live"
+                        } else {
+                            ""
+                        }
+                    });
+                    view! {
+                        <div class="mm-src-line" class:mm-def=mark == "def" class:mm-use=mark == "use" class:mm-live=mark == "live"
+                            class:mm-picked=picked == Some(n) data-line=n.to_string() data-mark=mark
+                            on:click=move |_| { ui.selected_box.set(None); ui.selected_line.set(Some(n)); }>
+                            <span class="ln">{n.to_string()}</span><span class="code">{text.clone()}</span>
+                        </div>
+                    }
+                })
+                .collect_view(),
+        )
+    };
+    view! {
+        <div class="mm-source" data-testid="mm-source" node_ref=src>{lines}</div>
+    }
+}
+
+/// The Memory Reuse view of a pass-dump dataset.
+#[component]
+pub fn MemoryMapView(dataset_id: u32) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let ui = state.memory_map;
+    if ui.data.with_untracked(|d| d.as_ref().is_some_and(|d| d.dataset_id != dataset_id)) {
+        ui.data.set(None);
+    }
+    Effect::new(move |_| {
+        let (file, chip) = (ui.file.get(), ui.chip.get());
+        ui.loading.set(true);
+        send(ToWorker::MemoryMap { dataset_id, file, chip }, None);
+    });
+    let data = move || ui.data.get();
+    // memos: a new map (chip) or another function keeps the mounted canvas
+    let has_map = Memo::new(move |_| ui.data.with(|d| d.as_ref().is_some_and(|d| d.error.is_none())));
+    let has_function = Memo::new(move |_| ui.function.with(Option::is_some));
+    let function_options = move || {
+        let d = data()?;
+        let cur = ui.function.get();
+        Some(
+            d.functions
+                .iter()
+                .map(|f| {
+                    let label = format!("{} ({})", f.name, f.ftype);
+                    view! { <option value=f.name.clone() selected=cur.as_deref() == Some(f.name.as_str())>{label}</option> }
+                })
+                .collect_view(),
+        )
+    };
+    let snapshot_options = move || {
+        let d = data()?;
+        Some(d.snapshots.iter().map(|s| view! { <option value=s.clone() selected=*s == d.file>{s.clone()}</option> }).collect_view())
+    };
+    let chip_options = move || {
+        let d = data()?;
+        let chosen = ui.chip.get();
+        let auto = if chosen.is_some() { "auto (detect from the case)".to_owned() } else { format!("auto: {} ({})", d.chip, if d.chip_detected { "detected" } else { "assumed" }) };
+        Some(view! {
+            <option value="" selected=chosen.is_none()>{auto}</option>
+            {d.chips.iter().map(|c| view! { <option value=c.clone() selected=chosen.as_deref() == Some(c.as_str())>{c.clone()}</option> }).collect_view()}
+        })
+    };
+    let chip_source = move || data().map(|d| format!("{} ({}) · {}", d.chip, d.arch, d.chip_source)).unwrap_or_default();
+    let error = move || data().and_then(|d| d.error.clone()).map(|e| view! { <div class="mm-error error-message" data-testid="mm-error">{e}</div> });
+    view! {
+        <div class="mm-page" data-testid="mm-page" data-file=move || data().map(|d| d.file.clone()).unwrap_or_default()
+            data-chip=move || data().map(|d| d.chip.clone()).unwrap_or_default() data-loading=move || ui.loading.get().to_string()>
+            <div class="mm-toolbar">
+                <select data-testid="mm-function" on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    ui.selected_box.set(None);
+                    ui.selected_line.set(None);
+                    ui.function.set(if v.is_empty() { None } else { Some(v) });
+                }>
+                    <option value="" selected=move || ui.function.get().is_none()>"All functions: buffer usage overview"</option>
+                    {function_options}
+                </select>
+                <label>"snapshot " <select data-testid="mm-snapshot" on:change=move |ev| ui.file.set(Some(event_target_value(&ev)))>{snapshot_options}</select></label>
+                <label>"chip " <select data-testid="mm-chip" on:change=move |ev| { let v = event_target_value(&ev); ui.chip.set(if v.is_empty() { None } else { Some(v) }); }>{chip_options}</select></label>
+                <span class="hint" data-testid="mm-chip-source">{chip_source}</span>
+                {move || ui.loading.get().then(|| view! { <span class="hint">"building the map…"</span> })}
+            </div>
+            {error}
+            {move || {
+                match (has_map.get(), has_function.get()) {
+                    (false, _) => ().into_any(),
+                    (true, false) => view! { <Overview ui=ui/> }.into_any(),
+                    (true, true) => view! { <FunctionMap ui=ui/> }.into_any(),
+                }
+            }}
+        </div>
+    }
+}
