@@ -187,6 +187,15 @@ test('zoom at the cursor and fit', async () => {
   await page.click('[data-testid=mm-fit]');
   assert.equal(await mapAttr('data-scale'), before);
   await screenshot(page, 'memory-map-function');
+  // x = capacity: the band spans 184 KiB instead of ~the high-water mark, so the tile narrows
+  const used = (await hook()).boxes.find((b) => b.name === TILE);
+  await page.click('[data-testid=mm-xscale-capacity]');
+  const cap = (await hook()).boxes.find((b) => b.name === TILE);
+  const vec = REF_FN.spaces.find((s) => s.space === 'Vec');
+  const expected = Math.min(vec.hwm * 1.04, vec.limit) / vec.limit;
+  assert.ok(Math.abs(cap.w / used.w - expected) < 0.01, `capacity scale: ${cap.w}/${used.w} vs ${expected}`);
+  await screenshot(page, 'memory-map-capacity');
+  await page.click('[data-testid=mm-xscale-used]');
 });
 
 test('a function with several memory spaces: one band per space', async () => {
@@ -280,6 +289,40 @@ test('conflicts are flagged and drawn; the chip comes from kernels/*/*.pto', asy
     assert.match(text, /CONFLICT/);
     assert.match(text, /conflicts with\s*a/);
     await screenshot(p, 'memory-map-conflict');
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('the 38-function Qwen3 dump: every function map equals the reference boxes', { timeout: 180_000 }, async () => {
+  const dir = path.resolve(import.meta.dirname, '..', 'fixtures', 'passes', 'yuanfeng219-arch_PyPTO3');
+  const ref = JSON.parse(fs.readFileSync(path.join(dir, '32_after_AllocateMemoryAddr.memory_map.json'), 'utf8'));
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 850 } });
+  try {
+    const p = await ctx.newPage();
+    p.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+    await stubDirectoryPicker(p);
+    await openApp(p, `${server.url}/`);
+    await seedOpfs(p, { 'qwen/passes_dump/32_after_AllocateMemoryAddr.py': path.join(dir, '32_after_AllocateMemoryAddr.py') });
+    await loadVia(p, () => p.click('#open-folder'));
+    const sel = datasetSel('pass_dump', 'qwen/passes_dump');
+    await summaryOf(p, sel, 'data-passes');
+    await p.click(sel, { position: { x: 40, y: 14 } });
+    await p.click('[data-testid=view-switch-memory-map]');
+    await p.waitForSelector('[data-testid=mm-summary]', { timeout: TIMEOUT_MS });
+    assert.equal(Number(await p.getAttribute('[data-testid=mm-summary]', 'data-functions')), ref.functions.length);
+    assert.equal(Number(await p.getAttribute('[data-testid=mm-overview]', 'data-rows')), ref.functions.reduce((n, f) => n + f.spaces.length, 0));
+    await screenshot(p, 'memory-map-qwen-overview');
+    for (const f of ref.functions) {
+      await p.selectOption('[data-testid=mm-function]', f.name);
+      await p.waitForFunction((fn) => document.querySelector('[data-testid=mm-map]')?.dataset.function === fn, f.name, { timeout: TIMEOUT_MS });
+      const h = await p.evaluate(() => window.__pyptoMemoryMap());
+      assert.deepEqual(h.boxes.map((b) => b.name), f.boxes.map((b) => b.name), f.name);
+    }
+    const withViews = ref.functions.find((f) => f.name === 'online_softmax');
+    await p.selectOption('[data-testid=mm-function]', withViews.name);
+    await p.waitForFunction((fn) => document.querySelector('[data-testid=mm-map]')?.dataset.function === fn, withViews.name, { timeout: TIMEOUT_MS });
+    await screenshot(p, 'memory-map-qwen-online_softmax');
   } finally {
     await ctx.close();
   }
