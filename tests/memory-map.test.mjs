@@ -103,6 +103,26 @@ test('overview rows equal the reference memory_map JSON', async () => {
   const sorted = (await overviewRows()).map((r) => Number(r.usage));
   assert.deepEqual(sorted, [...sorted].sort((a, b) => b - a));
   await screenshot(page, 'memory-map-overview');
+  // the matrix form: one row per function, a cell per space, '—' where unused
+  await page.click('[data-testid=mm-overview-as-matrix]');
+  const matrix = await page.$$eval('[data-testid=mm-matrix-row]', (rows) =>
+    rows.map((r) => ({ fn: r.dataset.function, cells: [...r.querySelectorAll('td')].map((c) => ({ space: c.dataset.space, hwm: c.dataset.hwm, limit: c.dataset.limit, text: c.textContent })) })),
+  );
+  assert.deepEqual(matrix.map((r) => r.fn), REF.functions.map((f) => f.name));
+  for (const [i, f] of REF.functions.entries()) {
+    assert.equal(matrix[i].cells.length, refSpaces.size);
+    for (const c of matrix[i].cells) {
+      const s = f.spaces.find((x) => x.space === c.space);
+      if (s) {
+        assert.equal(Number(c.hwm), s.hwm, `${f.name}/${c.space}`);
+        assert.equal(Number(c.limit), s.limit, `${f.name}/${c.space}`);
+      } else {
+        assert.equal(c.text, '—', `${f.name}/${c.space} unused`);
+      }
+    }
+  }
+  await screenshot(page, 'memory-map-overview-matrix');
+  await page.click('[data-testid=mm-overview-as-table]');
 });
 
 test('a function map: boxes drawn, a known tile clicked shows its numbers', async () => {

@@ -242,18 +242,86 @@ fn Overview(ui: MemoryMapUi) -> impl IntoView {
             })
         })
     };
+    let matrix = RwSignal::new(false);
+    let open_fn = move |name: String| {
+        ui.selected_box.set(None);
+        ui.selected_line.set(None);
+        ui.function.set(Some(name));
+    };
     view! {
         <div class="mm-overview-page">
             {summary}
-            <p class="hint">"All Functions Buffer Usage Overview: one row per compute function (AIC / AIV / InCore) and memory space. Click a row to open that function's map."</p>
-            <div class="mm-overview-table">
-                <DataTable data=table testid="mm-overview" csv_name="buffer_usage_overview" title="Buffer usage" on_row_click=on_row/>
+            <div class="mm-overview-bar">
+                <span class="hint">"All Functions Buffer Usage Overview: compute functions (AIC / AIV / InCore) × memory spaces. Click a row to open that function's map."</span>
+                <span class="spacer"></span>
+                <button data-testid="mm-overview-as-table" class:active=move || !matrix.get() on:click=move |_| matrix.set(false)>"Table"</button>
+                <button data-testid="mm-overview-as-matrix" class:active=move || matrix.get() on:click=move |_| matrix.set(true)>"Matrix"</button>
             </div>
+            {move || if matrix.get() {
+                view! { <Matrix ui=ui on_open=Callback::new(open_fn)/> }.into_any()
+            } else {
+                view! {
+                    <div class="mm-overview-table">
+                        <DataTable data=table testid="mm-overview" csv_name="buffer_usage_overview" title="Buffer usage" on_row_click=on_row/>
+                    </div>
+                }.into_any()
+            }}
         </div>
     }
 }
 
 type FrameCallback = Closure<dyn FnMut(f64)>;
+
+/// The overview as the Toolkit draws it: one row per function, one cell per space present
+/// anywhere (`hwm / capacity`, percentage, a bar; `—` where the function does not use it).
+#[component]
+fn Matrix(ui: MemoryMapUi, on_open: Callback<String>) -> impl IntoView {
+    move || {
+        ui.data.with(|d| {
+            let d = d.as_ref()?;
+            let head = d.spaces.iter().map(|s| view! { <th>{s.clone()}</th> }).collect_view();
+            let rows = d
+                .functions
+                .iter()
+                .map(|f| {
+                    let name = f.name.clone();
+                    let cells = d
+                        .spaces
+                        .iter()
+                        .map(|sp| match f.spaces.iter().find(|u| &u.space == sp) {
+                            None => view! { <td class="mm-cell-empty" data-space=sp.clone()>"—"</td> }.into_any(),
+                            Some(u) => {
+                                let pct = if u.limit_bytes > 0 { u.hwm_bytes as f64 * 100.0 / u.limit_bytes as f64 } else { 0.0 };
+                                let level = if pct >= 95.0 { "mm-danger" } else if pct >= 80.0 { "mm-warning" } else { "mm-ok" };
+                                view! {
+                                    <td class=format!("mm-cell {level}") data-space=sp.clone() data-hwm=u.hwm_bytes.to_string() data-limit=u.limit_bytes.to_string()>
+                                        <div class="mm-cell-text">{format!("{} / {}", human_bytes(u.hwm_bytes), human_bytes(u.limit_bytes))}<b>{format!(" {pct:.1}%")}</b></div>
+                                        <div class="mm-bar"><div class="mm-bar-fill" style=format!("width:{:.2}%", pct.min(100.0))></div></div>
+                                    </td>
+                                }
+                                .into_any()
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <tr data-testid="mm-matrix-row" data-function=f.name.clone() on:click=move |_| on_open.run(name.clone())>
+                            <th class="mm-fn">{f.name.clone()} <span class="hint">{f.ftype.clone()}</span></th>
+                            {cells}
+                        </tr>
+                    }
+                })
+                .collect_view();
+            Some(view! {
+                <div class="mm-matrix-scroll">
+                    <table class="mm-matrix" data-testid="mm-matrix">
+                        <thead><tr><th>"Function"</th>{head}</tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            })
+        })
+    }
+}
 
 thread_local! {
     static VIEW: RefCell<Option<MapRenderer>> = const { RefCell::new(None) };
