@@ -1,12 +1,15 @@
 // Task Dependency Graph view (issue 6) on the demo capture (TestPagedAttention L4):
 // node count and per-mode edge counts equal `pypto-viewer report --json` (edge_stats) and
 // the nodes of deps.json; selecting a task highlights exactly its deps.json predecessors and
-// successors (depth 1, Full mode); search by rXtY selects and centres it; screenshots of the
-// DAG top→bottom, left→right and in Reduced DF mode (tests/artifacts/dep-graph-*.png).
+// successors (depth 1, Full mode); search by rXtY selects and centres it, search by function name
+// is fuzzy (subsequence) and steps through its matches; screenshots of the DAG top→bottom,
+// left→right and in Reduced DF mode (tests/artifacts/dep-graph-*.png); a generated 100k-task DAG
+// (`pypto-viewer gen --dag`) opens, lays out in the worker and pans / zooms (frame times logged).
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from './server.mjs';
@@ -210,4 +213,103 @@ test('show in swimlane selects the task there', async () => {
   await page.click('[data-testid="swim-show-in-graph"]');
   await page.waitForFunction(() => document.querySelector('#dep-graph')?.dataset.selected === 'r2t1', null, { timeout: TIMEOUT_MS });
   await screenshot(page, 'dep-graph-back-from-swimlane');
+});
+
+test('search by function name is fuzzy and steps through its matches', async () => {
+  await setMode('full');
+  // "aloc" is no substring of any name but a subsequence of "alloc": every alloc task matches.
+  const allocs = [...facts.nodes].filter((id) => !facts.deps.tasks.some((t) => String(t.task_id) === id));
+  assert.ok(allocs.length > 1, 'the fixture has alloc tasks');
+  await page.fill('[data-testid="dep-search"]', 'aloc');
+  await page.press('[data-testid="dep-search"]', 'Enter');
+  await page.waitForFunction(() => /^1 of \d+/.test(document.querySelector('[data-testid="dep-search-msg"]')?.textContent ?? ''), null, { timeout: TIMEOUT_MS });
+  assert.equal(Number(await graphAttr('data-search-total')), allocs.length, 'fuzzy matches = the alloc tasks');
+  const first = await graphAttr('data-selected');
+  assert.ok(allocs.map(rt).includes(first), `${first} is an alloc task`);
+  const [sx, sy] = (await graphAttr('data-selected-screen')).split(',').map(Number);
+  const box = await page.$eval('#dep-graph', (el) => { const r = el.getBoundingClientRect(); return { w: r.width, h: r.height }; });
+  assert.ok(Math.abs(sx - box.w / 2) < 2 && Math.abs(sy - box.h / 2) < 2, 'the match is centred');
+  // Enter again: the next match.
+  await page.press('[data-testid="dep-search"]', 'Enter');
+  await page.waitForFunction(() => /^2 of /.test(document.querySelector('[data-testid="dep-search-msg"]')?.textContent ?? ''), null, { timeout: TIMEOUT_MS });
+  const second = await graphAttr('data-selected');
+  assert.ok(second !== first && allocs.map(rt).includes(second), `then ${second}`);
+  // Exact names rank first: "UP" before anything that merely contains the letters.
+  await page.fill('[data-testid="dep-search"]', 'UP');
+  await page.press('[data-testid="dep-search"]', 'Enter');
+  await page.waitForFunction(() => /^1 of /.test(document.querySelector('[data-testid="dep-search-msg"]')?.textContent ?? ''), null, { timeout: TIMEOUT_MS });
+  const up = await graphAttr('data-selected');
+  const upTask = facts.deps.tasks.find((t) => rt(String(t.task_id)) === up);
+  assert.ok(upTask, `${up} is a kernel task`);
+  await page.click('[data-testid="dep-fit"]');
+  await screenshot(page, 'dep-graph-fuzzy-search');
+});
+
+test('a generated 100k-task DAG opens, lays out in the worker and pans / zooms', { timeout: 300_000 }, async () => {
+  // A static root: the built site + the generated DAG (the server refuses paths outside it).
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dag100k-'));
+  fs.cpSync(DIST, root, { recursive: true });
+  const dir = path.join(root, 'data', 'dag-100k');
+  const gen = spawnSync('cargo', ['run', '--release', '-q', '-p', 'pypto-cli', '--bin', 'pypto-viewer', '--', 'gen', dir, '--dag', '--tasks', '100000', '--name-map'], { cwd: REPO, encoding: 'utf8' });
+  assert.equal(gen.status, 0, `gen --dag failed: ${gen.stderr}`);
+  const man = spawnSync('cargo', ['run', '--release', '-q', '-p', 'pypto-cli', '--bin', 'pypto-viewer', '--', 'manifest', dir], { cwd: REPO, encoding: 'utf8' });
+  assert.equal(man.status, 0, `manifest failed: ${man.stderr}`);
+  const big = await serve(root, 0);
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const p = await ctx.newPage();
+  p.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+  try {
+    const progress = new Set();
+    await p.goto(`${big.url}/?src=${encodeURIComponent('data/dag-100k/')}`);
+    await p.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: 120_000 });
+    await p.click('#datasets li.dataset[data-kind="runtime"]', { position: { x: 40, y: 14 } });
+    const t0 = Date.now();
+    await p.click('[data-testid="view-switch-dep-graph"]');
+    // Progress of the layout phases is shown while the worker works.
+    const poll = setInterval(async () => {
+      const t = await p.evaluate(() => document.body.innerText.match(/laying out the graph: \w+/)?.[0]).catch(() => null);
+      if (t) progress.add(t);
+    }, 100);
+    await p.waitForFunction(() => Number(document.querySelector('#dep-graph')?.dataset.nodes) > 100_000, null, { timeout: 180_000, polling: 100 });
+    clearInterval(poll);
+    const clickToGraph = Date.now() - t0;
+    const attr = (n) => p.$eval('#dep-graph', (el, k) => el.getAttribute(k), n);
+    const nodes = Number(await attr('data-nodes'));
+    const layoutMs = Number(await attr('data-layout-ms'));
+    const warmupMs = Number(await attr('data-warmup-ms'));
+    console.log(`100k DAG: ${nodes} nodes, ${(await attr('data-mode-counts')).split(',')[0]} edges; click→graph ${clickToGraph} ms, layout ${layoutMs.toFixed(0)} ms (wasm, worker), warm-up ${warmupMs.toFixed(0)} ms; progress seen: ${[...progress].join(' | ') || 'none'}`);
+    assert.ok(layoutMs > 0 && layoutMs < 10_000, `layout time reported: ${layoutMs}`);
+    // Pan and zoom: frames are drawn and stay cheap (culled to the viewport once zoomed in).
+    const g = await p.locator('#dep-graph').boundingBox();
+    const [cx, cy] = [g.x + g.width / 2, g.y + g.height / 2];
+    const frameMs = [];
+    const frame = async () => {
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      frameMs.push(Number(await attr('data-frame-ms')));
+    };
+    await p.mouse.move(cx, cy);
+    await frame();
+    const fitEdges = Number(await attr('data-visible-edges'));
+    await screenshot(p, 'dep-graph-100k-fit');
+    for (let i = 0; i < 10; i++) {
+      await p.mouse.wheel(0, -500);
+      await frame();
+    }
+    for (let i = 0; i < 6; i++) {
+      await p.mouse.down();
+      await p.mouse.move(cx + (i % 2 ? 150 : -150), cy, { steps: 2 });
+      await p.mouse.up();
+      await frame();
+    }
+    const zoomedEdges = Number(await attr('data-visible-edges'));
+    await screenshot(p, 'dep-graph-100k-zoomed');
+    const sorted = [...frameMs].sort((a, b) => a - b);
+    console.log(`100k DAG frames: fit ${frameMs[0].toFixed(1)} ms (${fitEdges} edges on screen); zoomed/panning p50 ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, max ${sorted.at(-1).toFixed(1)} ms (${zoomedEdges} edges on screen)`);
+    assert.ok(zoomedEdges < fitEdges, `edges are culled to the viewport when zoomed in (${zoomedEdges} < ${fitEdges})`);
+    assert.ok(Number(await attr('data-scale')) > 0.05, 'zoomed in');
+  } finally {
+    await ctx.close();
+    await big.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });

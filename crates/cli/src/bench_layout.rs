@@ -5,7 +5,9 @@
 //! the same graphs (same node sizes and separations) with a timeout. Both drawings are
 //! measured the same way (`dag_layout::metrics`: geometric edge crossings, total polyline
 //! length; dot's B-splines are sampled at 8 points per cubic piece) and printed side by side
-//! with the time ratio, so speed is not bought with an unreadable picture.
+//! with the time ratio, so speed is not bought with an unreadable picture. `--json FILE`
+//! also writes the rows as JSON (what `cargo xtask bench-layout-browser` merges with the
+//! wasm timings measured in Chromium on the same generated graphs, `--dir DIR/dag-N/`).
 
 // Short names (a = args, n = size, f = fields) in small scopes.
 #![allow(clippy::many_single_char_names)]
@@ -20,7 +22,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 /// Usage lines.
-pub const USAGE: &str = "  pypto-viewer bench-layout [--sizes 1000,10000,100000] [--mode full|reduced|...]\n                  [--direction tb|lr] [--repeat N] [--dot-timeout SECONDS] [--no-dot] [--dir DIR] [--svg]";
+pub const USAGE: &str = "  pypto-viewer bench-layout [--sizes 1000,10000,100000] [--mode full|reduced|...]\n                  [--direction tb|lr] [--repeat N] [--dot-timeout SECONDS] [--no-dot] [--dir DIR] [--svg] [--json FILE]";
 
 /// Node sizes used for both layouts (layout units = points).
 const TASK_W: f32 = 140.0;
@@ -37,6 +39,7 @@ struct Args {
     dot_timeout: Option<Duration>,
     dir: PathBuf,
     svg: bool,
+    json: Option<PathBuf>,
 }
 
 fn parse(args: &[&str]) -> Result<Args, String> {
@@ -48,6 +51,7 @@ fn parse(args: &[&str]) -> Result<Args, String> {
         dot_timeout: Some(Duration::from_mins(2)),
         dir: std::env::temp_dir().join("pypto-bench-layout"),
         svg: false,
+        json: None,
     };
     let mut it = args.iter().copied();
     while let Some(flag) = it.next() {
@@ -78,6 +82,7 @@ fn parse(args: &[&str]) -> Result<Args, String> {
             "--no-dot" => a.dot_timeout = None,
             "--dir" => a.dir = PathBuf::from(value()?),
             "--svg" => a.svg = true,
+            "--json" => a.json = Some(PathBuf::from(value()?)),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -119,6 +124,19 @@ pub fn run(args: &[&str]) -> ExitCode {
     for r in &rows {
         println!("{r}");
     }
+    if let Some(path) = &a.json {
+        let json = serde_json::json!({
+            "mode": a.mode.as_str(),
+            "direction": if a.direction == Direction::LeftRight { "LR" } else { "TB" },
+            "rows": rows.iter().map(Row::to_json).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&json).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            eprintln!("pypto-viewer bench-layout: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+        println!("wrote {}", path.display());
+    }
     ExitCode::SUCCESS
 }
 
@@ -128,9 +146,35 @@ struct Row {
     nodes: usize,
     edges: usize,
     ours_ms: f64,
+    /// Layout thread CPU time (Linux), to see through a busy machine.
+    ours_cpu_ms: Option<f64>,
     ours_cross: Option<u64>,
     ours_len: f64,
     dot: Result<(f64, Option<u64>, f64), String>,
+}
+
+impl Row {
+    /// The row as JSON (`null` where unmeasured; `dot_error` says why dot has no numbers).
+    fn to_json(&self) -> serde_json::Value {
+        let (dot_ms, dot_cross, dot_len, dot_error) = match &self.dot {
+            Ok((ms, c, l)) => (Some(*ms), *c, Some(*l), None),
+            Err(why) => (None, None, None, Some(why.clone())),
+        };
+        serde_json::json!({
+            "tasks": self.tasks,
+            "nodes": self.nodes,
+            "edges": self.edges,
+            "native_ms": self.ours_ms,
+            "native_cpu_ms": self.ours_cpu_ms,
+            "crossings_ours": self.ours_cross,
+            "edge_length_ours": self.ours_len,
+            "dot_ms": dot_ms,
+            "crossings_dot": dot_cross,
+            "edge_length_dot": dot_len,
+            "dot_error": dot_error,
+            "dir": format!("dag-{}", self.tasks),
+        })
+    }
 }
 
 impl std::fmt::Display for Row {
@@ -289,6 +333,7 @@ fn bench_one(a: &Args, n: usize, opts: &LayoutOptions) -> Result<Row, String> {
         nodes: g.node_count(),
         edges: edges.len(),
         ours_ms: total,
+        ours_cpu_ms: best_cpu.is_finite().then_some(best_cpu),
         ours_cross,
         ours_len,
         dot,

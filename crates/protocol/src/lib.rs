@@ -84,6 +84,9 @@ pub enum ToWorker {
     DepGraph { request_id: u32, dataset_id: u32, mode: String, left_right: bool },
     /// One node of the last `DepGraph`: its tensor arguments and edge annotations.
     DepNodeDetails { dataset_id: u32, node: u32 },
+    /// Search the last `DepGraph`'s nodes: `rXtY` exactly, else function names fuzzily.
+    /// Reply: [`FromWorker::DepSearchHits`].
+    DepSearch { dataset_id: u32, query: String },
 }
 
 /// A bar of a timeline: its track and its index within the track's (start-sorted) columns.
@@ -669,7 +672,11 @@ pub struct DepGraphHeader {
     pub mode_counts: Vec<u64>,
     pub node_count: u64,
     pub crossings: u64,
+    /// Time of the layout call in the worker (`performance.now()` around it).
     pub layout_ms: f64,
+    /// Time of the one-off JIT warm-up layout run before this request's file read (0 when
+    /// none ran for it; see the worker's `graph.rs`).
+    pub warmup_ms: f64,
     pub warnings: Vec<String>,
 }
 
@@ -726,6 +733,8 @@ pub enum FromWorker {
     /// Rows of preformatted cells: `args` (index, type, tensor, dtype, shape, strides, offset),
     /// `edges` (direction, peer `rXtY`, source, flags, arg, tensor, overlap), file order.
     DepNodeDetails { dataset_id: u32, node: u32, args: Vec<Vec<String>>, edges: Vec<Vec<String>> },
+    /// Matches of a `DepSearch`, best first (at most 10 000 of `total`).
+    DepSearchHits { dataset_id: u32, query: String, nodes: Vec<u32>, total: u64 },
     /// A request could not be answered.
     Error { message: String },
     /// The worker panicked; the page must restart it.

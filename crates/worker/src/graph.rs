@@ -3,13 +3,26 @@
 //! edge selections of the five `deps_viewer` modes once per dataset, lays out the selected
 //! mode's edges in the worker ([`pypto_analysis::dag_layout`], progress posted per phase) and
 //! hands the page node columns and edge polylines as transferred typed arrays.
+//!
+//! JIT warm-up: V8 runs a wasm function's first calls in its baseline tier and compiles the
+//! optimised code in the background, so the first layout of a big graph would run 3–6× slower
+//! than the next. Before reading a big deps.json (≥ [`WARM_UP_MIN_BYTES`]) the worker lays out
+//! a small synthetic DAG of the same shape twice, once per worker; the optimising compiler
+//! then works while the file is read and parsed, and the real layout runs optimised code.
+//! The header reports that warm-up's time beside the layout's.
+//!
+//! Search (`ToWorker::DepSearch`): `rXtY` exactly, else the function names by the swimlane's
+//! fuzzy matcher ([`pypto_analysis::timeline_query::fuzzy_score`]: exact > prefix > substring
+//! > subsequence), nodes ranked by their name's score, then by index.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use pypto_analysis::dag_layout::{self, Direction, LayoutOptions, NodeSize};
 use pypto_analysis::dataflow_regions::DataflowEvidence;
 use pypto_analysis::deps_graph::{DepsGraph, NO_TASK};
 use pypto_analysis::edge_modes::{self, EdgeMode, EdgeSelection};
+use pypto_analysis::timeline_query::fuzzy_score;
+use wasm_bindgen::JsCast;
 use pypto_formats::{deps, name_map::NameMap};
 use pypto_protocol::{DepGraphHeader, FromWorker, DEP_MODE_NAMES};
 
@@ -72,6 +85,69 @@ struct Built {
 
 thread_local! {
     static BUILT: RefCell<Option<Built>> = const { RefCell::new(None) };
+    /// Whether this worker ran the JIT warm-up, and its time (ms) not yet reported.
+    static WARMED: Cell<bool> = const { Cell::new(false) };
+    static WARM_UP_MS: Cell<f64> = const { Cell::new(0.0) };
+}
+
+/// deps.json size from which a first layout is preceded by the JIT warm-up.
+const WARM_UP_MIN_BYTES: u64 = 2 << 20;
+
+/// `performance.now()` of the worker (ms, sub-millisecond), else `Date.now()`.
+pub(crate) fn now_ms() -> f64 {
+    let global = js_sys::global();
+    js_sys::Reflect::get(&global, &"performance".into())
+        .ok()
+        .and_then(|p| {
+            let now = js_sys::Reflect::get(&p, &"now".into()).ok()?;
+            let f: &js_sys::Function = now.dyn_ref()?;
+            f.call0(&p).ok()?.as_f64()
+        })
+        .unwrap_or_else(js_sys::Date::now)
+}
+
+/// The warm-up DAG: `chains` chains of `blocks` four-task blocks (qk → softmax → pv →
+/// update, update ← previous update and ← the chain's alloc), fanned out from one source
+/// and into one sink, the shape of the paged-attention captures. `(node count, edges)`.
+fn warm_up_graph(chains: u32, blocks: u32) -> (usize, Vec<(u32, u32)>) {
+    let mut edges = Vec::new();
+    let source = 0u32;
+    let mut next = 1u32;
+    let mut lasts = Vec::new();
+    for _ in 0..chains {
+        let alloc = next;
+        next += 1;
+        let mut prev_update: Option<u32> = None;
+        for _ in 0..blocks {
+            let (qk, sm, pv, up) = (next, next + 1, next + 2, next + 3);
+            next += 4;
+            edges.extend([(source, qk), (qk, sm), (sm, pv), (pv, up), (sm, up), (alloc, up)]);
+            if let Some(p) = prev_update {
+                edges.push((p, up));
+            }
+            prev_update = Some(up);
+        }
+        lasts.extend(prev_update);
+    }
+    let sink = next;
+    edges.extend(lasts.into_iter().map(|u| (u, sink)));
+    (sink as usize + 1, edges)
+}
+
+/// Runs the JIT warm-up once per worker (see the module doc); its time is kept for the next
+/// header.
+fn warm_up() {
+    if WARMED.replace(true) {
+        return;
+    }
+    let started = now_ms();
+    let (n, edges) = warm_up_graph(16, 16);
+    let sizes = vec![NodeSize { width: NODE_W, height: NODE_H }; n];
+    for direction in [Direction::TopBottom, Direction::LeftRight] {
+        let opts = LayoutOptions { direction, ..LayoutOptions::default() };
+        let _ = dag_layout::layout_all(&sizes, &edges, &opts);
+    }
+    WARM_UP_MS.set(now_ms() - started);
 }
 
 fn error(message: String) {
@@ -153,6 +229,9 @@ pub(crate) async fn post(request_id: u32, dataset_id: u32, mode: String, left_ri
         let Some((entry, source)) = file else {
             return error(format!("dataset {dataset_id} has no deps.json: the Task Dependency Graph needs one"));
         };
+        if entry.size_bytes >= WARM_UP_MIN_BYTES {
+            warm_up();
+        }
         let path = entry.path.clone();
         let mut on_progress = |done_bytes, total_bytes| {
             transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);
@@ -190,7 +269,7 @@ fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) 
     let sizes = vec![NodeSize { width: NODE_W, height: NODE_H }; g.node_count()];
     let opts = LayoutOptions { direction: if left_right { Direction::LeftRight } else { Direction::TopBottom }, ..LayoutOptions::default() };
     let big = g.node_count() > 2000;
-    let started = js_sys::Date::now();
+    let started = now_ms();
     let mut control = |p: dag_layout::Progress| {
         if big {
             let label = format!("laying out the graph: {}", p.phase.as_str());
@@ -202,7 +281,7 @@ fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) 
         Ok(l) => l,
         Err(e) => return error(format!("dependency graph layout failed: {e}")),
     };
-    let layout_ms = js_sys::Date::now() - started;
+    let layout_ms = now_ms() - started;
     let mut warnings = b.warnings.clone();
     if !layout.reversed_edges.is_empty() {
         warnings.push(format!("the graph has a cycle: {} edge(s) drawn reversed to lay it out", layout.reversed_edges.len()));
@@ -218,6 +297,7 @@ fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) 
         node_count: g.node_count() as u64,
         crossings: layout.crossings,
         layout_ms,
+        warmup_ms: WARM_UP_MS.take(),
         warnings,
     };
     let n = g.node_count();
@@ -303,6 +383,41 @@ pub(crate) fn post_node_details(dataset_id: u32, node: u32) {
             push("out →", edge, g.edge_succ.get(edge).copied().unwrap_or(0));
         }
         Some(FromWorker::DepNodeDetails { dataset_id, node, args, edges })
+    });
+    match reply {
+        Some(msg) => transport::post(&msg, None),
+        None => error(format!("dependency graph of dataset {dataset_id} is not built")),
+    }
+}
+
+/// Most hits a `DepSearchHits` carries.
+const MAX_SEARCH_HITS: usize = 10_000;
+
+/// `ToWorker::DepSearch` (see the module doc).
+pub(crate) fn post_search(dataset_id: u32, query: &str) {
+    let reply = BUILT.with_borrow(|b| {
+        let built = b.as_ref().filter(|b| b.dataset_id == dataset_id)?;
+        let q = query.trim().to_lowercase();
+        let mut hits: Vec<u32> = Vec::new();
+        let exact = q.strip_prefix('r').and_then(|rest| rest.split_once('t')).is_some_and(|(r, t)| {
+            !r.is_empty() && !t.is_empty() && r.bytes().all(|c| c.is_ascii_digit()) && t.bytes().all(|c| c.is_ascii_digit())
+        });
+        if exact {
+            hits.extend(built.task_ids.iter().position(|t| *t == q).map(|i| i as u32));
+        } else if !q.is_empty() {
+            let scores: Vec<Option<i64>> = built.names.iter().map(|n| fuzzy_score(n, &q)).collect();
+            let mut ranked: Vec<(i64, u32)> = built
+                .name_index
+                .iter()
+                .enumerate()
+                .filter_map(|(node, &name)| Some((scores.get(name as usize).copied().flatten()?, node as u32)))
+                .collect();
+            ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            hits = ranked.into_iter().map(|(_, node)| node).collect();
+        }
+        let total = hits.len() as u64;
+        hits.truncate(MAX_SEARCH_HITS);
+        Some(FromWorker::DepSearchHits { dataset_id, query: query.to_string(), nodes: hits, total })
     });
     match reply {
         Some(msg) => transport::post(&msg, None),

@@ -7,12 +7,14 @@
 //! cargo xtask check-layers          formats/analysis must not depend on wasm-bindgen, web-sys, js-sys, gloo*, leptos*
 //! cargo xtask test                  everything CI runs: setup, layers, native, wasm and browser tests
 //! cargo xtask bench-browser [--tasks N] [--keep]   issue-4 performance numbers in headless Chromium
+//! cargo xtask bench-layout-browser [--sizes …]      issue-6 layout times: wasm (Chromium), native, dot
 //! ```
 //!
 //! Every child process gets `tests/node_modules/.bin` first on `PATH` (the npm `binaryen`
 //! package's `wasm-opt` 132, never Debian's broken 108) and `$CARGO_HOME/bin`.
 
 mod bench_browser;
+mod bench_layout;
 mod build;
 mod layers;
 mod serve;
@@ -36,6 +38,11 @@ commands:
                              generate an N-task level-4 capture (default 1000000), load it in
                              headless Chromium, print load/memory/frame/hover/select/search numbers
                              and write tests/artifacts/bench-swimlane.json
+  bench-layout-browser [--sizes 1000,10000,100000] [--dot-timeout S] [--no-dot] [--repeat N]
+                       [--dist DIR] [--keep]
+                             generate DAGs (`gen --dag`), time the dependency-graph layout in
+                             wasm in headless Chromium, natively and Graphviz dot (installed when
+                             missing), print the table, write tests/artifacts/bench-layout.json
 ";
 
 fn main() -> ExitCode {
@@ -52,6 +59,7 @@ fn main() -> ExitCode {
         "check-layers" => no_args(rest).and_then(|()| layers::run()),
         "test" => no_args(rest).and_then(|()| test_cmd::run()),
         "bench-browser" => bench_browser::parse_args(rest).and_then(|opts| bench_browser::run(&opts)),
+        "bench-layout-browser" => bench_layout::parse_args(rest).and_then(|opts| bench_layout::run(&opts)),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -5,13 +5,20 @@
 //! (WebGL2, `pypto_render`), and the labels `func_name` / `rXtY` only when legible. Pan by
 //! drag, zoom at the cursor with the wheel, Fit; edge modes by buttons or keys 1–5 with a
 //! HUD of node and edge counts; TB/LR; click selects a node and highlights its predecessors
-//! and successors to a depth; search by `rXtY` (exact) or function name (substring);
-//! "Show in swimlane" selects the task in the Chip Swimlane.
+//! and successors to a depth; search by `rXtY` (exact) or function name (fuzzy, the
+//! swimlane's matcher, run by the worker: `ToWorker::DepSearch`), which selects and centres
+//! the best match (Enter again steps through the others); "Show in swimlane" selects the
+//! task in the Chip Swimlane. Each node has an in-port on its incoming side and an
+//! out-port on its outgoing side (the edges of the shown mode attach there), labelled with
+//! the in / out degree when legible.
 //!
 //! Test hooks on `#dep-graph`: `data-nodes`, `data-mode`, `data-mode-counts` (comma list in
 //! mode order), `data-visible-edges`, `data-selected` (`rXtY`), `data-highlight` (the
 //! highlighted `rXtY`s), `data-selected-screen` (`x,y` of the selected node in CSS px),
-//! `data-marker-counts` (🔥 nodes, ⭐ nodes), `data-hover` (`rXtY` under the pointer).
+//! `data-marker-counts` (🔥 nodes, ⭐ nodes), `data-hover` (`rXtY` under the pointer),
+//! `data-layout-ms` / `data-warmup-ms` (the worker's layout call and JIT warm-up times),
+//! `data-search-total` (matches of the last search), `data-frame-ms` (the last frame's
+//! CPU time).
 
 #![allow(clippy::many_single_char_names)] // geometry: x, y, w, h, s(cale), d(ata)
 
@@ -44,6 +51,13 @@ const ID_FONT: &str = "10px ui-monospace, monospace";
 const LABEL_MIN_PX: f32 = 22.0;
 const KIND_DUMMY: u8 = 4;
 const KIND_ALLOC: u8 = 3;
+/// In / out port size in layout units (along the node side, across it).
+const PORT_LEN: f32 = 22.0;
+const PORT_THICK: f32 = 12.0;
+const PORT_RGBA: [u8; 4] = [55, 65, 81, 255];
+const PORT_FONT: &str = "600 9px system-ui, sans-serif";
+/// Port thickness on screen from which the degree is written in it.
+const PORT_TEXT_MIN_PX: f32 = 11.0;
 
 /// A laid-out graph as the worker sent it, plus adjacency for highlighting and details.
 struct GraphData {
@@ -234,6 +248,8 @@ thread_local! {
     static PENDING_TASK: RefCell<Option<String>> = const { RefCell::new(None) };
     /// The current search's matches and which one is shown.
     static SEARCH_HITS: RefCell<(String, Vec<u32>, usize)> = const { RefCell::new((String::new(), Vec::new(), 0)) };
+    /// Matches of the last search (the hits list is capped).
+    static SEARCH_TOTAL: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 fn with_view<R>(f: impl FnOnce(&mut Renderer) -> R) -> Option<R> {
@@ -258,6 +274,7 @@ pub fn on_graph(header: DepGraphHeader, columns: &JsValue) {
         PENDING.with_borrow_mut(|p| *p = Some(data));
     }
     ui.loading.set(false);
+    SEARCH_HITS.with_borrow_mut(|h| *h = (String::new(), Vec::new(), 0));
     if let Some(task) = PENDING_TASK.with_borrow_mut(Option::take) {
         let node = with_view(|r| r.data.as_ref().and_then(|d| d.header.task_ids.iter().position(|t| *t == task))).flatten();
         if let Some(node) = node {
@@ -357,6 +374,8 @@ impl Renderer {
 
     #[allow(clippy::too_many_lines)] // one pass each: edges, nodes, labels, test attributes
     fn frame(&mut self) {
+        let perf = web_sys::window().and_then(|w| w.performance());
+        let started = perf.as_ref().map_or(0.0, web_sys::Performance::now);
         self.resize();
         if self.fit_pending && self.data.is_some() {
             self.fit_pending = false;
@@ -395,16 +414,30 @@ impl Renderer {
             let width = if rgba == PRED_RGBA || rgba == SUCC_RGBA { line_w * 1.8 } else { line_w };
             let a = d.point_offsets[e] as usize;
             let b = d.point_offsets.get(e + 1).copied().unwrap_or(0) as usize;
-            for p in a..b.saturating_sub(1) {
-                let (x0, y0) = d.point(p);
-                let (x1, y1) = d.point(p + 1);
-                let inst = LineInstance { x0: x0 * s + ox, y0: y0 * s + oy, x1: x1 * s + ox, y1: y1 * s + oy, width, rgba };
-                if p + 2 == b { self.arrows.push(inst) } else { self.lines.push(inst) }
+            if b < a + 2 {
+                continue;
             }
+            // Screen-space simplification: a point closer than a pixel to the last one drawn
+            // is skipped (zoomed out, a long edge's dummies collapse into a few segments;
+            // zoomed in nothing changes). The last segment carries the arrow head.
+            let (px0, py0) = d.point(a);
+            let mut from = (px0 * s + ox, py0 * s + oy);
+            for p in a + 1..b - 1 {
+                let (x, y) = d.point(p);
+                let to = (x * s + ox, y * s + oy);
+                if (to.0 - from.0).abs() + (to.1 - from.1).abs() >= 1.0 {
+                    self.lines.push(LineInstance { x0: from.0, y0: from.1, x1: to.0, y1: to.1, width, rgba });
+                    from = to;
+                }
+            }
+            let (x, y) = d.point(b - 1);
+            self.arrows.push(LineInstance { x0: from.0, y0: from.1, x1: x * s + ox, y1: y * s + oy, width, rgba });
         }
         let show_labels = 36.0 * s >= LABEL_MIN_PX;
         let mut labels: Vec<(usize, f32, f32, f32)> = Vec::new();
         let mut outlines: Vec<LineInstance> = Vec::new();
+        let mut ports: Vec<RectInstance> = Vec::new();
+        let mut port_labels: Vec<(usize, f32, f32)> = Vec::new();
         for i in 0..d.x.len() {
             let (hw, hh) = (d.w[i] / 2.0, d.h[i] / 2.0);
             if d.x[i] + hw < view[0] || d.x[i] - hw > view[2] || d.y[i] + hh < view[1] || d.y[i] - hh > view[3] {
@@ -448,6 +481,28 @@ impl Renderer {
                     outlines.push(LineInstance { x0: ax, y0: ay, x1: bx2, y1: by, width: bw, rgba: c });
                 }
             }
+            // In-port on the incoming side, out-port on the outgoing side (where this mode's
+            // edges attach), when they are at least two pixels thick.
+            let (p_len, p_thick) = (PORT_LEN * s, PORT_THICK * s);
+            if p_thick >= 2.0 {
+                let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+                let degrees = [d.in_adj.get(i).map_or(0, Vec::len), d.out_adj.get(i).map_or(0, Vec::len)];
+                for (side, degree) in degrees.into_iter().enumerate() {
+                    if degree == 0 {
+                        continue;
+                    }
+                    let out = side == 1;
+                    let (px, py, pw, ph) = if d.header.left_right {
+                        (if out { x + w - p_thick / 2.0 } else { x - p_thick / 2.0 }, cy - p_len / 2.0, p_thick, p_len)
+                    } else {
+                        (cx - p_len / 2.0, if out { y + h - p_thick / 2.0 } else { y - p_thick / 2.0 }, p_len, p_thick)
+                    };
+                    ports.push(RectInstance { x: px, y: py, w: pw, h: ph, rgba: PORT_RGBA });
+                    if p_thick >= PORT_TEXT_MIN_PX && p_len >= PORT_TEXT_MIN_PX * 1.6 {
+                        port_labels.push((degree, px + pw / 2.0, py + ph / 2.0));
+                    }
+                }
+            }
             if show_labels {
                 labels.push((i, x, y, w));
             }
@@ -457,6 +512,10 @@ impl Renderer {
         self.gl.draw_arrows(&self.arrows, head);
         self.gl.draw_rects(&self.rects);
         self.gl.draw_lines(&outlines);
+        self.gl.draw_rects(&ports);
+        for (degree, px, py) in port_labels {
+            self.text.fill_text_aligned(&degree.to_string(), px, py, PORT_FONT, [255, 255, 255, 255], pypto_render::text::TextAlign::Center);
+        }
         let h_px = 36.0 * s;
         for (i, x, y, w) in labels {
             let kind = d.kind.get(i).copied().unwrap_or(KIND_DUMMY);
@@ -504,6 +563,12 @@ impl Renderer {
         let doc = web_sys::window().and_then(|w| w.document());
         if let Some(hud) = doc.and_then(|d| d.query_selector(".dep-hud-visible").ok().flatten()) {
             hud.set_text_content(Some(&format!("{visible_edges} edges on screen")));
+        }
+        set_attr(c, "data-layout-ms", &format!("{:.2}", d.header.layout_ms));
+        set_attr(c, "data-warmup-ms", &format!("{:.2}", d.header.warmup_ms));
+        set_attr(c, "data-search-total", &SEARCH_TOTAL.get().to_string());
+        if let Some(p) = &perf {
+            set_attr(c, "data-frame-ms", &format!("{:.2}", p.now() - started));
         }
     }
 }
@@ -585,40 +650,50 @@ fn select(ui: GraphUi, node: Option<u32>, centre: bool) {
     redraw();
 }
 
-/// Search: `rXtY` exact, else function-name substring (case-insensitive); Enter again
-/// steps to the next match.
+/// Search: `rXtY` exact, else function names fuzzily — asked of the worker
+/// ([`on_search_hits`] answers); Enter again with the same query steps to the next match.
 fn run_search(ui: GraphUi) {
     let query = ui.search.get_untracked().trim().to_string();
     if query.is_empty() {
         return;
     }
-    let found = with_view(|r| {
-        let d = r.data.as_ref()?;
-        let exact = query.to_ascii_lowercase();
-        let is_rt = exact.starts_with('r') && exact.contains('t') && exact[1..].chars().all(|c| c.is_ascii_digit() || c == 't');
-        let hits: Vec<u32> = if is_rt {
-            d.header.task_ids.iter().position(|t| *t == exact).map(|i| vec![i as u32]).unwrap_or_default()
-        } else {
-            (0..d.x.len()).filter(|&i| d.name(i).to_ascii_lowercase().contains(&exact)).map(|i| i as u32).collect()
-        };
-        Some(hits)
-    })
-    .flatten()
-    .unwrap_or_default();
-    let (node, msg) = SEARCH_HITS.with_borrow_mut(|(q, hits, cur)| {
-        if *q == query && !hits.is_empty() {
+    let step = SEARCH_HITS.with_borrow_mut(|(q, hits, cur)| {
+        (*q == query && !hits.is_empty()).then(|| {
             *cur = (*cur + 1) % hits.len();
-        } else {
-            q.clone_from(&query);
-            *hits = found;
-            *cur = 0;
-        }
-        let msg = if hits.is_empty() { format!("no task matches “{query}”") } else { format!("{} of {}", *cur + 1, hits.len()) };
-        (hits.get(*cur).copied(), msg)
+            (hits[*cur], format!("{} of {}", *cur + 1, hits.len()))
+        })
     });
-    ui.search_msg.set(msg);
-    if node.is_some() {
-        select(ui, node, true);
+    if let Some((node, msg)) = step {
+        ui.search_msg.set(msg);
+        select(ui, Some(node), true);
+        return;
+    }
+    let Some(dataset_id) = with_view(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() else { return };
+    ui.search_msg.set("searching…".to_string());
+    worker_client::send(ToWorker::DepSearch { dataset_id, query }, None);
+}
+
+/// The worker's `DepSearchHits`: selects and centres the best match.
+pub fn on_search_hits(dataset_id: u32, query: &str, nodes: Vec<u32>, total: u64) {
+    let Some(ui) = UI.with_borrow(|u| *u) else { return };
+    if ui.search.get_untracked().trim() != query {
+        return; // the field changed meanwhile
+    }
+    if with_view(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() != Some(dataset_id) {
+        return;
+    }
+    let first = nodes.first().copied();
+    SEARCH_HITS.with_borrow_mut(|(q, hits, cur)| {
+        *q = query.to_string();
+        *hits = nodes;
+        *cur = 0;
+    });
+    SEARCH_TOTAL.set(total);
+    ui.search_msg.set(if first.is_some() { format!("1 of {total}") } else { format!("no task matches “{query}”") });
+    if first.is_some() {
+        select(ui, first, true);
+    } else {
+        redraw();
     }
 }
 
