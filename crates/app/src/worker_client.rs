@@ -303,7 +303,10 @@ fn on_message(state: &AppState, data: &JsValue) {
         FromWorker::DepNodeDetails { dataset_id, node, args, edges } => crate::views::dep_graph::on_node_details(dataset_id, node, args, edges),
         FromWorker::DepSearchHits { dataset_id, query, nodes, total } => crate::views::dep_graph::on_search_hits(dataset_id, &query, nodes, total),
         FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
-        FromWorker::PerfPaths(data) => swimlane::panel::paths::on_data(&state, data),
+        FromWorker::PerfPaths(data) => {
+            state.progress.set(None); // the worker read the files again for them
+            swimlane::panel::paths::on_data(&state, data);
+        }
         FromWorker::GapThreshold { dataset_id, text, error, above } => {
             swimlane::panel::paths::on_threshold(&state, dataset_id, text, error, above);
         }

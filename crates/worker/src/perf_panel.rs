@@ -1,20 +1,53 @@
 //! The Performance Analysis panel's first tables (overview, kernel statistics, setup
 //! leaderboards) and the Function Performance table of one runtime dataset, for the page.
 //!
-//! Built once at load time (while the joined tasks and the records' facts are at hand) with
-//! the same analysis code as `pypto-viewer report` (`perf_panel::overview`,
-//! `perf_panel::setup_leaderboard`, `function_stats`), kept as small result tables beside the
-//! dataset's model, and sent on request ([`post`]).
+//! Built on the first request ([`post`]; the app asks when the panel opens) from the dataset's
+//! model and the records' level and warnings kept at load ([`remember`]), with the same
+//! analysis code as `pypto-viewer report` (`perf_panel::overview`,
+//! `perf_panel::setup_leaderboard`, `function_stats`); the small result tables are kept
+//! beside the dataset until the next folder opens.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use pypto_analysis::function_stats;
 use pypto_analysis::perf_panel::{overview, setup_leaderboard};
 use pypto_analysis::runtime_model::RuntimeModel;
-use pypto_analysis::summary::RecordsFacts;
 use pypto_analysis::tasks;
 use pypto_protocol::{FromWorker, FunctionPerfRow, KernelStatsRow, PerfOverview, PerfPanelData, SetupRow};
 
 use crate::session::SESSION;
 use crate::transport;
+
+/// What the tables need of the records (the rest of the facts is in the model).
+struct Facts {
+    level: u32,
+    warnings: Vec<String>,
+}
+
+#[derive(Default)]
+struct Store {
+    /// The session generation these entries belong to.
+    generation: u64,
+    facts: HashMap<u32, Facts>,
+    built: HashMap<u32, PerfPanelData>,
+}
+
+thread_local! {
+    static STORE: RefCell<Store> = RefCell::new(Store::default());
+}
+
+/// Keeps the records' level and warnings of a loaded dataset for a later [`post`].
+pub(crate) fn remember(generation: u64, dataset_id: u32, level: u32, warnings: Vec<String>) {
+    STORE.with_borrow_mut(|s| {
+        if s.generation != generation {
+            s.facts.clear();
+            s.built.clear();
+            s.generation = generation;
+        }
+        s.facts.insert(dataset_id, Facts { level, warnings });
+    });
+}
 
 /// Rows kept per setup leaderboard.
 pub(crate) const SETUP_TOP_ROWS: usize = 100;
@@ -45,7 +78,7 @@ fn setup_rows(entries: &[setup_leaderboard::SetupEntry]) -> Vec<SetupRow> {
 }
 
 /// Computes the panel's tables from the model and the records' facts.
-pub(crate) fn build(dataset_id: u32, model: &RuntimeModel, facts: &RecordsFacts) -> PerfPanelData {
+fn build(dataset_id: u32, model: &RuntimeModel, facts: &Facts) -> PerfPanelData {
     let joined = &model.tasks;
     let names = model.names.as_ref();
     let ov = overview::overview(joined);
@@ -119,9 +152,31 @@ pub(crate) fn build(dataset_id: u32, model: &RuntimeModel, facts: &RecordsFacts)
     }
 }
 
+/// The tables of `dataset_id`, built on the first call.
+fn tables(dataset_id: u32) -> Option<PerfPanelData> {
+    let generation = SESSION.with_borrow(|s| s.generation);
+    let cached = STORE.with_borrow(|s| if s.generation == generation { s.built.get(&dataset_id).cloned() } else { None });
+    if cached.is_some() {
+        return cached;
+    }
+    let data = SESSION.with_borrow(|s| {
+        let model = s.runtime.get(&dataset_id)?.model.as_ref()?;
+        STORE.with_borrow(|st| {
+            let facts = st.facts.get(&dataset_id).filter(|_| st.generation == generation)?;
+            Some(build(dataset_id, model, facts))
+        })
+    })?;
+    STORE.with_borrow_mut(|s| {
+        if s.generation == generation {
+            s.built.insert(dataset_id, data.clone());
+        }
+    });
+    Some(data)
+}
+
 /// Answers `PerfPanel { dataset_id }`.
 pub(crate) fn post(dataset_id: u32) {
-    let data = SESSION.with_borrow(|s| s.runtime.get(&dataset_id).and_then(|d| d.perf_panel.clone()));
+    let data = tables(dataset_id);
     match data {
         Some(data) => transport::post(&FromWorker::PerfPanel(data), None),
         None => transport::post(

@@ -1,23 +1,23 @@
 //! The path tabs of the Performance Analysis panel (critical path, gap & blocker, early
-//! dispatch, continuous single-dependency chains) for the page: computed once per runtime
-//! dataset at load time by `pypto_analysis::perf_panel::paths` — in two steps around the model
-//! build, because the analyses need the raw records and `deps.json`, which the worker drops
-//! once the model is built — and kept as small result tables until the next folder opens.
-//! Answers `ToWorker::PerfPaths` and `ToWorker::GapThreshold`.
+//! dispatch, continuous single-dependency chains) for the page: computed by
+//! `pypto_analysis::perf_panel::paths` on the first `ToWorker::PerfPaths` of a runtime dataset
+//! (the app asks when a path tab opens), not at load — the analyses need the raw records and
+//! `deps.json`, which the worker drops once the model is built, so they are read again then
+//! (slice by slice, as at load) — and kept as small result tables until the next folder
+//! opens. Answers `ToWorker::PerfPaths` and `ToWorker::GapThreshold`.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use pypto_analysis::perf_panel::gap_blocker::{self, GapBlockerTable};
-use pypto_analysis::perf_panel::paths::{self, PathInfo, PathTables, Prepared};
-use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
+use pypto_analysis::perf_panel::paths::{self, PathInfo, PathTables};
+use pypto_analysis::runtime_model::CpmInputs;
 use pypto_analysis::tasks::task_id_display;
-use pypto_formats::deps::Deps;
-use pypto_formats::name_map::NameMap;
-use pypto_formats::records::ChipRecords;
 use pypto_protocol::{
-    ChainRow, CriticalPathInfo, EarlyDispatchRow, FamilyShareRow, FromWorker, GapRow, PathTaskRow, PerfPathsData, StallShareRow,
+    ChainRow, CriticalPathInfo, EarlyDispatchRow, EntryMeta, FamilyShareRow, FromWorker, GapRow, PathTaskRow, PerfPathsData,
+    StallShareRow,
 };
+use wasm_bindgen::JsValue;
 
 use crate::session::SESSION;
 use crate::transport;
@@ -28,10 +28,21 @@ struct Stored {
     gaps: GapBlockerTable,
 }
 
+/// What a dataset's tables are computed from, kept at load ([`remember`]).
+struct Inputs {
+    /// The records entry and its `File` (or URL).
+    records: (EntryMeta, JsValue),
+    /// The capture's `CPM_*.json` paths.
+    cpm: CpmInputs,
+}
+
 #[derive(Default)]
 struct Store {
     /// The session generation these tables belong to.
     generation: u64,
+    inputs: HashMap<u32, Inputs>,
+    /// Datasets whose tables are being computed.
+    pending: Vec<u32>,
     datasets: HashMap<u32, Stored>,
 }
 
@@ -39,28 +50,64 @@ thread_local! {
     static STORE: RefCell<Store> = RefCell::new(Store::default());
 }
 
-/// Step 1, before the model takes `deps.json`: the critical paths (handed to the model in
-/// `cpm` where the capture has no CPM file) and the chains.
-pub(crate) fn prepare(records: &ChipRecords, deps: Option<&Deps>, names: Option<&NameMap>, cpm: &mut CpmInputs) -> Prepared {
-    let prep = paths::prepare(records, deps, names, cpm);
-    prep.fill_cpm_inputs(cpm);
-    prep
+/// At load: where a dataset's tables will be computed from.
+pub(crate) fn remember(generation: u64, dataset_id: u32, records: (EntryMeta, JsValue), cpm: CpmInputs) {
+    STORE.with_borrow_mut(|s| {
+        if s.generation != generation {
+            *s = Store { generation, ..Store::default() };
+        }
+        s.inputs.insert(dataset_id, Inputs { records, cpm });
+    });
 }
 
-/// Step 2, after the model is built (records still alive): early dispatch; stores the tables
-/// and restores the model's path source (the computed paths came in as inputs).
-pub(crate) fn finish(generation: u64, dataset_id: u32, prep: Prepared, model: &mut RuntimeModel, records: &ChipRecords) {
-    model.path_source = prep.path_source();
-    let tables = prep.finish(&model.tasks, records);
+/// Reads the records and `deps.json` again and computes the tables (the model gives the
+/// joined tasks and the names).
+async fn compute(generation: u64, dataset_id: u32) -> Result<PerfPathsData, String> {
+    let Some((records_file, cpm)) =
+        STORE.with_borrow(|s| s.inputs.get(&dataset_id).map(|i| (i.records.clone(), i.cpm.clone())))
+    else {
+        return Err(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)"));
+    };
+    let (deps_file, names) = SESSION.with_borrow(|s| {
+        let d = s.runtime.get(&dataset_id);
+        (d.and_then(|d| d.deps_file.clone()), d.and_then(|d| d.model.as_ref()).and_then(|m| m.names.clone()))
+    });
+    let mut errors = Vec::new();
+    let deps = match deps_file {
+        Some((entry, source)) => match crate::session::parse_deps(0, &[entry], &[source], &mut errors).await {
+            Some((_, Ok(d))) => Some(d),
+            _ => None,
+        },
+        None => None,
+    };
+    let records = match crate::session::parse_records(0, &[records_file.0], &[records_file.1], &mut errors).await {
+        Some((_, Ok(r))) => r,
+        Some((_, Err(e))) => return Err(format!("could not read the swimlane records again: {e}")),
+        None => {
+            let why = errors.first().map_or_else(String::new, |e| format!(": {}", e.message));
+            return Err(format!("could not read the swimlane records again{why}"));
+        }
+    };
+    if SESSION.with_borrow(|s| s.generation) != generation {
+        return Err("a new folder was opened".to_string());
+    }
+    let prep = paths::prepare(&records, deps.as_ref(), names.as_ref(), &cpm);
+    drop(deps);
+    let tables = SESSION.with_borrow(|s| {
+        let model = s.runtime.get(&dataset_id)?.model.as_ref()?;
+        Some(prep.finish(&model.tasks, &records))
+    });
+    let Some(tables) = tables else {
+        return Err(format!("dataset {dataset_id} has no swimlane model"));
+    };
     let gaps = GapBlockerTable { gap_us: tables.gap_blocker.gap_us.clone(), ..GapBlockerTable::default() };
     let data = to_protocol(dataset_id, tables);
     STORE.with_borrow_mut(|s| {
-        if s.generation != generation {
-            s.datasets.clear();
-            s.generation = generation;
+        if s.generation == generation {
+            s.datasets.insert(dataset_id, Stored { data: data.clone(), gaps });
         }
-        s.datasets.insert(dataset_id, Stored { data, gaps });
     });
+    Ok(data)
 }
 
 fn with_stored<R>(dataset_id: u32, f: impl FnOnce(&Stored) -> R) -> Option<R> {
@@ -72,17 +119,47 @@ fn error(message: String) {
     transport::post(&FromWorker::Error { message }, None);
 }
 
-/// `ToWorker::PerfPaths`.
+/// `ToWorker::PerfPaths`: the stored tables, or computes them (once; a request while they
+/// are computed is answered when they are done).
 pub(crate) fn post(dataset_id: u32) {
-    match with_stored(dataset_id, |s| s.data.clone()) {
-        Some(data) => transport::post(&FromWorker::PerfPaths(data), None),
-        None => error(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)")),
+    if let Some(data) = with_stored(dataset_id, |s| s.data.clone()) {
+        return transport::post(&FromWorker::PerfPaths(data), None);
     }
+    let generation = SESSION.with_borrow(|s| s.generation);
+    let start = STORE.with_borrow_mut(|s| {
+        if s.generation != generation || !s.inputs.contains_key(&dataset_id) {
+            return Err(());
+        }
+        if s.pending.contains(&dataset_id) {
+            return Ok(false);
+        }
+        s.pending.push(dataset_id);
+        Ok(true)
+    });
+    match start {
+        Err(()) => return error(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)")),
+        Ok(false) => return,
+        Ok(true) => {}
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = compute(generation, dataset_id).await;
+        STORE.with_borrow_mut(|s| s.pending.retain(|&d| d != dataset_id));
+        if SESSION.with_borrow(|s| s.generation) != generation {
+            return;
+        }
+        match result {
+            Ok(data) => transport::post(&FromWorker::PerfPaths(data), None),
+            Err(message) => error(message),
+        }
+    });
 }
 
 /// `ToWorker::GapThreshold`: the analysis' own validation and row filter.
 pub(crate) fn post_gap_threshold(dataset_id: u32, text: String) {
     let Some(result) = with_stored(dataset_id, |s| gap_blocker::parse_threshold_us(&text).map(|t| s.gaps.above(t))) else {
+        if STORE.with_borrow(|s| s.pending.contains(&dataset_id)) {
+            return; // the tables are being computed; the page checks its threshold when they come
+        }
         return error(format!("dataset {dataset_id} has no gap table"));
     };
     let (error, above) = match result {

@@ -22,8 +22,6 @@ use crate::transport::{self, Columns};
 pub(crate) struct RuntimeDataset {
     pub(crate) path: String,
     pub(crate) model: Option<RuntimeModel>,
-    /// The Performance Analysis panel's tables, computed at load time (`perf_panel`).
-    pub(crate) perf_panel: Option<pypto_protocol::PerfPanelData>,
     /// The deps.json `File` when it was read lean (task arguments re-read on demand).
     pub(crate) deps_source: Option<JsValue>,
     /// The deps.json entry and `File` (or URL), re-read whole for the dependency graph.
@@ -255,7 +253,7 @@ async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(
 
 /// Reads a deps.json: a large file slice by slice ([`deps::DepsStream`], its text is never held
 /// whole), a small one (or one the stream gave up on, for the exact error position) whole.
-async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<deps::Deps, FormatError>)> {
+pub(crate) async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<deps::Deps, FormatError>)> {
     let entry = entries.get(index)?;
     let source = sources.get(index)?;
     if entry.size_bytes > reading::SLICE_BYTES {
@@ -275,7 +273,7 @@ async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[JsValue], er
 }
 
 /// Reads a records file like [`parse_deps`] ([`records::RecordsStream`] for a large file).
-async fn parse_records(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<records::ChipRecords, FormatError>)> {
+pub(crate) async fn parse_records(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<records::ChipRecords, FormatError>)> {
     let entry = entries.get(index)?;
     if entry.size_bytes > reading::SLICE_BYTES {
         let mut stream = records::RecordsStream::new();
@@ -354,16 +352,17 @@ async fn load_runtime(
         }
     }
     let mut model = None;
-    let mut perf_panel = None;
     if let Some(index) = dataset.records {
         if let Some((path, parsed)) = parse_records(index, entries, sources, &mut summary.errors).await {
             match parsed {
                 Ok(parsed) => {
-                    let paths = crate::perf_paths::prepare(&parsed, deps_model.as_ref(), names_model.as_ref(), &mut cpm_inputs);
-                    let mut built = RuntimeModel::build(&parsed, deps_model.take(), names_model.take(), cpm_inputs);
-                    crate::perf_paths::finish(generation, dataset_id, paths, &mut built, &parsed);
+                    // The Performance Analysis tables are computed when the panel asks.
+                    if let (Some(entry), Some(source)) = (entries.get(index), sources.get(index)) {
+                        crate::perf_paths::remember(generation, dataset_id, (entry.clone(), source.clone()), cpm_inputs.clone());
+                    }
+                    let built = RuntimeModel::build(&parsed, deps_model.take(), names_model.take(), cpm_inputs);
                     let facts = summary::records_summary(&parsed, &built.tasks);
-                    perf_panel = Some(crate::perf_panel::build(dataset_id, &built, &facts));
+                    crate::perf_panel::remember(generation, dataset_id, facts.level, facts.warnings.clone());
                     drop(parsed);
                     summary.records = Some(RecordsSummary {
                         path,
@@ -387,7 +386,7 @@ async fn load_runtime(
     }
     SESSION.with_borrow_mut(|s| {
         if s.generation == generation {
-            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, perf_panel, deps_source, deps_file });
+            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, deps_source, deps_file });
         }
     });
     summary
