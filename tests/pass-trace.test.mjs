@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from './server.mjs';
+import { passPairLines } from './bench/pass-pair.mjs';
 import { DIST, TIMEOUT_MS, datasetSel, filesOf, launch, loadVia, openApp, screenshot, seedOpfs, stubDirectoryPicker, summaryOf } from './helpers.mjs';
 
 const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures', 'passes');
@@ -206,9 +207,7 @@ test('a dump with a gap and a .log: problems listed, valid passes shown, warning
 
 test('a 200k-line pair: diff shown and scrolled with a bounded DOM', async () => {
   const n = 200_000;
-  const before = Array.from({ length: n }, (_, i) => `    x_${i}: pl.Tile[[16, ${i % 128}], pl.FP32] = pl.add(a_${i}, b_${i})`);
-  const after = before.slice();
-  for (let i = 5; i < n; i += 5000) after[i] = after[i].replace('pl.add', 'pl.sub');
+  const { before, after } = passPairLines(n);
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 800 } });
   try {
     const p = await ctx.newPage();

@@ -8,23 +8,26 @@
 //! in order (`Replace` rows, refined at token level: identifier/number runs, whitespace
 //! runs and single punctuation), the rest are `Delete`/`Insert` rows. A pass is a no-op
 //! when its text equals the previous snapshot's (after `\r\n` → `\n`).
+//!
+//! The pass list diffs the whole trace with one interner: every snapshot's lines are hashed
+//! once (not once per side), a no-op pass costs one text comparison, and each pass keeps its
+//! [`Hunk`]s, so showing a pass's whole-file diff ([`LineDiff::from_hunks`]) needs no second
+//! line diff.
 
 use imara_diff::{Algorithm, Diff, InternedInput};
 use pypto_formats::passes_dump::{PassDumpListing, FRONTEND};
 
 /// Splits text into lines the way `ir_trace` does.
 pub fn split_lines(text: &str) -> Vec<&str> {
-    if text.is_empty() {
-        return Vec::new();
-    }
-    let mut lines: Vec<&str> = text.split('\n').collect();
-    if lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    for l in &mut lines {
-        *l = l.strip_suffix('\r').unwrap_or(l);
-    }
-    lines
+    lines_of(text).collect()
+}
+
+/// The lines of [`split_lines`], lazily.
+fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let mut parts = (!text.is_empty()).then(|| body.split('\n'));
+    std::iter::from_fn(move || parts.as_mut()?.next())
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
 }
 
 /// What a diff row shows.
@@ -55,115 +58,126 @@ pub struct LineDiff {
     pub removed: u32,
 }
 
+/// A changed run of a line diff: `before` lines (0-based, half-open, indices of the whole
+/// before list) replaced by `after` lines.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Hunk {
+    pub before: std::ops::Range<u32>,
+    pub after: std::ops::Range<u32>,
+}
+
+impl LineDiff {
+    /// The rows of a diff of `before` lines `b` against `after` lines `a`, given its hunks
+    /// (in order, inside the ranges): a changed block pairs its removed and added lines in
+    /// order (`Replace`), the rest are `Delete` / `Insert`; lines between hunks are `Equal`.
+    pub fn from_hunks(hunks: &[Hunk], b: std::ops::Range<u32>, a: std::ops::Range<u32>) -> Self {
+        let mut out = LineDiff::default();
+        out.rows.reserve(b.len().max(a.len()));
+        let (mut bi, mut ai) = (b.start, a.start);
+        let equal = |rows: &mut Vec<DiffRow>, bi: &mut u32, ai: &mut u32, until_b: u32| {
+            while *bi < until_b {
+                rows.push(DiffRow {
+                    kind: RowKind::Equal,
+                    before: Some(*bi),
+                    after: Some(*ai),
+                });
+                *bi += 1;
+                *ai += 1;
+            }
+        };
+        for h in hunks {
+            equal(&mut out.rows, &mut bi, &mut ai, h.before.start);
+            let (nb, na) = (h.before.len() as u32, h.after.len() as u32);
+            out.removed += nb;
+            out.added += na;
+            let paired = nb.min(na);
+            out.rows.extend((0..paired).map(|k| DiffRow {
+                kind: RowKind::Replace,
+                before: Some(h.before.start + k),
+                after: Some(h.after.start + k),
+            }));
+            out.rows.extend((paired..nb).map(|k| DiffRow {
+                kind: RowKind::Delete,
+                before: Some(h.before.start + k),
+                after: None,
+            }));
+            out.rows.extend((paired..na).map(|k| DiffRow {
+                kind: RowKind::Insert,
+                before: None,
+                after: Some(h.after.start + k),
+            }));
+            bi = h.before.end;
+            ai = h.after.end;
+        }
+        equal(&mut out.rows, &mut bi, &mut ai, b.end);
+        out
+    }
+}
+
 /// Diffs two whole line lists.
 pub fn diff_lines(before: &[&str], after: &[&str]) -> LineDiff {
     diff_ranges(before, 0..before.len(), after, 0..after.len())
 }
 
-/// Diffs `before[b]` against `after[a]`; row indices stay those of the whole lists.
+/// Diffs `before[b]` against `after[a]`; row indices stay those of the whole lists. A range
+/// outside its list counts as empty.
 pub fn diff_ranges(
     before: &[&str],
     b: std::ops::Range<usize>,
     after: &[&str],
     a: std::ops::Range<usize>,
 ) -> LineDiff {
+    let b = if before.get(b.clone()).is_some() { b } else { b.start..b.start };
+    let a = if after.get(a.clone()).is_some() { a } else { a.start..a.start };
+    let hunks = line_hunks(before, b.clone(), after, a.clone());
+    LineDiff::from_hunks(
+        &hunks,
+        b.start as u32..b.end as u32,
+        a.start as u32..a.end as u32,
+    )
+}
+
+/// The hunks of `before[b]` against `after[a]` (Histogram, lines post-processed).
+fn line_hunks(
+    before: &[&str],
+    b: std::ops::Range<usize>,
+    after: &[&str],
+    a: std::ops::Range<usize>,
+) -> Vec<Hunk> {
     let bl = before.get(b.clone()).unwrap_or(&[]);
     let al = after.get(a.clone()).unwrap_or(&[]);
-    let (b0, a0) = (b.start as u32, a.start as u32);
-    let mut out = LineDiff::default();
-    if bl == al {
-        out.rows = (0..bl.len() as u32)
-            .map(|i| DiffRow {
-                kind: RowKind::Equal,
-                before: Some(b0 + i),
-                after: Some(a0 + i),
-            })
-            .collect();
-        return out;
-    }
     // Common head and tail lines compare cheaper than they hash: keep them out of the diff.
-    let head = bl.iter().zip(al).take_while(|(x, y)| x == y).count();
-    let tail = bl[head..]
+    let same = |(x, y): &(&&str, &&str)| bytes_eq(x.as_bytes(), y.as_bytes());
+    let head = bl.iter().zip(al).take_while(same).count();
+    let (bl, al) = (bl.get(head..).unwrap_or(&[]), al.get(head..).unwrap_or(&[]));
+    let tail = bl
         .iter()
         .rev()
-        .zip(al[head..].iter().rev())
-        .take_while(|(x, y)| x == y)
+        .zip(al.iter().rev())
+        .take_while(same)
         .count();
-    if head > 0 || tail > 0 {
-        let mid = diff_ranges(
-            before,
-            b.start + head..b.end - tail,
-            after,
-            a.start + head..a.end - tail,
-        );
-        let equal = |i: u32, j: u32| DiffRow {
-            kind: RowKind::Equal,
-            before: Some(i),
-            after: Some(j),
+    let bl = bl.get(..bl.len() - tail).unwrap_or(&[]);
+    let al = al.get(..al.len() - tail).unwrap_or(&[]);
+    let (b0, a0) = ((b.start + head) as u32, (a.start + head) as u32);
+    if bl.is_empty() || al.is_empty() {
+        let h = Hunk {
+            before: b0..b0 + bl.len() as u32,
+            after: a0..a0 + al.len() as u32,
         };
-        out.added = mid.added;
-        out.removed = mid.removed;
-        out.rows.reserve(head + mid.rows.len() + tail);
-        out.rows
-            .extend((0..head as u32).map(|k| equal(b0 + k, a0 + k)));
-        out.rows.extend(mid.rows);
-        let (bt, at) = ((b.end - tail) as u32, (a.end - tail) as u32);
-        out.rows
-            .extend((0..tail as u32).map(|k| equal(bt + k, at + k)));
-        return out;
+        return if h.before.is_empty() && h.after.is_empty() { Vec::new() } else { vec![h] };
     }
-    let mut input: InternedInput<&str> = InternedInput::default();
+    let mut input: InternedInput<Line<'_>> = InternedInput::default();
     input.reserve(bl.len() as u32, al.len() as u32);
-    input.update_before(bl.iter().copied());
-    input.update_after(al.iter().copied());
+    input.update_before(bl.iter().copied().map(Line));
+    input.update_after(al.iter().copied().map(Line));
     let mut diff = Diff::compute(Algorithm::Histogram, &input);
     diff.postprocess_lines(&input);
-    out.added = diff.count_additions();
-    out.removed = diff.count_removals();
-    out.rows.reserve(bl.len().max(al.len()));
-    let (mut bi, mut ai) = (0u32, 0u32);
-    let push_equal = |rows: &mut Vec<DiffRow>, bi: &mut u32, ai: &mut u32, until_b: u32| {
-        while *bi < until_b {
-            rows.push(DiffRow {
-                kind: RowKind::Equal,
-                before: Some(b0 + *bi),
-                after: Some(a0 + *ai),
-            });
-            *bi += 1;
-            *ai += 1;
-        }
-    };
-    for h in diff.hunks() {
-        push_equal(&mut out.rows, &mut bi, &mut ai, h.before.start);
-        let nb = h.before.end - h.before.start;
-        let na = h.after.end - h.after.start;
-        let paired = nb.min(na);
-        for k in 0..paired {
-            out.rows.push(DiffRow {
-                kind: RowKind::Replace,
-                before: Some(b0 + h.before.start + k),
-                after: Some(a0 + h.after.start + k),
-            });
-        }
-        for k in paired..nb {
-            out.rows.push(DiffRow {
-                kind: RowKind::Delete,
-                before: Some(b0 + h.before.start + k),
-                after: None,
-            });
-        }
-        for k in paired..na {
-            out.rows.push(DiffRow {
-                kind: RowKind::Insert,
-                before: None,
-                after: Some(a0 + h.after.start + k),
-            });
-        }
-        bi = h.before.end;
-        ai = h.after.end;
-    }
-    push_equal(&mut out.rows, &mut bi, &mut ai, bl.len() as u32);
-    out
+    diff.hunks()
+        .map(|h| Hunk {
+            before: b0 + h.before.start..b0 + h.before.end,
+            after: a0 + h.after.start..a0 + h.after.end,
+        })
+        .collect()
 }
 
 /// A run of diff rows: shown, or an unchanged run folded away (expandable).
@@ -317,6 +331,8 @@ pub struct PassEntry {
     pub no_op: bool,
     /// A `<stem>.log` warning file sits beside the snapshot.
     pub log_file: Option<String>,
+    /// The whole-file line diff against `previous_file` (rows: [`LineDiff::from_hunks`]).
+    pub hunks: Vec<Hunk>,
 }
 
 /// The pass list of a dump directory.
@@ -336,17 +352,63 @@ impl PassList {
     }
 }
 
-/// `\r\n` → `\n` for the no-op comparison.
-fn same_text(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
+/// A line as a diff token: hashed as its text, compared eight bytes at a time (wasm's
+/// `memcmp` goes byte by byte, and the interner compares equal lines on every hit).
+#[derive(Debug, Clone, Copy, Default)]
+struct Line<'a>(&'a str);
+
+impl PartialEq for Line<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        bytes_eq(self.0.as_bytes(), other.0.as_bytes())
     }
-    (a.contains('\r') || b.contains('\r')) && a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
+}
+
+impl Eq for Line<'_> {}
+
+impl std::hash::Hash for Line<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl AsRef<[u8]> for Line<'_> {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+/// `a == b`, a `u64` at a time.
+fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut wa, mut wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let word = |c: &[u8]| c.try_into().map_or(0, u64::from_ne_bytes);
+    (&mut wa).zip(&mut wb).all(|(x, y)| word(x) == word(y)) && wa.remainder() == wb.remainder()
+}
+
+/// `\r\n` → `\n` for the no-op comparison of two texts whose lines are equal (texts that
+/// differ in a line cannot be equal after it, so the pass list asks only then).
+fn same_text(a: &str, b: &str) -> bool {
+    bytes_eq(a.as_bytes(), b.as_bytes())
+        || ((a.contains('\r') || b.contains('\r')) && a.replace("\r\n", "\n") == b.replace("\r\n", "\n"))
+}
+
+/// Makes `input.after` the lines of `text` (interned with the trace's earlier snapshots).
+fn intern<'a>(input: &mut InternedInput<Line<'a>>, text: &'a str) {
+    let lines = split_lines(text);
+    if input.interner.num_tokens() == 0 {
+        // Later snapshots mostly repeat earlier lines: their new lines grow the table.
+        input.interner.reserve(lines.len());
+    }
+    input.after.reserve(lines.len());
+    input.update_after(lines.into_iter().map(Line));
 }
 
 /// Builds the pass list: every snapshot of `listing` diffed against the one before it
 /// (`00_frontend.py` first). `read` returns a file's text by name, or why it can't.
-/// `file_names` are the directory's files (for the `.log` lookup).
+/// `file_names` are the directory's files (for the `.log` lookup). An unreadable snapshot is
+/// listed in `unreadable` and skipped (the next one is compared with the last readable one).
 pub fn pass_list<T: AsRef<str>>(
     listing: &PassDumpListing,
     file_names: &[&str],
@@ -356,9 +418,10 @@ pub fn pass_list<T: AsRef<str>>(
         problems: listing.problems.clone(),
         ..PassList::default()
     };
-    let mut previous: Option<(String, T)> = if listing.has_frontend {
+    // Every text first: the interner below borrows them all.
+    let frontend: Option<(&str, T)> = if listing.has_frontend {
         match read(FRONTEND) {
-            Ok(t) => Some((FRONTEND.to_owned(), t)),
+            Ok(t) => Some((FRONTEND, t)),
             Err(e) => {
                 out.unreadable.push((FRONTEND.to_owned(), e));
                 None
@@ -367,27 +430,61 @@ pub fn pass_list<T: AsRef<str>>(
     } else {
         None
     };
+    let mut snapshots = Vec::new();
     for s in listing.snapshots.iter().filter(|s| s.index > 0) {
-        let text = match read(&s.file_name) {
-            Ok(t) => t,
-            Err(e) => {
-                out.unreadable.push((s.file_name.clone(), e));
-                continue;
+        match read(&s.file_name) {
+            Ok(t) => snapshots.push((s, t)),
+            Err(e) => out.unreadable.push((s.file_name.clone(), e)),
+        }
+    }
+    // `input.after` holds the tokens of `previous` once `interned` (a no-op pass keeps them:
+    // equal texts split into equal lines).
+    let mut input: InternedInput<Line<'_>> = InternedInput::default();
+    let mut diff = Diff::default();
+    let mut previous: Option<(&str, &str)> = frontend.as_ref().map(|(n, t)| (*n, t.as_ref()));
+    let mut interned = false;
+    for (s, t) in &snapshots {
+        let text = t.as_ref();
+        let identical = previous.is_some_and(|(_, ptext)| bytes_eq(ptext.as_bytes(), text.as_bytes()));
+        let (previous_file, added, removed, no_op, hunks) = match previous {
+            Some((pname, _)) if identical => (pname, 0, 0, true, Vec::new()),
+            Some((pname, ptext)) => {
+                if !interned {
+                    intern(&mut input, ptext);
+                }
+                input.before = std::mem::take(&mut input.after);
+                intern(&mut input, text);
+                interned = true;
+                diff.compute_with(
+                    Algorithm::Histogram,
+                    &input.before,
+                    &input.after,
+                    input.interner.num_tokens(),
+                );
+                diff.postprocess_lines(&input);
+                let hunks: Vec<Hunk> = diff
+                    .hunks()
+                    .map(|h| Hunk {
+                        before: h.before,
+                        after: h.after,
+                    })
+                    .collect();
+                let no_op = hunks.is_empty() && same_text(ptext, text);
+                (pname, diff.count_additions(), diff.count_removals(), no_op, hunks)
             }
-        };
-        let (previous_file, added, removed, no_op) = if let Some((pname, ptext)) = &previous {
-            let (ptext, text) = (ptext.as_ref(), text.as_ref());
-            let no_op = same_text(ptext, text);
-            let (added, removed) = if no_op {
-                (0, 0)
-            } else {
-                let d = diff_lines(&split_lines(ptext), &split_lines(text));
-                (d.added, d.removed)
-            };
-            (pname.clone(), added, removed, no_op)
-        } else {
-            let n = split_lines(text.as_ref()).len() as u32;
-            (String::new(), n, 0, false)
+            None => {
+                interned = false;
+                let n = lines_of(text).count() as u32;
+                let hunks = if n == 0 {
+                    Vec::new()
+                } else {
+                    vec![Hunk {
+                        before: 0..0,
+                        after: 0..n,
+                    }]
+                };
+                ("", n, 0, false, hunks)
+            }
         };
         let stem = s.file_name.strip_suffix(".py").unwrap_or(&s.file_name);
         let log = format!("{stem}.log");
@@ -395,13 +492,14 @@ pub fn pass_list<T: AsRef<str>>(
             index: s.index,
             pass_name: s.pass_name.clone(),
             file_name: s.file_name.clone(),
-            previous_file,
+            previous_file: previous_file.to_owned(),
             added,
             removed,
             no_op,
             log_file: file_names.contains(&log.as_str()).then_some(log),
+            hunks,
         });
-        previous = Some((s.file_name.clone(), text));
+        previous = Some((s.file_name.as_str(), text));
     }
     out
 }
@@ -483,9 +581,51 @@ mod tests {
     }
 
     #[test]
+    fn trace_hunks_give_the_rows_of_a_pair_diff() {
+        let texts = [
+            ("00_frontend.py", "a\nb\nc\nd\n"),
+            ("01_after_X.py", "a\nB\nc\nd\ne\n"),
+            ("02_after_Y.py", "a\nB\nc\nd\ne\n"),
+            ("03_after_Z.py", "x\na\nB\nd\ne\n"),
+        ];
+        let names: Vec<&str> = texts.iter().map(|t| t.0).collect();
+        let listing = pypto_formats::passes_dump::validate(&names);
+        let list = pass_list(&listing, &names, |n| {
+            texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| n.to_owned())
+        });
+        let counts: Vec<(u32, u32, bool)> = list.passes.iter().map(|p| (p.added, p.removed, p.no_op)).collect();
+        assert_eq!(counts, vec![(2, 1, false), (0, 0, true), (1, 1, false)]);
+        for (p, w) in list.passes.iter().zip(texts.windows(2)) {
+            let (b, a) = (split_lines(w[0].1), split_lines(w[1].1));
+            let rows = LineDiff::from_hunks(&p.hunks, 0..b.len() as u32, 0..a.len() as u32);
+            assert_eq!(rows, diff_lines(&b, &a), "{}", p.file_name);
+        }
+    }
+
+    #[test]
+    fn word_equality_and_crlf_no_op() {
+        for (a, b) in [("", ""), ("abcdefgh", "abcdefgh"), ("abcdefghi", "abcdefghj"), ("abcdefgh", "abcdefgi"), ("abc", "abcd")] {
+            assert_eq!(bytes_eq(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
+        }
+        assert!(same_text("a\r\nb\r\n", "a\nb\n"));
+        assert!(!same_text("a\nb", "a\nb\n"));
+        let texts = [("00_frontend.py", "a\nb\n"), ("01_after_X.py", "a\r\nb\r\n"), ("02_after_Y.py", "a\nb")];
+        let names: Vec<&str> = texts.iter().map(|t| t.0).collect();
+        let listing = pypto_formats::passes_dump::validate(&names);
+        let list = pass_list(&listing, &names, |n| {
+            texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| n.to_owned())
+        });
+        let got: Vec<(u32, u32, bool)> = list.passes.iter().map(|p| (p.added, p.removed, p.no_op)).collect();
+        assert_eq!(got, vec![(0, 0, true), (0, 0, false)]);
+    }
+
+    #[test]
     fn split_like_ir_trace() {
         assert_eq!(split_lines("a\r\nb\n"), vec!["a", "b"]);
         assert_eq!(split_lines("a\n\nb"), vec!["a", "", "b"]);
         assert!(split_lines("").is_empty());
+        assert_eq!(split_lines("\n"), vec![""]);
+        assert_eq!(split_lines("a\r"), vec!["a"]);
+        assert_eq!(split_lines("a\n\n"), vec!["a", ""]);
     }
 }

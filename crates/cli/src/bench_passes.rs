@@ -11,6 +11,10 @@
 //!   refinement of every replaced line pair (what showing every pass's diff needs);
 //! - `regions`: the function filter's regions of every snapshot (dump only).
 //!
+//! `--pair BEFORE AFTER` times that pair of files instead of a generated one; `--write-pair DIR`
+//! also writes the generated pair to `DIR/before.py` and `DIR/after.py` (for the browser bench,
+//! `cargo xtask bench-passes-browser`, which times the same bytes in wasm).
+//!
 //! The generated pair is IR-like text (kernels of annotated tile statements); the after side
 //! has ~2 % of lines rewritten (`MemRef` offsets), ~0.5 % inserted and ~0.5 % deleted. It is
 //! written to a temporary directory so Python reads the same bytes. The counts of both tools
@@ -25,7 +29,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Usage line for the `bench-passes` subcommand.
-pub const USAGE: &str = "  pypto-viewer bench-passes <dir> [--lines N] [--iterations N] [--seed S] [--no-python] [--ir-trace DIR] [--json]";
+pub const USAGE: &str = "  pypto-viewer bench-passes <dir> [--lines N] [--iterations N] [--seed S] [--no-python] [--ir-trace DIR] [--pair BEFORE AFTER] [--write-pair DIR] [--json]";
 
 #[derive(Debug, Clone, PartialEq)]
 struct Args {
@@ -36,6 +40,10 @@ struct Args {
     python: bool,
     /// Directory holding pypto's `ir_trace` package, to time the real tool too.
     ir_trace: Option<String>,
+    /// Files to time instead of the generated pair.
+    pair: Option<(String, String)>,
+    /// Directory to write the generated pair to.
+    write_pair: Option<String>,
     json: bool,
 }
 
@@ -47,6 +55,8 @@ fn parse_args(args: &[&str]) -> Result<Args, String> {
         seed: 7,
         python: true,
         ir_trace: None,
+        pair: None,
+        write_pair: None,
         json: false,
     };
     let mut it = args.iter();
@@ -63,6 +73,14 @@ fn parse_args(args: &[&str]) -> Result<Args, String> {
             "--no-python" => out.python = false,
             "--ir-trace" => {
                 out.ir_trace = Some(it.next().ok_or("--ir-trace needs a directory")?.to_string());
+            }
+            "--pair" => {
+                let b = it.next().ok_or("--pair needs two files")?;
+                let a = it.next().ok_or("--pair needs two files")?;
+                out.pair = Some(((*b).to_owned(), (*a).to_owned()));
+            }
+            "--write-pair" => {
+                out.write_pair = Some(it.next().ok_or("--write-pair needs a directory")?.to_string());
             }
             "--json" => out.json = true,
             s if !s.starts_with("--") && out.dir.is_empty() => s.clone_into(&mut out.dir),
@@ -419,7 +437,21 @@ fn measure(a: &Args) -> Result<Report, String> {
             .count()
     });
 
-    let (before, after) = generate_pair(a.lines, a.seed);
+    let (before, after) = match &a.pair {
+        Some((b, x)) => (
+            std::fs::read_to_string(b).map_err(|e| format!("{b}: {e}"))?,
+            std::fs::read_to_string(x).map_err(|e| format!("{x}: {e}"))?,
+        ),
+        None => generate_pair(a.lines, a.seed),
+    };
+    if let Some(dir) = &a.write_pair {
+        let dir = Path::new(dir);
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (name, text) in [("before.py", &before), ("after.py", &after)] {
+            std::fs::write(dir.join(name), text)
+                .map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
+        }
+    }
     let pair_iterations = a.iterations.min(3);
     let (pair_counts_ms, pair_counts) = best_ms(pair_iterations, || {
         let d = pass_trace::diff_lines(
@@ -572,6 +604,11 @@ mod tests {
         );
         assert!(parse_args(&[]).is_err());
         assert!(parse_args(&["d", "--lines"]).is_err());
+        let p = parse_args(&["d", "--pair", "b.py", "a.py", "--write-pair", "w"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.pair, Some(("b.py".to_owned(), "a.py".to_owned())));
+        assert_eq!(p.write_pair.as_deref(), Some("w"));
+        assert!(parse_args(&["d", "--pair", "b.py"]).is_err());
     }
 
     #[test]
@@ -584,6 +621,8 @@ mod tests {
             seed: 3,
             python: false,
             ir_trace: None,
+            pair: None,
+            write_pair: None,
             json: false,
         };
         let r = measure(&a).unwrap_or_else(|e| panic!("{e}"));

@@ -10,6 +10,7 @@ pub mod reading;
 mod graph;
 mod memory_map;
 mod perf_panel;
+mod pass_bench;
 mod passes;
 mod perf_paths;
 mod session;
@@ -37,5 +38,6 @@ pub fn start() {
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    pass_bench::install();
     transport::post(&FromWorker::Ready, None);
 }

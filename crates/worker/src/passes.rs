@@ -7,10 +7,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use pypto_analysis::function_filter::{diff_function, function_choices, function_regions};
+use pypto_analysis::function_filter::{diff_function, function_choices, function_regions, FunctionChoice, FunctionRegion};
 use pypto_analysis::pass_trace::{self, RowKind};
 use pypto_formats::{discovery, pass_log, passes_dump};
-use pypto_protocol::{EntryMeta, FromWorker, PassDiffData, PassListData, PassRow, PassWarningRow};
+use pypto_protocol::{EntryMeta, FromWorker, LineChangeRow, PassDiffData, PassListData, PassRow, PassWarningRow};
 use wasm_bindgen::JsValue;
 
 use crate::{reading, transport};
@@ -24,6 +24,9 @@ struct DumpDir {
     files: Vec<(String, JsValue)>,
     texts: HashMap<String, Rc<str>>,
     list: Option<pass_trace::PassList>,
+    /// Function regions of each snapshot (outlined once: a snapshot is the after side of one
+    /// pass and the before side of the next).
+    regions: HashMap<String, Option<Rc<[FunctionRegion]>>>,
 }
 
 thread_local! {
@@ -172,19 +175,69 @@ async fn diff(dataset_id: u32, pass: u32, function: Option<String>) -> Result<Pa
         Some(f) => Some(text(dataset_id, f).await?),
         None => None,
     };
-    let bl = pass_trace::split_lines(&before_text);
-    let al = pass_trace::split_lines(&after_text);
-    let choices = function_choices(
-        function_regions(&entry.previous_file, &before_text).as_deref(),
-        function_regions(&entry.file_name, &after_text).as_deref(),
-    )
-    .unwrap_or_default();
-    let chosen = function.as_ref().and_then(|k| choices.iter().find(|c| &c.key == k));
-    let diffed = match chosen {
-        Some(c) => diff_function(&bl, &al, c),
-        None => pass_trace::diff_lines(&bl, &al),
+    let before_regions = regions(dataset_id, &entry.previous_file, &before_text);
+    let after_regions = regions(dataset_id, &entry.file_name, &after_text);
+    let input = DiffInput {
+        entry,
+        before_text: &before_text,
+        after_text: &after_text,
+        before_regions: before_regions.as_deref(),
+        after_regions: after_regions.as_deref(),
+        log: log.as_deref(),
     };
-    let idx = |v: Option<u32>| v.map_or(-1, u32::cast_signed);
+    Ok(build_diff(dataset_id, pass, &input, function.as_deref()))
+}
+
+/// The function regions of snapshot `name` (outlined once per dataset).
+fn regions(id: u32, name: &str, text: &str) -> Option<Rc<[FunctionRegion]>> {
+    if let Some(r) = DIRS.with_borrow(|d| d.get(&id).and_then(|dir| dir.regions.get(name).cloned())) {
+        return r;
+    }
+    let r: Option<Rc<[FunctionRegion]>> = function_regions(name, text).map(Rc::from);
+    DIRS.with_borrow_mut(|d| {
+        if let Some(dir) = d.get_mut(&id) {
+            dir.regions.insert(name.to_owned(), r.clone());
+        }
+    });
+    r
+}
+
+/// What one pass's diff is made from.
+pub(crate) struct DiffInput<'a> {
+    pub entry: &'a pass_trace::PassEntry,
+    pub before_text: &'a str,
+    pub after_text: &'a str,
+    /// `function_regions` of each side (`None`: not trustworthy, no function list).
+    pub before_regions: Option<&'a [FunctionRegion]>,
+    pub after_regions: Option<&'a [FunctionRegion]>,
+    /// The `.log` text beside the snapshot.
+    pub log: Option<&'a str>,
+}
+
+/// One pass's diff reply (the synchronous part of `PassDiff`): [`diff_part`] of the whole
+/// file or of `function`, then [`reply`] around it.
+pub(crate) fn build_diff(dataset_id: u32, pass: u32, input: &DiffInput<'_>, function: Option<&str>) -> PassDiffData {
+    let bl = pass_trace::split_lines(input.before_text);
+    let al = pass_trace::split_lines(input.after_text);
+    let choices = function_choices(input.before_regions, input.after_regions).unwrap_or_default();
+    let chosen = function.and_then(|k| choices.iter().find(|c| c.key == k));
+    let part = diff_part(input.entry, &bl, &al, chosen);
+    reply(dataset_id, pass, input, (&bl, &al), &choices, chosen, part)
+}
+
+/// The diff work of one pass: rows of the whole file (from the pass list's hunks, no second
+/// line diff) or of one function, folding blocks, token changes of every `Replace` row.
+pub(crate) struct DiffPart {
+    pub diffed: pass_trace::LineDiff,
+    pub blocks: Vec<(u32, u32, bool)>,
+    pub changes: Vec<LineChangeRow>,
+}
+
+pub(crate) fn diff_part(entry: &pass_trace::PassEntry, bl: &[&str], al: &[&str], chosen: Option<&FunctionChoice>) -> DiffPart {
+    let diffed = match chosen {
+        Some(c) => diff_function(bl, al, c),
+        None => pass_trace::LineDiff::from_hunks(&entry.hunks, 0..bl.len() as u32, 0..al.len() as u32),
+    };
     let mut changes = Vec::new();
     for (i, r) in diffed.rows.iter().enumerate() {
         if r.kind == RowKind::Replace {
@@ -194,20 +247,37 @@ async fn diff(dataset_id: u32, pass: u32, function: Option<String>) -> Result<Pa
             changes.push((i as u32, c.before, c.after));
         }
     }
-    let warnings = log
-        .as_deref()
+    let blocks = pass_trace::fold(&diffed.rows, CONTEXT_ROWS).into_iter().map(|b| (b.rows.start, b.rows.end, b.folded)).collect();
+    DiffPart { diffed, blocks, changes }
+}
+
+/// The `PassDiff` reply around a [`DiffPart`]: line texts of both sides, row columns, the
+/// function list, the `.log` warnings.
+pub(crate) fn reply(
+    dataset_id: u32,
+    pass: u32,
+    input: &DiffInput<'_>,
+    (bl, al): (&[&str], &[&str]),
+    choices: &[FunctionChoice],
+    chosen: Option<&FunctionChoice>,
+    part: DiffPart,
+) -> PassDiffData {
+    let DiffPart { diffed, blocks, changes } = part;
+    let idx = |v: Option<u32>| v.map_or(-1, u32::cast_signed);
+    let warnings = input
+        .log
         .map(pass_log::parse)
         .unwrap_or_default()
         .into_iter()
         .map(|w| PassWarningRow { log_line: w.log_line, line: w.line, column: w.column, message: w.message })
         .collect();
-    Ok(PassDiffData {
+    PassDiffData {
         dataset_id,
         pass,
         function: chosen.map(|c| c.key.clone()),
         functions: choices.iter().map(|c| c.key.clone()).collect(),
-        before_file: entry.previous_file.clone(),
-        after_file: entry.file_name.clone(),
+        before_file: input.entry.previous_file.clone(),
+        after_file: input.entry.file_name.clone(),
         before_lines: bl.iter().map(|s| (*s).to_owned()).collect(),
         after_lines: al.iter().map(|s| (*s).to_owned()).collect(),
         kinds: diffed
@@ -224,10 +294,10 @@ async fn diff(dataset_id: u32, pass: u32, function: Option<String>) -> Result<Pa
         after: diffed.rows.iter().map(|r| idx(r.after)).collect(),
         added: diffed.added,
         removed: diffed.removed,
-        blocks: pass_trace::fold(&diffed.rows, CONTEXT_ROWS).into_iter().map(|b| (b.rows.start, b.rows.end, b.folded)).collect(),
+        blocks,
         changes,
-        log: log.map(|t| t.to_string()),
+        log: input.log.map(str::to_owned),
         warnings,
         error: None,
-    })
+    }
 }

@@ -8,6 +8,8 @@
 //! cargo xtask test                  everything CI runs: setup, layers, native, wasm and browser tests
 //! cargo xtask bench-browser [--tasks N] [--keep]   issue-4 performance numbers in headless Chromium
 //! cargo xtask bench-layout-browser [--sizes …]      issue-6 layout times: wasm (Chromium), native, dot
+//! cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]
+//!                                   IR Pass Trace diff: wasm vs native vs Python difflib
 //! ```
 //!
 //! Every child process gets `tests/node_modules/.bin` first on `PATH` (the npm `binaryen`
@@ -15,6 +17,7 @@
 
 mod bench_browser;
 mod bench_layout;
+mod bench_passes;
 mod build;
 mod layers;
 mod serve;
@@ -43,6 +46,11 @@ commands:
                              generate DAGs (`gen --dag`), time the dependency-graph layout in
                              wasm in headless Chromium, natively and Graphviz dot (installed when
                              missing), print the table, write tests/artifacts/bench-layout.json
+  bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]
+                             time the IR Pass Trace diff of the 49-pass dump and two N-line pairs
+                             (default 200000) in wasm (headless Chromium), natively and in Python
+                             difflib (and pypto's ir_trace from DIR); writes
+                             tests/artifacts/bench-passes.json
 ";
 
 fn main() -> ExitCode {
@@ -60,6 +68,7 @@ fn main() -> ExitCode {
         "test" => no_args(rest).and_then(|()| test_cmd::run()),
         "bench-browser" => bench_browser::parse_args(rest).and_then(|opts| bench_browser::run(&opts)),
         "bench-layout-browser" => bench_layout::parse_args(rest).and_then(|opts| bench_layout::run(&opts)),
+        "bench-passes-browser" => bench_passes::parse_args(rest).and_then(|opts| bench_passes::run(&opts)),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())
