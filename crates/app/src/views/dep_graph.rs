@@ -51,6 +51,10 @@ const ID_FONT: &str = "10px ui-monospace, monospace";
 const LABEL_MIN_PX: f32 = 22.0;
 const KIND_DUMMY: u8 = 4;
 const KIND_ALLOC: u8 = 3;
+/// Node height in layout units (the worker's `NODE_H`), for level-of-detail decisions.
+const NODE_LAYOUT_H: f32 = 36.0;
+/// Node height on screen from which edges get arrow heads.
+const ARROW_MIN_NODE_PX: f32 = 4.0;
 /// In / out port size in layout units (along the node side, across it).
 const PORT_LEN: f32 = 22.0;
 const PORT_THICK: f32 = 12.0;
@@ -236,6 +240,8 @@ struct Renderer {
     rects: Vec<RectInstance>,
     lines: Vec<LineInstance>,
     arrows: Vec<LineInstance>,
+    /// Screen pixels already covered by a sub-pixel node this frame.
+    occupied: Vec<bool>,
     fit_pending: bool,
 }
 
@@ -394,12 +400,17 @@ impl Renderer {
         let hl = |i: u32| self.highlight.get(i as usize).copied().unwrap_or(0) | if Some(i) == sel { HL_PRED | HL_SUCC } else { 0 };
         let mut visible_edges = 0u64;
         let line_w = (1.2 * s.sqrt()).clamp(0.6, 2.0);
+        let node_px = NODE_LAYOUT_H * s;
         for e in 0..d.pred.len() {
             let bx = d.edge_box[e];
             if bx[2] < view[0] || bx[0] > view[2] || bx[3] < view[1] || bx[1] > view[3] {
                 continue;
             }
             visible_edges += 1;
+            // Zoomed far out, an edge within one pixel is hidden under its nodes anyway.
+            if (bx[2] - bx[0]) * s < 1.0 && (bx[3] - bx[1]) * s < 1.0 {
+                continue;
+            }
             let (u, v) = (d.pred[e], d.succ[e]);
             let (hu, hv) = (hl(u), hl(v));
             let rgba = if !has_hl {
@@ -431,19 +442,34 @@ impl Renderer {
                 }
             }
             let (x, y) = d.point(b - 1);
-            self.arrows.push(LineInstance { x0: from.0, y0: from.1, x1: x * s + ox, y1: y * s + oy, width, rgba });
+            let last = LineInstance { x0: from.0, y0: from.1, x1: x * s + ox, y1: y * s + oy, width, rgba };
+            // Arrow heads only while nodes are big enough to tell where an edge ends.
+            if node_px >= ARROW_MIN_NODE_PX { self.arrows.push(last) } else { self.lines.push(last) }
         }
         let show_labels = 36.0 * s >= LABEL_MIN_PX;
         let mut labels: Vec<(usize, f32, f32, f32)> = Vec::new();
         let mut outlines: Vec<LineInstance> = Vec::new();
         let mut ports: Vec<RectInstance> = Vec::new();
         let mut port_labels: Vec<(usize, f32, f32)> = Vec::new();
+        // Zoomed far out, nodes are sub-pixel: one rectangle per screen pixel is enough.
+        let (grid_w, grid_h) = (self.css_w.max(1.0) as usize + 1, self.css_h.max(1.0) as usize + 1);
+        let tiny = node_px < 1.5;
+        if tiny {
+            self.occupied.clear();
+            self.occupied.resize(grid_w * grid_h, false);
+        }
         for i in 0..d.x.len() {
             let (hw, hh) = (d.w[i] / 2.0, d.h[i] / 2.0);
             if d.x[i] + hw < view[0] || d.x[i] - hw > view[2] || d.y[i] + hh < view[1] || d.y[i] - hh > view[3] {
                 continue;
             }
             let (x, y, w, h) = ((d.x[i] - hw) * s + ox, (d.y[i] - hh) * s + oy, d.w[i] * s, d.h[i] * s);
+            if tiny && w < 1.5 && h < 1.5 {
+                let cell = (y.max(0.0) as usize).min(grid_h - 1) * grid_w + (x.max(0.0) as usize).min(grid_w - 1);
+                if std::mem::replace(&mut self.occupied[cell], true) && self.selected != Some(i as u32) {
+                    continue;
+                }
+            }
             let kind = d.kind.get(i).copied().unwrap_or(KIND_DUMMY);
             let mut rgba = KIND_RGBA.get(kind as usize).copied().unwrap_or([128, 128, 128, 255]);
             let flags = hl(i as u32);
@@ -451,7 +477,7 @@ impl Renderer {
                 rgba = [rgba[0] / 3 + 160, rgba[1] / 3 + 160, rgba[2] / 3 + 160, 255];
             }
             let blocks = d.block_num.get(i).copied().unwrap_or(1);
-            if blocks > 1 {
+            if blocks > 1 && w >= 3.0 {
                 let off = (3.0 * s).clamp(1.0, 4.0);
                 for k in [2.0, 1.0] {
                     self.rects.push(RectInstance { x: x + k * off, y: y - k * off, w, h, rgba: [rgba[0] / 2 + 100, rgba[1] / 2 + 100, rgba[2] / 2 + 100, 255] });
@@ -492,10 +518,11 @@ impl Renderer {
                         continue;
                     }
                     let out = side == 1;
+                    // A tab just inside the node's side, so arrow heads end on it, visible.
                     let (px, py, pw, ph) = if d.header.left_right {
-                        (if out { x + w - p_thick / 2.0 } else { x - p_thick / 2.0 }, cy - p_len / 2.0, p_thick, p_len)
+                        (if out { x + w - p_thick } else { x }, cy - p_len / 2.0, p_thick, p_len)
                     } else {
-                        (cx - p_len / 2.0, if out { y + h - p_thick / 2.0 } else { y - p_thick / 2.0 }, p_len, p_thick)
+                        (cx - p_len / 2.0, if out { y + h - p_thick } else { y }, p_len, p_thick)
                     };
                     ports.push(RectInstance { x: px, y: py, w: pw, h: ph, rgba: PORT_RGBA });
                     if p_thick >= PORT_TEXT_MIN_PX && p_len >= PORT_TEXT_MIN_PX * 1.6 {
@@ -509,10 +536,10 @@ impl Renderer {
         }
         let head = (7.0 * s.sqrt()).clamp(3.0, 9.0);
         self.gl.draw_lines(&self.lines);
-        self.gl.draw_arrows(&self.arrows, head);
         self.gl.draw_rects(&self.rects);
         self.gl.draw_lines(&outlines);
         self.gl.draw_rects(&ports);
+        self.gl.draw_arrows(&self.arrows, head);
         for (degree, px, py) in port_labels {
             self.text.fill_text_aligned(&degree.to_string(), px, py, PORT_FONT, [255, 255, 255, 255], pypto_render::text::TextAlign::Center);
         }
@@ -624,6 +651,7 @@ fn mount(container: &web_sys::HtmlElement, canvas: &web_sys::HtmlCanvasElement, 
         rects: Vec::new(),
         lines: Vec::new(),
         arrows: Vec::new(),
+        occupied: Vec::new(),
         fit_pending: true,
     };
     VIEW.with_borrow_mut(|v| *v = Some(r));
