@@ -70,9 +70,9 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::GapThreshold { dataset_id, text } => crate::perf_paths::post_gap_threshold(dataset_id, text),
         ToWorker::DepGraph { request_id, dataset_id, mode, left_right } => {
             wasm_bindgen_futures::spawn_local(crate::graph::post(request_id, dataset_id, mode, left_right));
-        ToWorker::DepSearch { dataset_id, query } => crate::graph::post_search(dataset_id, &query),
         }
         ToWorker::DepNodeDetails { dataset_id, node } => crate::graph::post_node_details(dataset_id, node),
+        ToWorker::DepSearch { dataset_id, query } => crate::graph::post_search(dataset_id, &query),
         ToWorker::PassList { dataset_id } => crate::passes::post_list(dataset_id),
         ToWorker::PassDiff { dataset_id, pass, function } => crate::passes::post_diff(dataset_id, pass, function),
         ToWorker::MemoryMap { dataset_id, file, chip } => crate::memory_map::post(dataset_id, file, chip),
