@@ -122,32 +122,29 @@ pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-/// Bytes `offset .. offset + len` of a `File`/`Blob`, read synchronously (`FileReaderSync`,
-/// dedicated workers only): one task of a lean-read deps.json for the details panel.
-pub fn read_range_sync(source: &JsValue, offset: u64, len: u32) -> Option<Vec<u8>> {
+/// Bytes `offset .. offset + len` of `source` (a `File`/`Blob`, or a URL by a `Range`
+/// request; a server that ignores the range sends the whole file, which is then cut), read
+/// without blocking the worker.
+pub async fn read_range(source: &JsValue, offset: u64, len: u32) -> Option<Vec<u8>> {
+    let end = offset + u64::from(len);
     if let Some(url) = source.as_string() {
-        return read_url_range_sync(&url, offset, len);
+        let init = web_sys::RequestInit::new();
+        let headers = web_sys::Headers::new().ok()?;
+        headers.set("Range", &format!("bytes={offset}-{}", end.saturating_sub(1))).ok()?;
+        init.set_headers(&headers);
+        let request = web_sys::Request::new_with_str_and_init(&url, &init).ok()?;
+        let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+        let response: web_sys::Response = JsFuture::from(scope.fetch_with_request(&request)).await.ok()?.dyn_into().ok()?;
+        let status = response.status();
+        let buffer = JsFuture::from(response.array_buffer().ok()?).await.ok()?;
+        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        return match status {
+            206 => Some(bytes),
+            200 => bytes.get(offset as usize..end as usize).map(<[u8]>::to_vec),
+            _ => None,
+        };
     }
     let blob: &web_sys::Blob = source.dyn_ref()?;
-    let slice = blob.slice_with_f64_and_f64(offset as f64, (offset + u64::from(len)) as f64).ok()?;
-    let reader = web_sys::FileReaderSync::new().ok()?;
-    let buffer = reader.read_as_array_buffer(&slice).ok()?;
-    Some(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
-/// Bytes `offset .. offset + len` of `url` by a synchronous `Range` request (allowed in
-/// workers); a server that ignores the range sends the whole file, which is then cut.
-fn read_url_range_sync(url: &str, offset: u64, len: u32) -> Option<Vec<u8>> {
-    let end = offset + u64::from(len);
-    let xhr = web_sys::XmlHttpRequest::new().ok()?;
-    xhr.open_with_async("GET", url, false).ok()?;
-    xhr.set_request_header("Range", &format!("bytes={offset}-{}", end.saturating_sub(1))).ok()?;
-    xhr.set_response_type(web_sys::XmlHttpRequestResponseType::Arraybuffer);
-    xhr.send().ok()?;
-    let bytes = js_sys::Uint8Array::new(&xhr.response().ok()?).to_vec();
-    match xhr.status().ok()? {
-        206 => Some(bytes),
-        200 => bytes.get(offset as usize..end as usize).map(<[u8]>::to_vec),
-        _ => None,
-    }
+    let slice = blob.slice_with_f64_and_f64(offset as f64, end as f64).ok()?;
+    blob_bytes(&slice).await.ok()
 }

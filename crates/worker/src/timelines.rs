@@ -139,23 +139,55 @@ fn bar_ref(bar: BarAt) -> BarRef {
     BarRef { track: bar.track, index: bar.index }
 }
 
+/// What `bar_details_with` answers when the task's arguments could not be read; in the first
+/// reply of a lean-read deps.json it means "not read yet".
+const ARGS_UNREAD: &str = "could not re-read this task from deps.json";
+
+/// `ToWorker::BarDetails`. With a lean-read deps.json the task's tensor arguments are in the
+/// file, not in memory: the details are posted at once with the arguments marked as being
+/// read, then the task's bytes are read without blocking (`reading::read_range`: a slice of
+/// the `File`, or a `Range` request) and the details are posted again with them.
 pub(crate) fn post_bar_details(timeline_id: u32, bar: BarRef) {
     let sources: Vec<Option<wasm_bindgen::JsValue>> = SESSION.with_borrow(|s| {
         s.timelines.get(&timeline_id).map_or_else(Vec::new, |st| {
             st.dataset_ids.iter().map(|id| s.runtime.get(id).and_then(|d| d.deps_source.clone())).collect()
         })
     });
-    let read_task = |model: usize, offset: u64, len: u32| {
-        sources.get(model).and_then(Option::as_ref).and_then(|src| crate::reading::read_range_sync(src, offset, len))
+    // The first pass records which task span the details wanted.
+    let wanted: std::cell::Cell<Option<(usize, u64, u32)>> = std::cell::Cell::new(None);
+    let note_task = |model: usize, offset: u64, len: u32| {
+        if sources.get(model).is_some_and(Option::is_some) {
+            wanted.set(Some((model, offset, len)));
+        }
+        None
     };
-    let Some(details) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read_task)) else { return };
-    match details {
-        Some((title, fields, group)) => transport::post(
-            &FromWorker::BarDetails { timeline_id, bar, title, fields, group: group.into_iter().map(bar_ref).collect() },
-            None,
-        ),
-        None => error(format!("no bar at track {}, index {}", bar.track, bar.index)),
+    let Some(details) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &note_task)) else { return };
+    let Some((title, mut fields, group)) = details else {
+        return error(format!("no bar at track {}, index {}", bar.track, bar.index));
+    };
+    let wanted = wanted.get();
+    if wanted.is_some() {
+        for f in &mut fields {
+            if f.0 == "Arguments" && f.1 == ARGS_UNREAD {
+                "reading the task's arguments from deps.json…".clone_into(&mut f.1);
+            }
+        }
     }
+    let group: Vec<BarRef> = group.into_iter().map(bar_ref).collect();
+    transport::post(&FromWorker::BarDetails { timeline_id, bar, title, fields, group: group.clone() }, None);
+    let Some((model, offset, len)) = wanted else { return };
+    let Some(source) = sources.get(model).cloned().flatten() else { return };
+    let generation = SESSION.with_borrow(|s| s.generation);
+    wasm_bindgen_futures::spawn_local(async move {
+        let bytes = crate::reading::read_range(&source, offset, len).await;
+        if SESSION.with_borrow(|s| s.generation) != generation {
+            return;
+        }
+        let read_task = |m: usize, o: u64, l: u32| if (m, o, l) == (model, offset, len) { bytes.clone() } else { None };
+        if let Some(Some((title, fields, _))) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read_task)) {
+            transport::post(&FromWorker::BarDetails { timeline_id, bar, title, fields, group }, None);
+        }
+    });
 }
 
 pub(crate) fn post_dependencies(timeline_id: u32, bar: BarRef, depth: i32) {
