@@ -70,6 +70,29 @@ const nextFrames = (n = 2) => page.evaluate((n) => new Promise((res) => { const 
 const memSamples = [];
 const sampler = setInterval(async () => { const b = await workerMemory().catch(() => null); if (b) memSamples.push({ t_s: +((now() - tNav) / 1000).toFixed(1), bytes: b }); }, 1000);
 
+// Timestamps of the last request / reply of each message type between the page and the
+// analysis worker, to split click → details into page and worker time.
+await page.addInitScript(() => {
+  const Base = window.Worker;
+  const kind = (d) => d?.msg?.type ?? '?';
+  window.__workerMsgs = { sent: {}, recv: {} };
+  window.Worker = class extends Base {
+    constructor(...args) {
+      super(...args);
+      // The first reply of each type after its request.
+      this.addEventListener('message', (e) => {
+        const k = kind(e.data);
+        const w = window.__workerMsgs;
+        if (!(w.recv[k] > (w.sent[k] ?? -1))) w.recv[k] = performance.now();
+      });
+    }
+    postMessage(data, ...rest) {
+      window.__workerMsgs.sent[kind(data)] = performance.now();
+      return super.postMessage(data, ...rest);
+    }
+  };
+});
+
 const url = `${server.url}/?src=${encodeURIComponent(SRC)}`;
 console.log(`bench: ${TASKS} tasks, ${(jsonBytes / 1e6).toFixed(1)} MB of JSON, ${url}`);
 const tNav = now();
@@ -193,7 +216,7 @@ async function runInteractions() {
   await nextFrames(2);
   await page.evaluate(() => {
     const tip = document.querySelector('#swimlane .tooltip');
-    window.__bench = { move: 0, moveDispatch: 0, shown: 0, down: 0, details: 0, enter: 0, hit: 0 };
+    window.__bench = { move: 0, moveDispatch: 0, shown: 0, down: 0, details: 0, args: 0, enter: 0, hit: 0 };
     // move = the event's creation time (includes Chromium's input → animation-frame alignment
     // and any frame being drawn); moveDispatch = when dispatch reached the page (handler work:
     // pick() + tooltip DOM).
@@ -205,12 +228,15 @@ async function runInteractions() {
     };
     window.addEventListener('pointerrawupdate', onMove, true);
     window.addEventListener('mousemove', onMove, true);
-    window.addEventListener('mousedown', (e) => { window.__bench.down = e.timeStamp; window.__bench.details = 0; }, true);
+    window.addEventListener('mousedown', (e) => { window.__bench.down = e.timeStamp; window.__bench.details = 0; window.__bench.args = 0; }, true);
     window.addEventListener('keydown', (e) => { if (e.key === 'Enter') { window.__bench.enter = e.timeStamp; window.__bench.hit = 0; } }, true);
     const visible = () => tip && tip.style.display === 'block';
     new MutationObserver(() => { if (visible() && !window.__bench.shown) window.__bench.shown = performance.now(); }).observe(tip, { attributes: true, childList: true, characterData: true, subtree: true });
     const det = document.querySelector('#task-details');
     new MutationObserver(() => { if (det.querySelector('tr') && !window.__bench.details) window.__bench.details = performance.now(); }).observe(det, { childList: true, subtree: true, characterData: true });
+    // The task's tensor arguments (read from deps.json after the first reply for a lean read).
+    const argsShown = () => [...det.querySelectorAll('tr')].some((tr) => /^Arg \d/.test(tr.textContent.trim()) || (/^Arguments/.test(tr.textContent.trim()) && !/reading/.test(tr.textContent)));
+    new MutationObserver(() => { if (!window.__bench.args && argsShown()) window.__bench.args = performance.now(); }).observe(det, { childList: true, subtree: true, characterData: true });
     const res = document.querySelector('#search-results');
     new MutationObserver(() => { if (window.__bench.enter && res.querySelector('.search-hit') && !window.__bench.hit) window.__bench.hit = performance.now(); }).observe(res, { childList: true, subtree: true, characterData: true });
   });
@@ -234,15 +260,28 @@ async function runInteractions() {
   result.hover = { ...stats(hover), handler: stats(hoverHandler) };
 
   const select = [];
+  const selSplit = { to_request: [], worker: [], to_rows: [] };
+  const withArgs = [];
   for (const [x, y] of points.slice(0, 10)) {
     await page.evaluate(() => { window.__bench.details = 0; });
     await page.keyboard.press('Escape');
     await page.mouse.click(x, y);
     const ok = await page.waitForFunction(() => window.__bench.details > 0, null, { timeout: 10_000 }).then(() => true, () => false);
-    if (ok) select.push(await page.evaluate(() => window.__bench.details - window.__bench.down));
+    if (ok) {
+      const [total, sent, recv] = await page.evaluate(() => [window.__bench.details - window.__bench.down, window.__workerMsgs.sent.bar_details, window.__workerMsgs.recv.bar_details]);
+      select.push(total);
+      const argsAt = await page.waitForFunction(() => window.__bench.args > 0, null, { timeout: 5_000 }).then(() => page.evaluate(() => window.__bench.args - window.__bench.down), () => null);
+      if (argsAt !== null) withArgs.push(argsAt);
+      const down = await page.evaluate(() => window.__bench.down);
+      if (sent && recv && recv >= sent) {
+        selSplit.to_request.push(sent - down);
+        selSplit.worker.push(recv - sent);
+        selSplit.to_rows.push(total - (recv - down));
+      }
+    }
     await nextFrames(2);
   }
-  result.select = stats(select);
+  result.select = { ...stats(select), with_arguments: stats(withArgs), to_request: stats(selSplit.to_request), worker_round_trip: stats(selSplit.worker), reply_to_rows: stats(selSplit.to_rows) };
 
   // Search: rXtY ids and function names taken from bars' "both" labels; every query is new
   // (repeating one would only step to its next hit), and the app's DOM is never touched.
@@ -296,6 +335,10 @@ for (const [k, v] of Object.entries(result.frames)) {
 rows.push(['hover → tooltip', `p50 ${f(result.hover.p50_ms, 2)} ms`, `p95 ${f(result.hover.p95_ms, 2)} ms (n=${result.hover.n ?? 0})`, '≤ 16 ms']);
 rows.push(['  of which in the handler (pick + DOM)', `p50 ${f(result.hover.handler?.p50_ms, 2)} ms`, `p95 ${f(result.hover.handler?.p95_ms, 2)} ms`, '']);
 rows.push(['click → details', `p50 ${f(result.select.p50_ms, 1)} ms`, `p95 ${f(result.select.p95_ms, 1)} ms (n=${result.select.n ?? 0})`, '≤ 50 ms']);
+for (const [label, key] of [['page: click → BarDetails sent', 'to_request'], ['worker round trip (request → reply)', 'worker_round_trip'], ['page: reply → rows shown', 'reply_to_rows'], ['click → tensor arguments shown', 'with_arguments']]) {
+  const x = result.select[key];
+  if (x?.n) rows.push([`  ${label}`, `p50 ${f(x.p50_ms, 1)} ms`, `p95 ${f(x.p95_ms, 1)} ms`, '']);
+}
 for (const [k, v] of Object.entries(result.search)) {
   rows.push([`search ${k} (${v.query.slice(0, 24)}) → first hit`, `p50 ${f(v.p50_ms, 1)} ms`, `max ${f(v.max_ms, 1)} ms (n=${v.n})`, '≤ 100 ms']);
 }
