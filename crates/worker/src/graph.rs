@@ -6,10 +6,11 @@
 //!
 //! JIT warm-up: V8 runs a wasm function's first calls in its baseline tier and compiles the
 //! optimised code in the background, so the first layout of a big graph would run 3–6× slower
-//! than the next. Before reading a big deps.json (≥ [`WARM_UP_MIN_BYTES`]) the worker lays out
-//! a small synthetic DAG of the same shape twice, once per worker; the optimising compiler
-//! then works while the file is read and parsed, and the real layout runs optimised code.
-//! The header reports that warm-up's time beside the layout's.
+//! than the next. When a dataset with a big deps.json (≥ [`WARM_UP_MIN_BYTES`]) loads (else at
+//! the latest before the graph view reads it) the worker lays out a small synthetic DAG of the
+//! same shape twice, once per worker; the optimising compiler then works while the files are
+//! parsed, and the real layout runs optimised code. The first graph's header reports that
+//! warm-up's time beside the layout's.
 //!
 //! Search (`ToWorker::DepSearch`): `rXtY` exactly, else the function names by the swimlane's
 //! fuzzy matcher ([`pypto_analysis::timeline_query::fuzzy_score`]: exact > prefix > substring
@@ -134,6 +135,13 @@ fn warm_up_graph(chains: u32, blocks: u32) -> (usize, Vec<(u32, u32)>) {
     (sink as usize + 1, edges)
 }
 
+/// The JIT warm-up when a deps.json of `deps_bytes` is big enough to need it.
+pub(crate) fn warm_up_for(deps_bytes: u64) {
+    if deps_bytes >= WARM_UP_MIN_BYTES {
+        warm_up();
+    }
+}
+
 /// Runs the JIT warm-up once per worker (see the module doc); its time is kept for the next
 /// header.
 fn warm_up() {
@@ -229,9 +237,7 @@ pub(crate) async fn post(request_id: u32, dataset_id: u32, mode: String, left_ri
         let Some((entry, source)) = file else {
             return error(format!("dataset {dataset_id} has no deps.json: the Task Dependency Graph needs one"));
         };
-        if entry.size_bytes >= WARM_UP_MIN_BYTES {
-            warm_up();
-        }
+        warm_up_for(entry.size_bytes);
         let path = entry.path.clone();
         let mut on_progress = |done_bytes, total_bytes| {
             transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);

@@ -301,6 +301,10 @@ async fn load_runtime(
     let mut deps_source = None;
     let mut names_model = None;
     let deps_file = dataset.deps.and_then(|i| Some((entries.get(i)?.clone(), sources.get(i)?.clone())));
+    // A big task graph: warm the layout's JIT now, while the rest loads (see graph.rs).
+    if let Some((entry, _)) = &deps_file {
+        crate::graph::warm_up_for(entry.size_bytes);
+    }
     if let Some(index) = dataset.deps {
         if let Some((path, parsed)) = parse_deps(index, entries, sources, &mut summary.errors).await {
             match parsed {
