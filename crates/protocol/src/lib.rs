@@ -869,6 +869,37 @@ pub struct MemFunctionMap {
     pub source: Vec<String>,
     pub spaces: Vec<MemSpaceRow>,
     pub boxes: Vec<MemBoxRow>,
+    /// `pl.system.reserve_buffer` windows (cross-core pipe rings): drawn hatched, not boxes.
+    #[serde(default)]
+    pub reserved: Vec<MemReservedRow>,
+    /// Tiles popped from the other core without a `MemRef` (they live in a ring).
+    #[serde(default)]
+    pub ring_tiles: Vec<MemRingTileRow>,
+}
+
+/// A reserved window of a function's memory map (compiler-formats.md §3.1).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemReservedRow {
+    pub name: String,
+    pub space: String,
+    /// How the space was decided (`tpop tiles`, `name (c2v)`, `function type AIV`).
+    pub space_from: String,
+    /// `None` before `AllocateMemoryAddr` assigns it.
+    pub base_bytes: Option<i64>,
+    pub size_bytes: i64,
+    /// Dump line of the `reserve_buffer` statement.
+    pub line: u32,
+}
+
+/// A tile popped with `tpop_from_aic` / `tpop_from_aiv` that has no `MemRef`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MemRingTileRow {
+    pub name: String,
+    pub space: String,
+    pub shape: Vec<i64>,
+    pub dtype: String,
+    pub op: String,
+    pub line: u32,
 }
 
 /// The memory reuse map of one snapshot (`error` set when it has none).

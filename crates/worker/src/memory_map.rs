@@ -3,14 +3,15 @@
 //! views), with the capacities of the chosen chip or of the chip the case names (a `.pto`
 //! file's `pto.target_arch` under `ptoas/` or `kernels/*/`, else `compiled_meta.json`'s
 //! `backend_type`, else `Ascend910B` assumed), and answers it with each function's source
-//! lines and the defining / reading lines of every box for the source pane.
+//! lines and the defining / reading lines of every box for the source pane, plus its
+//! reserved windows (`reserve_buffer`) and the `MemRef`-less tiles popped into them.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use pypto_analysis::memory_map::{self, BackendChoice, Chip};
 use pypto_formats::{discovery, passes_dump};
-use pypto_protocol::{EntryMeta, FromWorker, MemBoxRow, MemFunctionMap, MemSpaceRow, MemoryMapData};
+use pypto_protocol::{EntryMeta, FromWorker, MemBoxRow, MemFunctionMap, MemReservedRow, MemRingTileRow, MemSpaceRow, MemoryMapData};
 use wasm_bindgen::JsValue;
 
 use crate::{passes, reading, transport};
@@ -224,5 +225,29 @@ fn function_row(f: &memory_map::FunctionMap, tile_lines: &[memory_map::TileLines
             })
             .collect(),
         boxes,
+        reserved: f
+            .reserved
+            .iter()
+            .map(|w| MemReservedRow {
+                name: w.name.clone(),
+                space: w.space.clone(),
+                space_from: w.space_from.clone(),
+                base_bytes: w.base_bytes,
+                size_bytes: w.size_bytes,
+                line: w.line,
+            })
+            .collect(),
+        ring_tiles: f
+            .ring_tiles
+            .iter()
+            .map(|t| MemRingTileRow {
+                name: t.name.clone(),
+                space: t.space.clone(),
+                shape: t.shape.clone(),
+                dtype: t.dtype.clone(),
+                op: t.op.clone(),
+                line: t.line,
+            })
+            .collect(),
     }
 }

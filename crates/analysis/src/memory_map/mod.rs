@@ -21,8 +21,11 @@
 //! The statement parsing is token based ([`pypto_formats::python_source`]), so raw and
 //! ruff-formatted dumps give the same boxes (with their own line numbers).
 
+mod reserved;
 mod tiles;
 mod usage;
+
+pub use reserved::{collect_reserved, ReservedWindow, RingTile};
 
 use tiles::function_type;
 pub use tiles::{collect_tiles, collect_with_lines, TileLines};
@@ -228,6 +231,13 @@ pub struct FunctionMap {
     pub src_end: u32,
     pub spaces: Vec<SpaceUsage>,
     pub boxes: Vec<MemBox>,
+    /// `pl.system.reserve_buffer` windows (not boxes: they change neither boxes nor hwm;
+    /// not serialized, so the map's JSON stays `memory_map`'s payload).
+    #[serde(skip)]
+    pub reserved: Vec<ReservedWindow>,
+    /// Tiles popped from the other core without a `MemRef` (they live in a reserved ring).
+    #[serde(skip)]
+    pub ring_tiles: Vec<RingTile>,
 }
 
 /// The map of one dump.
@@ -295,6 +305,7 @@ pub fn build(
         if tiles.is_empty() {
             continue;
         }
+        let (reserved, ring_tiles) = collect_reserved(&toks, &f, &ftype, &tiles);
         let boxes = build_boxes(tiles);
         let spaces = summarize_spaces(&boxes, chip);
         functions.push(FunctionMap {
@@ -304,6 +315,8 @@ pub fn build(
             src_end: f.end_line,
             spaces,
             boxes,
+            reserved,
+            ring_tiles,
         });
     }
     if functions.is_empty() {
@@ -700,6 +713,123 @@ mod tests {
         assert_eq!(f.spaces[0].hwm_bytes, 65664);
         assert_eq!(f.boxes[0].tile.shape, vec![32, 512]);
         assert_eq!(f.boxes[0].tile.dtype, "FP32");
+    }
+
+    #[test]
+    #[allow(clippy::many_single_char_names)]
+    fn reserved_windows_and_ring_tiles_leave_boxes_alone() {
+        let body = "# pypto.program: P\nimport pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def consume(x: pl.Tensor[[8, 256], pl.FP32]):\n        RESERVE\n        r: pl.Tile[[8, 256], pl.FP32, pl.Mem.Vec, pl.TileView(pad=pl.PadValue.min)] = pl.tile.tpop_from_aic(split=1)\n        a: pl.Tile[[8, 256], pl.FP32, pl.MemRef(mem_vec_1, pl.const(32768, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.muls(r, 2.0)\n        b: pl.Tile[[8, 256], pl.FP32, pl.MemRef(mem_vec_2, pl.const(40960, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.exp(a)\n        return b\n    @pl.function(type=pl.FunctionType.AIC)\n    def produce(x: pl.Tensor[[8, 256], pl.FP32]):\n        buf = pl.system.reserve_buffer(name='p_buffer', size=pl.const(4096, pl.INT64))\n        m: pl.Tile[[8, 256], pl.FP32, pl.MemRef(mem_mat_1, 0, 8192), pl.Mem.Mat] = pl.tile.load(x)\n        n: pl.Tile[[8, 256], pl.FP32, pl.MemRef(mem_mat_2, 8192, 8192), pl.Mem.Mat] = pl.tile.load(m)\n        return n\n";
+        let with = body.replace(
+            "RESERVE",
+            "x_c2v_slot_buffer: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='x_c2v_slot_buffer', size=32768, base=0)",
+        );
+        let without = body.replace("RESERVE", "pass");
+        let (chip, backend) = BackendChoice::resolve(None, None, None);
+        let m = build(
+            "35_after_AllocateMemoryAddr.py",
+            &with,
+            chip,
+            backend.clone(),
+        )
+        .expect("map");
+        let plain = build("35_after_AllocateMemoryAddr.py", &without, chip, backend).expect("map");
+        // the window changes neither the boxes nor the high-water marks
+        for (f, g) in m.functions.iter().zip(&plain.functions) {
+            assert_eq!((&f.boxes, &f.spaces), (&g.boxes, &g.spaces));
+        }
+        let c = &m.functions[0];
+        assert_eq!(c.name, "consume");
+        assert_eq!(c.spaces[0].hwm_bytes, 49152);
+        assert_eq!(
+            c.reserved,
+            vec![ReservedWindow {
+                name: "x_c2v_slot_buffer".into(),
+                space: "Vec".into(),
+                space_from: "tpop tiles".into(),
+                base_bytes: Some(0),
+                size_bytes: 32768,
+                line: 8,
+            }]
+        );
+        assert_eq!(c.ring_tiles.len(), 1);
+        let r = &c.ring_tiles[0];
+        assert_eq!(
+            (r.name.as_str(), r.space.as_str(), r.op.as_str(), r.line),
+            ("r", "Vec", "tile.tpop_from_aic", 9)
+        );
+        assert_eq!(
+            (r.shape.as_slice(), r.dtype.as_str()),
+            (&[8, 256][..], "FP32")
+        );
+        assert!(plain.functions[0].reserved.is_empty());
+        // no name keyword's `c2v`/`v2c`, no popped tile: the function type decides; no base
+        let p = &m.functions[1];
+        assert_eq!(p.reserved.len(), 1);
+        let w = &p.reserved[0];
+        assert_eq!(
+            (
+                w.name.as_str(),
+                w.space.as_str(),
+                w.base_bytes,
+                w.size_bytes
+            ),
+            ("p_buffer", "Mat", None, 4096)
+        );
+        assert_eq!(w.space_from, "function type AIC");
+        assert!(p.ring_tiles.is_empty());
+        // not part of the JSON payload
+        let json = serde_json::to_string(&m).expect("json");
+        assert!(!json.contains("x_c2v_slot_buffer"), "{json}");
+    }
+
+    #[test]
+    fn qwen_dump_reserved_windows() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/passes/yuanfeng219-arch_PyPTO3/32_after_AllocateMemoryAddr.py"
+        );
+        let text = std::fs::read_to_string(path).expect("fixture");
+        let (chip, backend) = BackendChoice::resolve(None, None, None);
+        let m = build("32_after_AllocateMemoryAddr.py", &text, chip, backend).expect("map");
+        let got: Vec<(&str, &str, &str, Option<i64>, i64, u32)> = m
+            .functions
+            .iter()
+            .flat_map(|f| {
+                f.reserved.iter().map(move |w| {
+                    (
+                        f.name.as_str(),
+                        w.name.as_str(),
+                        w.space.as_str(),
+                        w.base_bytes,
+                        w.size_bytes,
+                        w.line,
+                    )
+                })
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "fa_fused_aic",
+                    "fa_fused_v2c_slot_buffer",
+                    "Mat",
+                    Some(0),
+                    32768,
+                    142
+                ),
+                (
+                    "fa_fused_aiv",
+                    "fa_fused_c2v_slot_buffer",
+                    "Vec",
+                    Some(0),
+                    32768,
+                    217
+                ),
+            ]
+        );
+        // the popped tiles of this dump carry MemRefs: boxes, no ring tiles
+        assert!(m.functions.iter().all(|f| f.ring_tiles.is_empty()));
     }
 
     #[test]

@@ -12,16 +12,16 @@ use std::collections::HashMap;
 // Token helpers
 // ---------------------------------------------------------------------------------------
 
-fn txt<'a>(toks: &Tokens<'a>, t: &Token) -> &'a str {
+pub(super) fn txt<'a>(toks: &Tokens<'a>, t: &Token) -> &'a str {
     toks.text_of(t)
 }
 
-fn is_op(toks: &Tokens<'_>, t: Option<&Token>, op: &str) -> bool {
+pub(super) fn is_op(toks: &Tokens<'_>, t: Option<&Token>, op: &str) -> bool {
     t.is_some_and(|t| t.kind == TokenKind::Op && toks.text_of(t) == op)
 }
 
 /// Index of the bracket closing the one opened at `open` (same depth), within `ts`.
-fn matching(ts: &[Token], toks: &Tokens<'_>, open: usize) -> Option<usize> {
+pub(super) fn matching(ts: &[Token], toks: &Tokens<'_>, open: usize) -> Option<usize> {
     let d = ts.get(open)?.depth;
     (open + 1..ts.len()).find(|&j| {
         ts.get(j)
@@ -38,7 +38,7 @@ fn is_open(s: &str) -> bool {
 }
 
 /// A dotted name `a.b.c` spanning all of `ts`.
-fn dotted(toks: &Tokens<'_>, ts: &[Token]) -> Option<String> {
+pub(super) fn dotted(toks: &Tokens<'_>, ts: &[Token]) -> Option<String> {
     if ts.is_empty() || ts.len().is_multiple_of(2) {
         return None;
     }
@@ -60,7 +60,7 @@ fn dotted(toks: &Tokens<'_>, ts: &[Token]) -> Option<String> {
 
 /// Splits `ts` (the inside of a bracket at `depth`) at commas of that depth; a trailing
 /// comma does not make an empty element.
-fn split_commas<'t>(toks: &Tokens<'_>, ts: &'t [Token], depth: u32) -> Vec<&'t [Token]> {
+pub(super) fn split_commas<'t>(toks: &Tokens<'_>, ts: &'t [Token], depth: u32) -> Vec<&'t [Token]> {
     let mut out = Vec::new();
     let mut from = 0;
     for (k, t) in ts.iter().enumerate() {
@@ -88,7 +88,7 @@ fn strip_parens<'t>(toks: &Tokens<'_>, mut ts: &'t [Token]) -> &'t [Token] {
 }
 
 /// A call `dotted(args)` spanning all of `ts`: (callee, positional args).
-fn call<'t>(toks: &Tokens<'_>, ts: &'t [Token]) -> Option<(String, Vec<&'t [Token]>)> {
+pub(super) fn call<'t>(toks: &Tokens<'_>, ts: &'t [Token]) -> Option<(String, Vec<&'t [Token]>)> {
     let open = ts.iter().position(|t| is_op(toks, Some(t), "("))?;
     let callee = dotted(toks, ts.get(..open)?)?;
     if matching(ts, toks, open)? != ts.len() - 1 {
@@ -109,7 +109,7 @@ fn call<'t>(toks: &Tokens<'_>, ts: &'t [Token]) -> Option<(String, Vec<&'t [Toke
 }
 
 /// `a.b.<last>`: the dotted name ends with `.<last>` (Python's `endswith(".<last>")`).
-fn is_dotted_suffix(name: &str, last: &str) -> bool {
+pub(super) fn is_dotted_suffix(name: &str, last: &str) -> bool {
     name.strip_suffix(last).is_some_and(|p| p.ends_with('.'))
 }
 
@@ -128,7 +128,7 @@ fn parse_int_literal(s: &str) -> Option<i64> {
 }
 
 /// Folds `4096`, `-1` and `pl.const(4096, pl.INT64)` to an integer.
-fn int_value(toks: &Tokens<'_>, ts: &[Token]) -> Option<i64> {
+pub(super) fn int_value(toks: &Tokens<'_>, ts: &[Token]) -> Option<i64> {
     let ts = strip_parens(toks, ts);
     match ts {
         [t] if t.kind == TokenKind::Number => parse_int_literal(txt(toks, t)),
@@ -145,7 +145,7 @@ fn int_value(toks: &Tokens<'_>, ts: &[Token]) -> Option<i64> {
     }
 }
 
-fn string_value(s: &str) -> String {
+pub(super) fn string_value(s: &str) -> String {
     let q = s.find(['"', '\'']).unwrap_or(0);
     let body = s.get(q..).unwrap_or("");
     let triple = body.starts_with("\"\"\"") || body.starts_with("'''");
@@ -156,7 +156,7 @@ fn string_value(s: &str) -> String {
 }
 
 /// `pl.Tile[...]` annotation: the subscript elements.
-fn tile_elements<'t>(toks: &Tokens<'_>, ann: &'t [Token]) -> Option<Vec<&'t [Token]>> {
+pub(super) fn tile_elements<'t>(toks: &Tokens<'_>, ann: &'t [Token]) -> Option<Vec<&'t [Token]>> {
     let ann = strip_parens(toks, ann);
     let open = ann.iter().position(|t| is_op(toks, Some(t), "["))?;
     let name = dotted(toks, ann.get(..open)?)?;
@@ -182,7 +182,7 @@ fn tile_elements<'t>(toks: &Tokens<'_>, ann: &'t [Token]) -> Option<Vec<&'t [Tok
 
 /// The first `X.MemRef(base, offset, size, …)` (shallowest first) with a usable base and
 /// constant offset and size.
-fn find_memref(toks: &Tokens<'_>, ann: &[Token]) -> Option<(String, i64, i64)> {
+pub(super) fn find_memref(toks: &Tokens<'_>, ann: &[Token]) -> Option<(String, i64, i64)> {
     let mut cands: Vec<(u32, usize)> = Vec::new();
     for (k, t) in ann.iter().enumerate() {
         if t.kind == TokenKind::Name
@@ -234,7 +234,7 @@ fn find_memref(toks: &Tokens<'_>, ann: &[Token]) -> Option<(String, i64, i64)> {
 }
 
 /// The `<Space>` of the first (shallowest) `….Mem.<Space>` attribute.
-fn find_space(toks: &Tokens<'_>, ann: &[Token]) -> Option<String> {
+pub(super) fn find_space(toks: &Tokens<'_>, ann: &[Token]) -> Option<String> {
     let mut best: Option<(u32, String)> = None;
     for (k, t) in ann.iter().enumerate() {
         if t.kind == TokenKind::Name
@@ -254,7 +254,7 @@ fn find_space(toks: &Tokens<'_>, ann: &[Token]) -> Option<String> {
     best.map(|b| b.1)
 }
 
-fn shape_of(toks: &Tokens<'_>, elems: &[&[Token]]) -> Vec<i64> {
+pub(super) fn shape_of(toks: &Tokens<'_>, elems: &[&[Token]]) -> Vec<i64> {
     let Some(first) = elems.first() else {
         return Vec::new();
     };
@@ -277,7 +277,7 @@ fn is_python_upper(s: &str) -> bool {
     s.chars().any(char::is_alphabetic) && !s.chars().any(char::is_lowercase)
 }
 
-fn dtype_of(toks: &Tokens<'_>, elems: &[&[Token]]) -> String {
+pub(super) fn dtype_of(toks: &Tokens<'_>, elems: &[&[Token]]) -> String {
     for e in elems.iter().skip(1).take(2) {
         if let Some(name) = dotted(toks, e) {
             let mut parts = name.split('.');
