@@ -339,10 +339,94 @@ test('the 38-function Qwen3 dump: every function map equals the reference boxes'
       const h = await p.evaluate(() => window.__pyptoMemoryMap());
       assert.deepEqual(h.boxes.map((b) => b.name), f.boxes.map((b) => b.name), f.name);
     }
+    // the cross-core rings: reserve_buffer windows drawn hatched over their address range
+    for (const [fn, name, space] of [['fa_fused_aiv', 'fa_fused_c2v_slot_buffer', 'Vec'], ['fa_fused_aic', 'fa_fused_v2c_slot_buffer', 'Mat']]) {
+      await p.selectOption('[data-testid=mm-function]', fn);
+      await p.waitForFunction((f) => document.querySelector('[data-testid=mm-map]')?.dataset.function === f, fn, { timeout: TIMEOUT_MS });
+      assert.equal(await p.getAttribute('[data-testid=mm-map]', 'data-reserved'), '1', fn);
+      const row = await p.$eval('[data-testid=mm-reserved-row]', (e) => ({ ...e.dataset }));
+      assert.deepEqual(row, { testid: 'mm-reserved-row', name, space, base: '0', size: '32768' });
+      const h = await p.evaluate(() => window.__pyptoMemoryMap());
+      assert.equal(h.reserved.length, 1);
+      // the ring sits left of every box of its space (tiles are placed above it) and spans the function
+      const ring = h.reserved[0];
+      const refFn = ref.functions.find((f) => f.name === fn);
+      const inSpace = h.boxes.filter((b, i) => refFn.boxes[i].space === space);
+      assert.ok(inSpace.every((b) => b.x >= ring.x + ring.w - 1), `${fn}: boxes right of the ring`);
+      assert.ok(Math.min(...h.boxes.map((b) => b.y)) >= ring.y - 1 && ring.h > 100, `${fn}: ring spans the function ${JSON.stringify(ring)}`);
+      if (fn === 'fa_fused_aiv') {
+        await p.mouse.move(ring.x + ring.w / 2, ring.y + ring.h / 2);
+        await p.waitForSelector(`[data-testid=mm-reserved-tooltip][data-name=${name}]`, { timeout: TIMEOUT_MS });
+        await screenshot(p, 'memory-map-qwen-reserved');
+      }
+    }
     const withViews = ref.functions.find((f) => f.name === 'online_softmax');
     await p.selectOption('[data-testid=mm-function]', withViews.name);
     await p.waitForFunction((fn) => document.querySelector('[data-testid=mm-map]')?.dataset.function === fn, withViews.name, { timeout: TIMEOUT_MS });
     await screenshot(p, 'memory-map-qwen-online_softmax');
+  } finally {
+    await ctx.close();
+  }
+});
+
+// A crafted cross-core consumer: a reserve_buffer ring (c2v, 32 KiB at 0) and a tile popped
+// into it without a MemRef, then ordinary tiles placed above the ring.
+const RING_DUMP = `# pypto.program: P
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def consume(x: pl.Tensor[[8, 256], pl.FP32]):
+        x_c2v_slot_buffer: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='x_c2v_slot_buffer', size=32768, base=0)
+        r: pl.Tile[[8, 256], pl.FP32, pl.Mem.Vec, pl.TileView(pad=pl.PadValue.min)] = pl.tile.tpop_from_aic(split=1)
+        a: pl.Tile[[8, 256], pl.FP32, pl.MemRef(mem_vec_1, pl.const(32768, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.muls(r, 2.0)
+        pl.system.tfree_to_aic(r)
+        b: pl.Tile[[8, 256], pl.FP32, pl.MemRef(mem_vec_2, pl.const(40960, pl.INT64), 8192), pl.Mem.Vec] = pl.tile.exp(a)
+        return b
+`;
+
+test('reserved windows drawn hatched; tiles in the ring listed (no MemRef)', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1300, height: 800 } });
+  try {
+    const p = await ctx.newPage();
+    p.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+    await stubDirectoryPicker(p);
+    await openApp(p, `${server.url}/`);
+    await seedOpfs(p, { 'ring/passes_dump/01_after_AllocateMemoryAddr.py': Buffer.from(RING_DUMP) });
+    await loadVia(p, () => p.click('#open-folder'));
+    const sel = datasetSel('pass_dump', 'ring/passes_dump');
+    await summaryOf(p, sel, 'data-passes');
+    await p.click(sel, { position: { x: 40, y: 14 } });
+    await p.click('[data-testid=view-switch-memory-map]');
+    await p.waitForSelector('[data-testid=mm-summary]', { timeout: TIMEOUT_MS });
+    const sum = await p.$eval('[data-testid=mm-summary-reserved]', (e) => ({ ...e.dataset, text: e.textContent }));
+    assert.equal(sum.reserved, '1');
+    assert.equal(sum.ringTiles, '1');
+    assert.match(sum.text, /in ring \(no MemRef\)/);
+    // the ring does not change the high-water mark: max(offset + size) of the boxes
+    const hwm = await p.$eval('[data-testid=mm-overview-row] [data-col=hwm]', (e) => e.textContent.trim());
+    assert.equal(Number(hwm.replace(/,/g, '')), 40960 + 8192);
+    await p.click('[data-testid=mm-overview-row]');
+    await p.waitForFunction(() => document.querySelector('[data-testid=mm-map]')?.dataset.function === 'consume', null, { timeout: TIMEOUT_MS });
+    const h = await p.evaluate(() => window.__pyptoMemoryMap());
+    assert.deepEqual(h.boxes.map((b) => b.name), ['a', 'b']);
+    assert.equal(h.reserved.length, 1);
+    const ring = h.reserved[0];
+    assert.ok(h.boxes.every((b) => b.x >= ring.x + ring.w - 1), 'tiles above the ring');
+    const w = await p.$eval('[data-testid=mm-reserved-row]', (e) => ({ ...e.dataset, text: e.textContent }));
+    assert.equal(w.name, 'x_c2v_slot_buffer');
+    assert.equal(w.space, 'Vec');
+    assert.equal(w.size, '32768');
+    const t = await p.$eval('[data-testid=mm-ring-tile]', (e) => ({ ...e.dataset, text: e.textContent }));
+    assert.equal(t.name, 'r');
+    assert.match(t.text, /in ring \(no MemRef\)/);
+    assert.match(t.text, /tile\.tpop_from_aic/);
+    await p.waitForSelector('[data-testid=mm-legend-reserved]');
+    await p.mouse.move(ring.x + ring.w / 2, ring.y + ring.h / 2);
+    await p.waitForSelector('[data-testid=mm-reserved-tooltip][data-name=x_c2v_slot_buffer]', { timeout: TIMEOUT_MS });
+    assert.match(await p.textContent('[data-testid=mm-reserved-tooltip]'), /0x0–0x7FFF/);
+    await screenshot(p, 'memory-map-reserved');
   } finally {
     await ctx.close();
   }

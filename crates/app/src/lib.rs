@@ -7,6 +7,7 @@ mod sidebar;
 mod state;
 pub mod table;
 mod toolbar;
+mod url_hash;
 mod views;
 pub mod worker_client;
 

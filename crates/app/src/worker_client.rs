@@ -191,6 +191,10 @@ fn on_load_finished(state: &AppState, elapsed_ms: f64) {
     state.progress.set(None);
     state.load_elapsed_ms.set(Some(elapsed_ms));
     state.load_state.set(LoadState::Done);
+    // a link to a compiler view (pass trace / memory reuse) of a pass dump
+    if state.selected.get_untracked().is_none() && crate::views::memory_map::url_state::restore_on_load(&state) {
+        return;
+    }
     let from_url = swimlane::url_state::initial_datasets();
     let url_ok = !from_url.is_empty()
         && state.datasets.with_untracked(|rows| from_url.iter().all(|id| rows.iter().any(|r| r.info.dataset_id == *id && r.summary.as_ref().is_some_and(|s| s.records.is_some()))));

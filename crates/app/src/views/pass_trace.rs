@@ -4,7 +4,8 @@
 //! by the worker: side-by-side (both panes scroll together) or stacked, unchanged runs folded
 //! (expand one / all), changed tokens marked, both files' line numbers, light Python syntax
 //! colouring, a function filter, and the pass's `.log` warnings (each position jumps to its
-//! line). Rows are virtualised: only the visible ones are in the DOM.
+//! line). Rows are virtualised: only the visible ones are in the DOM. The selected pass,
+//! layout and function filter are kept in the URL hash (`memory_map::url_state`).
 //!
 //! Test ids: `pass-trace`, `pass-item` (`data-index`, `data-added`, `data-removed`,
 //! `data-noop`, `data-warning`, `data-selected`), `pass-filter-*`, `pass-layout-*`,
@@ -192,13 +193,31 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
     let left: NodeRef<leptos::html::Div> = NodeRef::new();
     let right: NodeRef<leptos::html::Div> = NodeRef::new();
     send(ToWorker::PassList { dataset_id }, None);
+    // a link's pass, layout and function filter
+    let from_url = crate::views::memory_map::url_state::take(dataset_id, false);
+    if let Some(u) = &from_url {
+        if u.stacked {
+            layout.set(Layout::Stacked);
+        }
+        function.set(u.function.clone());
+    }
+    let url_pass = StoredValue::new(from_url.and_then(|u| u.pass));
 
-    // The first changed pass on open.
+    // The link's pass, else the first changed pass, on open.
     Effect::new(move |_| {
         if let Some(l) = list.get() {
             if selected.get_untracked().is_none() && !l.passes.is_empty() {
-                selected.set(Some(l.first_changed.unwrap_or(0)));
+                let linked = url_pass.get_value().and_then(|f| l.passes.iter().position(|p| p.file_name == f));
+                selected.set(Some(linked.map_or(l.first_changed.unwrap_or(0), |i| i as u32)));
             }
+        }
+    });
+    // The state in the URL hash.
+    Effect::new(move |_| {
+        let (sel, lay, func) = (selected.get(), layout.get(), function.get());
+        let pass = list.with(|l| l.as_ref().and_then(|l| sel.and_then(|i| l.passes.get(i as usize)).map(|p| p.file_name.clone())));
+        if pass.is_some() {
+            crate::views::memory_map::url_state::write(crate::views::memory_map::url_state::trace_hash(dataset_id, pass, lay == Layout::Stacked, func));
         }
     });
     // A new pass or function: ask for its diff.

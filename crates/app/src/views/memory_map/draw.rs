@@ -3,7 +3,9 @@
 //! mark or to its capacity), y = the function's dump lines growing downward; each box a
 //! rectangle coloured by its tile name, views lighter with a dashed frame, conflicts with a
 //! red frame and hatching; the capacity (red) and high-water (dark) lines of each band; the
-//! source line picked in the source pane as a horizontal band. Text (band headers, line
+//! source line picked in the source pane as a horizontal band; `reserve_buffer` windows
+//! (cross-core pipe rings) as grey hatched bands over their address range for the whole
+//! function. Text (band headers, line
 //! numbers, box labels) goes on a `Canvas2D` overlay. Camera: separate x and y scales with
 //! zoom at the cursor, pan, fit. Also the hit test and the box rectangles the automation
 //! hook (`window.__pyptoMemoryMap`) reports.
@@ -33,6 +35,9 @@ const HWM_RGBA: [u8; 4] = [60, 64, 72, 255];
 const CONFLICT_RGBA: [u8; 4] = [220, 20, 30, 255];
 const SELECT_RGBA: [u8; 4] = [20, 90, 230, 255];
 const LINE_PICK_RGBA: [u8; 4] = [20, 90, 230, 60];
+const RESERVED_FILL_RGBA: [u8; 4] = [205, 208, 214, 255];
+const RESERVED_HATCH_RGBA: [u8; 4] = [120, 124, 132, 200];
+const RESERVED_EDGE_RGBA: [u8; 4] = [96, 100, 108, 255];
 const HEAD_FONT: &str = "600 12px system-ui, sans-serif";
 const SUB_FONT: &str = "11px system-ui, sans-serif";
 const LABEL_FONT: &str = "11px ui-monospace, monospace";
@@ -162,21 +167,31 @@ impl MapRenderer {
     fn layout(&mut self) {
         self.bands.clear();
         let Some(f) = &self.func else { return };
-        for (i, s) in f.spaces.iter().enumerate() {
-            let hwm = s.hwm_bytes.max(1) as f64;
-            let cap = s.limit_bytes.max(1) as f64;
+        // a reserved window in a space without boxes still gets a band
+        let mut spaces: Vec<(String, i64, i64, bool)> = f.spaces.iter().map(|s| (s.space.clone(), s.hwm_bytes, s.limit_bytes, s.has_capacity)).collect();
+        for w in &f.reserved {
+            if !spaces.iter().any(|s| s.0 == w.space) {
+                let end = w.base_bytes.unwrap_or(0) + w.size_bytes;
+                spaces.push((w.space.clone(), 0, end, false));
+            }
+        }
+        for (i, (space, hwm_bytes, limit_bytes, has_capacity)) in spaces.into_iter().enumerate() {
+            let hwm = hwm_bytes.max(1) as f64;
+            let cap = limit_bytes.max(1) as f64;
+            let window_end = f.reserved.iter().filter(|w| w.space == space).map(|w| (w.base_bytes.unwrap_or(0) + w.size_bytes) as f64).fold(0.0, f64::max);
             let domain = match self.x_scale {
                 // a little room right of the hwm line; the capacity when over it
                 XScale::Used => if hwm > cap { hwm } else { (hwm * 1.04).min(cap) },
                 XScale::Capacity => cap.max(hwm),
-            };
+            }
+            .max(window_end);
             self.bands.push(Band {
-                space: s.space.clone(),
+                space,
                 x0: i as f64 * (BAND_W + BAND_GAP),
                 domain_bytes: domain.max(1.0),
-                hwm_bytes: s.hwm_bytes,
-                limit_bytes: s.limit_bytes,
-                has_capacity: s.has_capacity,
+                hwm_bytes,
+                limit_bytes,
+                has_capacity,
             });
         }
     }
@@ -257,6 +272,32 @@ impl MapRenderer {
         let y = self.y_of(f64::from(b.start_line));
         let h = (self.y_of(f64::from(b.end_line) + 1.0) - y).max(2.0);
         Some(ScreenRect { x, y, w, h })
+    }
+
+    /// Screen rectangle of reserved window `i` (its address range × the whole function);
+    /// `None` when its base is not known.
+    pub fn reserved_rect(&self, i: usize) -> Option<ScreenRect> {
+        let f = self.func.as_ref()?;
+        let r = f.reserved.get(i)?;
+        let base = r.base_bytes?;
+        let band = self.bands.get(band_of(&self.bands, &r.space)?)?;
+        let x = self.x_of(band, base as f64);
+        let w = (self.x_of(band, (base + r.size_bytes) as f64) - x).max(2.0);
+        let y = self.y_of(f64::from(f.src_start));
+        let h = (self.y_of(f64::from(f.src_end) + 1.0) - y).max(2.0);
+        Some(ScreenRect { x, y, w, h })
+    }
+
+    pub fn reserved_count(&self) -> usize {
+        self.func.as_ref().map_or(0, |f| f.reserved.len())
+    }
+
+    /// The reserved window under `(x, y)` (for the tooltip when no box is there).
+    pub fn reserved_at(&self, x: f64, y: f64) -> Option<usize> {
+        if x < LEFT_PX || y < TOP_PX {
+            return None;
+        }
+        (0..self.reserved_count()).rev().find(|&i| self.reserved_rect(i).is_some_and(|r| x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h))
     }
 
     pub fn box_count(&self) -> usize {
@@ -399,6 +440,20 @@ impl MapRenderer {
             }
             l += step;
         }
+        // reserved windows: grey, hatched, framed, under the boxes
+        let mut reserved_labels: Vec<(usize, ScreenRect)> = Vec::new();
+        for i in 0..f.reserved.len() {
+            let Some(r) = self.reserved_rect(i) else { continue };
+            let r = ScreenRect { y: r.y.max(map_top), h: (r.y + r.h).min(map_bottom) - r.y.max(map_top), ..r };
+            if r.h <= 0.0 || r.x > w || r.x + r.w < LEFT_PX {
+                continue;
+            }
+            self.rects.push(RectInstance { x: r.x as f32, y: r.y as f32, w: r.w as f32, h: r.h as f32, rgba: RESERVED_FILL_RGBA });
+            let step = ((r.w + r.h) / 600.0).max(9.0);
+            Self::hatch(&mut self.lines, r, step, RESERVED_HATCH_RGBA);
+            Self::outline(&mut self.lines, r, 1.0, RESERVED_EDGE_RGBA, Some(3.0));
+            reserved_labels.push((i, r));
+        }
         self.gl.draw_rects(&self.rects);
         self.gl.draw_lines(&self.lines);
         // boxes: ordinary first, views on top
@@ -465,6 +520,19 @@ impl MapRenderer {
         self.gl.draw_rects(&pick);
         self.gl.set_scissor(None);
 
+        // reserved window labels at the top of the visible part
+        for (i, r) in reserved_labels {
+            let left = r.x.max(LEFT_PX);
+            let right = (r.x + r.w).min(w);
+            if right - left < 40.0 {
+                continue;
+            }
+            let res = &f.reserved[i];
+            let label = format!("reserved: {} ({})", res.name, human_bytes(res.size_bytes));
+            let y = r.y.max(TOP_PX) + 10.0;
+            self.text.fill_rect((left + 2.0) as f32, (y - 7.0) as f32, ((right - left - 4.0).min(8.0 + 6.5 * label.len() as f64)) as f32, 14.0, [235, 236, 240, 230]);
+            self.text.fill_text_fitted(&label, (left + 4.0) as f32, y as f32, (right - left - 8.0) as f32, LABEL_FONT, [50, 54, 62, 255]);
+        }
         // text: box labels (clipped to the map area by skipping what does not fit)
         for (i, r, rgba) in labels {
             let b = &f.boxes[i];
@@ -522,6 +590,7 @@ impl MapRenderer {
         };
         set("data-function", &f.name);
         set("data-boxes", &f.boxes.len().to_string());
+        set("data-reserved", &f.reserved.len().to_string());
         set("data-scale", &format!("{:.5},{:.4}", self.sx, self.sy));
         set("data-selected", &self.selected.and_then(|i| f.boxes.get(i)).map(|b| b.name.clone()).unwrap_or_default());
         set("data-line", &self.line.map(|l| l.to_string()).unwrap_or_default());

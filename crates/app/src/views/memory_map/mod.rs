@@ -19,9 +19,12 @@
 //! (the table), `mm-map` (`data-function`, `data-boxes`, `data-scale`, `data-selected`,
 //! `data-line`, `data-highlighted`), `mm-fit`, `mm-zoom-in`, `mm-zoom-out`, `mm-details`,
 //! `mm-source` (lines `data-line`, `data-mark` = `def` / `use` / `live`), `mm-tooltip`.
-//! `window.__pyptoMemoryMap()` returns the drawn boxes' viewport rectangles.
+//! `mm-reserved` (`mm-reserved-row`, `mm-ring-tile`), `mm-reserved-tooltip`,
+//! `mm-summary-reserved`. `window.__pyptoMemoryMap()` returns the drawn boxes' (and
+//! reserved windows') viewport rectangles.
 
 pub mod draw;
+pub mod url_state;
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -59,6 +62,8 @@ pub struct MemoryMapUi {
     pub x_scale: RwSignal<XScale>,
     /// Box under the pointer and the pointer position in the map (CSS px).
     hover: RwSignal<Option<(usize, f64, f64)>>,
+    /// Reserved window under the pointer (no box there) and the pointer position.
+    hover_reserved: RwSignal<Option<(usize, f64, f64)>>,
 }
 
 impl MemoryMapUi {
@@ -74,6 +79,7 @@ impl MemoryMapUi {
             selected_line: RwSignal::new(None),
             x_scale: RwSignal::new(XScale::Used),
             hover: RwSignal::new(None),
+            hover_reserved: RwSignal::new(None),
         }
     }
 
@@ -87,6 +93,7 @@ impl MemoryMapUi {
         self.selected_box.set(None);
         self.selected_line.set(None);
         self.hover.set(None);
+        self.hover_reserved.set(None);
     }
 }
 
@@ -121,6 +128,13 @@ pub fn on_data(state: &AppState, data: MemoryMapData) {
     }
     ui.selected_box.set(None);
     ui.selected_line.set(None);
+    // a link's function and tile
+    if let Some(u) = url_state::take(data.dataset_id, true) {
+        if let Some(f) = u.function.and_then(|n| data.functions.iter().find(|f| f.name == n)) {
+            ui.function.set(Some(f.name.clone()));
+            ui.selected_box.set(u.tile.and_then(|t| f.boxes.iter().position(|b| b.name == t)));
+        }
+    }
     ui.data.set(Some(Arc::new(data)));
 }
 
@@ -217,6 +231,8 @@ fn Overview(ui: MemoryMapUi) -> impl IntoView {
             let d = d.as_ref()?;
             let mut highest = (0.0f64, String::new());
             let (mut warn, mut danger) = (0, 0);
+            let reserved: usize = d.functions.iter().map(|f| f.reserved.len()).sum();
+            let ring: usize = d.functions.iter().map(|f| f.ring_tiles.len()).sum();
             for f in &d.functions {
                 for s in &f.spaces {
                     let pct = if s.limit_bytes > 0 { s.hwm_bytes as f64 * 100.0 / s.limit_bytes as f64 } else { 0.0 };
@@ -238,6 +254,12 @@ fn Overview(ui: MemoryMapUi) -> impl IntoView {
                     <span>"highest usage " <b>{format!("{:.1}%", highest.0)}</b> " (" {highest.1} ")"</span>
                     <span class:mm-amber={warn > 0}>{format!("{warn} cells ≥ 80 %")}</span>
                     <span class:dt-warn={danger > 0}>{format!("{danger} cells ≥ 95 %")}</span>
+                    {(reserved + ring > 0).then(|| view! {
+                        <span data-testid="mm-summary-reserved" data-reserved=reserved.to_string() data-ring-tiles=ring.to_string()
+                            title="pl.system.reserve_buffer windows (cross-core pipe rings, drawn hatched) and tiles popped into them without a MemRef; neither is a box">
+                            {format!("{reserved} reserved windows · {ring} tiles in ring (no MemRef)")}
+                        </span>
+                    })}
                 </div>
             })
         })
@@ -392,6 +414,18 @@ fn install_hook() {
                 boxes.push(&o);
             }
             set_js(&out, "boxes", &boxes);
+            let reserved = js_sys::Array::new();
+            for i in 0..r.reserved_count() {
+                let Some(b) = r.reserved_rect(i) else { continue };
+                let o = js_sys::Object::new();
+                set_js(&o, "index", &JsValue::from_f64(i as f64));
+                set_js(&o, "x", &JsValue::from_f64(rect.left() + b.x));
+                set_js(&o, "y", &JsValue::from_f64(rect.top() + b.y));
+                set_js(&o, "w", &JsValue::from_f64(b.w));
+                set_js(&o, "h", &JsValue::from_f64(b.h));
+                reserved.push(&o);
+            }
+            set_js(&out, "reserved", &reserved);
             JsValue::from(out)
         })
         .unwrap_or(JsValue::NULL)
@@ -494,6 +528,8 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         })
         .unwrap_or((false, None));
         ui.hover.set(hit.map(|i| (i, x, y)));
+        let reserved = if hit.is_none() { with_view(|r| r.reserved_at(x, y)).flatten() } else { None };
+        ui.hover_reserved.set(reserved.map(|i| (i, x, y)));
         if dragging || hit.is_some() {
             redraw_later();
         }
@@ -516,6 +552,7 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
             r.hover = None;
         });
         ui.hover.set(None);
+        ui.hover_reserved.set(None);
         redraw_later();
     };
     let on_wheel = move |ev: web_sys::WheelEvent| {
@@ -547,6 +584,22 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         _ => {}
     };
 
+    let reserved_tooltip = move || {
+        let (i, x, y) = ui.hover_reserved.get()?;
+        let f = func.get()?;
+        let w = f.reserved.get(i)?.clone();
+        let (cw, ch) = container.get_untracked().map_or((f64::MAX, f64::MAX), |c| (f64::from(c.client_width()), f64::from(c.client_height())));
+        let (left, tx) = if x + 320.0 > cw { (x - 12.0, "-100%") } else { (x + 14.0, "0") };
+        let (top, ty) = if y + 80.0 > ch { (y - 12.0, "-100%") } else { (y + 14.0, "0") };
+        let base = w.base_bytes.unwrap_or(0);
+        Some(view! {
+            <div class="mm-tooltip" data-testid="mm-reserved-tooltip" data-name=w.name.clone() style=format!("left:{left}px;top:{top}px;transform:translate({tx},{ty})")>
+                <div class="mm-tip-name">{format!("reserved: {}", w.name)}</div>
+                <div>{format!("{} · 0x{:X}–0x{:X} ({}–{}) · {}", w.space, base, base + w.size_bytes - 1, base, base + w.size_bytes - 1, human_bytes(w.size_bytes))}</div>
+                <div>{format!("reserve_buffer, line {} · pipe ring, no MemRef", w.line)}</div>
+            </div>
+        })
+    };
     let tooltip = move || {
         let (i, x, y) = ui.hover.get()?;
         let f = func.get()?;
@@ -583,6 +636,9 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
                         <span class="mm-sw mm-sw-conflict"></span>"conflict"
                         <span class="mm-sw mm-sw-cap"></span>"capacity"
                         <span class="mm-sw mm-sw-hwm"></span>"high-water"
+                        {move || func.with(|f| f.as_ref().is_some_and(|f| !f.reserved.is_empty())).then(|| view! {
+                            <span class="mm-sw mm-sw-reserved" data-testid="mm-legend-reserved"></span>"reserved"
+                        })}
                     </span>
                 </div>
                 <div class="mm-map" data-testid="mm-map" tabindex="0" node_ref=container
@@ -591,6 +647,7 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
                     <canvas class="gl-layer" node_ref=canvas></canvas>
                     <canvas class="text-layer" node_ref=overlay></canvas>
                     {tooltip}
+                    {reserved_tooltip}
                 </div>
             </div>
             <div class="mm-side">
@@ -703,8 +760,56 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
             {move || body().unwrap_or_else(|| view! {
                 <span class="hint">"Hover a tile for its summary; click it for its details and its lines in the source below. Click a source line to highlight the tiles live on it. Keys: F fit, +/− zoom, Esc clear."</span>
             }.into_any())}
+            {move || func.get().map(|f| view! { <ReservedList f=f line_btn=Callback::new(move |l: u32| goto_line(l))/> })}
         </div>
     }
+}
+
+/// The function's reserved windows and the tiles popped into a ring without a `MemRef`
+/// (they are not boxes: `memory_map` ignores both).
+#[component]
+fn ReservedList(f: MemFunctionMap, line_btn: Callback<u32>) -> impl IntoView {
+    if f.reserved.is_empty() && f.ring_tiles.is_empty() {
+        return ().into_any();
+    }
+    let link = move |l: u32| view! { <button class="mm-link" data-line=l.to_string() on:click=move |_| line_btn.run(l)>{format!("line {l}")}</button> };
+    let windows = f
+        .reserved
+        .iter()
+        .map(|w| {
+            let range = w.base_bytes.map_or_else(
+                || "base not assigned yet".to_owned(),
+                |b| format!("0x{:X}–0x{:X} ({}–{})", b, b + w.size_bytes - 1, b, b + w.size_bytes - 1),
+            );
+            view! {
+                <tr data-testid="mm-reserved-row" data-name=w.name.clone() data-space=w.space.clone()
+                    data-base=w.base_bytes.map(|b| b.to_string()).unwrap_or_default() data-size=w.size_bytes.to_string()>
+                    <th>"reserved"</th>
+                    <td><b>{w.name.clone()}</b>{format!(" · {} ({}) · {range} · {} · ", w.space, w.space_from, human_bytes(w.size_bytes))}{link(w.line)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let ring = f
+        .ring_tiles
+        .iter()
+        .map(|t| {
+            let shape = format!("[{}] {}", t.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), t.dtype);
+            view! {
+                <tr data-testid="mm-ring-tile" data-name=t.name.clone()>
+                    <th>"in ring (no MemRef)"</th>
+                    <td><b>{t.name.clone()}</b>{format!(" · {} · {shape} · {} · ", t.space, t.op)}{link(t.line)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="details mm-reserved" data-testid="mm-reserved" data-windows=f.reserved.len().to_string() data-ring-tiles=f.ring_tiles.len().to_string()>
+            {windows}
+            {ring}
+        </table>
+    }
+    .into_any()
 }
 
 #[component]
@@ -760,6 +865,18 @@ pub fn MemoryMapView(dataset_id: u32) -> impl IntoView {
         send(ToWorker::MemoryMap { dataset_id, file, chip }, None);
     });
     let data = move || ui.data.get();
+    // the state in the URL hash
+    Effect::new(move |_| {
+        let (function, chip, sel) = (ui.function.get(), ui.chip.get(), ui.selected_box.get());
+        let Some((file, tile)) = ui.data.with(|d| {
+            let d = d.as_ref().filter(|d| d.dataset_id == dataset_id)?;
+            let tile = function.as_ref().and_then(|n| d.functions.iter().find(|f| &f.name == n)).and_then(|f| sel.and_then(|i| f.boxes.get(i))).map(|b| b.name.clone());
+            Some((d.file.clone(), tile))
+        }) else {
+            return;
+        };
+        url_state::write(url_state::memory_hash(dataset_id, (!file.is_empty()).then_some(file), function, chip, tile));
+    });
     // memos: a new map (chip) or another function keeps the mounted canvas
     let has_map = Memo::new(move |_| ui.data.with(|d| d.as_ref().is_some_and(|d| d.error.is_none())));
     let has_function = Memo::new(move |_| ui.function.with(Option::is_some));

@@ -1,6 +1,7 @@
 //! The view in the URL hash — `#ds=1,2&t0=…&t1=…&sel=track:index` — so a link reproduces it.
 //! Restored when the timeline of those datasets arrives; written with `history.replaceState`,
-//! at most every 250 ms.
+//! at most every 250 ms. Hash parsing and writing are `crate::url_hash`'s (shared with the
+//! compiler views).
 
 use pypto_protocol::BarRef;
 use wasm_bindgen::prelude::*;
@@ -21,9 +22,9 @@ pub struct UrlState {
 
 pub fn parse(hash: &str) -> UrlState {
     let mut out = UrlState::default();
-    for pair in hash.trim_start_matches('#').split('&') {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        match k {
+    for (k, v) in crate::url_hash::pairs(hash) {
+        let v = v.as_str();
+        match k.as_str() {
             "ds" => out.datasets = v.split(',').filter_map(|s| s.parse().ok()).collect(),
             "t0" => out.t0 = v.parse().ok().filter(|t: &f64| t.is_finite()),
             "t1" => out.t1 = v.parse().ok().filter(|t: &f64| t.is_finite()),
@@ -37,7 +38,7 @@ pub fn parse(hash: &str) -> UrlState {
 }
 
 fn current_hash() -> String {
-    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+    crate::url_hash::current()
 }
 
 /// The datasets named in the page's hash at start-up.
@@ -80,12 +81,7 @@ pub(super) fn schedule_write(r: &mut SwimlaneRenderer) {
         with_view(|r| {
             r.url_pending = false;
             let Some(hash) = encode(r) else { return };
-            if hash == current_hash() {
-                return;
-            }
-            if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&hash));
-            }
+            crate::url_hash::replace(&hash);
         });
     });
     if let Some(w) = web_sys::window() {
