@@ -414,6 +414,7 @@ fn check_counts(
     }
 }
 
+#[allow(clippy::too_many_lines)] // one linear script: every case measured in turn, natively then in Python
 fn measure(a: &Args) -> Result<Report, String> {
     let root = Path::new(&a.dir);
     let dump = find_dump(root).ok_or_else(|| format!("no passes_dump* under {}", a.dir))?;
