@@ -16,7 +16,7 @@
 //!
 //! `--keep` keeps `target/bench-root-N/` afterwards (the capture itself is always kept).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::{build, util};
@@ -127,24 +127,9 @@ fn assemble_root(dist: &Path, capture: &Path, serve_root: &Path) -> Result<(), S
     std::fs::write(serve_root.join("pypto-worker_loader.js"), BENCH_WORKER_LOADER)
         .map_err(|e| format!("write the bench worker loader: {e}"))?;
     let data = serve_root.join("data").join("capture");
-    link_dir(capture, &data)
+    util::link_dir(capture, &data)
 }
 
-fn link_dir(from: &Path, to: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(to).map_err(|e| format!("create {}: {e}", to.display()))?;
-    let entries = std::fs::read_dir(from).map_err(|e| format!("read {}: {e}", from.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("read {}: {e}", from.display()))?;
-        let src: PathBuf = entry.path();
-        let dst = to.join(entry.file_name());
-        if src.is_dir() {
-            link_dir(&src, &dst)?;
-        } else if std::fs::hard_link(&src, &dst).is_err() {
-            std::fs::copy(&src, &dst).map_err(|e| format!("copy {} -> {}: {e}", src.display(), dst.display()))?;
-        }
-    }
-    Ok(())
-}
 
 #[cfg(test)]
 mod tests {

@@ -121,7 +121,7 @@ pub fn run(opts: &Options) -> Result<(), String> {
     util::copy_dir(&dist, &serve_root)?;
     for n in &opts.sizes {
         let name = format!("dag-{n}");
-        link_dir(&work.join(&name), &serve_root.join("data").join(&name))?;
+        util::link_dir(&work.join(&name), &serve_root.join("data").join(&name))?;
     }
 
     util::step("bench-layout: running tests/bench/dep-graph-bench.mjs in headless Chromium");
@@ -178,21 +178,6 @@ fn cli(root: &Path, args: &[&str]) -> Result<(), String> {
     )
 }
 
-/// `to/` mirrors `from/` by hard links (copies across file systems).
-fn link_dir(from: &Path, to: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(to).map_err(|e| format!("create {}: {e}", to.display()))?;
-    let entries = std::fs::read_dir(from).map_err(|e| format!("read {}: {e}", from.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("read {}: {e}", from.display()))?;
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        if src.is_dir() {
-            link_dir(&src, &dst)?;
-        } else if std::fs::hard_link(&src, &dst).is_err() {
-            std::fs::copy(&src, &dst).map_err(|e| format!("copy {} -> {}: {e}", src.display(), dst.display()))?;
-        }
-    }
-    Ok(())
-}
 
 #[cfg(test)]
 mod tests {

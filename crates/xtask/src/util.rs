@@ -137,3 +137,19 @@ pub fn copy_dir(from: &Path, to: &Path) -> Result<u64, String> {
     }
     Ok(copied)
 }
+
+/// `to/` mirrors `from/` by hard links (copies across file systems), for the bench roots.
+pub fn link_dir(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("create {}: {e}", to.display()))?;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("read {}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("read {}: {e}", from.display()))?;
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        if src.is_dir() {
+            link_dir(&src, &dst)?;
+        } else if std::fs::hard_link(&src, &dst).is_err() {
+            std::fs::copy(&src, &dst).map_err(|e| format!("copy {} -> {}: {e}", src.display(), dst.display()))?;
+        }
+    }
+    Ok(())
+}
