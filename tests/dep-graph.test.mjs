@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from './server.mjs';
-import { DEMO_RUNTIME_FIXTURE, DIST, REPO, TIMEOUT_MS, datasetSel, launch, loadVia, openApp, screenshot, summaryOf } from './helpers.mjs';
+import { DEMO_RUNTIME_FIXTURE, DIST, REPO, TIMEOUT_MS, datasetSel, launch, loadVia, openApp, screenshot, seedOpfs, stubDirectoryPicker, summaryOf } from './helpers.mjs';
 
 const MODES = ['full', 'reduced', 'omitted', 'reduced_dataflow', 'omitted_dataflow'];
 
@@ -243,6 +243,35 @@ test('search by function name is fuzzy and steps through its matches', async () 
   assert.ok(upTask, `${up} is a kernel task`);
   await page.click('[data-testid="dep-fit"]');
   await screenshot(page, 'dep-graph-fuzzy-search');
+});
+
+test('a folder with deps.json and a name map but no records names the graph\'s functions', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1300, height: 800 } });
+  try {
+    const p = await ctx.newPage();
+    p.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+    await stubDirectoryPicker(p);
+    await openApp(p, `${server.url}/`);
+    const nameMap = fs.readdirSync(DEMO_RUNTIME_FIXTURE).find((f) => /^name_map.*\.json$/.test(f));
+    await seedOpfs(p, {
+      'graph_only/deps.json': path.join(DEMO_RUNTIME_FIXTURE, 'deps.json'),
+      [`graph_only/${nameMap}`]: path.join(DEMO_RUNTIME_FIXTURE, nameMap),
+    });
+    await loadVia(p, () => p.click('#open-folder'));
+    const sel = datasetSel('runtime', 'graph_only');
+    await summaryOf(p, sel, 'data-deps-tasks');
+    await p.click(sel, { position: { x: 40, y: 14 } });
+    await p.click('[data-testid="view-switch-dep-graph"]');
+    await p.waitForFunction(() => Number(document.querySelector('#dep-graph')?.dataset.nodes) > 0, null, { timeout: TIMEOUT_MS });
+    // "UP" is a name-map name; without the map the nodes would be called func_N (no match).
+    await p.fill('[data-testid="dep-search"]', 'UP');
+    await p.press('[data-testid="dep-search"]', 'Enter');
+    await p.waitForFunction(() => /^1 of \d+/.test(document.querySelector('[data-testid="dep-search-msg"]')?.textContent ?? ''), null, { timeout: TIMEOUT_MS });
+    const up = await p.$eval('#dep-graph', (el) => el.dataset.selected);
+    assert.ok(facts.deps.tasks.some((t) => rt(String(t.task_id)) === up), `${up} is a kernel task`);
+  } finally {
+    await ctx.close();
+  }
 });
 
 test('a generated 100k-task DAG opens, lays out in the worker and pans / zooms', { timeout: 300_000 }, async () => {

@@ -252,7 +252,8 @@ pub(crate) async fn post(request_id: u32, dataset_id: u32, mode: String, left_ri
         };
         drop(bytes);
         let built = SESSION.with_borrow(|s| {
-            let names = s.runtime.get(&dataset_id).and_then(|d| d.model.as_ref()).and_then(|m| m.names.as_ref());
+            let dataset = s.runtime.get(&dataset_id);
+            let names = dataset.and_then(|d| d.model.as_ref().and_then(|m| m.names.as_ref()).or(d.names.as_ref()));
             build(generation, dataset_id, parsed, names)
         });
         BUILT.with_borrow_mut(|b| *b = Some(built));

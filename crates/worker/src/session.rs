@@ -26,6 +26,9 @@ pub(crate) struct RuntimeDataset {
     pub(crate) deps_source: Option<JsValue>,
     /// The deps.json entry and `File` (or URL), re-read whole for the dependency graph.
     pub(crate) deps_file: Option<(EntryMeta, JsValue)>,
+    /// The name map when no records model holds it (a folder with deps.json and a name map
+    /// but no records: the dependency graph still names its functions).
+    pub(crate) names: Option<name_map::NameMap>,
 }
 
 #[derive(Default)]
@@ -390,7 +393,7 @@ async fn load_runtime(
     }
     SESSION.with_borrow_mut(|s| {
         if s.generation == generation {
-            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, deps_source, deps_file });
+            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, deps_source, deps_file, names: names_model });
         }
     });
     summary
