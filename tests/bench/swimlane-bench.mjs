@@ -259,12 +259,33 @@ async function runInteractions() {
   }
   result.hover = { ...stats(hover), handler: stats(hoverHandler) };
 
+  // Worker-side timestamps (absolute: timeOrigin + now, comparable with the page's): when the
+  // worker's handler of each request type returned, and when it posted each reply type.
+  for (const w of page.workers()) {
+    await w.evaluate(() => {
+      if (!self.__pyptoWasm || self.__probe) return;
+      const abs = () => performance.timeOrigin + performance.now();
+      self.__probe = { handled: {}, posted: {} };
+      self.addEventListener('message', (e) => { self.__probe.handled[e.data?.msg?.type ?? '?'] = abs(); });
+      const post = self.postMessage.bind(self);
+      self.postMessage = (data, ...rest) => { const k = data?.msg?.type ?? '?'; if (!(k in self.__probe.posted)) self.__probe.posted[k] = abs(); return post(data, ...rest); };
+    }).catch(() => {});
+  }
+  const workerProbe = async (reset) => {
+    for (const w of page.workers()) {
+      const p = await w.evaluate((reset) => { const p = self.__probe ? JSON.parse(JSON.stringify(self.__probe)) : null; if (self.__probe && reset) self.__probe = { handled: {}, posted: {} }; return p; }, reset).catch(() => null);
+      if (p) return p;
+    }
+    return null;
+  };
   const select = [];
-  const selSplit = { to_request: [], worker: [], to_rows: [] };
+  const selSplit = { to_request: [], worker: [], to_rows: [], sent_to_worker_post: [], worker_post_to_page: [], handler_return_after_post: [] };
   const withArgs = [];
   for (const [x, y] of points.slice(0, 10)) {
     await page.evaluate(() => { window.__bench.details = 0; });
     await page.keyboard.press('Escape');
+    await nextFrames(2);
+    await workerProbe(true);
     await page.mouse.click(x, y);
     const ok = await page.waitForFunction(() => window.__bench.details > 0, null, { timeout: 10_000 }).then(() => true, () => false);
     if (ok) {
@@ -277,11 +298,22 @@ async function runInteractions() {
         selSplit.to_request.push(sent - down);
         selSplit.worker.push(recv - sent);
         selSplit.to_rows.push(total - (recv - down));
+        // Where the round trip goes: request sent → the worker posts the reply (queue + work),
+        // the reply posted → the page receives it (delivery + page busy).
+        const probe = await workerProbe(false);
+        const origin = await page.evaluate(() => performance.timeOrigin);
+        const posted = probe?.posted?.bar_details;
+        const handled = probe?.handled?.bar_details;
+        if (posted) {
+          selSplit.sent_to_worker_post.push(posted - (origin + sent));
+          selSplit.worker_post_to_page.push(origin + recv - posted);
+          if (handled) selSplit.handler_return_after_post.push(handled - posted);
+        }
       }
     }
     await nextFrames(2);
   }
-  result.select = { ...stats(select), with_arguments: stats(withArgs), to_request: stats(selSplit.to_request), worker_round_trip: stats(selSplit.worker), reply_to_rows: stats(selSplit.to_rows) };
+  result.select = { ...stats(select), with_arguments: stats(withArgs), to_request: stats(selSplit.to_request), worker_round_trip: stats(selSplit.worker), reply_to_rows: stats(selSplit.to_rows), sent_to_worker_post: stats(selSplit.sent_to_worker_post), worker_post_to_page: stats(selSplit.worker_post_to_page), handler_return_after_post: stats(selSplit.handler_return_after_post) };
 
   // Search: rXtY ids and function names taken from bars' "both" labels; every query is new
   // (repeating one would only step to its next hit), and the app's DOM is never touched.
@@ -335,7 +367,7 @@ for (const [k, v] of Object.entries(result.frames)) {
 rows.push(['hover → tooltip', `p50 ${f(result.hover.p50_ms, 2)} ms`, `p95 ${f(result.hover.p95_ms, 2)} ms (n=${result.hover.n ?? 0})`, '≤ 16 ms']);
 rows.push(['  of which in the handler (pick + DOM)', `p50 ${f(result.hover.handler?.p50_ms, 2)} ms`, `p95 ${f(result.hover.handler?.p95_ms, 2)} ms`, '']);
 rows.push(['click → details', `p50 ${f(result.select.p50_ms, 1)} ms`, `p95 ${f(result.select.p95_ms, 1)} ms (n=${result.select.n ?? 0})`, '≤ 50 ms']);
-for (const [label, key] of [['page: click → BarDetails sent', 'to_request'], ['worker round trip (request → reply)', 'worker_round_trip'], ['page: reply → rows shown', 'reply_to_rows'], ['click → tensor arguments shown', 'with_arguments']]) {
+for (const [label, key] of [['page: click → BarDetails sent', 'to_request'], ['worker round trip (request → reply)', 'worker_round_trip'], ['  sent → worker posts the reply', 'sent_to_worker_post'], ['  reply posted → page receives it', 'worker_post_to_page'], ['page: reply → rows shown', 'reply_to_rows'], ['click → tensor arguments shown', 'with_arguments']]) {
   const x = result.select[key];
   if (x?.n) rows.push([`  ${label}`, `p50 ${f(x.p50_ms, 1)} ms`, `p95 ${f(x.p95_ms, 1)} ms`, '']);
 }
