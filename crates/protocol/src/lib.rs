@@ -682,6 +682,15 @@ pub struct DepGraphHeader {
 
 /// Node kinds of [`DepGraphHeader`]'s `kind` column.
 pub const DEP_KIND_NAMES: [&str; 5] = ["AIC", "AIV", "MIX", "ALLOC", "DUMMY"];
+/// Values of the `kind` column (indices into [`DEP_KIND_NAMES`]).
+pub const DEP_KIND_AIC: u8 = 0;
+pub const DEP_KIND_AIV: u8 = 1;
+pub const DEP_KIND_MIX: u8 = 2;
+pub const DEP_KIND_ALLOC: u8 = 3;
+pub const DEP_KIND_DUMMY: u8 = 4;
+/// Node height of the dependency graph layout, in layout units (the page's level of detail
+/// compares it with the zoom).
+pub const DEP_NODE_HEIGHT: f32 = 36.0;
 /// Edge modes in button / number-key order.
 pub const DEP_MODE_NAMES: [&str; 5] = ["full", "reduced", "omitted", "reduced_dataflow", "omitted_dataflow"];
 

@@ -30,12 +30,7 @@ use pypto_protocol::{DepGraphHeader, FromWorker, DEP_MODE_NAMES};
 use crate::session::SESSION;
 use crate::transport::{self, Columns};
 
-/// Node kinds (index into `DEP_KIND_NAMES`).
-const KIND_AIC: u8 = 0;
-const KIND_AIV: u8 = 1;
-const KIND_MIX: u8 = 2;
-const KIND_ALLOC: u8 = 3;
-const KIND_DUMMY: u8 = 4;
+use pypto_protocol::{DEP_KIND_AIC as KIND_AIC, DEP_KIND_AIV as KIND_AIV, DEP_KIND_ALLOC as KIND_ALLOC, DEP_KIND_DUMMY as KIND_DUMMY, DEP_KIND_MIX as KIND_MIX};
 
 /// 🔥: the task is `alloc` or its deps.json entry has `early_dispatch: true`.
 const MARK_FIRE: u8 = 1;
@@ -64,7 +59,7 @@ fn markers(graph: &DepsGraph, d: &deps::Deps, kind: &[u8]) -> Vec<u8> {
 
 /// Layout size of a node (CSS px at zoom 1).
 const NODE_W: f32 = 150.0;
-const NODE_H: f32 = 36.0;
+const NODE_H: f32 = pypto_protocol::DEP_NODE_HEIGHT;
 
 /// One dataset's graph, kept while the same folder stays open.
 struct Built {

@@ -130,7 +130,6 @@ fn assemble_root(dist: &Path, capture: &Path, serve_root: &Path) -> Result<(), S
     util::link_dir(capture, &data)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

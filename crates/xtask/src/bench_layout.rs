@@ -178,7 +178,6 @@ fn cli(root: &Path, args: &[&str]) -> Result<(), String> {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

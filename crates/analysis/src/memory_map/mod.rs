@@ -637,7 +637,8 @@ fn split_lines(text: &str) -> Vec<&str> {
 mod tests {
     use super::*;
 
-    fn tile(name: &str, base: &str, off: i64, size: i64, s: u32, e: u32) -> Tile {
+    /// A Vec tile for the unit tests of this module and its children.
+    pub(super) fn tile(name: &str, base: &str, off: i64, size: i64, s: u32, e: u32) -> Tile {
         Tile {
             name: name.into(),
             space: "Vec".into(),

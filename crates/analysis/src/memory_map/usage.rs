@@ -25,22 +25,8 @@ pub fn peak_live_bytes(boxes: &[MemBox], space: &str) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory_map::{build_boxes, Tile};
-
-    fn tile(name: &str, base: &str, off: i64, size: i64, s: u32, e: u32) -> Tile {
-        Tile {
-            name: name.into(),
-            space: "Vec".into(),
-            base: base.into(),
-            offset_bytes: off,
-            size_bytes: size,
-            shape: vec![],
-            dtype: String::new(),
-            op: String::new(),
-            start_line: s,
-            end_line: e,
-        }
-    }
+    use crate::memory_map::build_boxes;
+    use crate::memory_map::tests::tile;
 
     #[test]
     fn overlapping_live_ranges_add_views_do_not() {

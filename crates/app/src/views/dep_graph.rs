@@ -49,10 +49,7 @@ const NAME_FONT: &str = "600 11px system-ui, sans-serif";
 const ID_FONT: &str = "10px ui-monospace, monospace";
 /// Node height on screen from which labels are drawn.
 const LABEL_MIN_PX: f32 = 22.0;
-const KIND_DUMMY: u8 = 4;
-const KIND_ALLOC: u8 = 3;
-/// Node height in layout units (the worker's `NODE_H`), for level-of-detail decisions.
-const NODE_LAYOUT_H: f32 = 36.0;
+use pypto_protocol::{DEP_KIND_ALLOC as KIND_ALLOC, DEP_KIND_DUMMY as KIND_DUMMY, DEP_NODE_HEIGHT as NODE_LAYOUT_H};
 /// Node height on screen from which edges get arrow heads.
 const ARROW_MIN_NODE_PX: f32 = 4.0;
 /// In / out port size in layout units (along the node side, across it).
