@@ -24,7 +24,7 @@
 #![allow(clippy::many_single_char_names)] // short loop names over columns read best here
 
 use crate::runtime_model::RuntimeModel;
-use crate::task_kinds::TaskKind;
+use crate::task_kinds::{SchedPhasesUs, TaskKind};
 use crate::tasks;
 use crate::worker_view::{bar_start_us, color_key};
 use pypto_formats::records::{CoreType, SchedKind};
@@ -224,6 +224,20 @@ impl Builder {
         i
     }
 
+    fn reserve(&mut self, bars: usize) {
+        let c = &mut self.t.columns;
+        c.start_us.reserve_exact(bars);
+        c.end_us.reserve_exact(bars);
+        c.setup_start_us.reserve_exact(bars);
+        c.color_key.reserve_exact(bars);
+        c.row.reserve_exact(bars);
+        c.flags.reserve_exact(bars);
+        c.task_ring.reserve_exact(bars);
+        c.task_local.reserve_exact(bars);
+        self.t.source.reserve_exact(bars);
+        self.t.name_index.reserve_exact(bars);
+    }
+
     fn legend_name(&mut self, key: u32, name: &str) {
         if !self.legend.contains_key(&key) {
             let n = self.intern(name);
@@ -380,6 +394,9 @@ pub fn build(models: &[(&str, &RuntimeModel)]) -> Timeline {
     b.t.track_offsets.push(0);
     let multi = models.len() > 1;
     let mut sources: Vec<String> = Vec::new();
+    // One allocation per column: grown by doubling, the columns (~56 bytes a bar) would take
+    // up to 3× their size while reallocating, the worker's peak memory on a big capture.
+    b.reserve(models.iter().map(|(_, m)| bar_capacity(m)).sum());
     for (d, (label, m)) in models.iter().enumerate() {
         let d = d as u32;
         let prefix = if multi { format!("{label} · ") } else { String::new() };
@@ -398,6 +415,8 @@ pub fn build(models: &[(&str, &RuntimeModel)]) -> Timeline {
         }
     }
     b.t.path_source = sources.join(", ");
+    b.t.source.shrink_to_fit();
+    b.t.name_index.shrink_to_fit();
     let c = &b.t.columns;
     let first = c.setup_start_us.iter().copied().fold(f64::INFINITY, f64::min);
     let last = c.end_us.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -413,6 +432,17 @@ pub fn build(models: &[(&str, &RuntimeModel)]) -> Timeline {
     legend.sort_by_key(|e| e.0);
     b.t.legend = legend;
     b.t
+}
+
+/// At least the bars [`build`] draws from `m` (every task twice, every marker, scheduler phase,
+/// orchestrator record, upload and graph envelope).
+fn bar_capacity(m: &RuntimeModel) -> usize {
+    2 * m.tasks.len()
+        + m.kinds.markers.len()
+        + m.phases.iter().map(SchedPhasesUs::len).sum::<usize>()
+        + m.orch.iter().map(|o| o.start_us.len()).sum::<usize>()
+        + m.uploads.start_us.len()
+        + m.kinds.graphs.len()
 }
 
 fn spmd_rows(m: &RuntimeModel) -> Vec<bool> {
