@@ -7,6 +7,7 @@
 //! not kept.
 
 use crate::critical_path;
+use crate::summary::{self, RecordsFacts};
 use crate::task_kinds::{self, OrchSubmitsUs, SchedPhasesUs, TaskKinds};
 use crate::tasks::{self, JoinedTasks};
 use crate::timebase::Timebase;
@@ -162,15 +163,43 @@ fn csr(n: usize, mut pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
     (offsets, pairs.into_iter().map(|(_, b)| b).collect())
 }
 
+/// The joined tasks and the timebase the rest of the model converts with.
+fn join_with_timebase(records: &ChipRecords) -> (JoinedTasks, Timebase) {
+    let tasks = tasks::join(records);
+    let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(records));
+    (tasks, tb)
+}
+
 impl RuntimeModel {
     /// Analyses one dataset. `records` is dropped by the caller afterwards.
     pub fn build(records: &ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> Self {
-        let tasks = tasks::join(records);
-        let func_ids = tasks::func_ids(&tasks, deps.as_ref());
-        let kinds = task_kinds::classify(records, &tasks, deps.as_ref());
-        let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(records));
+        let (tasks, tb) = join_with_timebase(records);
         let phases = task_kinds::sched_phases_us(records, &tb);
-        let orch = task_kinds::orch_submits_us(records, &tb);
+        Self::finish(records, tasks, &tb, phases, deps, names, cpm)
+    }
+
+    /// [`RuntimeModel::build`] from records the caller no longer needs, with their summary:
+    /// the raw scheduler records are freed thread by thread as they are converted (the
+    /// worker's peak memory when it loads a big capture).
+    pub fn build_owned(mut records: ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> (Self, RecordsFacts) {
+        let (tasks, tb) = join_with_timebase(&records);
+        let facts = summary::records_summary(&records, &tasks);
+        let phases = task_kinds::take_sched_phases_us(&mut records, &tb);
+        (Self::finish(&records, tasks, &tb, phases, deps, names, cpm), facts)
+    }
+
+    fn finish(
+        records: &ChipRecords,
+        tasks: JoinedTasks,
+        tb: &Timebase,
+        phases: Vec<SchedPhasesUs>,
+        deps: Option<Deps>,
+        names: Option<NameMap>,
+        cpm: CpmInputs,
+    ) -> Self {
+        let func_ids = tasks::func_ids(&tasks, deps.as_ref());
+        let orch = task_kinds::orch_submits_us(records, tb);
+        let kinds = task_kinds::classify_with(records, &tasks, deps.as_ref(), &phases, &orch);
         let up = &records.host_uploads;
         let uploads = UploadsUs {
             name: up

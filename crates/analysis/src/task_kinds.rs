@@ -195,36 +195,46 @@ impl SchedPhasesUs {
 
 /// Scheduler phase records of every thread list (empty capacity slots included), in µs.
 pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesUs> {
-    if let Some(v1) = &records.v1_tasks {
-        return v1
-            .sched_threads
-            .iter()
-            .map(|t| SchedPhasesUs {
-                kind: t.kind.iter().collect(),
-                start_us: t.start_us.clone(),
-                end_us: t.end_us.clone(),
-                loop_iter: t.loop_iter.clone(),
-                tasks_processed: t.tasks_processed.clone(),
-                pop_hit: vec![0; t.kind.len()],
-                pop_miss: vec![0; t.kind.len()],
-                task_id: OptIdColumn::nones(t.kind.len()),
-            })
-            .collect();
+    match &records.v1_tasks {
+        Some(v1) => v1.sched_threads.iter().map(v1_thread_phases_us).collect(),
+        None => records.sched_threads.iter().map(|t| thread_phases_us(t, tb)).collect(),
     }
-    records
-        .sched_threads
-        .iter()
-        .map(|t| SchedPhasesUs {
-            kind: t.kind.iter().collect(),
-            start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
-            end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
-            loop_iter: t.loop_iter.clone(),
-            tasks_processed: t.tasks_processed.clone(),
-            pop_hit: t.pop_hit.clone(),
-            pop_miss: t.pop_miss.clone(),
-            task_id: t.task_id.iter().copied().collect(),
-        })
-        .collect()
+}
+
+/// [`sched_phases_us`], taking the scheduler threads out of `records`: each thread's raw
+/// columns (~100 bytes a record) are freed as soon as it is converted, so a big capture's raw
+/// and converted phases never coexist whole.
+pub fn take_sched_phases_us(records: &mut ChipRecords, tb: &Timebase) -> Vec<SchedPhasesUs> {
+    match &mut records.v1_tasks {
+        Some(v1) => std::mem::take(&mut v1.sched_threads).into_iter().map(|t| v1_thread_phases_us(&t)).collect(),
+        None => std::mem::take(&mut records.sched_threads).into_iter().map(|t| thread_phases_us(&t, tb)).collect(),
+    }
+}
+
+fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhasesUs {
+    SchedPhasesUs {
+        kind: t.kind.iter().collect(),
+        start_us: t.start_us.clone(),
+        end_us: t.end_us.clone(),
+        loop_iter: t.loop_iter.clone(),
+        tasks_processed: t.tasks_processed.clone(),
+        pop_hit: vec![0; t.kind.len()],
+        pop_miss: vec![0; t.kind.len()],
+        task_id: OptIdColumn::nones(t.kind.len()),
+    }
+}
+
+fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
+    SchedPhasesUs {
+        kind: t.kind.iter().collect(),
+        start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
+        end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
+        loop_iter: t.loop_iter.clone(),
+        tasks_processed: t.tasks_processed.clone(),
+        pop_hit: t.pop_hit.clone(),
+        pop_miss: t.pop_miss.clone(),
+        task_id: t.task_id.iter().copied().collect(),
+    }
 }
 
 /// Orchestrator submit records of one orchestrator lane, in µs.
@@ -605,7 +615,6 @@ struct Seen {
 }
 
 /// Classifies every task id of a capture (`tasks` = [`crate::tasks::join`] of `records`).
-#[allow(clippy::too_many_lines)] // one pass per source, in the reference's order
 pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>) -> TaskKinds {
     let tb = tasks
         .timebase
@@ -613,7 +622,14 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
         .unwrap_or_else(|| Timebase::from_records(records));
     let phases = sched_phases_us(records, &tb);
     let orch = orch_submits_us(records, &tb);
-    let sched_count = scheduler_thread_count(records, &phases);
+    classify_with(records, tasks, deps, &phases, &orch)
+}
+
+/// [`classify`] with the scheduler phases and orchestrator submits already converted
+/// ([`sched_phases_us`], [`orch_submits_us`]; the records' own may have been taken).
+#[allow(clippy::too_many_lines)] // one pass per source, in the reference's order
+pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>, phases: &[SchedPhasesUs], orch: &[OrchSubmitsUs]) -> TaskKinds {
+    let sched_count = scheduler_thread_count(records, phases);
     let mut seen: BTreeMap<u64, Seen> = BTreeMap::new();
 
     for (i, &id) in tasks.task_id.iter().enumerate() {
@@ -637,7 +653,7 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
             seen.entry(s).or_default();
         }
     }
-    for t in &orch {
+    for t in orch {
         for id in t.task_id.iter().flatten() {
             seen.entry(id).or_default();
         }
@@ -751,7 +767,7 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
         ));
     }
     out.markers = markers;
-    out.graphs = graph_executions(tasks, &phases);
+    out.graphs = graph_executions(tasks, phases);
     out
 }
 

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
-use pypto_analysis::{summary, tasks, worker_view};
+use pypto_analysis::{tasks, worker_view};
 use pypto_formats::discovery;
 use pypto_formats::{cpm, deps, manifest, name_map, passes_dump, records, FormatError};
 use pypto_protocol::{
@@ -367,10 +367,8 @@ async fn load_runtime(
                     if let (Some(entry), Some(source)) = (entries.get(index), sources.get(index)) {
                         crate::perf_paths::remember(generation, dataset_id, (entry.clone(), source.clone()), cpm_inputs.clone());
                     }
-                    let built = RuntimeModel::build(&parsed, deps_model.take(), names_model.take(), cpm_inputs);
-                    let facts = summary::records_summary(&parsed, &built.tasks);
+                    let (built, facts) = RuntimeModel::build_owned(parsed, deps_model.take(), names_model.take(), cpm_inputs);
                     crate::perf_panel::remember(generation, dataset_id, facts.level, facts.warnings.clone());
-                    drop(parsed);
                     summary.records = Some(RecordsSummary {
                         path,
                         level: facts.level,

@@ -54,9 +54,9 @@ pub fn file_with_prefix(dir: &Path, prefix: &str) -> Option<PathBuf> {
     v.into_iter().next()
 }
 
-/// The model of a capture: records, deps.json (when present), the first name map and the
+/// A capture's inputs: records, deps.json (when present), the first name map and the
 /// `CPM_static` / `CPM_observed` paths.
-pub fn runtime_model(dir: &Path) -> RuntimeModel {
+pub fn runtime_inputs(dir: &Path) -> (records::ChipRecords, Option<deps::Deps>, Option<name_map::NameMap>, CpmInputs) {
     let read = |p: &Path| std::fs::read(p).expect("fixture file");
     let recs = records::parse("chip_swimlane_records.json", &read(&dir.join("chip_swimlane_records.json"))).expect("records");
     let d = std::fs::read(dir.join("deps.json")).ok().map(|b| deps::parse("deps.json", &b).expect("deps.json"));
@@ -68,5 +68,11 @@ pub fn runtime_model(dir: &Path) -> RuntimeModel {
     if let Some(p) = file_with_prefix(dir, "CPM_observed") {
         c.observed_path = Some(("CPM_observed.json".into(), cpm::read_path("o", &read(&p)).expect("CPM_observed")));
     }
-    RuntimeModel::build(&recs, d, names, c)
+    (recs, d, names, c)
+}
+
+/// The model of a capture ([`runtime_inputs`]), built the way the worker builds it.
+pub fn runtime_model(dir: &Path) -> RuntimeModel {
+    let (recs, d, names, c) = runtime_inputs(dir);
+    RuntimeModel::build_owned(recs, d, names, c).0
 }
