@@ -3,7 +3,7 @@
 // fallback, so a new build is picked up when online and the last one works when offline.
 const CACHE = 'pypto-viewer-v1';
 const APP_FILES = [
-  './', './index.html', './boot.js', './style.css', './icon.svg', './manifest.webmanifest',
+  './', './index.html', './boot.js', './style.css', './icon.svg', './icon-32.png', './manifest.webmanifest',
   './pypto-app.js', './pypto-app_bg.wasm',
   './pypto-worker.js', './pypto-worker_bg.wasm', './pypto-worker_loader.js',
 ];
