@@ -54,7 +54,9 @@ export function serveDistAndLaunch() {
 }
 
 export function launch() {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  // PYPTO_CHROMIUM_EXTRA_ARGS: more switches, space-separated (diagnostics, e.g. a feature off).
+  const extra = (process.env.PYPTO_CHROMIUM_EXTRA_ARGS ?? '').split(' ').filter(Boolean);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extra] });
 }
 
 /**

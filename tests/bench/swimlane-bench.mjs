@@ -12,7 +12,8 @@
 //
 //   node bench/swimlane-bench.mjs --root <static root> --src data/capture/ --tasks N --out file.json
 // Env: BENCH_LOAD_TIMEOUT_MS (default 600000); BENCH_SCREENSHOT=<file.png> saves the swimlane at
-// fit (before any frame is measured), to compare pictures across renderer changes.
+// fit (before any frame is measured), to compare pictures across renderer changes;
+// BENCH_TRACE=<file.json> saves a Chrome trace of the click → details measurements.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -281,6 +282,10 @@ async function runInteractions() {
   const select = [];
   const selSplit = { to_request: [], worker: [], to_rows: [], sent_to_worker_post: [], worker_post_to_page: [], handler_return_after_post: [] };
   const withArgs = [];
+  // BENCH_TRACE=<file.json>: a Chrome trace (main thread, worker, GPU) of the clicks below.
+  if (process.env.BENCH_TRACE) {
+    await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8', 'gpu', 'cc', 'viz', 'benchmark'] });
+  }
   for (const [x, y] of points.slice(0, 10)) {
     await page.evaluate(() => { window.__bench.details = 0; });
     await page.keyboard.press('Escape');
@@ -313,6 +318,7 @@ async function runInteractions() {
     }
     await nextFrames(2);
   }
+  if (process.env.BENCH_TRACE) await browser.stopTracing();
   result.select = { ...stats(select), with_arguments: stats(withArgs), to_request: stats(selSplit.to_request), worker_round_trip: stats(selSplit.worker), reply_to_rows: stats(selSplit.to_rows), sent_to_worker_post: stats(selSplit.sent_to_worker_post), worker_post_to_page: stats(selSplit.worker_post_to_page), handler_return_after_post: stats(selSplit.handler_return_after_post) };
 
   // Search: rXtY ids and function names taken from bars' "both" labels; every query is new
