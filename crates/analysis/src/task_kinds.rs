@@ -75,101 +75,7 @@ impl TaskKind {
     }
 }
 
-/// Scheduler phase kinds at one byte each: codes into a table of the distinct kinds (a file
-/// with more than 255 distinct unknown names shares the last code among the rest).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct KindColumn {
-    codes: Vec<u8>,
-    table: Vec<SchedKind>,
-}
-
-impl KindColumn {
-    pub fn push(&mut self, kind: SchedKind) {
-        let code = match self.table.iter().position(|k| *k == kind) {
-            Some(i) => i,
-            None if self.table.len() < 255 => {
-                self.table.push(kind);
-                self.table.len() - 1
-            }
-            None => {
-                if self.table.len() == 255 {
-                    self.table.push(SchedKind::Unknown("(other kinds)".to_owned()));
-                }
-                255
-            }
-        };
-        self.codes.push(code as u8);
-    }
-    pub fn get(&self, i: usize) -> Option<&SchedKind> {
-        self.codes.get(i).and_then(|&c| self.table.get(usize::from(c)))
-    }
-    pub fn iter(&self) -> impl Iterator<Item = &SchedKind> + '_ {
-        self.codes.iter().filter_map(|&c| self.table.get(usize::from(c)))
-    }
-    pub fn len(&self) -> usize {
-        self.codes.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.codes.is_empty()
-    }
-    pub fn shrink_to_fit(&mut self) {
-        self.codes.shrink_to_fit();
-    }
-    /// Resident bytes (capacities).
-    pub fn resident_bytes(&self) -> usize {
-        self.codes.capacity() + self.table.capacity() * std::mem::size_of::<SchedKind>()
-    }
-}
-
-impl<'a> FromIterator<&'a SchedKind> for KindColumn {
-    fn from_iter<I: IntoIterator<Item = &'a SchedKind>>(it: I) -> Self {
-        let mut c = Self::default();
-        for k in it {
-            c.push(k.clone());
-        }
-        c
-    }
-}
-
-/// Optional task ids at 8 bytes each (`u64::MAX` = none; a file's `-1` id reads as none).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct OptIdColumn(Vec<u64>);
-
-impl OptIdColumn {
-    /// `n` absent ids.
-    pub fn nones(n: usize) -> Self {
-        Self(vec![u64::MAX; n])
-    }
-    pub fn push(&mut self, id: Option<u64>) {
-        self.0.push(id.unwrap_or(u64::MAX));
-    }
-    /// The id at `i` (`None` when absent or out of range).
-    pub fn get(&self, i: usize) -> Option<u64> {
-        self.0.get(i).copied().filter(|&x| x != u64::MAX)
-    }
-    pub fn iter(&self) -> impl Iterator<Item = Option<u64>> + '_ {
-        self.0.iter().map(|&x| (x != u64::MAX).then_some(x))
-    }
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-    pub fn shrink_to_fit(&mut self) {
-        self.0.shrink_to_fit();
-    }
-    /// Resident bytes (capacity).
-    pub fn resident_bytes(&self) -> usize {
-        self.0.capacity() * 8
-    }
-}
-
-impl FromIterator<Option<u64>> for OptIdColumn {
-    fn from_iter<I: IntoIterator<Item = Option<u64>>>(it: I) -> Self {
-        Self(it.into_iter().map(|x| x.unwrap_or(u64::MAX)).collect())
-    }
-}
+pub use pypto_formats::columns::{KindColumn, OptIdColumn};
 
 /// One scheduler thread's phase records in µs (file order).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -197,17 +103,17 @@ impl SchedPhasesUs {
 pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesUs> {
     match &records.v1_tasks {
         Some(v1) => v1.sched_threads.iter().map(v1_thread_phases_us).collect(),
-        None => records.sched_threads.iter().map(|t| thread_phases_us(t, tb)).collect(),
+        None => records.sched_threads.iter().map(|t| thread_phases_us(t.clone(), tb)).collect(),
     }
 }
 
-/// [`sched_phases_us`], taking the scheduler threads out of `records`: each thread's raw
-/// columns (~100 bytes a record) are freed as soon as it is converted, so a big capture's raw
-/// and converted phases never coexist whole.
+/// [`sched_phases_us`], taking the scheduler threads out of `records`: each thread's columns
+/// move into its phases or are freed as soon as it is converted, so a big capture's raw and
+/// converted phases never coexist whole.
 pub fn take_sched_phases_us(records: &mut ChipRecords, tb: &Timebase) -> Vec<SchedPhasesUs> {
     match &mut records.v1_tasks {
-        Some(v1) => std::mem::take(&mut v1.sched_threads).into_iter().map(|t| v1_thread_phases_us(&t)).collect(),
-        None => std::mem::take(&mut records.sched_threads).into_iter().map(|t| thread_phases_us(&t, tb)).collect(),
+        Some(v1) => std::mem::take(&mut v1.sched_threads).iter().map(v1_thread_phases_us).collect(),
+        None => std::mem::take(&mut records.sched_threads).into_iter().map(|t| thread_phases_us(t, tb)).collect(),
     }
 }
 
@@ -224,16 +130,16 @@ fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhases
     }
 }
 
-fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
+fn thread_phases_us(t: pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
     SchedPhasesUs {
-        kind: t.kind.iter().collect(),
         start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
         end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
-        loop_iter: t.loop_iter.clone(),
-        tasks_processed: t.tasks_processed.clone(),
-        pop_hit: t.pop_hit.clone(),
-        pop_miss: t.pop_miss.clone(),
-        task_id: t.task_id.iter().copied().collect(),
+        kind: t.kind,
+        loop_iter: t.loop_iter,
+        tasks_processed: t.tasks_processed,
+        pop_hit: t.pop_hit,
+        pop_miss: t.pop_miss,
+        task_id: t.task_id,
     }
 }
 

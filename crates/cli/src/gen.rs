@@ -1975,13 +1975,13 @@ mod tests {
                 for th in &r.sched_threads {
                     let mut prev_end = 0;
                     let mut last_complete = (0, 0);
-                    for k in 0..th.len() {
+                    for (k, kind) in th.kind.iter().enumerate() {
                         let (st, en) = (th.start_cycles[k], th.end_cycles[k]);
                         assert!(st <= en);
-                        match &th.kind[k] {
+                        match kind {
                             SchedKind::DummyTask => {
                                 assert_eq!(st, en);
-                                dummy_records.insert(th.task_id[k].unwrap());
+                                dummy_records.insert(th.task_id.get(k).unwrap());
                             }
                             SchedKind::Resolve => {
                                 assert!(

@@ -6,6 +6,7 @@
 //! [`FormatError`] naming the file and the position instead of panicking.
 
 pub mod chrome_trace;
+pub mod columns;
 pub mod cpm;
 pub mod deps;
 pub mod discovery;

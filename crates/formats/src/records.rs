@@ -10,6 +10,7 @@
 //! `scheduler_records.streams`). Rows are deserialised straight into columns; cycles stay
 //! exact `u64`; negative integers are normalised with `& (2^64-1)`.
 
+use crate::columns::{KindColumn, OptIdColumn};
 use crate::json_stream;
 use crate::json_util::{json_error, Interner, Num, ObjectOnly};
 use crate::FormatError;
@@ -290,7 +291,7 @@ impl SchedKind {
 /// One scheduler thread's phase records (raw, cycle domain), file order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SchedThread {
-    pub kind: Vec<SchedKind>,
+    pub kind: KindColumn,
     pub start_cycles: Vec<u64>,
     pub end_cycles: Vec<u64>,
     pub loop_iter: Vec<u32>,
@@ -299,7 +300,7 @@ pub struct SchedThread {
     pub pop_hit: Vec<u32>,
     pub pop_miss: Vec<u32>,
     /// Present on `dummy_task`, `predicated_skip`, `graph_prepare`.
-    pub task_id: Vec<Option<u64>>,
+    pub task_id: OptIdColumn,
     /// Ready-queue depths `[aic, aiv, mix]`.
     pub shared_at_start: Vec<[i32; 3]>,
     pub shared_at_end: Vec<[i32; 3]>,

@@ -130,7 +130,7 @@ fn raw_variants_and_newer_keys() {
     assert_eq!(r.metadata.core_type(1), CoreType::Aiv);
     assert_eq!(r.metadata.core_type(99), CoreType::Aiv);
     assert_eq!(
-        r.sched_threads[0].kind,
+        r.sched_threads[0].kind.to_vec(),
         vec![
             SchedKind::Dispatch,
             SchedKind::Resolve,

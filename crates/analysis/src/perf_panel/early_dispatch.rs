@@ -113,9 +113,9 @@ pub fn early_dispatch(
                             u64::from(th.tasks_processed.get(i).copied().unwrap_or(0));
                     }
                     SchedKind::DummyTask => {
-                        if let Some(Some(id)) = th.task_id.get(i) {
+                        if let Some(id) = th.task_id.get(i) {
                             let at = tb.us(st);
-                            let slot = dummy_at.entry(*id).or_insert(at);
+                            let slot = dummy_at.entry(id).or_insert(at);
                             *slot = slot.max(at);
                         }
                     }

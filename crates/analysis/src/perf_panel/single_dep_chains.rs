@@ -63,10 +63,10 @@ pub fn single_dep_chains(deps: &Deps, records: Option<&ChipRecords>) -> Chains {
     }
     if let Some(r) = records {
         for th in &r.sched_threads {
-            for (k, id) in th.kind.iter().zip(&th.task_id) {
+            for (k, id) in th.kind.iter().zip(th.task_id.iter()) {
                 if matches!(k, SchedKind::DummyTask | SchedKind::PredicatedSkip) {
                     if let Some(id) = id {
-                        excluded.insert(*id);
+                        excluded.insert(id);
                     }
                 }
             }
