@@ -116,7 +116,8 @@ export function serve(dir, port = 0, { log = false, isolate = false } = {}) {
     });
     if (log) console.log(`${req.method} ${req.url} -> 200`);
     if (req.method === 'HEAD') return res.end();
-    fs.createReadStream(file).pipe(res);
+    // 1 MiB reads: fewer, larger socket writes than the default 64 KiB for multi-GB captures.
+    fs.createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
   });
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);

@@ -54,6 +54,9 @@ page.setDefaultTimeout(60_000);
 let crashed = false;
 page.on('pageerror', (err) => { console.error(`pageerror: ${err.message}`); result.errors.push(`pageerror: ${err.message}`); });
 page.on('crash', () => { crashed = true; result.errors.push('page crashed'); console.error('page crashed'); });
+// The worker's per-file read lines (bytes waited for vs parsing) and model build time.
+result.load.worker_log = [];
+page.on('console', (m) => { if (m.text().startsWith('pypto-worker read') || m.text().startsWith('pypto-worker model')) result.load.worker_log.push(m.text()); });
 page.on('console', (m) => { if (m.type() === 'error') { console.error(`console.error: ${m.text()}`); result.errors.push(m.text().slice(0, 300)); } });
 
 const api = (fn, ...args) => page.evaluate(([fn, args]) => window.__pyptoSwimlane[fn](...args), [fn, args]);
@@ -361,6 +364,7 @@ const rows = [];
 rows.push(['load: nav → data-load-state=done', `${f(result.load.nav_to_load_done_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_load_done)} MB/s`, '≥ 100 MB/s']);
 rows.push(['load: nav → swimlane drawn', `${f(result.load.nav_to_swimlane_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_swimlane)} MB/s`, '']);
 if (result.load.error) rows.push(['load error', result.load.error, '', '']);
+for (const line of result.load.worker_log ?? []) rows.push([`  ${line.replace(/^pypto-worker /, '')}`, '', '', '']);
 if (result.memory.page_lod_bytes) rows.push(['page LOD pyramids', `${f(result.memory.page_lod_bytes / 2 ** 20)} MiB`, `${f(result.memory.page_lod_bytes / result.load.bars, 2)} B/bar`, '']);
 rows.push(['worker wasm memory', `${f(result.memory.worker_wasm_bytes / 2 ** 20)} MiB`, `${f(result.memory.worker_wasm_bytes_per_task)} B/task`, '≤ 64 B/task']);
 for (const [k, v] of Object.entries(result.frames)) {

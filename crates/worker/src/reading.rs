@@ -42,29 +42,52 @@ pub async fn read_bytes(source: &JsValue, on_progress: &mut dyn FnMut(u64, u64))
     Ok(bytes)
 }
 
+/// Where the time of a sliced read went, ms: waiting for bytes, and in the sink (parsing).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadTiming {
+    pub wait_ms: f64,
+    pub sink_ms: f64,
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
 /// Reads `source` slice by slice without keeping it: each slice of a `File`/`Blob` is handed
 /// to `sink` and dropped, and `on_progress(done_bytes, total_bytes)` follows each slice (a URL
-/// body is read as it arrives, in pieces of at least one slice).
-pub async fn read_slices(source: &JsValue, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<(), String> {
+/// body is read as it arrives, in pieces of at least one slice). The next slice of a `File` is
+/// already being read while `sink` parses the current one.
+pub async fn read_slices(source: &JsValue, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<ReadTiming, String> {
     if let Some(url) = source.as_string() {
         return fetch_slices(&url, sink, on_progress).await;
     }
     let blob: web_sys::Blob = source.clone().dyn_into().map_err(|_| "entry has neither a File nor a URL".to_string())?;
     let total = blob.size() as u64;
+    let read = |from: u64| -> Result<(u64, js_sys::Promise), String> {
+        let end = (from + SLICE_BYTES).min(total);
+        let slice = blob.slice_with_f64_and_f64(from as f64, end as f64).map_err(|e| js_error_text(&e))?;
+        Ok((end, slice.array_buffer()))
+    };
+    let mut timing = ReadTiming::default();
     let mut buf: Vec<u8> = Vec::new();
-    let mut done = 0u64;
-    while done < total {
-        let end = (done + SLICE_BYTES).min(total);
-        let slice = blob.slice_with_f64_and_f64(done as f64, end as f64).map_err(|e| js_error_text(&e))?;
-        let buffer = JsFuture::from(slice.array_buffer()).await.map_err(|e| js_error_text(&e))?;
+    let mut pending = if total > 0 { Some(read(0)?) } else { None };
+    while let Some((end, promise)) = pending.take() {
+        let waited_from = now_ms();
+        let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
         let array = js_sys::Uint8Array::new(&buffer);
         buf.resize(array.length() as usize, 0);
         array.copy_to(&mut buf);
+        drop(array);
+        if end < total {
+            pending = Some(read(end)?);
+        }
+        let parsed_from = now_ms();
+        timing.wait_ms += parsed_from - waited_from;
         sink(&buf);
-        done = end;
-        on_progress(done, total);
+        timing.sink_ms += now_ms() - parsed_from;
+        on_progress(end, total);
     }
-    Ok(())
+    Ok(timing)
 }
 
 async fn fetch_response(url: &str) -> Result<web_sys::Response, String> {
@@ -79,21 +102,24 @@ async fn fetch_response(url: &str) -> Result<web_sys::Response, String> {
 
 /// Fetches `url` and hands its body to `sink` as it arrives (network pieces gathered into
 /// slices of [`SLICE_BYTES`]), with a progress call per slice.
-async fn fetch_slices(url: &str, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<(), String> {
+async fn fetch_slices(url: &str, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<ReadTiming, String> {
     let response = fetch_response(url).await?;
     let total = response.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
     let Some(body) = response.body() else {
         let promise = response.array_buffer().map_err(|e| js_error_text(&e))?;
         let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
         sink(&js_sys::Uint8Array::new(&buffer).to_vec());
-        return Ok(());
+        return Ok(ReadTiming::default());
     };
+    let mut timing = ReadTiming::default();
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let slice = SLICE_BYTES as usize;
     let mut buf: Vec<u8> = Vec::with_capacity(slice);
     let mut done = 0u64;
     loop {
+        let waited_from = now_ms();
         let step = JsFuture::from(reader.read()).await.map_err(|e| format!("fetch {url}: {}", js_error_text(&e)))?;
+        timing.wait_ms += now_ms() - waited_from;
         let finished = js_sys::Reflect::get(&step, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
         if !finished {
             let value = js_sys::Reflect::get(&step, &JsValue::from_str("value")).map_err(|e| js_error_text(&e))?;
@@ -103,13 +129,15 @@ async fn fetch_slices(url: &str, sink: &mut dyn FnMut(&[u8]), on_progress: &mut 
             piece.copy_to(buf.get_mut(at..).unwrap_or_default());
         }
         if buf.len() >= slice || (finished && !buf.is_empty()) {
+            let parsed_from = now_ms();
             sink(&buf);
+            timing.sink_ms += now_ms() - parsed_from;
             done += buf.len() as u64;
             buf.clear();
             on_progress(done, total.max(done));
         }
         if finished {
-            return Ok(());
+            return Ok(timing);
         }
     }
 }

@@ -245,8 +245,21 @@ async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(
     let mut on_progress = |done_bytes, total_bytes| {
         transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);
     };
+    let started_ms = now_ms();
     match reading::read_slices(source, sink, &mut on_progress).await {
-        Ok(()) => true,
+        Ok(t) => {
+            // For the bench (`tests/bench/swimlane-bench.mjs` collects these lines).
+            let line = format!(
+                "pypto-worker read {}: {:.1} MB in {:.0} ms ({:.0} ms waiting for bytes, {:.0} ms parsing)",
+                entry.path,
+                entry.size_bytes as f64 / 1e6,
+                now_ms() - started_ms,
+                t.wait_ms,
+                t.sink_ms
+            );
+            web_sys::console::info_1(&JsValue::from_str(&line));
+            true
+        }
         Err(message) => {
             errors.push(read_error(&entry.path, &message));
             false
@@ -367,7 +380,10 @@ async fn load_runtime(
                     if let (Some(entry), Some(source)) = (entries.get(index), sources.get(index)) {
                         crate::perf_paths::remember(generation, dataset_id, (entry.clone(), source.clone()), cpm_inputs.clone());
                     }
+                    let build_started_ms = now_ms();
                     let (built, facts) = RuntimeModel::build_owned(parsed, deps_model.take(), names_model.take(), cpm_inputs);
+                    let line = format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms);
+                    web_sys::console::info_1(&JsValue::from_str(&line));
                     crate::perf_panel::remember(generation, dataset_id, facts.level, facts.warnings.clone());
                     summary.records = Some(RecordsSummary {
                         path,
