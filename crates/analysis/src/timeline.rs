@@ -204,16 +204,63 @@ struct Bar {
     task: Option<u64>,
 }
 
-#[derive(Default)]
-struct Builder {
+/// Where [`build_into`] writes the render columns, a track at a time as each is laid out.
+pub trait ColumnSink {
+    /// One track's bars, in drawing order, following the previous tracks' bars.
+    fn track(&mut self, columns: &RenderColumns);
+}
+
+impl ColumnSink for RenderColumns {
+    fn track(&mut self, c: &RenderColumns) {
+        self.start_us.extend_from_slice(&c.start_us);
+        self.end_us.extend_from_slice(&c.end_us);
+        self.setup_start_us.extend_from_slice(&c.setup_start_us);
+        self.color_key.extend_from_slice(&c.color_key);
+        self.row.extend_from_slice(&c.row);
+        self.flags.extend_from_slice(&c.flags);
+        self.task_ring.extend_from_slice(&c.task_ring);
+        self.task_local.extend_from_slice(&c.task_local);
+    }
+}
+
+impl RenderColumns {
+    fn clear(&mut self) {
+        self.start_us.clear();
+        self.end_us.clear();
+        self.setup_start_us.clear();
+        self.color_key.clear();
+        self.row.clear();
+        self.flags.clear();
+        self.task_ring.clear();
+        self.task_local.clear();
+    }
+
+    fn reserve_exact(&mut self, bars: usize) {
+        self.start_us.reserve_exact(bars);
+        self.end_us.reserve_exact(bars);
+        self.setup_start_us.reserve_exact(bars);
+        self.color_key.reserve_exact(bars);
+        self.row.reserve_exact(bars);
+        self.flags.reserve_exact(bars);
+        self.task_ring.reserve_exact(bars);
+        self.task_local.reserve_exact(bars);
+    }
+}
+
+struct Builder<'s> {
     t: Timeline,
+    /// Receives each track's columns; `scratch` holds them meanwhile.
+    sink: &'s mut dyn ColumnSink,
+    scratch: RenderColumns,
+    first_us: f64,
+    last_us: f64,
     name_ids: HashMap<String, u32>,
     /// `(phase ordinal, tasks_processed)` → name index of `<phase>(<n>)`.
     phase_names: IntMap<(u32, u32), u32>,
     legend: IntMap<u32, (u32, u64)>,
 }
 
-impl Builder {
+impl Builder<'_> {
     fn intern(&mut self, s: &str) -> u32 {
         if let Some(&i) = self.name_ids.get(s) {
             return i;
@@ -225,15 +272,6 @@ impl Builder {
     }
 
     fn reserve(&mut self, bars: usize) {
-        let c = &mut self.t.columns;
-        c.start_us.reserve_exact(bars);
-        c.end_us.reserve_exact(bars);
-        c.setup_start_us.reserve_exact(bars);
-        c.color_key.reserve_exact(bars);
-        c.row.reserve_exact(bars);
-        c.flags.reserve_exact(bars);
-        c.task_ring.reserve_exact(bars);
-        c.task_local.reserve_exact(bars);
         self.t.source.reserve_exact(bars);
         self.t.name_index.reserve_exact(bars);
     }
@@ -255,9 +293,13 @@ impl Builder {
             g.tracks.push(ti);
         }
         self.t.tracks.push(track);
-        let c = &mut self.t.columns;
+        let c = &mut self.scratch;
+        c.clear();
+        c.reserve_exact(bars.len());
         let mut run: Option<(u32, u64)> = None;
         for b in bars {
+            self.first_us = self.first_us.min(b.setup);
+            self.last_us = self.last_us.max(b.end);
             c.start_us.push(b.start);
             c.end_us.push(b.end);
             c.setup_start_us.push(b.setup);
@@ -285,6 +327,7 @@ impl Builder {
                 e.1 += n;
             }
         }
+        self.sink.track(c);
         self.t.track_offsets.push(self.t.source.len() as u32);
     }
 
@@ -388,15 +431,40 @@ impl Ctx<'_> {
 }
 
 /// Builds the timeline of `models` (one per dataset; `labels` are the dataset paths used as
-/// group prefixes when there is more than one).
+/// group prefixes when there is more than one), render columns included.
 pub fn build(models: &[(&str, &RuntimeModel)]) -> Timeline {
-    let mut b = Builder::default();
+    let mut columns = RenderColumns::default();
+    // One allocation per column: grown by doubling, the columns (~48 bytes a bar) would take
+    // up to 3× their size while reallocating.
+    columns.reserve_exact(bar_capacity(models));
+    let mut t = build_into(models, &mut columns);
+    t.columns = columns;
+    t
+}
+
+/// At least the bars [`build`] draws from `models`.
+pub fn bar_capacity(models: &[(&str, &RuntimeModel)]) -> usize {
+    models.iter().map(|(_, m)| model_bar_capacity(m)).sum()
+}
+
+/// [`build`] with the render columns written to `sink` a track at a time (left empty in the
+/// returned timeline): the analysis worker copies them straight out of its memory, so a big
+/// capture's render columns are never all in it at once.
+pub fn build_into(models: &[(&str, &RuntimeModel)], sink: &mut dyn ColumnSink) -> Timeline {
+    let mut b = Builder {
+        t: Timeline::default(),
+        sink,
+        scratch: RenderColumns::default(),
+        first_us: f64::INFINITY,
+        last_us: f64::NEG_INFINITY,
+        name_ids: HashMap::default(),
+        phase_names: IntMap::default(),
+        legend: IntMap::default(),
+    };
     b.t.track_offsets.push(0);
     let multi = models.len() > 1;
     let mut sources: Vec<String> = Vec::new();
-    // One allocation per column: grown by doubling, the columns (~56 bytes a bar) would take
-    // up to 3× their size while reallocating, the worker's peak memory on a big capture.
-    b.reserve(models.iter().map(|(_, m)| bar_capacity(m)).sum());
+    b.reserve(bar_capacity(models));
     for (d, (label, m)) in models.iter().enumerate() {
         let d = d as u32;
         let prefix = if multi { format!("{label} · ") } else { String::new() };
@@ -417,11 +485,8 @@ pub fn build(models: &[(&str, &RuntimeModel)]) -> Timeline {
     b.t.path_source = sources.join(", ");
     b.t.source.shrink_to_fit();
     b.t.name_index.shrink_to_fit();
-    let c = &b.t.columns;
-    let first = c.setup_start_us.iter().copied().fold(f64::INFINITY, f64::min);
-    let last = c.end_us.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    b.t.first_start_us = if first.is_finite() { first } else { 0.0 };
-    b.t.last_end_us = if last.is_finite() { last } else { 0.0 };
+    b.t.first_start_us = if b.first_us.is_finite() { b.first_us } else { 0.0 };
+    b.t.last_end_us = if b.last_us.is_finite() { b.last_us } else { 0.0 };
     let names = &b.t.names;
     let mut legend: Vec<(u32, String, u64)> = b
         .legend
@@ -436,7 +501,7 @@ pub fn build(models: &[(&str, &RuntimeModel)]) -> Timeline {
 
 /// At least the bars [`build`] draws from `m` (every task twice, every marker, scheduler phase,
 /// orchestrator record, upload and graph envelope).
-fn bar_capacity(m: &RuntimeModel) -> usize {
+fn model_bar_capacity(m: &RuntimeModel) -> usize {
     2 * m.tasks.len()
         + m.kinds.markers.len()
         + m.phases.iter().map(SchedPhasesUs::len).sum::<usize>()

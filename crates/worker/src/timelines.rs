@@ -85,6 +85,53 @@ pub(crate) fn render_columns(track_offsets: &[u32], name_index: &[u32], c: &Rend
     columns
 }
 
+/// The render columns in JS typed arrays, filled a track at a time as the timeline is built
+/// (so they never all sit in the worker's wasm memory), sized for `capacity` bars.
+struct JsColumns {
+    f64s: [js_sys::Float64Array; 3],
+    u32s: [js_sys::Uint32Array; 5],
+    bars: u32,
+}
+
+impl JsColumns {
+    const F64_NAMES: [&'static str; 3] = ["start_us", "end_us", "setup_start_us"];
+    const U32_NAMES: [&'static str; 5] = ["color_key", "row", "flags", "task_ring", "task_local"];
+
+    fn new(capacity: usize) -> Self {
+        let n = capacity as u32;
+        let f = || js_sys::Float64Array::new_with_length(n);
+        let u = || js_sys::Uint32Array::new_with_length(n);
+        Self { f64s: [f(), f(), f()], u32s: [u(), u(), u(), u(), u()], bars: 0 }
+    }
+
+    /// The columns cut to the bars written, beside the track offsets and name indices.
+    fn into_columns(self, track_offsets: &[u32], name_index: &[u32]) -> Columns {
+        let mut columns = Columns::new();
+        columns.u32("track_offsets", track_offsets);
+        for (name, a) in Self::F64_NAMES.iter().zip(&self.f64s) {
+            columns.js(name, &a.slice(0, self.bars));
+        }
+        columns.u32("name_index", name_index);
+        for (name, a) in Self::U32_NAMES.iter().zip(&self.u32s) {
+            columns.js(name, &a.slice(0, self.bars));
+        }
+        columns
+    }
+}
+
+impl timeline::ColumnSink for JsColumns {
+    fn track(&mut self, c: &RenderColumns) {
+        let (at, n) = (self.bars, c.start_us.len() as u32);
+        for (a, v) in self.f64s.iter().zip([&c.start_us, &c.end_us, &c.setup_start_us]) {
+            a.subarray(at, at + n).copy_from(v);
+        }
+        for (a, v) in self.u32s.iter().zip([&c.color_key, &c.row, &c.flags, &c.task_ring, &c.task_local]) {
+            a.subarray(at, at + n).copy_from(v);
+        }
+        self.bars += n;
+    }
+}
+
 /// `ToWorker::Timeline`: build, post header + columns, keep the index.
 pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
     let built = SESSION.with_borrow(|s| {
@@ -101,16 +148,16 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
         if models.is_empty() {
             return Err("a timeline needs at least one dataset".to_string());
         }
-        Ok(timeline::build(&models))
+        let mut sink = JsColumns::new(timeline::bar_capacity(&models));
+        let t = timeline::build_into(&models, &mut sink);
+        Ok((t, sink))
     });
-    let mut t = match built {
-        Ok(t) => t,
+    let (t, sink) = match built {
+        Ok(built) => built,
         Err(message) => return error(message),
     };
     let msg = FromWorker::Timeline(header(timeline_id, dataset_ids, &t));
-    let c = std::mem::take(&mut t.columns);
-    let columns = render_columns(&t.track_offsets, &t.name_index, &c);
-    drop(c);
+    let columns = sink.into_columns(&t.track_offsets, &t.name_index);
     transport::post(&msg, Some(columns));
     SESSION.with_borrow_mut(|s| {
         s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: t });

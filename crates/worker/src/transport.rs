@@ -35,6 +35,12 @@ impl Columns {
         self.add(name, &array, &array.buffer());
     }
 
+    /// A column already in a JS typed array (`array.buffer` is transferred).
+    pub fn js(&mut self, name: &str, array: &js_sys::Object) {
+        let buffer = js_sys::Reflect::get(array, &JsValue::from_str("buffer")).unwrap_or(JsValue::UNDEFINED);
+        self.add(name, array, &buffer);
+    }
+
     pub fn u32(&mut self, name: &str, values: &[u32]) {
         let array = js_sys::Uint32Array::from(values);
         self.add(name, &array, &array.buffer());
