@@ -116,8 +116,10 @@ pub struct TaskGraph {
     pub dur_ticks: Vec<u64>,
     /// AICore rows of the task.
     pub blocks: Vec<u32>,
-    /// Kernel name (see the module doc).
-    pub name: Vec<String>,
+    /// Kernel name of each task (see the module doc): an index into `names`, the distinct
+    /// names (one `String` per task would cost ~60 bytes a task at load).
+    pub name_index: Vec<u32>,
+    pub names: Vec<String>,
     /// Kept happens-before predecessors of task `i`: `hb_preds[hb_pred_offsets[i]..[i + 1]]`
     /// (task indices, deps edge order).
     pub hb_pred_offsets: Vec<u32>,
@@ -145,6 +147,10 @@ impl TaskGraph {
     }
     pub fn is_empty(&self) -> bool {
         self.task_id.is_empty()
+    }
+    /// Kernel name of task `i` (empty out of range).
+    pub fn name(&self, i: usize) -> &str {
+        self.name_index.get(i).and_then(|&n| self.names.get(n as usize)).map_or("", String::as_str)
     }
     /// Task index of a task id.
     pub fn index_of(&self, task_id: u64) -> Option<usize> {
@@ -349,14 +355,19 @@ pub fn build_graph(
             };
         }
     }
-    g.name = g
+    let mut name_of_kernel: HashMap<Option<i64>, u32> = HashMap::default();
+    g.name_index = g
         .task_id
         .iter()
-        .map(|id| match kernel.get(id) {
-            None => "unknown".to_owned(),
-            Some(&cid) => names
-                .and_then(|m| m.name(cid))
-                .map_or_else(|| format!("cid{cid}"), str::to_owned),
+        .map(|id| {
+            let cid = kernel.get(id).copied();
+            *name_of_kernel.entry(cid).or_insert_with(|| {
+                g.names.push(match cid {
+                    None => "unknown".to_owned(),
+                    Some(cid) => names.and_then(|m| m.name(cid)).map_or_else(|| format!("cid{cid}"), str::to_owned),
+                });
+                g.names.len() as u32 - 1
+            })
         })
         .collect();
 
@@ -757,7 +768,7 @@ pub fn analyze(g: &TaskGraph) -> Result<CriticalPath, CriticalPathError> {
         let eff = en.saturating_sub(st.max(frontier));
         obs.task_id.push(g.id(t));
         obs.task_index.push(step.task);
-        obs.name.push(g.name.get(t).cloned().unwrap_or_default());
+        obs.name.push(g.name(t).to_owned());
         obs.dur_ticks.push(g.dur_ticks.get(t).copied().unwrap_or(0));
         obs.compute_ticks.push(eff);
         obs.stall_ticks.push(gap);
@@ -808,7 +819,7 @@ pub fn analyze(g: &TaskGraph) -> Result<CriticalPath, CriticalPathError> {
         static_path: cpm.iter().map(|&i| g.id(i as usize)).collect(),
         static_names: cpm
             .iter()
-            .map(|&i| g.name.get(i as usize).cloned().unwrap_or_default())
+            .map(|&i| g.name(i as usize).to_owned())
             .collect(),
         static_len_ticks: cpm_len,
         observed: obs,

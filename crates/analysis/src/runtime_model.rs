@@ -163,43 +163,79 @@ fn csr(n: usize, mut pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
     (offsets, pairs.into_iter().map(|(_, b)| b).collect())
 }
 
-/// The joined tasks and the timebase the rest of the model converts with.
-fn join_with_timebase(records: &ChipRecords) -> (JoinedTasks, Timebase) {
-    let tasks = tasks::join(records);
-    let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(records));
-    (tasks, tb)
+/// The critical paths of a capture: from its `CPM_*.json` files, else computed from the
+/// records (and deps.json).
+struct Paths {
+    static_path: Vec<u64>,
+    observed_path: Vec<u64>,
+    /// File names and/or `"computed"`, joined by `" + "`.
+    source: String,
+    /// Why the paths could not be computed.
+    warning: Option<String>,
+}
+
+impl Paths {
+    fn of(records: &ChipRecords, deps: Option<&Deps>, names: Option<&NameMap>, cpm: CpmInputs) -> Self {
+        let mut p = Self { static_path: Vec::new(), observed_path: Vec::new(), source: String::new(), warning: None };
+        let mut sources: Vec<String> = Vec::new();
+        if let Some((name, cpm_path)) = cpm.static_path {
+            p.static_path = cpm_path.task_ids;
+            sources.push(name);
+        }
+        if let Some((name, cpm_path)) = cpm.observed_path {
+            p.observed_path = cpm_path.task_ids;
+            sources.push(name);
+        }
+        let need_static = sources.is_empty() || p.static_path.is_empty();
+        let need_observed = p.observed_path.is_empty();
+        if need_static || need_observed {
+            match critical_path::compute(records, deps, names) {
+                Ok((_, cp)) => {
+                    let mut used = false;
+                    if need_static && !cp.static_path.is_empty() {
+                        p.static_path = cp.static_path;
+                        used = true;
+                    }
+                    if need_observed && !cp.observed.task_id.is_empty() {
+                        p.observed_path = cp.observed.task_id;
+                        used = true;
+                    }
+                    if used {
+                        sources.push("computed".to_owned());
+                    }
+                }
+                Err(e) => p.warning = Some(format!("critical path not computed: {e}")),
+            }
+        }
+        p.static_path.sort_unstable();
+        p.static_path.dedup();
+        p.observed_path.sort_unstable();
+        p.observed_path.dedup();
+        p.source = sources.join(" + ");
+        p
+    }
 }
 
 impl RuntimeModel {
-    /// Analyses one dataset. `records` is dropped by the caller afterwards.
+    /// Analyses one dataset (a copy of `records`; see [`RuntimeModel::build_owned`]).
     pub fn build(records: &ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> Self {
-        let (tasks, tb) = join_with_timebase(records);
-        let phases = task_kinds::sched_phases_us(records, &tb);
-        Self::finish(records, tasks, &tb, phases, deps, names, cpm)
+        Self::build_owned(records.clone(), deps, names, cpm).0
     }
 
-    /// [`RuntimeModel::build`] from records the caller no longer needs, with their summary:
-    /// the raw scheduler records are freed thread by thread as they are converted (the
-    /// worker's peak memory when it loads a big capture).
+    /// Analyses one dataset from records the caller no longer needs, and summarises them.
+    /// Ordered for the worker's peak memory on a big capture: the critical paths (a transient
+    /// task graph) first, while nothing else is built; the raw scheduler records freed thread
+    /// by thread as they are converted; the raw records dropped once the tasks are classified,
+    /// before the adjacency and the deps.json details are built.
     pub fn build_owned(mut records: ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> (Self, RecordsFacts) {
-        let (tasks, tb) = join_with_timebase(&records);
+        let paths = Paths::of(&records, deps.as_ref(), names.as_ref(), cpm);
+        let tasks = tasks::join(&records);
+        let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(&records));
         let facts = summary::records_summary(&records, &tasks);
         let phases = task_kinds::take_sched_phases_us(&mut records, &tb);
-        (Self::finish(&records, tasks, &tb, phases, deps, names, cpm), facts)
-    }
-
-    fn finish(
-        records: &ChipRecords,
-        tasks: JoinedTasks,
-        tb: &Timebase,
-        phases: Vec<SchedPhasesUs>,
-        deps: Option<Deps>,
-        names: Option<NameMap>,
-        cpm: CpmInputs,
-    ) -> Self {
         let func_ids = tasks::func_ids(&tasks, deps.as_ref());
-        let orch = task_kinds::orch_submits_us(records, tb);
-        let kinds = task_kinds::classify_with(records, &tasks, deps.as_ref(), &phases, &orch);
+        let orch = task_kinds::orch_submits_us(&records, &tb);
+        let kinds = task_kinds::classify_with(&records, &tasks, deps.as_ref(), &phases, &orch);
         let up = &records.host_uploads;
         let uploads = UploadsUs {
             name: up
@@ -211,6 +247,8 @@ impl RuntimeModel {
             end_us: up.end_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
             bytes: up.detail_bytes.clone(),
         };
+        let (level, host_mode) = (records.level, records.is_host_mode());
+        drop(records);
         let n = kinds.task_id.len();
         let mut deps_index = vec![u32::MAX; n];
         let mut succ_pairs: Vec<(u32, u32)> = Vec::new();
@@ -235,29 +273,36 @@ impl RuntimeModel {
 
         let mut warnings = tasks.warnings.clone();
         warnings.extend(kinds.warnings.iter().cloned());
+        // As before the paths moved first: no tasks, no paths (nor a warning about them).
+        let (static_path, observed_path, path_source) = if tasks.is_empty() {
+            (Vec::new(), Vec::new(), String::new())
+        } else {
+            warnings.extend(paths.warning);
+            (paths.static_path, paths.observed_path, paths.source)
+        };
         let mut model = Self {
-            level: records.level,
-            host_mode: records.is_host_mode(),
+            level,
+            host_mode,
             tasks,
             func_ids,
             kinds,
             phases,
             orch,
             uploads,
-            deps: None,
+            deps: deps.map(DepsDetails::from_deps),
             names,
             deps_index,
             succ_offsets,
             succ,
             pred_offsets,
             pred,
+            static_path,
+            observed_path,
+            path_source,
             warnings,
-            ..Self::default()
         };
-        model.set_paths(records, deps.as_ref(), cpm);
-        model.deps = deps.map(DepsDetails::from_deps);
         model.shrink();
-        model
+        (model, facts)
     }
 
     /// Trims every column's capacity to its length.
@@ -307,44 +352,6 @@ impl RuntimeModel {
         self.pred.shrink_to_fit();
         self.static_path.shrink_to_fit();
         self.observed_path.shrink_to_fit();
-    }
-
-    fn set_paths(&mut self, records: &ChipRecords, deps: Option<&Deps>, cpm: CpmInputs) {
-        let mut sources: Vec<String> = Vec::new();
-        if let Some((name, p)) = cpm.static_path {
-            self.static_path = p.task_ids;
-            sources.push(name);
-        }
-        if let Some((name, p)) = cpm.observed_path {
-            self.observed_path = p.task_ids;
-            sources.push(name);
-        }
-        let need_static = sources.is_empty() || self.static_path.is_empty();
-        let need_observed = self.observed_path.is_empty();
-        if (need_static || need_observed) && !self.tasks.is_empty() {
-            match critical_path::compute(records, deps, self.names.as_ref()) {
-                Ok((_, cp)) => {
-                    let mut used = false;
-                    if need_static && !cp.static_path.is_empty() {
-                        self.static_path = cp.static_path;
-                        used = true;
-                    }
-                    if need_observed && !cp.observed.task_id.is_empty() {
-                        self.observed_path = cp.observed.task_id;
-                        used = true;
-                    }
-                    if used {
-                        sources.push("computed".to_owned());
-                    }
-                }
-                Err(e) => self.warnings.push(format!("critical path not computed: {e}")),
-            }
-        }
-        self.static_path.sort_unstable();
-        self.static_path.dedup();
-        self.observed_path.sort_unstable();
-        self.observed_path.dedup();
-        self.path_source = sources.join(" + ");
     }
 
     /// Whether `task_id` is on the static / observed path.

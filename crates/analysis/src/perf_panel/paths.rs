@@ -313,7 +313,7 @@ fn task_row(g: &TaskGraph, id: u64) -> Option<PathTask> {
     let e = g.end_ticks.get(i).copied()?;
     Some(PathTask {
         task_id: id,
-        name: g.name.get(i).cloned().unwrap_or_default(),
+        name: g.name(i).to_owned(),
         start_us: g.abs_us(s),
         end_us: g.abs_us(e),
         dur_us: g.us(g.dur_ticks.get(i).copied().unwrap_or(0)),
