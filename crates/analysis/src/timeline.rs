@@ -204,14 +204,19 @@ struct Bar {
     task: Option<u64>,
 }
 
-/// Where [`build_into`] writes the render columns, a track at a time as each is laid out.
+/// Where [`build_into`] writes the render columns, in pieces of at most [`SINK_CHUNK_BARS`]
+/// as the tracks are laid out.
 pub trait ColumnSink {
-    /// One track's bars, in drawing order, following the previous tracks' bars.
-    fn track(&mut self, columns: &RenderColumns);
+    /// The next bars, in drawing order (a track's, or part of one), after the ones before.
+    fn bars(&mut self, columns: &RenderColumns);
 }
 
+/// The most bars [`ColumnSink::bars`] is given at once (a scheduler thread's track can hold
+/// millions; a piece of this size is a few MB).
+pub const SINK_CHUNK_BARS: usize = 1 << 16;
+
 impl ColumnSink for RenderColumns {
-    fn track(&mut self, c: &RenderColumns) {
+    fn bars(&mut self, c: &RenderColumns) {
         self.start_us.extend_from_slice(&c.start_us);
         self.end_us.extend_from_slice(&c.end_us);
         self.setup_start_us.extend_from_slice(&c.setup_start_us);
@@ -249,7 +254,7 @@ impl RenderColumns {
 
 struct Builder<'s> {
     t: Timeline,
-    /// Receives each track's columns; `scratch` holds them meanwhile.
+    /// Receives the columns; `scratch` holds each piece meanwhile.
     sink: &'s mut dyn ColumnSink,
     scratch: RenderColumns,
     first_us: f64,
@@ -295,9 +300,13 @@ impl Builder<'_> {
         self.t.tracks.push(track);
         let c = &mut self.scratch;
         c.clear();
-        c.reserve_exact(bars.len());
+        c.reserve_exact(bars.len().min(SINK_CHUNK_BARS));
         let mut run: Option<(u32, u64)> = None;
         for b in bars {
+            if c.start_us.len() == SINK_CHUNK_BARS {
+                self.sink.bars(c);
+                c.clear();
+            }
             self.first_us = self.first_us.min(b.setup);
             self.last_us = self.last_us.max(b.end);
             c.start_us.push(b.start);
@@ -327,7 +336,7 @@ impl Builder<'_> {
                 e.1 += n;
             }
         }
-        self.sink.track(c);
+        self.sink.bars(c);
         self.t.track_offsets.push(self.t.source.len() as u32);
     }
 
@@ -447,7 +456,7 @@ pub fn bar_capacity(models: &[(&str, &RuntimeModel)]) -> usize {
     models.iter().map(|(_, m)| model_bar_capacity(m)).sum()
 }
 
-/// [`build`] with the render columns written to `sink` a track at a time (left empty in the
+/// [`build`] with the render columns written to `sink` piece by piece (left empty in the
 /// returned timeline): the analysis worker copies them straight out of its memory, so a big
 /// capture's render columns are never all in it at once.
 pub fn build_into(models: &[(&str, &RuntimeModel)], sink: &mut dyn ColumnSink) -> Timeline {
@@ -837,5 +846,57 @@ impl Timeline {
     pub fn track_of(&self, bar: usize) -> Option<u32> {
         let k = self.track_offsets.partition_point(|&o| o as usize <= bar);
         (k >= 1 && k < self.track_offsets.len()).then(|| k as u32 - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Records the pieces a sink is given.
+    #[derive(Default)]
+    struct Pieces {
+        columns: RenderColumns,
+        largest: usize,
+        count: usize,
+    }
+
+    impl ColumnSink for Pieces {
+        fn bars(&mut self, c: &RenderColumns) {
+            self.largest = self.largest.max(c.start_us.len());
+            self.count += 1;
+            self.columns.bars(c);
+        }
+    }
+
+    #[test]
+    fn a_long_track_reaches_the_sink_in_pieces_in_drawing_order() {
+        let n = SINK_CHUNK_BARS * 2 + 7;
+        let mut m = RuntimeModel::default();
+        let t = &mut m.tasks;
+        for i in 0..n {
+            let start_us = (n - i) as f64; // file order reversed: the track sorts by start
+            t.task_id.push(i as u64);
+            t.core_id.push(0);
+            t.core_type.push(CoreType::Aiv);
+            t.ring_id.push(0);
+            t.start_us.push(start_us);
+            t.end_us.push(start_us + 0.5);
+            t.dispatch_us.push(0.0);
+            t.finish_us.push(0.0);
+            t.receive_us.push(start_us);
+            t.file_func_id.push(-1);
+            t.run_epoch.push(0);
+            t.aicore_row.push(i as u32);
+            t.aicpu_row.push(tasks::NO_ROW);
+        }
+        let whole = build(&[("", &m)]);
+        let mut pieces = Pieces::default();
+        let streamed = build_into(&[("", &m)], &mut pieces);
+        assert_eq!(whole.bar_count(), n);
+        assert_eq!(pieces.columns, whole.columns);
+        assert_eq!((streamed.source, streamed.track_offsets), (whole.source, whole.track_offsets));
+        assert!(pieces.count >= 3 && pieces.largest <= SINK_CHUNK_BARS, "{} pieces, largest {}", pieces.count, pieces.largest);
+        assert!(pieces.columns.start_us.windows(2).all(|w| w[0] <= w[1]));
     }
 }

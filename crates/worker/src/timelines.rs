@@ -85,7 +85,7 @@ pub(crate) fn render_columns(track_offsets: &[u32], name_index: &[u32], c: &Rend
     columns
 }
 
-/// The render columns in JS typed arrays, filled a track at a time as the timeline is built
+/// The render columns in JS typed arrays, filled piece by piece as the timeline is built
 /// (so they never all sit in the worker's wasm memory), sized for `capacity` bars.
 struct JsColumns {
     f64s: [js_sys::Float64Array; 3],
@@ -120,7 +120,7 @@ impl JsColumns {
 }
 
 impl timeline::ColumnSink for JsColumns {
-    fn track(&mut self, c: &RenderColumns) {
+    fn bars(&mut self, c: &RenderColumns) {
         let (at, n) = (self.bars, c.start_us.len() as u32);
         for (a, v) in self.f64s.iter().zip([&c.start_us, &c.end_us, &c.setup_start_us]) {
             a.subarray(at, at + n).copy_from(v);
