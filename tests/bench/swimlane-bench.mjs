@@ -1,6 +1,6 @@
 // Chip Swimlane performance bench (issue 4 item 12), run by `cargo xtask bench-browser`.
 // Measures in headless Chromium (Debian's, through playwright-core) and *reports* — never asserts:
-//   load        navigation → body[data-load-state=done], then → #swimlane[data-bars] > 0; JSON MB/s
+//   load        navigation (or the Open folder… click, BENCH_SOURCE=folder) → body[data-load-state=done], then → #swimlane[data-bars] > 0; JSON MB/s
 //   memory      the worker's wasm linear memory (self.__pyptoWasm.memory, exposed by the bench's
 //               worker loader) and bytes per task
 //   frames      window.__pyptoSwimlane.frameStats() (CPU ms of each draw(), split into prepare =
@@ -18,7 +18,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve } from '../server.mjs';
-import { launch } from '../helpers.mjs';
+import os from 'node:os';
+import { chromium } from 'playwright-core';
+import { launch, CHROMIUM, CHROMIUM_ARGS } from '../helpers.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -46,9 +48,15 @@ const stats = (xs) => {
 const now = () => performance.now();
 
 const server = await serve(ROOT, 0, { isolate: true }); // 5 µs performance.now()
-const browser = await launch();
-result.chromium = browser.version();
-const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+// BENCH_SOURCE=folder (see below) needs a disk-backed profile: an ephemeral context's storage
+// quota is far below a multi-GB capture.
+const FROM_FOLDER = process.env.BENCH_SOURCE === 'folder';
+const profileDir = FROM_FOLDER ? fs.mkdtempSync(path.join(os.tmpdir(), 'pypto-bench-profile-')) : null;
+const browser = FROM_FOLDER ? null : await launch();
+const context = FROM_FOLDER
+  ? await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 } })
+  : await browser.newContext({ viewport: { width: 1400, height: 900 } });
+result.chromium = FROM_FOLDER ? context.browser()?.version() ?? 'persistent context' : browser.version();
 const page = await context.newPage();
 page.setDefaultTimeout(60_000);
 let crashed = false;
@@ -72,6 +80,7 @@ const nextFrames = (n = 2) => page.evaluate((n) => new Promise((res) => { const 
 // Samples the worker's memory every second while loading (wasm memory never shrinks, so the last
 // sample is the high-water mark; the samples show how it grows).
 const memSamples = [];
+let tNav = now(); // reset when the timed load starts
 const sampler = setInterval(async () => { const b = await workerMemory().catch(() => null); if (b) memSamples.push({ t_s: +((now() - tNav) / 1000).toFixed(1), bytes: b }); }, 1000);
 
 // Timestamps of the last request / reply of each message type between the page and the
@@ -97,11 +106,39 @@ await page.addInitScript(() => {
   };
 });
 
-const url = `${server.url}/?src=${encodeURIComponent(SRC)}`;
-console.log(`bench: ${TASKS} tasks, ${(jsonBytes / 1e6).toFixed(1)} MB of JSON, ${url}`);
-const tNav = now();
-try {
+// BENCH_SOURCE=folder: the capture is copied into the origin's private file system first (not
+// timed) and opened with "Open folder…" (the picker returns that folder): the local-folder path
+// users take, read from File slices, instead of ?src= streaming it from the bench's HTTP server.
+result.load.source = FROM_FOLDER ? 'folder (OPFS, Open folder…)' : '?src= (HTTP from the bench server)';
+if (FROM_FOLDER) {
+  await page.addInitScript(() => {
+    window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle('picked', { create: true });
+  });
+}
+const url = FROM_FOLDER ? `${server.url}/` : `${server.url}/?src=${encodeURIComponent(SRC)}`;
+console.log(`bench: ${TASKS} tasks, ${(jsonBytes / 1e6).toFixed(1)} MB of JSON, ${url} (${result.load.source})`);
+if (FROM_FOLDER) {
   await page.goto(url);
+  await page.waitForSelector('#open-folder');
+  const t0 = now();
+  await page.evaluate(async ({ base, files }) => {
+    const root = await navigator.storage.getDirectory();
+    await root.removeEntry('picked', { recursive: true }).catch(() => {});
+    const dir = await (await root.getDirectoryHandle('picked', { create: true })).getDirectoryHandle('capture', { create: true });
+    for (const f of files) {
+      const response = await fetch(`${base}${f}`);
+      const handle = await dir.getFileHandle(f, { create: true });
+      await response.body.pipeTo(await handle.createWritable());
+    }
+  }, { base: SRC, files: manifest.files.map((f) => f.path) });
+  console.log(`  copied the capture into OPFS in ${((now() - t0) / 1000).toFixed(1)} s`);
+  await page.evaluate(() => document.body.removeAttribute('data-load-state'));
+}
+tNav = now();
+memSamples.length = 0;
+try {
+  if (FROM_FOLDER) await page.click('#open-folder');
+  else await page.goto(url);
   await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: LOAD_TIMEOUT_MS });
   result.cross_origin_isolated = await page.evaluate(() => self.crossOriginIsolated);
   const tDone = now();
@@ -286,7 +323,7 @@ async function runInteractions() {
   const selSplit = { to_request: [], worker: [], to_rows: [], sent_to_worker_post: [], worker_post_to_page: [], handler_return_after_post: [] };
   const withArgs = [];
   // BENCH_TRACE=<file.json>: a Chrome trace (main thread, worker, GPU) of the clicks below.
-  if (process.env.BENCH_TRACE) {
+  if (process.env.BENCH_TRACE && browser) {
     await browser.startTracing(page, { path: process.env.BENCH_TRACE, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'v8', 'gpu', 'cc', 'viz', 'benchmark'] });
   }
   for (const [x, y] of points.slice(0, 20)) { // p95 of 20 clicks, not the max of 10
@@ -321,7 +358,7 @@ async function runInteractions() {
     }
     await nextFrames(2);
   }
-  if (process.env.BENCH_TRACE) await browser.stopTracing();
+  if (process.env.BENCH_TRACE && browser) await browser.stopTracing();
   result.select = { ...stats(select), with_arguments: stats(withArgs), to_request: stats(selSplit.to_request), worker_round_trip: stats(selSplit.worker), reply_to_rows: stats(selSplit.to_rows), sent_to_worker_post: stats(selSplit.sent_to_worker_post), worker_post_to_page: stats(selSplit.worker_post_to_page), handler_return_after_post: stats(selSplit.handler_return_after_post) };
 
   // Search: rXtY ids and function names taken from bars' "both" labels; every query is new
@@ -355,12 +392,14 @@ async function runInteractions() {
 }
 
 await context.close();
-await browser.close();
+await (browser ?? context).close();
+if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
 await server.close();
 
 // ---- report ----
 const f = (v, d = 1) => (v == null || Number.isNaN(v) ? 'n/a' : Number(v).toFixed(d));
 const rows = [];
+rows.push(['load source', result.load.source, '', '']);
 rows.push(['load: nav → data-load-state=done', `${f(result.load.nav_to_load_done_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_load_done)} MB/s`, '≥ 100 MB/s']);
 rows.push(['load: nav → swimlane drawn', `${f(result.load.nav_to_swimlane_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_swimlane)} MB/s`, '']);
 if (result.load.error) rows.push(['load error', result.load.error, '', '']);

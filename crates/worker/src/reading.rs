@@ -47,6 +47,8 @@ pub async fn read_bytes(source: &JsValue, on_progress: &mut dyn FnMut(u64, u64))
 pub struct ReadTiming {
     pub wait_ms: f64,
     pub sink_ms: f64,
+    /// Reads that delivered bytes (slices of a `File`, network pieces of a URL).
+    pub reads: u32,
 }
 
 fn now_ms() -> f64 {
@@ -83,6 +85,7 @@ pub async fn read_slices(source: &JsValue, sink: &mut dyn FnMut(&[u8]), on_progr
         }
         let parsed_from = now_ms();
         timing.wait_ms += parsed_from - waited_from;
+        timing.reads += 1;
         sink(&buf);
         timing.sink_ms += now_ms() - parsed_from;
         on_progress(end, total);
@@ -120,6 +123,7 @@ async fn fetch_slices(url: &str, sink: &mut dyn FnMut(&[u8]), on_progress: &mut 
         let waited_from = now_ms();
         let step = JsFuture::from(reader.read()).await.map_err(|e| format!("fetch {url}: {}", js_error_text(&e)))?;
         timing.wait_ms += now_ms() - waited_from;
+        timing.reads += 1;
         let finished = js_sys::Reflect::get(&step, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
         if !finished {
             let value = js_sys::Reflect::get(&step, &JsValue::from_str("value")).map_err(|e| js_error_text(&e))?;

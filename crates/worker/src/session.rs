@@ -250,11 +250,12 @@ async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(
         Ok(t) => {
             // For the bench (`tests/bench/swimlane-bench.mjs` collects these lines).
             let line = format!(
-                "pypto-worker read {}: {:.1} MB in {:.0} ms ({:.0} ms waiting for bytes, {:.0} ms parsing)",
+                "pypto-worker read {}: {:.1} MB in {:.0} ms ({:.0} ms waiting for bytes in {} reads, {:.0} ms parsing)",
                 entry.path,
                 entry.size_bytes as f64 / 1e6,
                 now_ms() - started_ms,
                 t.wait_ms,
+                t.reads,
                 t.sink_ms
             );
             web_sys::console::info_1(&JsValue::from_str(&line));
