@@ -55,12 +55,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
 
 pub fn run(opts: &Options) -> Result<(), String> {
     let root = util::root();
-    let dist = build::dist_dir();
-    if dist.join("index.html").is_file() {
-        util::step("bench: reusing dist/ (delete it or run `cargo xtask build` to rebuild)");
-    } else {
-        build::run(&build::Options::default(), true)?;
-    }
+    let dist = build::built_dist(None)?;
 
     let capture = root.join("target").join(format!("bench-capture-{}", opts.tasks));
     ensure_capture(&root, &capture, opts.tasks)?;
@@ -134,19 +129,15 @@ fn assemble_root(dist: &Path, capture: &Path, serve_root: &Path) -> Result<(), S
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_string()).collect()
-    }
-
     #[test]
     fn parses_options() -> Result<(), String> {
         let o = parse_args(&[])?;
         assert_eq!((o.tasks, o.keep), (DEFAULT_TASKS, false));
-        let o = parse_args(&args(&["--tasks", "100_000", "--keep"]))?;
+        let o = parse_args(&util::strings(&["--tasks", "100_000", "--keep"]))?;
         assert_eq!((o.tasks, o.keep), (100_000, true));
-        assert!(parse_args(&args(&["--tasks"])).is_err());
-        assert!(parse_args(&args(&["--tasks", "0"])).is_err());
-        assert!(parse_args(&args(&["--bogus"])).is_err());
+        assert!(parse_args(&util::strings(&["--tasks"])).is_err());
+        assert!(parse_args(&util::strings(&["--tasks", "0"])).is_err());
+        assert!(parse_args(&util::strings(&["--bogus"])).is_err());
         Ok(())
     }
 }

@@ -77,17 +77,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
 
 pub fn run(opts: &Options) -> Result<(), String> {
     let root = util::root();
-    let dist = match &opts.dist {
-        Some(d) => d.clone(),
-        None => build::dist_dir(),
-    };
-    if dist.join("index.html").is_file() {
-        util::step(&format!("bench-layout: reusing {} (run `cargo xtask build` to rebuild)", dist.display()));
-    } else if opts.dist.is_some() {
-        return Err(format!("{} has no index.html", dist.display()));
-    } else {
-        build::run(&build::Options::default(), true)?;
-    }
+    let dist = build::built_dist(opts.dist.as_ref())?;
     let dot = opts.dot_timeout_s.filter(|_| ensure_dot());
 
     let work = root.join("target").join("bench-dag");
@@ -182,23 +172,19 @@ fn cli(root: &Path, args: &[&str]) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_string()).collect()
-    }
-
     #[test]
     fn parses_options() -> Result<(), String> {
         let o = parse_args(&[])?;
         assert_eq!(o.sizes, vec![1000, 10_000, 100_000]);
         assert_eq!(o.dot_timeout_s, Some(60.0));
-        let o = parse_args(&args(&["--sizes", "500,2_000", "--no-dot", "--repeat", "1", "--dist", "/tmp/d", "--keep"]))?;
+        let o = parse_args(&util::strings(&["--sizes", "500,2_000", "--no-dot", "--repeat", "1", "--dist", "/tmp/d", "--keep"]))?;
         assert_eq!(o.sizes, vec![500, 2000]);
         assert_eq!((o.dot_timeout_s, o.repeat, o.keep), (None, 1, true));
         assert_eq!(o.dist, Some(PathBuf::from("/tmp/d")));
-        assert!(parse_args(&args(&["--sizes", "0"])).is_err());
-        assert!(parse_args(&args(&["--sizes", "x"])).is_err());
-        assert!(parse_args(&args(&["--dot-timeout"])).is_err());
-        assert!(parse_args(&args(&["--bogus"])).is_err());
+        assert!(parse_args(&util::strings(&["--sizes", "0"])).is_err());
+        assert!(parse_args(&util::strings(&["--sizes", "x"])).is_err());
+        assert!(parse_args(&util::strings(&["--dot-timeout"])).is_err());
+        assert!(parse_args(&util::strings(&["--bogus"])).is_err());
         Ok(())
     }
 }

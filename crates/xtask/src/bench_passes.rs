@@ -56,17 +56,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
 
 pub fn run(opts: &Options) -> Result<(), String> {
     let root = util::root();
-    let dist = match &opts.dist {
-        Some(d) => d.clone(),
-        None => build::dist_dir(),
-    };
-    if !dist.join("index.html").is_file() {
-        if opts.dist.is_some() {
-            return Err(format!("{} holds no built site (index.html)", dist.display()));
-        }
-        util::step("bench: dist/ is missing, building it");
-        build::run(&build::parse_args(&[])?, true)?;
-    }
+    let dist = build::built_dist(opts.dist.as_ref())?;
     util::step("bench: building the project CLI (release)");
     util::run(Command::new(util::cargo()).args(["build", "--release", "-p", "pypto-cli", "--bin", "pypto-viewer"]).current_dir(&root))?;
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
@@ -104,21 +94,17 @@ pub fn run(opts: &Options) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_string()).collect()
-    }
-
     #[test]
     fn parses_options() -> Result<(), String> {
         let o = parse_args(&[])?;
         assert_eq!((o.lines, o.iterations, o.dist, o.ir_trace), (200_000, 5, None, None));
-        let o = parse_args(&args(&["--lines", "1_000", "--iterations", "2", "--dist", "/tmp/d", "--ir-trace", "t"]))?;
+        let o = parse_args(&util::strings(&["--lines", "1_000", "--iterations", "2", "--dist", "/tmp/d", "--ir-trace", "t"]))?;
         assert_eq!((o.lines, o.iterations), (1000, 2));
         assert_eq!(o.dist, Some(PathBuf::from("/tmp/d")));
         assert_eq!(o.ir_trace, Some(PathBuf::from("t")));
-        assert!(parse_args(&args(&["--lines"])).is_err());
-        assert!(parse_args(&args(&["--iterations", "0"])).is_err());
-        assert!(parse_args(&args(&["--bogus"])).is_err());
+        assert!(parse_args(&util::strings(&["--lines"])).is_err());
+        assert!(parse_args(&util::strings(&["--iterations", "0"])).is_err());
+        assert!(parse_args(&util::strings(&["--bogus"])).is_err());
         Ok(())
     }
 }

@@ -38,6 +38,21 @@ pub fn dist_dir() -> PathBuf {
     util::root().join("dist")
 }
 
+/// The built site the benches serve: `given` (which must hold an index.html), else `dist/`,
+/// built first (with setup) when it holds none.
+pub fn built_dist(given: Option<&PathBuf>) -> Result<PathBuf, String> {
+    if let Some(dir) = given {
+        return if dir.join("index.html").is_file() { Ok(dir.clone()) } else { Err(format!("{} has no built site (index.html)", dir.display())) };
+    }
+    let dist = dist_dir();
+    if dist.join("index.html").is_file() {
+        util::step(&format!("reusing {} (delete it or run `cargo xtask build` to rebuild)", dist.display()));
+    } else {
+        run(&Options::default(), true)?;
+    }
+    Ok(dist)
+}
+
 pub fn run(opts: &Options, with_setup: bool) -> Result<(), String> {
     if with_setup {
         setup::run()?;

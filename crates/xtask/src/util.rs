@@ -7,6 +7,12 @@ use std::process::{Command, Stdio};
 /// The repository root (two levels above this crate's manifest). The manifest directory is
 /// read at run time first (`cargo run` sets it), so an `xtask` binary shared through a common
 /// `CARGO_TARGET_DIR` by two checkouts still works on the checkout it was run from.
+/// Owned copies of `list` (the tests' argument lists).
+#[cfg(test)]
+pub fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| (*s).to_string()).collect()
+}
+
 pub fn root() -> PathBuf {
     let runtime = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
     let manifest = runtime.as_deref().unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")));
