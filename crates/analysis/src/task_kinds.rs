@@ -103,7 +103,7 @@ impl SchedPhasesUs {
 pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesUs> {
     match &records.v1_tasks {
         Some(v1) => v1.sched_threads.iter().map(v1_thread_phases_us).collect(),
-        None => records.sched_threads.iter().map(|t| thread_phases_us(t.clone(), tb)).collect(),
+        None => records.sched_threads.iter().map(|t| thread_phases_us(t, tb)).collect(),
     }
 }
 
@@ -113,7 +113,7 @@ pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesU
 pub fn take_sched_phases_us(records: &mut ChipRecords, tb: &Timebase) -> Vec<SchedPhasesUs> {
     match &mut records.v1_tasks {
         Some(v1) => std::mem::take(&mut v1.sched_threads).iter().map(v1_thread_phases_us).collect(),
-        None => std::mem::take(&mut records.sched_threads).into_iter().map(|t| thread_phases_us(t, tb)).collect(),
+        None => std::mem::take(&mut records.sched_threads).into_iter().map(|t| thread_phases_us_owned(t, tb)).collect(),
     }
 }
 
@@ -130,7 +130,22 @@ fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhases
     }
 }
 
-fn thread_phases_us(t: pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
+/// One raw thread's phases, its columns copied (only those the phases keep).
+fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
+    SchedPhasesUs {
+        start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
+        end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
+        kind: t.kind.clone(),
+        loop_iter: t.loop_iter.clone(),
+        tasks_processed: t.tasks_processed.clone(),
+        pop_hit: t.pop_hit.clone(),
+        pop_miss: t.pop_miss.clone(),
+        task_id: t.task_id.clone(),
+    }
+}
+
+/// [`thread_phases_us`], moving the columns the phases keep.
+fn thread_phases_us_owned(t: pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
     SchedPhasesUs {
         start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
         end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),

@@ -85,6 +85,8 @@ fn timeline_matches_merged_swimlane_for_every_fixture() {
         let mut r = reference(dir);
         let mut o = ours(&t);
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        // The worker sizes its column arrays from this bound.
+        assert!(timeline::bar_capacity(&[("d", &m)]) >= t.bar_count(), "{name}: bar capacity below the bars built");
         let rk: Vec<_> = r.keys().cloned().collect();
         let ok: Vec<_> = o.keys().cloned().collect();
         if rk != ok {

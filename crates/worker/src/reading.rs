@@ -5,6 +5,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use crate::session::now_ms;
+
 /// Files larger than this are read in slices of this size, with a progress message each.
 pub const SLICE_BYTES: u64 = 8 * 1024 * 1024;
 
@@ -49,10 +51,6 @@ pub struct ReadTiming {
     pub sink_ms: f64,
     /// Reads that delivered bytes (slices of a `File`, network pieces of a URL).
     pub reads: u32,
-}
-
-fn now_ms() -> f64 {
-    js_sys::Date::now()
 }
 
 /// Reads `source` slice by slice without keeping it: each slice of a `File`/`Blob` is handed

@@ -88,7 +88,7 @@ fn debug_panic() {
     panic!("debug panic requested by the page (crash-recovery test hook)");
 }
 
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 

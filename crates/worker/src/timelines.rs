@@ -91,6 +91,7 @@ struct JsColumns {
     f64s: [js_sys::Float64Array; 3],
     u32s: [js_sys::Uint32Array; 5],
     bars: u32,
+    capacity: u32,
 }
 
 impl JsColumns {
@@ -101,7 +102,28 @@ impl JsColumns {
         let n = capacity as u32;
         let f = || js_sys::Float64Array::new_with_length(n);
         let u = || js_sys::Uint32Array::new_with_length(n);
-        Self { f64s: [f(), f(), f()], u32s: [u(), u(), u(), u(), u()], bars: 0 }
+        Self { f64s: [f(), f(), f()], u32s: [u(), u(), u(), u(), u()], bars: 0, capacity: n }
+    }
+
+    /// Room for `more` bars (the capacity is an upper bound of the bars built; should it
+    /// ever fall short, the arrays grow rather than a write failing).
+    fn reserve(&mut self, more: u32) {
+        let need = self.bars + more;
+        if need <= self.capacity {
+            return;
+        }
+        let n = need.max(self.capacity.saturating_mul(2));
+        for a in &mut self.f64s {
+            let bigger = js_sys::Float64Array::new_with_length(n);
+            bigger.set(a, 0);
+            *a = bigger;
+        }
+        for a in &mut self.u32s {
+            let bigger = js_sys::Uint32Array::new_with_length(n);
+            bigger.set(a, 0);
+            *a = bigger;
+        }
+        self.capacity = n;
     }
 
     /// The columns cut to the bars written, beside the track offsets and name indices.
@@ -122,6 +144,7 @@ impl JsColumns {
 impl timeline::ColumnSink for JsColumns {
     fn bars(&mut self, c: &RenderColumns) {
         let (at, n) = (self.bars, c.start_us.len() as u32);
+        self.reserve(n);
         for (a, v) in self.f64s.iter().zip([&c.start_us, &c.end_us, &c.setup_start_us]) {
             a.subarray(at, at + n).copy_from(v);
         }
