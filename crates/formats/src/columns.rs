@@ -2,6 +2,8 @@
 //! bytes each and optional task ids at eight. A big capture holds millions of phase records,
 //! so these save the viewer ~30 bytes a record over `Vec<SchedKind>` / `Vec<Option<u64>>`.
 
+use std::collections::HashMap;
+
 use crate::records::SchedKind;
 
 /// Scheduler phase kinds as codes into a table of the distinct kinds, in first-seen order (a
@@ -10,17 +12,30 @@ use crate::records::SchedKind;
 pub struct KindColumn {
     codes: Vec<u16>,
     table: Vec<SchedKind>,
+    /// Codes of the table's entries past the first [`Self::SCANNED`] (a file full of distinct
+    /// unknown names would otherwise cost a long scan per record).
+    later: HashMap<SchedKind, u16>,
 }
 
 impl KindColumn {
     const LAST_CODE: usize = u16::MAX as usize;
+    /// Table entries found by a linear scan (every known kind fits).
+    const SCANNED: usize = 32;
+
+    fn code_of(&self, kind: &SchedKind) -> Option<usize> {
+        self.table.iter().take(Self::SCANNED).position(|k| k == kind).or_else(|| self.later.get(kind).map(|&c| usize::from(c)))
+    }
 
     pub fn push(&mut self, kind: SchedKind) {
-        let code = match self.table.iter().position(|k| *k == kind) {
+        let code = match self.code_of(&kind) {
             Some(i) => i,
             None if self.table.len() < Self::LAST_CODE => {
+                let code = self.table.len();
+                if code >= Self::SCANNED {
+                    self.later.insert(kind.clone(), code as u16);
+                }
                 self.table.push(kind);
-                self.table.len() - 1
+                code
             }
             None => {
                 if self.table.len() == Self::LAST_CODE {
@@ -117,6 +132,14 @@ mod tests {
         assert_eq!(c.to_vec(), kinds.to_vec());
         assert_eq!(c.get(1), Some(&SchedKind::Unknown("x".into())));
         assert_eq!(c.get(4), None);
+    }
+
+    #[test]
+    fn many_distinct_unknown_names_keep_their_codes() {
+        let kinds: Vec<SchedKind> = (0..2000).map(|i| SchedKind::Unknown(format!("k{}", i % 1000))).collect();
+        let c: KindColumn = kinds.iter().collect();
+        assert_eq!(c.to_vec(), kinds);
+        assert_eq!(c.table.len(), 1000);
     }
 
     #[test]
