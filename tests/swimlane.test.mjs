@@ -135,14 +135,32 @@ test('clicking a known task shows its known numbers', async () => {
   await page.keyboard.press('Escape');
   const r = await api('barRect', hit.track, hit.index);
   assert.ok(r, 'bar is laid out');
+  // The page's preview shows at once (data-complete=false); the worker's full details replace it.
+  await page.evaluate(() => {
+    const det = document.querySelector('#task-details');
+    window.__firstDetails = null;
+    const obs = new MutationObserver(() => {
+      const d = det.querySelector('[data-complete]');
+      if (d && !window.__firstDetails) {
+        window.__firstDetails = { complete: d.dataset.complete, rows: Object.fromEntries([...d.querySelectorAll('tr')].map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent])) };
+        obs.disconnect();
+      }
+    });
+    obs.observe(det, { childList: true, subtree: true });
+  });
   await page.mouse.click(r.x + Math.min(r.w / 2, 40), r.y + r.h / 2);
-  await page.waitForFunction((task) => document.querySelector('#task-details')?.textContent.includes(task), task, { timeout: TIMEOUT_MS });
+  await page.waitForFunction((task) => document.querySelector('#task-details [data-complete="true"]')?.textContent.includes(task), task, { timeout: TIMEOUT_MS });
   const rows = Object.fromEntries(await page.$$eval('#task-details tr', (trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent])));
   assert.equal(rows.Task, task, JSON.stringify(rows));
   assert.equal(rows.Function, longest.name.slice(0, longest.name.indexOf('(')));
   assert.equal(rows['Task ID (raw)'], String(longest.args.taskId));
   const dur = Number(String(rows['Duration (end − start)']).replace(/[^0-9.]/g, ''));
   assert.ok(Math.abs(dur - longest.args['kernel-duration-us']) < 0.01, `duration ${dur} vs ${longest.args['kernel-duration-us']}`);
+  const first = await page.evaluate(() => window.__firstDetails);
+  assert.equal(first?.complete, 'false', `the page's preview came first: ${JSON.stringify(first)}`);
+  assert.equal(first.rows.Task, task);
+  assert.equal(first.rows.Start, rows.Start, 'preview and worker agree on the start');
+  assert.equal(first.rows.End, rows.End);
   await screenshot(page, 'swimlane-details-known-task');
 });
 
@@ -211,6 +229,7 @@ test('markers and measure show the right Δt', async () => {
   await page.click('#menu-task-markers');
   const all = (await api('state')).markers;
   const [ms, me] = all.slice(-2);
+  await page.waitForSelector('#task-details [data-complete="true"]', { timeout: TIMEOUT_MS });
   const details = Object.fromEntries(await page.$$eval('#task-details tr', (trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent])));
   const dur = Number(String(details['Duration (end − start)'] ?? '').replace(/[^0-9.]/g, ''));
   assert.ok(Math.abs(me.t - ms.t - dur) < 0.01, `markers ${JSON.stringify([ms, me])} vs duration ${dur}`);

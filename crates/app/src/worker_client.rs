@@ -270,7 +270,7 @@ fn on_message(state: &AppState, data: &JsValue) {
         }
         FromWorker::BarDetails { timeline_id, bar, title, fields, group } => {
             if swimlane::current_timeline_id() == Some(timeline_id) {
-                swimlane::on_bar_details(&state, swimlane::BarDetailsView { bar, title, fields, group });
+                swimlane::on_bar_details(&state, swimlane::BarDetailsView { bar, title, fields, group, complete: true });
             }
         }
         FromWorker::Dependencies { timeline_id, bar, arrows, .. } => {

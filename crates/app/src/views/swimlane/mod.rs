@@ -94,13 +94,16 @@ impl Default for Settings {
     }
 }
 
-/// The selected bar's details as the worker sent them.
+/// The selected bar's details: first the page's preview from its own columns (shown on the
+/// click, `complete` false), then what the worker sent (`complete` true).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BarDetailsView {
     pub bar: BarRef,
     pub title: String,
     pub fields: Vec<(String, String)>,
     pub group: Vec<BarRef>,
+    /// False for the page's preview, true once the worker's reply replaced it.
+    pub complete: bool,
 }
 
 /// Search state: the last results and the current hit.
@@ -444,8 +447,9 @@ impl SwimlaneRenderer {
         self.selected = bar;
         self.group.clear();
         self.arrows.clear();
-        self.state.swim.details.set(None);
         self.state.task_details.set(None);
+        let preview = bar.and_then(|bar| self.details_preview(bar));
+        self.state.swim.details.set(preview);
         let (Some(bar), Some(d)) = (bar, self.data.as_ref()) else { return };
         let timeline_id = d.header.timeline_id;
         worker_client::send(ToWorker::BarDetails { timeline_id, bar }, None);
@@ -453,6 +457,34 @@ impl SwimlaneRenderer {
         if depth != 0 && d.global(bar).is_some_and(|g| d.is_task(g)) {
             worker_client::send(ToWorker::Dependencies { timeline_id, bar, depth }, None);
         }
+    }
+
+    /// What the page knows of a bar without asking the worker (its name, task id, lane and
+    /// times), shown the moment it is clicked; the worker's full details replace it.
+    fn details_preview(&self, bar: BarRef) -> Option<BarDetailsView> {
+        let d = self.data.as_ref()?;
+        let g = d.global(bar)?;
+        let (setup, start, end) = d.times(g)?;
+        let name = d.name_of(g);
+        let task = d.task_id_label(g);
+        let title = match &task {
+            Some(id) => format!("{name}({id})"),
+            None => name.to_owned(),
+        };
+        let mut fields = Vec::new();
+        if let Some(tr) = d.header.tracks.get(bar.track as usize) {
+            fields.push(("Lane".to_owned(), format!("{} · {}", tr.view.title(), tr.label)));
+        }
+        if let Some(id) = task {
+            fields.push(("Task".to_owned(), id));
+        }
+        fields.push(("Start".to_owned(), format!("{start:.3} µs")));
+        fields.push(("End".to_owned(), format!("{end:.3} µs")));
+        fields.push(("Duration".to_owned(), format!("{:.3} µs", end - start)));
+        if setup < start {
+            fields.push(("Setup".to_owned(), format!("{:.3} µs", start - setup)));
+        }
+        Some(BarDetailsView { bar, title, fields, group: Vec::new(), complete: false })
     }
 
     /// Centres the camera on a bar (fits it when wider than the view), scrolls its track into

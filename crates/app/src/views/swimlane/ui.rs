@@ -210,9 +210,12 @@ fn Details() -> impl IntoView {
     move || {
         if let Some(d) = state.swim.details.get() {
             let graph_button = crate::views::dep_graph::show_in_graph_button(&state, &d.fields);
+            // The page's preview has its own title class, so `.details-title` always means
+            // the worker's full details.
+            let title_class = if d.complete { "details-title" } else { "details-title-preview" };
             view! {
-                <div>
-                    <h3 class="details-title">{d.title.clone()}</h3>
+                <div data-complete=d.complete.to_string()>
+                    <h3 class=title_class>{d.title.clone()}</h3>
                     <table class="details">
                         {d.fields.into_iter().map(|(label, value)| {
                             if value.contains('\n') {
@@ -222,6 +225,7 @@ fn Details() -> impl IntoView {
                             }
                         }).collect_view()}
                     </table>
+                    {(!d.complete).then(|| view! { <p class="hint">"Loading the full details…"</p> })}
                     {(d.group.len() > 1).then(|| view! { <p class="hint">{format!("SPMD group: {} blocks highlighted", d.group.len())}</p> })}
                     {graph_button}
                 </div>
