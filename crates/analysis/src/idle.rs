@@ -190,15 +190,15 @@ fn thread_idle(thread: u32, p: &SchedPhasesUs) -> Option<ThreadIdle> {
         }
         match kind {
             Some(SchedKind::Complete) => {
-                t.fins += u64::from(p.tasks_processed.get(r).copied().unwrap_or(0));
+                t.fins += u64::from(p.tasks_processed.get(r).unwrap_or(0));
             }
             Some(SchedKind::Dispatch) => {
-                t.pop_hit += u64::from(p.pop_hit.get(r).copied().unwrap_or(0));
-                t.pop_miss += u64::from(p.pop_miss.get(r).copied().unwrap_or(0));
+                t.pop_hit += u64::from(p.pop_hit.get(r).unwrap_or(0));
+                t.pop_miss += u64::from(p.pop_miss.get(r).unwrap_or(0));
             }
             _ => {}
         }
-        t.loops = t.loops.max(p.loop_iter.get(r).copied().unwrap_or(0));
+        t.loops = t.loops.max(p.loop_iter.get(r).unwrap_or(0));
         if prev_end.is_none_or(|pe| e > pe) {
             prev_end = Some(e);
         }

@@ -229,13 +229,14 @@ impl RuntimeModel {
     /// before the adjacency and the deps.json details are built.
     pub fn build_owned(mut records: ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> (Self, RecordsFacts) {
         let paths = Paths::of(&records, deps.as_ref(), names.as_ref(), cpm);
-        let tasks = tasks::join(&records);
+        let mut tasks = tasks::join(&records);
         let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(&records));
         let facts = summary::records_summary(&records, &tasks);
         let phases = task_kinds::take_sched_phases_us(&mut records, &tb);
         let func_ids = tasks::func_ids(&tasks, deps.as_ref());
         let orch = task_kinds::orch_submits_us(&records, &tb);
         let kinds = task_kinds::classify_with(&records, &tasks, deps.as_ref(), &phases, &orch);
+        tasks.drop_join_columns();
         let up = &records.host_uploads;
         let uploads = UploadsUs {
             name: up
@@ -311,16 +312,11 @@ impl RuntimeModel {
         t.task_id.shrink_to_fit();
         t.core_id.shrink_to_fit();
         t.core_type.shrink_to_fit();
-        t.ring_id.shrink_to_fit();
         t.start_us.shrink_to_fit();
         t.end_us.shrink_to_fit();
         t.dispatch_us.shrink_to_fit();
         t.finish_us.shrink_to_fit();
         t.receive_us.shrink_to_fit();
-        t.file_func_id.shrink_to_fit();
-        t.run_epoch.shrink_to_fit();
-        t.aicore_row.shrink_to_fit();
-        t.aicpu_row.shrink_to_fit();
         self.func_ids.shrink_to_fit();
         let k = &mut self.kinds;
         k.task_id.shrink_to_fit();
@@ -335,10 +331,6 @@ impl RuntimeModel {
             p.kind.shrink_to_fit();
             p.start_us.shrink_to_fit();
             p.end_us.shrink_to_fit();
-            p.loop_iter.shrink_to_fit();
-            p.tasks_processed.shrink_to_fit();
-            p.pop_hit.shrink_to_fit();
-            p.pop_miss.shrink_to_fit();
             p.task_id.shrink_to_fit();
         }
         for o in &mut self.orch {
@@ -423,7 +415,10 @@ impl RuntimeModel {
             .map(|p| {
                 p.kind.resident_bytes()
                     + (p.start_us.capacity() + p.end_us.capacity()) * 8
-                    + (p.loop_iter.capacity() + p.tasks_processed.capacity() + p.pop_hit.capacity() + p.pop_miss.capacity()) * 4
+                    + p.loop_iter.resident_bytes()
+                    + p.tasks_processed.resident_bytes()
+                    + p.pop_hit.resident_bytes()
+                    + p.pop_miss.resident_bytes()
                     + p.task_id.resident_bytes()
             })
             .sum();

@@ -75,7 +75,7 @@ impl TaskKind {
     }
 }
 
-pub use pypto_formats::columns::{KindColumn, OptIdColumn};
+pub use pypto_formats::columns::{KindColumn, NarrowU32Column, OptIdColumn};
 
 /// One scheduler thread's phase records in µs (file order).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -83,10 +83,10 @@ pub struct SchedPhasesUs {
     pub kind: KindColumn,
     pub start_us: Vec<f64>,
     pub end_us: Vec<f64>,
-    pub loop_iter: Vec<u32>,
-    pub tasks_processed: Vec<u32>,
-    pub pop_hit: Vec<u32>,
-    pub pop_miss: Vec<u32>,
+    pub loop_iter: NarrowU32Column,
+    pub tasks_processed: NarrowU32Column,
+    pub pop_hit: NarrowU32Column,
+    pub pop_miss: NarrowU32Column,
     pub task_id: OptIdColumn,
 }
 
@@ -122,10 +122,10 @@ fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhases
         kind: t.kind.iter().collect(),
         start_us: t.start_us.clone(),
         end_us: t.end_us.clone(),
-        loop_iter: t.loop_iter.clone(),
-        tasks_processed: t.tasks_processed.clone(),
-        pop_hit: vec![0; t.kind.len()],
-        pop_miss: vec![0; t.kind.len()],
+        loop_iter: NarrowU32Column::from_slice(&t.loop_iter),
+        tasks_processed: NarrowU32Column::from_slice(&t.tasks_processed),
+        pop_hit: NarrowU32Column::zeros(t.kind.len()),
+        pop_miss: NarrowU32Column::zeros(t.kind.len()),
         task_id: OptIdColumn::nones(t.kind.len()),
     }
 }
@@ -136,10 +136,10 @@ fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> S
         start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
         end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
         kind: t.kind.clone(),
-        loop_iter: t.loop_iter.clone(),
-        tasks_processed: t.tasks_processed.clone(),
-        pop_hit: t.pop_hit.clone(),
-        pop_miss: t.pop_miss.clone(),
+        loop_iter: NarrowU32Column::from_slice(&t.loop_iter),
+        tasks_processed: NarrowU32Column::from_slice(&t.tasks_processed),
+        pop_hit: NarrowU32Column::from_slice(&t.pop_hit),
+        pop_miss: NarrowU32Column::from_slice(&t.pop_miss),
         task_id: t.task_id.clone(),
     }
 }
@@ -150,10 +150,10 @@ fn thread_phases_us_owned(t: pypto_formats::records::SchedThread, tb: &Timebase)
         start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
         end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
         kind: t.kind,
-        loop_iter: t.loop_iter,
-        tasks_processed: t.tasks_processed,
-        pop_hit: t.pop_hit,
-        pop_miss: t.pop_miss,
+        loop_iter: t.loop_iter.into(),
+        tasks_processed: t.tasks_processed.into(),
+        pop_hit: t.pop_hit.into(),
+        pop_miss: t.pop_miss.into(),
         task_id: t.task_id,
     }
 }

@@ -22,7 +22,8 @@ pub struct JoinedTasks {
     pub task_id: Vec<u64>,
     pub core_id: Vec<u32>,
     pub core_type: Vec<CoreType>,
-    /// `(task_id >> 32) & 0xFFFF_FFFF` (display masks `& 0xFF`).
+    /// `(task_id >> 32) & 0xFFFF_FFFF` (display masks `& 0xFF`); empty in a built
+    /// `RuntimeModel`.
     pub ring_id: Vec<u32>,
     pub start_us: Vec<f64>,
     pub end_us: Vec<f64>,
@@ -32,6 +33,8 @@ pub struct JoinedTasks {
     /// `us(start - receive_to_start)`; equals `start_us` for 5-column rows and v1 files.
     pub receive_us: Vec<f64>,
     /// func id stored in the file (v1 only); -1 for raw files (resolve with [`func_ids`]).
+    /// This and the three columns below are empty in a built `RuntimeModel`
+    /// ([`JoinedTasks::drop_join_columns`]).
     pub file_func_id: Vec<i64>,
     pub run_epoch: Vec<u32>,
     /// Source row in `records.aicore` ([`NO_ROW`] for v1).
@@ -50,6 +53,16 @@ impl JoinedTasks {
     }
     pub fn is_empty(&self) -> bool {
         self.task_id.is_empty()
+    }
+    /// Frees the join's bookkeeping columns (`ring_id`, `file_func_id`, `run_epoch`,
+    /// `aicore_row`, `aicpu_row`: 24 bytes a row) once [`func_ids`] has resolved the func
+    /// ids; the resident model reads none of them (a row's ring is in its `task_id`).
+    pub fn drop_join_columns(&mut self) {
+        self.ring_id = Vec::new();
+        self.file_func_id = Vec::new();
+        self.run_epoch = Vec::new();
+        self.aicore_row = Vec::new();
+        self.aicpu_row = Vec::new();
     }
     /// True when the row has AICPU timing (`dispatch >= 0 && finish > 0`).
     pub fn has_aicpu(&self, i: usize) -> bool {

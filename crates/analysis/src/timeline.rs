@@ -700,7 +700,7 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
             let pname = phase_name(kind);
             let color = COLOR_PHASE_BASE + phase_ordinal(kind);
             b.legend_name(color, pname);
-            let n = p.tasks_processed.get(i).copied().unwrap_or(0);
+            let n = p.tasks_processed.get(i).unwrap_or(0);
             let name = if let Some(&x) = b.phase_names.get(&(color, n)) {
                 x
             } else {

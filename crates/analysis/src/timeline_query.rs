@@ -374,9 +374,9 @@ pub fn bar_details_with(
                 push("Start", us(start));
                 push("End", us(end));
                 push("Duration", us(end - start));
-                push("Loop iteration", p.loop_iter.get(src).copied().unwrap_or(0).to_string());
-                push("Tasks processed", p.tasks_processed.get(src).copied().unwrap_or(0).to_string());
-                let (h, mi) = (p.pop_hit.get(src).copied().unwrap_or(0), p.pop_miss.get(src).copied().unwrap_or(0));
+                push("Loop iteration", p.loop_iter.get(src).unwrap_or(0).to_string());
+                push("Tasks processed", p.tasks_processed.get(src).unwrap_or(0).to_string());
+                let (h, mi) = (p.pop_hit.get(src).unwrap_or(0), p.pop_miss.get(src).unwrap_or(0));
                 if h + mi > 0 {
                     push("Pop hit / miss", format!("{h} / {mi}"));
                 }
