@@ -64,7 +64,7 @@ page.on('pageerror', (err) => { console.error(`pageerror: ${err.message}`); resu
 page.on('crash', () => { crashed = true; result.errors.push('page crashed'); console.error('page crashed'); });
 // The worker's per-file read lines (bytes waited for vs parsing) and model build time.
 result.load.worker_log = [];
-page.on('console', (m) => { if (m.text().startsWith('pypto-worker read') || m.text().startsWith('pypto-worker model')) result.load.worker_log.push(m.text()); });
+page.on('console', (m) => { if (/^pypto-worker (read|model|timeline) /.test(m.text())) result.load.worker_log.push(m.text()); });
 page.on('console', (m) => { if (m.type() === 'error') { console.error(`console.error: ${m.text()}`); result.errors.push(m.text().slice(0, 300)); } });
 
 const api = (fn, ...args) => page.evaluate(([fn, args]) => window.__pyptoSwimlane[fn](...args), [fn, args]);

@@ -136,10 +136,10 @@ fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> S
         start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
         end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
         kind: t.kind.clone(),
-        loop_iter: NarrowU32Column::from_slice(&t.loop_iter),
-        tasks_processed: NarrowU32Column::from_slice(&t.tasks_processed),
-        pop_hit: NarrowU32Column::from_slice(&t.pop_hit),
-        pop_miss: NarrowU32Column::from_slice(&t.pop_miss),
+        loop_iter: t.loop_iter.clone(),
+        tasks_processed: t.tasks_processed.clone(),
+        pop_hit: t.pop_hit.clone(),
+        pop_miss: t.pop_miss.clone(),
         task_id: t.task_id.clone(),
     }
 }
@@ -150,10 +150,10 @@ fn thread_phases_us_owned(t: pypto_formats::records::SchedThread, tb: &Timebase)
         start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
         end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
         kind: t.kind,
-        loop_iter: t.loop_iter.into(),
-        tasks_processed: t.tasks_processed.into(),
-        pop_hit: t.pop_hit.into(),
-        pop_miss: t.pop_miss.into(),
+        loop_iter: t.loop_iter,
+        tasks_processed: t.tasks_processed,
+        pop_hit: t.pop_hit,
+        pop_miss: t.pop_miss,
         task_id: t.task_id,
     }
 }

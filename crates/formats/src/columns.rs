@@ -199,80 +199,194 @@ impl FromIterator<Option<u64>> for OptIdColumn {
     }
 }
 
-/// `u32` values stored one, two or four bytes each: the narrowest width that holds the
-/// largest value of the column, chosen once when it is built from a `Vec<u32>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NarrowU32Column {
-    U8(Vec<u8>),
-    U16(Vec<u16>),
-    U32(Vec<u32>),
+/// A column of `$wide` values stored one, two or four bytes each: the narrowest width that
+/// holds every value so far. A push or set that does not fit widens the whole column once.
+macro_rules! narrow_column {
+    ($(#[$doc:meta])* $name:ident, $wide:ty, $b1:ty, $b2:ty) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone)]
+        pub enum $name {
+            W1(Vec<$b1>),
+            W2(Vec<$b2>),
+            W4(Vec<$wide>),
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::W1(Vec::new())
+            }
+        }
+
+        impl PartialEq for $name {
+            fn eq(&self, other: &Self) -> bool {
+                self.len() == other.len() && self.iter().eq(other.iter())
+            }
+        }
+
+        impl Eq for $name {}
+
+        impl $name {
+            /// The values of `v` at the narrowest width.
+            pub fn from_slice(v: &[$wide]) -> Self {
+                if v.iter().all(|&x| <$b1>::try_from(x).is_ok()) {
+                    Self::W1(v.iter().map(|&x| x as $b1).collect())
+                } else if v.iter().all(|&x| <$b2>::try_from(x).is_ok()) {
+                    Self::W2(v.iter().map(|&x| x as $b2).collect())
+                } else {
+                    Self::W4(v.to_vec())
+                }
+            }
+            /// The values of `v` at the narrowest width (`v`'s buffer is reused when four
+            /// bytes are needed).
+            pub fn from_vec(mut v: Vec<$wide>) -> Self {
+                if v.iter().all(|&x| <$b2>::try_from(x).is_ok()) {
+                    Self::from_slice(&v)
+                } else {
+                    v.shrink_to_fit();
+                    Self::W4(v)
+                }
+            }
+            /// `len` zeros (one byte each).
+            pub fn zeros(len: usize) -> Self {
+                Self::W1(vec![0; len])
+            }
+            /// Widens the column so that `x` fits.
+            fn fit(&mut self, x: $wide) {
+                let fits = match self {
+                    Self::W1(_) => <$b1>::try_from(x).is_ok(),
+                    Self::W2(_) => <$b2>::try_from(x).is_ok(),
+                    Self::W4(_) => true,
+                };
+                if !fits {
+                    let all: Vec<$wide> = self.iter().collect();
+                    *self = if <$b2>::try_from(x).is_ok() {
+                        Self::W2(all.iter().map(|&v| v as $b2).collect())
+                    } else {
+                        Self::W4(all)
+                    };
+                }
+            }
+            pub fn push(&mut self, x: $wide) {
+                self.fit(x);
+                match self {
+                    Self::W1(v) => v.push(x as $b1),
+                    Self::W2(v) => v.push(x as $b2),
+                    Self::W4(v) => v.push(x),
+                }
+            }
+            /// Sets value `i` (no-op when out of range).
+            pub fn set(&mut self, i: usize, x: $wide) {
+                if i >= self.len() {
+                    return;
+                }
+                self.fit(x);
+                match self {
+                    Self::W1(v) => v[i] = x as $b1,
+                    Self::W2(v) => v[i] = x as $b2,
+                    Self::W4(v) => v[i] = x,
+                }
+            }
+            pub fn get(&self, i: usize) -> Option<$wide> {
+                match self {
+                    Self::W1(v) => v.get(i).map(|&x| <$wide>::from(x)),
+                    Self::W2(v) => v.get(i).map(|&x| <$wide>::from(x)),
+                    Self::W4(v) => v.get(i).copied(),
+                }
+            }
+            pub fn len(&self) -> usize {
+                match self {
+                    Self::W1(v) => v.len(),
+                    Self::W2(v) => v.len(),
+                    Self::W4(v) => v.len(),
+                }
+            }
+            pub fn is_empty(&self) -> bool {
+                self.len() == 0
+            }
+            pub fn iter(&self) -> impl Iterator<Item = $wide> + '_ {
+                (0..self.len()).filter_map(|i| self.get(i))
+            }
+            pub fn shrink_to_fit(&mut self) {
+                match self {
+                    Self::W1(v) => v.shrink_to_fit(),
+                    Self::W2(v) => v.shrink_to_fit(),
+                    Self::W4(v) => v.shrink_to_fit(),
+                }
+            }
+            /// Resident bytes (capacity).
+            pub fn resident_bytes(&self) -> usize {
+                match self {
+                    Self::W1(v) => v.capacity() * std::mem::size_of::<$b1>(),
+                    Self::W2(v) => v.capacity() * std::mem::size_of::<$b2>(),
+                    Self::W4(v) => v.capacity() * std::mem::size_of::<$wide>(),
+                }
+            }
+        }
+
+        impl From<Vec<$wide>> for $name {
+            fn from(v: Vec<$wide>) -> Self {
+                Self::from_vec(v)
+            }
+        }
+
+        impl FromIterator<$wide> for $name {
+            fn from_iter<I: IntoIterator<Item = $wide>>(it: I) -> Self {
+                let mut c = Self::default();
+                for x in it {
+                    c.push(x);
+                }
+                c
+            }
+        }
+    };
 }
 
-impl Default for NarrowU32Column {
-    fn default() -> Self {
-        Self::U8(Vec::new())
-    }
-}
+narrow_column!(
+    /// `u32` counters (loop iterations, tasks processed, pops, run epochs) at 1, 2 or 4 bytes.
+    NarrowU32Column, u32, u8, u16
+);
+narrow_column!(
+    /// `i32` values (ready-queue depths) at 1, 2 or 4 bytes.
+    NarrowI32Column, i32, i8, i16
+);
 
-impl NarrowU32Column {
-    /// The values of `v` at the narrowest width (`v` is consumed; its buffer is reused when
-    /// four bytes are needed).
-    pub fn from_vec(mut v: Vec<u32>) -> Self {
-        if v.iter().any(|&x| x > u32::from(u16::MAX)) {
-            v.shrink_to_fit();
-            Self::U32(v)
-        } else {
-            Self::from_slice(&v)
+/// Ready-queue depths `[aic, aiv, mix]` per record (`shared_at_start` / `shared_at_end`),
+/// each lane at its narrowest width.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueueDepthsColumn([NarrowI32Column; 3]);
+
+impl QueueDepthsColumn {
+    pub fn push(&mut self, depths: [i32; 3]) {
+        for (c, d) in self.0.iter_mut().zip(depths) {
+            c.push(d);
         }
     }
-    /// The values of `v` at the narrowest width.
-    pub fn from_slice(v: &[u32]) -> Self {
-        let max = v.iter().copied().max().unwrap_or(0);
-        if u8::try_from(max).is_ok() {
-            Self::U8(v.iter().map(|&x| x as u8).collect())
-        } else if u16::try_from(max).is_ok() {
-            Self::U16(v.iter().map(|&x| x as u16).collect())
-        } else {
-            Self::U32(v.to_vec())
+    /// Sets record `i`'s depths (no-op when out of range).
+    pub fn set(&mut self, i: usize, depths: [i32; 3]) {
+        for (c, d) in self.0.iter_mut().zip(depths) {
+            c.set(i, d);
         }
     }
-    /// `len` zeros (one byte each).
-    pub fn zeros(len: usize) -> Self {
-        Self::U8(vec![0; len])
-    }
-    pub fn get(&self, i: usize) -> Option<u32> {
-        match self {
-            Self::U8(v) => v.get(i).map(|&x| u32::from(x)),
-            Self::U16(v) => v.get(i).map(|&x| u32::from(x)),
-            Self::U32(v) => v.get(i).copied(),
-        }
+    pub fn get(&self, i: usize) -> Option<[i32; 3]> {
+        let [a, b, c] = &self.0;
+        Some([a.get(i)?, b.get(i)?, c.get(i)?])
     }
     pub fn len(&self) -> usize {
-        match self {
-            Self::U8(v) => v.len(),
-            Self::U16(v) => v.len(),
-            Self::U32(v) => v.len(),
-        }
+        self.0[0].len()
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
+    /// The depths, one triple per record.
+    pub fn to_vec(&self) -> Vec<[i32; 3]> {
+        (0..self.len()).filter_map(|i| self.get(i)).collect()
+    }
+    pub fn shrink_to_fit(&mut self) {
+        self.0.iter_mut().for_each(NarrowI32Column::shrink_to_fit);
     }
     /// Resident bytes (capacity).
     pub fn resident_bytes(&self) -> usize {
-        match self {
-            Self::U8(v) => v.capacity(),
-            Self::U16(v) => v.capacity() * 2,
-            Self::U32(v) => v.capacity() * 4,
-        }
-    }
-}
-
-impl From<Vec<u32>> for NarrowU32Column {
-    fn from(v: Vec<u32>) -> Self {
-        Self::from_vec(v)
+        self.0.iter().map(NarrowI32Column::resident_bytes).sum()
     }
 }
 
@@ -309,6 +423,11 @@ mod tests {
         for (values, bytes_each) in [(vec![0u32, 7, 255], 1), (vec![1, 256, 65_535], 2), (vec![3, 65_536, u32::MAX], 4)] {
             let c = NarrowU32Column::from_vec(values.clone());
             assert_eq!(c, NarrowU32Column::from_slice(&values));
+            // Pushed one by one, the column widens as values need it, to the same width.
+            let mut pushed: NarrowU32Column = values.iter().copied().collect();
+            pushed.shrink_to_fit();
+            assert_eq!(pushed.resident_bytes(), values.len() * bytes_each);
+            assert_eq!(pushed, c);
             assert_eq!(c.iter().collect::<Vec<_>>(), values);
             assert_eq!(c.len(), values.len());
             assert_eq!(c.get(values.len()), None);
@@ -316,6 +435,27 @@ mod tests {
         }
         assert!(NarrowU32Column::from_vec(Vec::new()).is_empty());
         assert_eq!(NarrowU32Column::zeros(3).iter().collect::<Vec<_>>(), vec![0, 0, 0]);
+        let mut z = NarrowU32Column::zeros(3);
+        z.set(1, 70_000);
+        z.set(9, 1);
+        assert_eq!(z.iter().collect::<Vec<_>>(), vec![0, 70_000, 0]);
+    }
+
+    #[test]
+    fn queue_depths_keep_signed_values_at_any_width() {
+        let rows = [[0, 0, 0], [-1, 2, 127], [-129, 300, 5], [0, i32::MIN, i32::MAX]];
+        let mut q = QueueDepthsColumn::default();
+        for r in &rows[..2] {
+            q.push(*r);
+        }
+        assert_eq!(q.resident_bytes(), q.0.iter().map(|c| match c { NarrowI32Column::W1(v) => v.capacity(), _ => usize::MAX }).sum::<usize>());
+        for r in &rows[2..] {
+            q.push(*r);
+        }
+        assert_eq!(q.to_vec(), rows.to_vec());
+        q.set(0, [1, -2, 3]);
+        assert_eq!(q.get(0), Some([1, -2, 3]));
+        assert_eq!(q.get(4), None);
     }
 
     #[test]

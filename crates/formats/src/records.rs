@@ -10,7 +10,7 @@
 //! `scheduler_records.streams`). Rows are deserialised straight into columns; cycles stay
 //! exact `u64`; negative integers are normalised with `& (2^64-1)`.
 
-use crate::columns::{KindColumn, OptIdColumn};
+use crate::columns::{KindColumn, NarrowU32Column, OptIdColumn, QueueDepthsColumn};
 use crate::json_stream;
 use crate::json_util::{json_error, Interner, Num, ObjectOnly};
 use crate::FormatError;
@@ -294,17 +294,17 @@ pub struct SchedThread {
     pub kind: KindColumn,
     pub start_cycles: Vec<u64>,
     pub end_cycles: Vec<u64>,
-    pub loop_iter: Vec<u32>,
-    pub tasks_processed: Vec<u32>,
+    pub loop_iter: NarrowU32Column,
+    pub tasks_processed: NarrowU32Column,
     /// 0 unless the record is a `dispatch` (or metrics supplied it).
-    pub pop_hit: Vec<u32>,
-    pub pop_miss: Vec<u32>,
+    pub pop_hit: NarrowU32Column,
+    pub pop_miss: NarrowU32Column,
     /// Present on `dummy_task`, `predicated_skip`, `graph_prepare`.
     pub task_id: OptIdColumn,
     /// Ready-queue depths `[aic, aiv, mix]`.
-    pub shared_at_start: Vec<[i32; 3]>,
-    pub shared_at_end: Vec<[i32; 3]>,
-    pub run_epoch: Vec<u32>,
+    pub shared_at_start: QueueDepthsColumn,
+    pub shared_at_end: QueueDepthsColumn,
+    pub run_epoch: NarrowU32Column,
 }
 
 impl SchedThread {
@@ -839,8 +839,7 @@ impl<'de> Sink<'de> for SchedSink {
         t.pop_hit.push(r.pop_hit.map_or(0, |n| n.0 as u32));
         t.pop_miss.push(r.pop_miss.map_or(0, |n| n.0 as u32));
         t.task_id.push(r.task_id.map(|n| n.0));
-        t.shared_at_start
-            .push(r.shared_at_start.unwrap_or_default());
+        t.shared_at_start.push(r.shared_at_start.unwrap_or_default());
         t.shared_at_end.push(r.shared_at_end.unwrap_or_default());
         t.run_epoch.push(r.run_epoch.map_or(0, |n| n.0 as u32));
     }
@@ -1264,17 +1263,17 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
                 continue;
             }
             let i = m.record_index;
-            if let (Some(v), Some(slot)) = (m.pop_hit, t.pop_hit.get_mut(i)) {
-                *slot = v.0 as u32;
+            if let Some(v) = m.pop_hit {
+                t.pop_hit.set(i, v.0 as u32);
             }
-            if let (Some(v), Some(slot)) = (m.pop_miss, t.pop_miss.get_mut(i)) {
-                *slot = v.0 as u32;
+            if let Some(v) = m.pop_miss {
+                t.pop_miss.set(i, v.0 as u32);
             }
-            if let (Some(v), Some(slot)) = (m.shared_at_start, t.shared_at_start.get_mut(i)) {
-                *slot = v;
+            if let Some(v) = m.shared_at_start {
+                t.shared_at_start.set(i, v);
             }
-            if let (Some(v), Some(slot)) = (m.shared_at_end, t.shared_at_end.get_mut(i)) {
-                *slot = v;
+            if let Some(v) = m.shared_at_end {
+                t.shared_at_end.set(i, v);
             }
         }
         if let Some(slot) = out.get_mut(id) {

@@ -152,8 +152,8 @@ fn raw_variants_and_newer_keys() {
     assert_eq!(r.aicpu.run_epoch, vec![0, 1]);
     assert_eq!(r.sched_threads.len(), 2);
     assert!(r.sched_threads[0].is_empty());
-    assert_eq!(r.sched_threads[1].pop_hit, vec![7]);
-    assert_eq!(r.sched_threads[1].shared_at_start, vec![[1, 2, 3]]);
+    assert_eq!(r.sched_threads[1].pop_hit.iter().collect::<Vec<_>>(), vec![7]);
+    assert_eq!(r.sched_threads[1].shared_at_start.to_vec(), vec![[1, 2, 3]]);
     assert_eq!(
         r.metadata.runtime.as_deref(),
         Some("tensormap_and_ringbuffer")

@@ -102,6 +102,14 @@ pub(crate) fn now_ms() -> f64 {
         .unwrap_or_else(js_sys::Date::now)
 }
 
+/// Size of the worker's wasm linear memory in MiB (it only grows: after a step, the peak so
+/// far), for the bench's log lines.
+pub(crate) fn wasm_memory_mib() -> f64 {
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .map_or(0.0, |m| f64::from(m.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length()) / f64::from(1u32 << 20))
+}
+
 /// The warm-up DAG: `chains` chains of `blocks` four-task blocks (qk → softmax → pv →
 /// update, update ← previous update and ← the chain's alloc), fanned out from one source
 /// and into one sink, the shape of the paged-attention captures. `(node count, edges)`.

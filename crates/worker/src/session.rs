@@ -238,6 +238,13 @@ async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValu
     }
 }
 
+/// Prints a progress line for the bench (`tests/bench/swimlane-bench.mjs` collects the
+/// `pypto-worker …` lines), with the wasm memory size so far.
+pub(crate) fn bench_log(line: &str) {
+    let line = format!("{line} (wasm memory {:.0} MiB)", crate::graph::wasm_memory_mib());
+    web_sys::console::info_1(&JsValue::from_str(&line));
+}
+
 /// Streams the entry at `entry_index` into `sink` (see [`reading::read_slices`]); `false` when
 /// it could not be read (the reason is in `errors`).
 async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(&[u8]), errors: &mut Vec<FileError>) -> bool {
@@ -258,7 +265,7 @@ async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(
                 t.reads,
                 t.sink_ms
             );
-            web_sys::console::info_1(&JsValue::from_str(&line));
+            bench_log(&line);
             true
         }
         Err(message) => {
@@ -383,8 +390,7 @@ async fn load_runtime(
                     }
                     let build_started_ms = now_ms();
                     let (built, facts) = RuntimeModel::build_owned(parsed, deps_model.take(), names_model.take(), cpm_inputs);
-                    let line = format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms);
-                    web_sys::console::info_1(&JsValue::from_str(&line));
+                    bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
                     crate::perf_panel::remember(generation, dataset_id, facts.level, facts.warnings.clone());
                     summary.records = Some(RecordsSummary {
                         path,

@@ -171,8 +171,14 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
         if models.is_empty() {
             return Err("a timeline needs at least one dataset".to_string());
         }
+        let started_ms = crate::graph::now_ms();
         let mut sink = JsColumns::new(timeline::bar_capacity(&models));
         let t = timeline::build_into(&models, &mut sink);
+        crate::session::bench_log(&format!(
+            "pypto-worker timeline {timeline_id}: {} bars built in {:.0} ms",
+            t.source.len(),
+            crate::graph::now_ms() - started_ms
+        ));
         Ok((t, sink))
     });
     let (t, sink) = match built {

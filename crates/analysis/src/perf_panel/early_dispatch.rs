@@ -110,7 +110,7 @@ pub fn early_dispatch(
                         win.spans.push((tb.us(st), tb.us(en)));
                         out.phase_records += 1;
                         out.phase_blocks +=
-                            u64::from(th.tasks_processed.get(i).copied().unwrap_or(0));
+                            u64::from(th.tasks_processed.get(i).unwrap_or(0));
                     }
                     SchedKind::DummyTask => {
                         if let Some(id) = th.task_id.get(i) {
