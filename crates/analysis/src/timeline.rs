@@ -201,8 +201,13 @@ struct Bar {
     row: u32,
     flags: u32,
     source: u32,
-    task: Option<u64>,
+    /// The bar's task id, [`NO_TASK_ID`] = none (a plain `u64`: a big track holds millions
+    /// of bars while it is sorted, and `Option<u64>` would take 16 bytes).
+    task: u64,
 }
+
+/// "No task" in [`Bar::task`].
+const NO_TASK_ID: u64 = u64::MAX;
 
 /// Where [`build_into`] writes the render columns, in pieces of at most [`SINK_CHUNK_BARS`]
 /// as the tracks are laid out.
@@ -292,7 +297,11 @@ impl Builder<'_> {
         if bars.is_empty() {
             return;
         }
-        bars.sort_by(|a, b| a.start.total_cmp(&b.start));
+        // Most big tracks arrive in start order already; a stable sort would still take a
+        // scratch buffer of half the track.
+        if !bars.is_sorted_by(|a, b| a.start.total_cmp(&b.start).is_le()) {
+            bars.sort_by(|a, b| a.start.total_cmp(&b.start));
+        }
         let ti = self.t.tracks.len() as u32;
         if let Some(g) = self.t.groups.get_mut(track.group as usize) {
             g.tracks.push(ti);
@@ -315,8 +324,9 @@ impl Builder<'_> {
             c.color_key.push(b.color);
             c.row.push(b.row);
             c.flags.push(b.flags);
-            c.task_ring.push(b.task.map_or(NO_TASK, |id| ((id >> 32) & 0xFF) as u32));
-            c.task_local.push(b.task.map_or(NO_TASK, |id| (id & 0xFFFF_FFFF) as u32));
+            let task = Some(b.task).filter(|&id| id != NO_TASK_ID);
+            c.task_ring.push(task.map_or(NO_TASK, |id| ((id >> 32) & 0xFF) as u32));
+            c.task_local.push(task.map_or(NO_TASK, |id| (id & 0xFFFF_FFFF) as u32));
             self.t.source.push(b.source);
             self.t.name_index.push(b.name);
             match &mut run {
@@ -435,7 +445,7 @@ impl Ctx<'_> {
             let s = t.start_us.get(r).copied().unwrap_or(0.0);
             (s, t.end_us.get(r).copied().unwrap_or(s), bar_start_us(t, r))
         };
-        Bar { start, end, setup, color, name, row: 0, flags, source: r as u32, task: Some(id) }
+        Bar { start, end, setup, color, name, row: 0, flags, source: r as u32, task: id }
     }
 }
 
@@ -595,7 +605,7 @@ fn worker_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
             };
             let spmd = m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false);
             let flags = FLAG_TASK | (u32::from(marker) * FLAG_MARKER) | (u32::from(spmd) * FLAG_SPMD) | cx.path_flags(id);
-            bars.push(Bar { start, end, setup: start, color, name, row: 0, flags, source: i as u32, task: Some(id) });
+            bars.push(Bar { start, end, setup: start, color, name, row: 0, flags, source: i as u32, task: id });
         }
         let track = Track::flat(format!("AICPU_{lane}"), View::Worker, g, cx.d, TrackKind::Aicpu { lane });
         b.push_track(track, bars);
@@ -709,7 +719,7 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                 x
             };
             let task = p.task_id.get(i);
-            bars.push(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task });
+            bars.push(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task: task.unwrap_or(NO_TASK_ID) });
         }
         let rows = if has_resolve { resolve_row + 1 } else { 1 + u32::from(has_sub) };
         let track = Track {
@@ -755,7 +765,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                     row: 0,
                     flags: task.map_or(0, |id| cx.path_flags(id)),
                     source: i as u32,
-                    task,
+                    task: task.unwrap_or(NO_TASK_ID),
                 }
             })
             .collect();
@@ -778,7 +788,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
             row: 0,
             flags: 0,
             source: i as u32,
-            task: None,
+            task: NO_TASK_ID,
         });
     }
     let track = Track::flat("H2D".to_owned(), View::Orchestrator, g, cx.d, TrackKind::Uploads);
@@ -805,7 +815,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                 row: 0,
                 flags: 0,
                 source: i as u32,
-                task: Some(x.outer_task_id),
+                task: x.outer_task_id,
             });
         }
         let track = Track::flat(format!("Graph_{lane}"), View::Orchestrator, g, cx.d, TrackKind::Graph { lane });
