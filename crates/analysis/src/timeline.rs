@@ -23,6 +23,7 @@
 
 #![allow(clippy::many_single_char_names)] // short loop names over columns read best here
 
+use crate::paged::PagedU32;
 use crate::runtime_model::RuntimeModel;
 use crate::task_kinds::{SchedPhasesUs, TaskKind};
 use crate::tasks;
@@ -177,8 +178,10 @@ pub struct Timeline {
     pub groups: Vec<Group>,
     pub tracks: Vec<Track>,
     pub track_offsets: Vec<u32>,
-    pub source: Vec<u32>,
-    pub name_index: Vec<u32>,
+    /// Per bar: its row in the model's lane columns, and its name in `names` (paged: see
+    /// [`PagedU32`]).
+    pub source: PagedU32,
+    pub name_index: PagedU32,
     pub names: Vec<String>,
     pub columns: RenderColumns,
     /// `(color_key, name, bars)`, ascending key.
@@ -281,10 +284,6 @@ impl Builder<'_> {
         i
     }
 
-    fn reserve(&mut self, bars: usize) {
-        self.t.source.reserve_exact(bars);
-        self.t.name_index.reserve_exact(bars);
-    }
 
     fn legend_name(&mut self, key: u32, name: &str) {
         if !self.legend.contains_key(&key) {
@@ -483,7 +482,6 @@ pub fn build_into(models: &[(&str, &RuntimeModel)], sink: &mut dyn ColumnSink) -
     b.t.track_offsets.push(0);
     let multi = models.len() > 1;
     let mut sources: Vec<String> = Vec::new();
-    b.reserve(bar_capacity(models));
     for (d, (label, m)) in models.iter().enumerate() {
         let d = d as u32;
         let prefix = if multi { format!("{label} · ") } else { String::new() };

@@ -612,7 +612,7 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
             .collect();
     }
     if let Some(t) = &ctx.timeline {
-        let q = (t.source.capacity() + t.name_index.capacity() + t.track_offsets.capacity()) * 4
+        let q = t.source.resident_bytes() + t.name_index.resident_bytes() + t.track_offsets.capacity() * 4
             + t.names.iter().map(|n| n.capacity() + 24).sum::<usize>();
         rep.worker_components.push(("timeline: query columns".to_owned(), q as u64));
     }

@@ -45,6 +45,19 @@ impl Columns {
         let array = js_sys::Uint32Array::from(values);
         self.add(name, &array, &array.buffer());
     }
+
+    /// A `u32` column from consecutive pages (one typed array of their total length).
+    pub fn u32_pages(&mut self, name: &str, pages: &[Vec<u32>]) {
+        let len: usize = pages.iter().map(Vec::len).sum();
+        let array = js_sys::Uint32Array::new_with_length(len as u32);
+        let mut at = 0u32;
+        for page in pages {
+            let n = page.len() as u32;
+            array.subarray(at, at + n).copy_from(page);
+            at += n;
+        }
+        self.add(name, &array, &array.buffer());
+    }
 }
 
 /// Builds the envelope `{ msg, columns? }` of a reply and its transfer list.
