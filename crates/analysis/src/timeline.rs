@@ -293,13 +293,29 @@ impl Builder<'_> {
     }
 
     fn push_track(&mut self, track: Track, mut bars: Vec<Bar>) {
-        if bars.is_empty() {
-            return;
-        }
         // Most big tracks arrive in start order already; a stable sort would still take a
         // scratch buffer of half the track.
         if !bars.is_sorted_by(|a, b| a.start.total_cmp(&b.start).is_le()) {
             bars.sort_by(|a, b| a.start.total_cmp(&b.start));
+        }
+        self.push_track_sorted(track, bars);
+    }
+
+    /// [`Builder::push_track`] for bars made on the fly: streamed when `sorted` (the caller
+    /// checked they come in start order), so a lane of a million bars is never held whole.
+    fn push_track_from(&mut self, track: Track, sorted: bool, bars: impl Iterator<Item = Bar>) {
+        if sorted {
+            self.push_track_sorted(track, bars);
+        } else {
+            self.push_track(track, bars.collect());
+        }
+    }
+
+    /// Lays out a track whose bars come in start order (nothing when there are none).
+    fn push_track_sorted(&mut self, track: Track, bars: impl IntoIterator<Item = Bar>) {
+        let mut bars = bars.into_iter().peekable();
+        if bars.peek().is_none() {
+            return;
         }
         let ti = self.t.tracks.len() as u32;
         if let Some(g) = self.t.groups.get_mut(track.group as usize) {
@@ -308,7 +324,7 @@ impl Builder<'_> {
         self.t.tracks.push(track);
         let c = &mut self.scratch;
         c.clear();
-        c.reserve_exact(bars.len().min(SINK_CHUNK_BARS));
+        c.reserve_exact(bars.size_hint().0.clamp(1, SINK_CHUNK_BARS));
         let mut run: Option<(u32, u64)> = None;
         for b in bars {
             if c.start_us.len() == SINK_CHUNK_BARS {
@@ -686,38 +702,29 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
     for (thread, p) in cx.m.phases.iter().enumerate() {
         let has_sub = p.kind.iter().any(|k| matches!(k, SchedKind::DrainPrepare | SchedKind::DrainPublish));
         let resolve_row = 1 + u32::from(has_sub);
-        let mut bars = Vec::new();
-        let mut has_resolve = false;
+        // The row of phase `i` (`None`: not drawn on this lane).
+        let row_of = |i: usize| match p.kind.get(i)? {
+            SchedKind::DummyTask | SchedKind::PredicatedSkip | SchedKind::Idle | SchedKind::Scan | SchedKind::Unknown(_) => None,
+            SchedKind::Resolve => Some(resolve_row),
+            SchedKind::DrainPrepare | SchedKind::DrainPublish => Some(1),
+            _ => Some(0),
+        };
+        // First pass: names and legend entries, whether a resolve row exists, and whether
+        // the drawn phases come in start order (then the lane is streamed).
+        let (mut has_resolve, mut sorted, mut last_start) = (false, true, f64::NEG_INFINITY);
         for i in 0..p.len() {
-            let Some(kind) = p.kind.get(i) else { continue };
-            let row = match kind {
-                SchedKind::DummyTask
-                | SchedKind::PredicatedSkip
-                | SchedKind::Idle
-                | SchedKind::Scan
-                | SchedKind::Unknown(_) => continue,
-                SchedKind::Resolve => {
-                    has_resolve = true;
-                    resolve_row
-                }
-                SchedKind::DrainPrepare | SchedKind::DrainPublish => 1,
-                _ => 0,
-            };
+            let (Some(_), Some(kind)) = (row_of(i), p.kind.get(i)) else { continue };
+            has_resolve |= matches!(kind, SchedKind::Resolve);
             let start = p.start_us.get(i).copied().unwrap_or(0.0);
-            let end = p.end_us.get(i).copied().unwrap_or(start);
-            let pname = phase_name(kind);
+            sorted &= last_start.total_cmp(&start).is_le();
+            last_start = start;
             let color = COLOR_PHASE_BASE + phase_ordinal(kind);
-            b.legend_name(color, pname);
+            b.legend_name(color, phase_name(kind));
             let n = p.tasks_processed.get(i).unwrap_or(0);
-            let name = if let Some(&x) = b.phase_names.get(&(color, n)) {
-                x
-            } else {
-                let x = b.intern(&format!("{pname}({n})"));
+            if !b.phase_names.contains_key(&(color, n)) {
+                let x = b.intern(&format!("{}({n})", phase_name(kind)));
                 b.phase_names.insert((color, n), x);
-                x
-            };
-            let task = p.task_id.get(i);
-            bars.push(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task: task.unwrap_or(NO_TASK_ID) });
+            }
         }
         let rows = if has_resolve { resolve_row + 1 } else { 1 + u32::from(has_sub) };
         let track = Track {
@@ -730,7 +737,18 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
             kind: TrackKind::SchedThread { thread: thread as u32 },
             resolve_row: has_resolve.then_some(resolve_row),
         };
-        b.push_track(track, bars);
+        let names = std::mem::take(&mut b.phase_names);
+        let bars = (0..p.len()).filter_map(|i| {
+            let row = row_of(i)?;
+            let color = COLOR_PHASE_BASE + phase_ordinal(p.kind.get(i)?);
+            let start = p.start_us.get(i).copied().unwrap_or(0.0);
+            let end = p.end_us.get(i).copied().unwrap_or(start);
+            let name = names.get(&(color, p.tasks_processed.get(i).unwrap_or(0))).copied().unwrap_or(0);
+            let task = p.task_id.get(i).unwrap_or(NO_TASK_ID);
+            Some(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task })
+        });
+        b.push_track_from(track, sorted, bars);
+        b.phase_names = names;
     }
     if !b.close_group(g) {
         let reason = if cx.m.level < 3 {
@@ -750,6 +768,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
     b.legend_name(COLOR_SUBMIT, "submit");
     let submit = b.intern("submit");
     for (lane, o) in m.orch.iter().enumerate() {
+        let sorted = o.start_us.is_sorted_by(|a, b| a.total_cmp(b).is_le());
         let bars = (0..o.start_us.len())
             .map(|i| {
                 let start = o.start_us.get(i).copied().unwrap_or(0.0);
@@ -765,10 +784,9 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                     source: i as u32,
                     task: task.unwrap_or(NO_TASK_ID),
                 }
-            })
-            .collect();
+            });
         let track = Track::flat(format!("{lane_prefix}_{lane}"), View::Orchestrator, g, cx.d, TrackKind::Orch { lane: lane as u32 });
-        b.push_track(track, bars);
+        b.push_track_from(track, sorted, bars);
     }
     let up = &m.uploads;
     let mut bars = Vec::new();
