@@ -227,15 +227,31 @@ impl RuntimeModel {
     /// task graph) first, while nothing else is built; the raw scheduler records freed thread
     /// by thread as they are converted; the raw records dropped once the tasks are classified,
     /// before the adjacency and the deps.json details are built.
-    pub fn build_owned(mut records: ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> (Self, RecordsFacts) {
+    pub fn build_owned(records: ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> (Self, RecordsFacts) {
+        Self::build_owned_with(records, deps, names, cpm, &mut |_| {})
+    }
+
+    /// [`RuntimeModel::build_owned`], calling `step(name)` after each step (the worker logs
+    /// its memory there, for the bench).
+    pub fn build_owned_with(
+        mut records: ChipRecords,
+        deps: Option<Deps>,
+        names: Option<NameMap>,
+        cpm: CpmInputs,
+        step: &mut dyn FnMut(&str),
+    ) -> (Self, RecordsFacts) {
         let paths = Paths::of(&records, deps.as_ref(), names.as_ref(), cpm);
+        step("critical paths");
         let mut tasks = tasks::join(&records);
+        step("join");
         let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(&records));
         let facts = summary::records_summary(&records, &tasks);
         let phases = task_kinds::take_sched_phases_us(&mut records, &tb);
+        step("scheduler phases");
         let func_ids = tasks::func_ids(&tasks, deps.as_ref());
         let orch = task_kinds::orch_submits_us(&records, &tb);
         let kinds = task_kinds::classify_with(&records, &tasks, deps.as_ref(), &phases, &orch);
+        step("func ids, orchestrator, task kinds");
         tasks.drop_join_columns();
         let up = &records.host_uploads;
         let uploads = UploadsUs {
@@ -271,6 +287,7 @@ impl RuntimeModel {
         let pred_pairs: Vec<(u32, u32)> = succ_pairs.iter().map(|&(a, b)| (b, a)).collect();
         let (succ_offsets, succ) = csr(n, succ_pairs);
         let (pred_offsets, pred) = csr(n, pred_pairs);
+        step("records dropped, adjacency");
 
         let mut warnings = tasks.warnings.clone();
         warnings.extend(kinds.warnings.iter().cloned());

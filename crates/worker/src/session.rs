@@ -389,7 +389,8 @@ async fn load_runtime(
                         crate::perf_paths::remember(generation, dataset_id, (entry.clone(), source.clone()), cpm_inputs.clone());
                     }
                     let build_started_ms = now_ms();
-                    let (built, facts) = RuntimeModel::build_owned(parsed, deps_model.take(), names_model.take(), cpm_inputs);
+                    let mut step = |name: &str| bench_log(&format!("pypto-worker model step {name}"));
+                    let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
                     bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
                     crate::perf_panel::remember(generation, dataset_id, facts.level, facts.warnings.clone());
                     summary.records = Some(RecordsSummary {
