@@ -46,6 +46,7 @@ use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::VecDeque;
 use std::fmt::{self, Write as _};
@@ -220,14 +221,16 @@ fn cmp_id_str(a: u64, b: u64) -> Ordering {
     ba.get(na..).cmp(&bb.get(nb..))
 }
 
-struct Slices {
-    core: Vec<u32>,
-    task: Vec<u64>,
-    start: Vec<u64>,
-    end: Vec<u64>,
+/// The AICore slices `(core, task, start, end)` in row order: borrowed from the raw records
+/// (a big capture's copy would be tens of MB), rebuilt from µs for v1 files.
+struct Slices<'r> {
+    core: Cow<'r, [u32]>,
+    task: Cow<'r, [u64]>,
+    start: Cow<'r, [u64]>,
+    end: Cow<'r, [u64]>,
 }
 
-fn slices_of(records: &ChipRecords, warnings: &mut Vec<String>) -> (Slices, u64) {
+fn slices_of<'r>(records: &'r ChipRecords, warnings: &mut Vec<String>) -> (Slices<'r>, u64) {
     let f = records.metadata.clock_freq_hz;
     if let Some(v1) = &records.v1_tasks {
         let freq = if f > 0 { f } else { 1_000_000_000 };
@@ -247,7 +250,7 @@ fn slices_of(records: &ChipRecords, warnings: &mut Vec<String>) -> (Slices, u64)
             core: (0..n)
                 .map(|i| v1.core_id.get(i).copied().unwrap_or(0))
                 .collect(),
-            task: v1.task_id.clone(),
+            task: Cow::Borrowed(&v1.task_id),
             start: (0..n)
                 .map(|i| to_ticks(v1.start_us.get(i).copied().unwrap_or(0.0)))
                 .collect(),
@@ -269,10 +272,10 @@ fn slices_of(records: &ChipRecords, warnings: &mut Vec<String>) -> (Slices, u64)
         );
     }
     let s = Slices {
-        core: a.core_id.clone(),
-        task: a.task_id.clone(),
-        start: a.start_cycles.clone(),
-        end: a.end_cycles.clone(),
+        core: Cow::Borrowed(&a.core_id),
+        task: Cow::Borrowed(&a.task_id),
+        start: Cow::Borrowed(&a.start_cycles),
+        end: Cow::Borrowed(&a.end_cycles),
     };
     (s, f)
 }
@@ -305,8 +308,11 @@ pub fn build_graph(
     };
     // Tasks in first-appearance order; cores in first-appearance order.
     let mut core_order: Vec<u32> = Vec::new();
-    let mut core_slices: HashMap<u32, Vec<(u64, u64, u64, u32)>> = HashMap::default();
-    for (((&core, &tid), &st), &en) in sl.core.iter().zip(&sl.task).zip(&sl.start).zip(&sl.end) {
+    // Per core, its slices as row indices into `sl`; and each row's task index.
+    let mut core_slices: HashMap<u32, Vec<u32>> = HashMap::default();
+    let mut row_task: Vec<u32> = Vec::with_capacity(sl.task.len());
+    let rows = sl.core.iter().zip(sl.task.iter()).zip(sl.start.iter()).zip(sl.end.iter());
+    for (row, (((&core, &tid), &st), &en)) in rows.enumerate() {
         let i = if let Some(&i) = g.index.get(&tid) {
             i as usize
         } else {
@@ -327,13 +333,14 @@ pub fn build_graph(
         if let Some(b) = g.blocks.get_mut(i) {
             *b += 1;
         }
+        row_task.push(i as u32);
         core_slices
             .entry(core)
             .or_insert_with(|| {
                 core_order.push(core);
                 Vec::new()
             })
-            .push((st, en, tid, i as u32));
+            .push(row as u32);
     }
     let n = g.task_id.len();
     g.dur_ticks = g
@@ -345,37 +352,40 @@ pub fn build_graph(
     g.t0_ticks = g.start_ticks.iter().copied().min().unwrap_or(0);
     g.t1_ticks = g.end_ticks.iter().copied().max().unwrap_or(0);
 
-    // Names.
-    let mut kernel: HashMap<u64, i64> = HashMap::default();
-    if let Some(d) = deps {
-        for (&id, k) in d.tasks.task_id.iter().zip(&d.tasks.kernel_ids) {
-            match k.iter().copied().find(|&x| x >= 0) {
-                Some(cid) => kernel.insert(id, cid),
-                None => kernel.remove(&id),
-            };
+    // Names (in a block: the kernel map is freed before the edges are read).
+    {
+        let mut kernel: HashMap<u64, i64> = HashMap::default();
+        if let Some(d) = deps {
+            for (&id, k) in d.tasks.task_id.iter().zip(&d.tasks.kernel_ids) {
+                match k.iter().copied().find(|&x| x >= 0) {
+                    Some(cid) => kernel.insert(id, cid),
+                    None => kernel.remove(&id),
+                };
+            }
         }
-    }
-    let mut name_of_kernel: HashMap<Option<i64>, u32> = HashMap::default();
-    g.name_index = g
-        .task_id
-        .iter()
-        .map(|id| {
-            let cid = kernel.get(id).copied();
-            *name_of_kernel.entry(cid).or_insert_with(|| {
-                g.names.push(match cid {
-                    None => "unknown".to_owned(),
-                    Some(cid) => names.and_then(|m| m.name(cid)).map_or_else(|| format!("cid{cid}"), str::to_owned),
-                });
-                g.names.len() as u32 - 1
+        let mut name_of_kernel: HashMap<Option<i64>, u32> = HashMap::default();
+        g.name_index = g
+            .task_id
+            .iter()
+            .map(|id| {
+                let cid = kernel.get(id).copied();
+                *name_of_kernel.entry(cid).or_insert_with(|| {
+                    g.names.push(match cid {
+                        None => "unknown".to_owned(),
+                        Some(cid) => names.and_then(|m| m.name(cid)).map_or_else(|| format!("cid{cid}"), str::to_owned),
+                    });
+                    g.names.len() as u32 - 1
+                })
             })
-        })
-        .collect();
+            .collect();
+    }
 
     // Happens-before edges: (succ, pred) in file order after dedup.
     let mut kept: Vec<(u32, u32)> = Vec::new();
     match deps {
         Some(d) => {
-            let mut seen: HashSet<(u64, u64)> = HashSet::with_capacity_and_hasher(d.edges.pred.len(), rustc_hash::FxBuildHasher);
+            // Pairs of task indices, packed (half the memory of the id pairs).
+            let mut seen: HashSet<u64> = HashSet::with_capacity_and_hasher(d.edges.pred.len(), rustc_hash::FxBuildHasher);
             for (&p, &s) in d.edges.pred.iter().zip(&d.edges.succ) {
                 if p == s {
                     continue;
@@ -383,7 +393,7 @@ pub fn build_graph(
                 let (Some(&pi), Some(&si)) = (g.index.get(&p), g.index.get(&s)) else {
                     continue;
                 };
-                if !seen.insert((p, s)) {
+                if !seen.insert(u64::from(pi) << 32 | u64::from(si)) {
                     continue;
                 }
                 let (pi, si) = (pi as usize, si as usize);
@@ -436,13 +446,18 @@ pub fn build_graph(
         let Some(list) = core_slices.get_mut(core) else {
             continue;
         };
-        list.sort_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then(a.1.cmp(&b.1))
-                .then_with(|| cmp_id_str(a.2, b.2))
+        let at = |r: u32| {
+            let r = r as usize;
+            (sl.start.get(r).copied().unwrap_or(0), sl.end.get(r).copied().unwrap_or(0), sl.task.get(r).copied().unwrap_or(0))
+        };
+        list.sort_by(|&a, &b| {
+            let ((sa, ea, ta), (sb, eb, tb)) = (at(a), at(b));
+            sa.cmp(&sb).then(ea.cmp(&eb)).then_with(|| cmp_id_str(ta, tb))
         });
         let mut best: Option<(u64, u32)> = None;
-        for &(st, en, _tid, t) in list.iter() {
+        for &r in list.iter() {
+            let (st, en, _) = at(r);
+            let t = row_task.get(r as usize).copied().unwrap_or(0);
             if let Some((best_end, best_task)) = best {
                 if best_task != t
                     && best_end <= st.saturating_add(tol_ticks)
