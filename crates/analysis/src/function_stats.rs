@@ -17,7 +17,7 @@
 //!
 //! (b) Same grouping and rows; count, max/min/avg of `end - start` (setup excluded).
 
-use crate::tasks::{self, JoinedTasks, NO_ROW};
+use crate::tasks::{self, JoinedTasks};
 use pypto_formats::name_map::NameMap;
 use std::fmt::Write as _;
 
@@ -150,7 +150,7 @@ pub fn converter_stats(
         };
         let start = tasks.start_us.get(i).copied().unwrap_or(0.0);
         let end = tasks.end_us.get(i).copied().unwrap_or(0.0);
-        let raw_row = tasks.aicore_row.get(i).is_some_and(|&r| r != NO_ROW);
+        let raw_row = tasks.from_raw_rows;
         let recv = tasks.receive_us.get(i).copied().unwrap_or(start);
         min_aicore = min_aicore.min(if raw_row { recv } else { start });
         max_aicore = max_aicore.max(end);

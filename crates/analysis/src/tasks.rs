@@ -39,6 +39,10 @@ pub struct JoinedTasks {
     pub run_epoch: Vec<u32>,
     /// Source row in `records.aicore` ([`NO_ROW`] for v1).
     pub aicore_row: Vec<u32>,
+    /// True when the rows were joined from raw AICore rows (which carry
+    /// `receive_to_start`), false for v1 object files; kept after
+    /// [`JoinedTasks::drop_join_columns`].
+    pub from_raw_rows: bool,
     /// Source row in `records.aicpu` ([`NO_ROW`] when not joined).
     pub aicpu_row: Vec<u32>,
     pub level: u32,
@@ -209,6 +213,7 @@ pub fn join(records: &ChipRecords) -> JoinedTasks {
     }
     t.timebase = Some(tb);
     t.warnings = warnings;
+    t.from_raw_rows = true;
     t
 }
 

@@ -88,6 +88,11 @@ fn converter_function_table_matches_reference_byte_for_byte() {
         let ours = stats.render_text();
         let theirs = reference_stats_block(&text);
         assert_eq!(ours, theirs, "{}", dir.display());
+        // The worker computes the table from its resident model (whose join bookkeeping
+        // columns are freed): the same text.
+        let m = common::runtime_model(&dir);
+        let from_model = function_stats::converter_stats(&m.tasks, &m.func_ids, m.names.as_ref());
+        assert_eq!(from_model.render_text(), theirs, "{} (from the resident model)", dir.display());
         checked += 1;
     }
     assert!(checked >= 18);
