@@ -162,7 +162,7 @@ fn thread_idle(thread: u32, p: &SchedPhasesUs) -> Option<ThreadIdle> {
     if work.is_empty() {
         return None;
     }
-    let start = |r: usize| p.start_us.get(r).copied().unwrap_or(0.0);
+    let start = |r: usize| p.start_us.get(r).unwrap_or(0.0);
     work.sort_by(|&a, &b| start(a).total_cmp(&start(b)));
     let mut t = ThreadIdle {
         thread,
@@ -171,7 +171,7 @@ fn thread_idle(thread: u32, p: &SchedPhasesUs) -> Option<ThreadIdle> {
     let mut prev_end: Option<f64> = None;
     for &r in &work {
         let s = start(r);
-        let e = p.end_us.get(r).copied().unwrap_or(s);
+        let e = p.end_us.get(r).unwrap_or(s);
         if let Some(pe) = prev_end {
             if s > pe {
                 t.idle_us += s - pe;

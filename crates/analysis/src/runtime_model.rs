@@ -431,7 +431,8 @@ impl RuntimeModel {
             .iter()
             .map(|p| {
                 p.kind.resident_bytes()
-                    + (p.start_us.capacity() + p.end_us.capacity()) * 8
+                    + p.start_us.resident_bytes()
+                    + p.end_us.resident_bytes()
                     + p.loop_iter.resident_bytes()
                     + p.tasks_processed.resident_bytes()
                     + p.pop_hit.resident_bytes()

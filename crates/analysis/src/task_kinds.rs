@@ -33,7 +33,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::tasks::{self, JoinedTasks};
-use crate::timebase::Timebase;
+use crate::timebase::{Timebase, UsColumn};
 use crate::worker_view::bar_start_us;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
@@ -81,8 +81,8 @@ pub use pypto_formats::columns::{KindColumn, NarrowU32Column, OptIdColumn};
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SchedPhasesUs {
     pub kind: KindColumn,
-    pub start_us: Vec<f64>,
-    pub end_us: Vec<f64>,
+    pub start_us: UsColumn,
+    pub end_us: UsColumn,
     pub loop_iter: NarrowU32Column,
     pub tasks_processed: NarrowU32Column,
     pub pop_hit: NarrowU32Column,
@@ -120,8 +120,8 @@ pub fn take_sched_phases_us(records: &mut ChipRecords, tb: &Timebase) -> Vec<Sch
 fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhasesUs {
     SchedPhasesUs {
         kind: t.kind.iter().collect(),
-        start_us: t.start_us.clone(),
-        end_us: t.end_us.clone(),
+        start_us: t.start_us.clone().into(),
+        end_us: t.end_us.clone().into(),
         loop_iter: NarrowU32Column::from_slice(&t.loop_iter),
         tasks_processed: NarrowU32Column::from_slice(&t.tasks_processed),
         pop_hit: NarrowU32Column::zeros(t.kind.len()),
@@ -133,8 +133,8 @@ fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhases
 /// One raw thread's phases, its columns copied (only those the phases keep).
 fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
     SchedPhasesUs {
-        start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
-        end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
+        start_us: UsColumn::from_cycles(&t.start_cycles, tb),
+        end_us: UsColumn::from_cycles(&t.end_cycles, tb),
         kind: t.kind.clone(),
         loop_iter: t.loop_iter.clone(),
         tasks_processed: t.tasks_processed.clone(),
@@ -147,8 +147,8 @@ fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> S
 /// [`thread_phases_us`], moving the columns the phases keep.
 fn thread_phases_us_owned(t: pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
     SchedPhasesUs {
-        start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
-        end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
+        start_us: UsColumn::from_cycles(&t.start_cycles, tb),
+        end_us: UsColumn::from_cycles(&t.end_cycles, tb),
         kind: t.kind,
         loop_iter: t.loop_iter,
         tasks_processed: t.tasks_processed,
@@ -586,8 +586,8 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
             let Some(id) = p.task_id.get(r) else {
                 continue;
             };
-            let start = p.start_us.get(r).copied().unwrap_or(0.0);
-            let end = p.end_us.get(r).copied().unwrap_or(start);
+            let start = p.start_us.get(r).unwrap_or(0.0);
+            let end = p.end_us.get(r).unwrap_or(start);
             match p.kind.get(r) {
                 Some(SchedKind::DummyTask) => {
                     let s = seen.entry(id).or_default();
@@ -702,8 +702,8 @@ pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<Gr
             let Some(id) = p.task_id.get(r) else {
                 continue;
             };
-            let s = p.start_us.get(r).copied().unwrap_or(0.0);
-            let e = p.end_us.get(r).copied().unwrap_or(s);
+            let s = p.start_us.get(r).unwrap_or(0.0);
+            let e = p.end_us.get(r).unwrap_or(s);
             match p.kind.get(r) {
                 Some(SchedKind::GraphPrepare) if id >> 32 == 0 => {
                     if let Some(g) = prepares.iter_mut().find(|g| g.0 == id) {

@@ -217,3 +217,99 @@ fn host_alignment(r: &ChipRecords, tb: &mut Timebase) {
             .to_owned(),
     );
 }
+
+/// A column of µs values kept as the cycles they come from: four-byte offsets from the
+/// column's smallest non-zero cycle count, converted through the time base on access (the
+/// same `Timebase::us` call an eager conversion makes, so every value is identical). A
+/// column whose span does not fit in 32 bits, or that comes from µs (v1 files), keeps `f64`s.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UsColumn {
+    Cycles { tb: Box<Timebase>, base_cycles: u64, offsets: Vec<u32> },
+    Us(Vec<f64>),
+}
+
+impl Default for UsColumn {
+    fn default() -> Self {
+        Self::Us(Vec::new())
+    }
+}
+
+/// The offset that stands for 0 cycles (absent), which `Timebase::us` maps to 0.0.
+const ZERO_CYCLES: u32 = u32::MAX;
+
+impl UsColumn {
+    /// The µs of `cycles` through `tb`.
+    pub fn from_cycles(cycles: &[u64], tb: &Timebase) -> Self {
+        let base_cycles = cycles.iter().copied().filter(|&c| c != 0).min().unwrap_or(0);
+        let fits = cycles.iter().all(|&c| c == 0 || c - base_cycles < u64::from(ZERO_CYCLES));
+        if !fits {
+            return Self::Us(cycles.iter().map(|&c| tb.us(c)).collect());
+        }
+        let offsets = cycles.iter().map(|&c| if c == 0 { ZERO_CYCLES } else { (c - base_cycles) as u32 }).collect();
+        // The warnings are the file's, reported elsewhere; the column needs only the mapping.
+        let tb = Box::new(Timebase { warnings: Vec::new(), ..tb.clone() });
+        Self::Cycles { tb, base_cycles, offsets }
+    }
+    pub fn get(&self, i: usize) -> Option<f64> {
+        match self {
+            Self::Cycles { tb, base_cycles, offsets } => {
+                let o = *offsets.get(i)?;
+                Some(tb.us(if o == ZERO_CYCLES { 0 } else { base_cycles + u64::from(o) }))
+            }
+            Self::Us(v) => v.get(i).copied(),
+        }
+    }
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Cycles { offsets, .. } => offsets.len(),
+            Self::Us(v) => v.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+    pub fn shrink_to_fit(&mut self) {
+        match self {
+            Self::Cycles { offsets, .. } => offsets.shrink_to_fit(),
+            Self::Us(v) => v.shrink_to_fit(),
+        }
+    }
+    /// Resident bytes (capacity).
+    pub fn resident_bytes(&self) -> usize {
+        match self {
+            Self::Cycles { offsets, .. } => offsets.capacity() * 4 + std::mem::size_of::<Timebase>(),
+            Self::Us(v) => v.capacity() * 8,
+        }
+    }
+}
+
+impl From<Vec<f64>> for UsColumn {
+    fn from(v: Vec<f64>) -> Self {
+        Self::Us(v)
+    }
+}
+
+#[cfg(test)]
+mod us_column_tests {
+    use super::*;
+
+    #[test]
+    fn cycles_read_back_exactly_as_the_eager_conversion() {
+        let tb = Timebase::device(1_000, 50_000_000);
+        let cycles = [0u64, 1_000, 1_001, 999, 4_000_000_123, 0, 7];
+        let c = UsColumn::from_cycles(&cycles, &tb);
+        assert!(matches!(c, UsColumn::Cycles { .. }));
+        let eager: Vec<f64> = cycles.iter().map(|&x| tb.us(x)).collect();
+        assert_eq!(c.iter().collect::<Vec<_>>(), eager);
+        assert_eq!(c.get(cycles.len()), None);
+        // A span past 32 bits keeps f64s, still the same values.
+        let wide = [1u64, 1 + (1u64 << 33)];
+        let w = UsColumn::from_cycles(&wide, &tb);
+        assert!(matches!(w, UsColumn::Us(_)));
+        assert_eq!(w.iter().collect::<Vec<_>>(), wide.iter().map(|&x| tb.us(x)).collect::<Vec<_>>());
+        assert!(UsColumn::from_cycles(&[], &tb).is_empty());
+    }
+}

@@ -715,7 +715,7 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
         for i in 0..p.len() {
             let (Some(_), Some(kind)) = (row_of(i), p.kind.get(i)) else { continue };
             has_resolve |= matches!(kind, SchedKind::Resolve);
-            let start = p.start_us.get(i).copied().unwrap_or(0.0);
+            let start = p.start_us.get(i).unwrap_or(0.0);
             sorted &= last_start.total_cmp(&start).is_le();
             last_start = start;
             let color = COLOR_PHASE_BASE + phase_ordinal(kind);
@@ -741,8 +741,8 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
         let bars = (0..p.len()).filter_map(|i| {
             let row = row_of(i)?;
             let color = COLOR_PHASE_BASE + phase_ordinal(p.kind.get(i)?);
-            let start = p.start_us.get(i).copied().unwrap_or(0.0);
-            let end = p.end_us.get(i).copied().unwrap_or(start);
+            let start = p.start_us.get(i).unwrap_or(0.0);
+            let end = p.end_us.get(i).unwrap_or(start);
             let name = names.get(&(color, p.tasks_processed.get(i).unwrap_or(0))).copied().unwrap_or(0);
             let task = p.task_id.get(i).unwrap_or(NO_TASK_ID);
             Some(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task })

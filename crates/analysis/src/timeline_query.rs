@@ -62,7 +62,8 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
         TrackKind::Aicpu { .. } => pair(m.kinds.markers.start_us.get(src), m.kinds.markers.end_us.get(src)),
         TrackKind::SchedThread { thread } => {
             let p = m.phases.get(thread as usize)?;
-            pair(p.start_us.get(src), p.end_us.get(src))
+            let s = p.start_us.get(src).unwrap_or(0.0);
+            (s, s, p.end_us.get(src).unwrap_or(s))
         }
         TrackKind::Orch { lane } => {
             let o = m.orch.get(lane as usize)?;
