@@ -38,7 +38,6 @@ use crate::worker_view::bar_start_us;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::{ChipRecords, SchedKind};
-use std::collections::BTreeMap;
 
 /// Width the reference gives zero-length AICPU markers (µs).
 pub const MARKER_MIN_DUR_US: f64 = 0.02;
@@ -521,18 +520,54 @@ pub fn first_active_kernel(deps: Option<&Deps>, task_id: u64) -> i64 {
         .unwrap_or(-1)
 }
 
-#[allow(clippy::struct_excessive_bools)] // independent facts gathered per id, private
-#[derive(Default)]
-struct Seen {
-    rows: Vec<u32>,
-    markers: Vec<u32>,
-    in_deps: bool,
-    /// Some(all < 0) when deps has valid kernel ids.
-    deps_dummy: Option<bool>,
-    deps_active_slots: u8,
-    dummy_record: bool,
-    predicated_record: bool,
-    graph_prepare: bool,
+/// What classification gathers per task id, one byte of flags each (a `BTreeMap` of
+/// per-id structs cost ~100 bytes a task on a million-task capture, at the model build's
+/// peak).
+mod seen {
+    pub const IN_DEPS: u8 = 1;
+    /// deps.json has valid kernel ids for the task; [`DEPS_DUMMY`] then says whether all are < 0.
+    pub const DEPS_KERNELS: u8 = 2;
+    pub const DEPS_DUMMY: u8 = 4;
+    pub const DUMMY_RECORD: u8 = 8;
+    pub const PREDICATED_RECORD: u8 = 16;
+    pub const GRAPH_PREPARE: u8 = 32;
+}
+
+/// The sorted distinct task ids and a lookup into them.
+struct IdIndex(Vec<u64>);
+
+impl IdIndex {
+    fn get(&self, id: u64) -> Option<usize> {
+        self.0.binary_search(&id).ok()
+    }
+}
+
+/// Lists per id in CSR form, each list in push order: `(id index, value)` pairs sorted stably
+/// by id index.
+fn csr_by_id(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = vec![0u32; n + 1];
+    for &(k, _) in pairs {
+        if let Some(c) = offsets.get_mut(k as usize + 1) {
+            *c += 1;
+        }
+    }
+    for k in 0..n {
+        let prev = offsets.get(k).copied().unwrap_or(0);
+        if let Some(c) = offsets.get_mut(k + 1) {
+            *c += prev;
+        }
+    }
+    let mut fill = offsets.clone();
+    let mut values = vec![0u32; pairs.len()];
+    for &(k, v) in pairs {
+        if let Some(at) = fill.get_mut(k as usize) {
+            if let Some(slot) = values.get_mut(*at as usize) {
+                *slot = v;
+            }
+            *at += 1;
+        }
+    }
+    (offsets, values)
 }
 
 /// Classifies every task id of a capture (`tasks` = [`crate::tasks::join`] of `records`).
@@ -551,35 +586,67 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
 #[allow(clippy::too_many_lines)] // one pass per source, in the reference's order
 pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>, phases: &[SchedPhasesUs], orch: &[OrchSubmitsUs]) -> TaskKinds {
     let sched_count = scheduler_thread_count(records, phases);
-    let mut seen: BTreeMap<u64, Seen> = BTreeMap::new();
-
-    for (i, &id) in tasks.task_id.iter().enumerate() {
-        seen.entry(id).or_default().rows.push(i as u32);
+    // Every task id the capture names: rows, deps.json tasks and edge ends, orchestrator
+    // submits, and the scheduler records that carry one.
+    let phase_ids = || {
+        phases.iter().flat_map(|p| {
+            (0..p.len()).filter_map(|r| {
+                let id = p.task_id.get(r)?;
+                match p.kind.get(r)? {
+                    SchedKind::DummyTask | SchedKind::PredicatedSkip => Some(id),
+                    SchedKind::GraphPrepare if id >> 32 == 0 => Some(id),
+                    _ => None,
+                }
+            })
+        })
+    };
+    let mut ids: Vec<u64> = tasks.task_id.clone();
+    if let Some(d) = deps {
+        ids.extend_from_slice(&d.tasks.task_id);
     }
+    ids.extend(orch.iter().flat_map(|t| t.task_id.iter().flatten()));
+    ids.extend(phase_ids());
+    ids.sort_unstable();
+    ids.dedup();
+    if let Some(d) = deps {
+        // Edge ends are nearly always tasks already listed: look them up before adding.
+        let mut extra: Vec<u64> = d.edges.pred.iter().chain(&d.edges.succ).copied().filter(|id| ids.binary_search(id).is_err()).collect();
+        if !extra.is_empty() {
+            ids.append(&mut extra);
+            ids.sort_unstable();
+            ids.dedup();
+        }
+    }
+    ids.shrink_to_fit();
+    let index = IdIndex(ids);
+    let n = index.0.len();
+    let mut flags = vec![0u8; n];
+    let mut active_slots = vec![0u8; n];
+    let row_pairs: Vec<(u32, u32)> =
+        tasks.task_id.iter().enumerate().filter_map(|(i, &id)| Some((index.get(id)? as u32, i as u32))).collect();
+    let (row_offsets, row_index) = csr_by_id(n, &row_pairs);
+    drop(row_pairs);
     if let Some(d) = deps {
         for i in 0..d.tasks.len() {
-            let Some(&id) = d.tasks.task_id.get(i) else {
+            let Some(k) = d.tasks.task_id.get(i).and_then(|&id| index.get(id)) else {
                 continue;
             };
-            let s = seen.entry(id).or_default();
-            s.in_deps = true;
+            let (Some(f), Some(slots)) = (flags.get_mut(k), active_slots.get_mut(k)) else { continue };
+            *f |= seen::IN_DEPS;
             if d.tasks.has_kernel_ids.get(i).copied().unwrap_or(false) {
-                let k = d.tasks.kernel_ids.get(i).copied().unwrap_or([-1; 3]);
-                s.deps_dummy = Some(k.iter().all(|&x| x < 0));
-                s.deps_active_slots = k.iter().filter(|&&x| x >= 0).count() as u8;
+                let kernels = d.tasks.kernel_ids.get(i).copied().unwrap_or([-1; 3]);
+                *f &= !seen::DEPS_DUMMY;
+                *f |= seen::DEPS_KERNELS;
+                if kernels.iter().all(|&x| x < 0) {
+                    *f |= seen::DEPS_DUMMY;
+                }
+                *slots = kernels.iter().filter(|&&x| x >= 0).count() as u8;
             }
-        }
-        for (&p, &s) in d.edges.pred.iter().zip(&d.edges.succ) {
-            seen.entry(p).or_default();
-            seen.entry(s).or_default();
-        }
-    }
-    for t in orch {
-        for id in t.task_id.iter().flatten() {
-            seen.entry(id).or_default();
         }
     }
     let mut markers = AicpuMarkers::default();
+    // `(id index, marker)` in marker order.
+    let mut marker_pairs: Vec<(u32, u32)> = Vec::new();
     let mut graph_outer_locals: HashSet<u64> = HashSet::default();
     for (thread, p) in phases.iter().enumerate() {
         for r in 0..p.len() {
@@ -588,38 +655,39 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
             };
             let start = p.start_us.get(r).unwrap_or(0.0);
             let end = p.end_us.get(r).unwrap_or(start);
-            match p.kind.get(r) {
-                Some(SchedKind::DummyTask) => {
-                    let s = seen.entry(id).or_default();
-                    s.dummy_record = true;
-                    s.markers.push(markers.len() as u32);
-                    markers.push(id, TaskKind::Dummy, thread as u32, start, end);
-                }
-                Some(SchedKind::PredicatedSkip) => {
-                    let s = seen.entry(id).or_default();
-                    s.predicated_record = true;
-                    s.markers.push(markers.len() as u32);
-                    markers.push(id, TaskKind::PredicatedSkip, thread as u32, start, end);
-                }
+            let (kind, flag) = match p.kind.get(r) {
+                Some(SchedKind::DummyTask) => (TaskKind::Dummy, seen::DUMMY_RECORD),
+                Some(SchedKind::PredicatedSkip) => (TaskKind::PredicatedSkip, seen::PREDICATED_RECORD),
                 Some(SchedKind::GraphPrepare) if id >> 32 == 0 => {
-                    seen.entry(id).or_default().graph_prepare = true;
+                    if let Some(f) = index.get(id).and_then(|k| flags.get_mut(k)) {
+                        *f |= seen::GRAPH_PREPARE;
+                    }
                     graph_outer_locals.insert(id & 0xFFFF_FFFF);
+                    continue;
                 }
-                _ => {}
+                _ => continue,
+            };
+            let Some(k) = index.get(id) else { continue };
+            if let Some(f) = flags.get_mut(k) {
+                *f |= flag;
             }
+            marker_pairs.push((k as u32, markers.len() as u32));
+            markers.push(id, kind, thread as u32, start, end);
         }
     }
 
-    let kind_of = |id: u64, s: &Seen| -> TaskKind {
-        if s.graph_prepare {
+    let kind_of = |id: u64, k: usize| -> TaskKind {
+        let f = flags.get(k).copied().unwrap_or(0);
+        let has_rows = row_offsets.get(k) != row_offsets.get(k + 1);
+        if f & seen::GRAPH_PREPARE != 0 {
             TaskKind::GraphOuter
         } else if decode_graph_node(id).is_some_and(|(o, _)| graph_outer_locals.contains(&o)) {
             TaskKind::GraphNode
-        } else if s.predicated_record {
+        } else if f & seen::PREDICATED_RECORD != 0 {
             TaskKind::PredicatedSkip
-        } else if s.dummy_record || s.deps_dummy == Some(true) {
+        } else if f & seen::DUMMY_RECORD != 0 || f & (seen::DEPS_KERNELS | seen::DEPS_DUMMY) == seen::DEPS_KERNELS | seen::DEPS_DUMMY {
             TaskKind::Dummy
-        } else if !s.rows.is_empty() || s.in_deps {
+        } else if has_rows || f & seen::IN_DEPS != 0 {
             TaskKind::Regular
         } else {
             TaskKind::Alloc
@@ -633,19 +701,18 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
             let Some(id) = t.task_id.get(r) else {
                 continue;
             };
-            let Some(s) = seen.get(&id) else { continue };
-            if kind_of(id, s) != TaskKind::Alloc {
+            let Some(k) = index.get(id) else { continue };
+            if kind_of(id, k) != TaskKind::Alloc {
                 continue;
             }
             let start = t.start_us.get(r).copied().unwrap_or(0.0);
             let end = t.end_us.get(r).copied().unwrap_or(start);
-            let m = markers.len() as u32;
+            marker_pairs.push((k as u32, markers.len() as u32));
             markers.push(id, TaskKind::Alloc, lane, start, end);
-            if let Some(s) = seen.get_mut(&id) {
-                s.markers.push(m);
-            }
         }
     }
+    let (marker_offsets, marker_index) = csr_by_id(n, &marker_pairs);
+    drop(marker_pairs);
 
     let spmd_ids = tasks::spmd_task_ids(tasks, deps);
     let mut out = TaskKinds {
@@ -653,28 +720,30 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
         aicpu_lane_count: sched_count + orch.len() as u32,
         ..TaskKinds::default()
     };
-    out.row_offsets.push(0);
-    out.marker_offsets.push(0);
-    for (&id, s) in &seen {
-        let kind = kind_of(id, s);
-        out.task_id.push(id);
+    out.kind.reserve_exact(n);
+    out.spmd.reserve_exact(n);
+    out.mix.reserve_exact(n);
+    for (k, &id) in index.0.iter().enumerate() {
+        let kind = kind_of(id, k);
         out.kind.push(kind);
         out.spmd.push(spmd_ids.contains(&id));
-        let mut types = s
-            .rows
-            .iter()
-            .filter_map(|&r| tasks.core_type.get(r as usize));
+        let (a, b) = (row_offsets.get(k).copied().unwrap_or(0) as usize, row_offsets.get(k + 1).copied().unwrap_or(0) as usize);
+        let rows = row_index.get(a..b).unwrap_or(&[]);
+        let mut types = rows.iter().filter_map(|&r| tasks.core_type.get(r as usize));
         let first = types.next();
         let mixed_rows = first.is_some_and(|f| types.any(|t| t != f));
-        out.mix.push(mixed_rows || s.deps_active_slots > 1);
-        out.row_index.extend_from_slice(&s.rows);
-        out.row_offsets.push(out.row_index.len() as u32);
-        out.marker_index.extend_from_slice(&s.markers);
-        out.marker_offsets.push(out.marker_index.len() as u32);
-        if kind == TaskKind::Dummy && s.deps_dummy == Some(true) && !s.dummy_record {
+        out.mix.push(mixed_rows || active_slots.get(k).copied().unwrap_or(0) > 1);
+        let f = flags.get(k).copied().unwrap_or(0);
+        let deps_dummy = f & (seen::DEPS_KERNELS | seen::DEPS_DUMMY) == seen::DEPS_KERNELS | seen::DEPS_DUMMY;
+        if kind == TaskKind::Dummy && deps_dummy && f & seen::DUMMY_RECORD == 0 {
             out.dummy_without_record.push(id);
         }
     }
+    out.task_id = index.0;
+    out.row_offsets = row_offsets;
+    out.row_index = row_index;
+    out.marker_offsets = marker_offsets;
+    out.marker_index = marker_index;
     if !out.dummy_without_record.is_empty() && records.level >= 3 {
         out.warnings.push(format!(
             "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {}",
