@@ -249,9 +249,11 @@ impl RuntimeModel {
         let phases = task_kinds::take_sched_phases_us(&mut records, &tb);
         step("scheduler phases");
         let func_ids = tasks::func_ids(&tasks, deps.as_ref());
+        step("func ids");
         let orch = task_kinds::orch_submits_us(&records, &tb);
+        step("orchestrator");
         let kinds = task_kinds::classify_with(&records, &tasks, deps.as_ref(), &phases, &orch);
-        step("func ids, orchestrator, task kinds");
+        step("task kinds");
         tasks.drop_join_columns();
         let up = &records.host_uploads;
         let uploads = UploadsUs {

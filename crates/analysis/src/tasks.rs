@@ -267,27 +267,26 @@ fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> Joine
 /// Resolved func id per joined row (§1.12): a file func id ≥ 0 is kept; otherwise from
 /// `deps.tasks[task_id].kernel_ids` — AIC → slot 0, AIV → slot 1 else slot 2; -1 = unresolved.
 pub fn func_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<i64> {
-    let mut kmap: HashMap<u64, [i64; 3]> = HashMap::default();
-    if let Some(d) = deps {
-        for ((&id, k), &ok) in d
-            .tasks
-            .task_id
-            .iter()
-            .zip(&d.tasks.kernel_ids)
-            .zip(&d.tasks.has_kernel_ids)
-        {
-            if ok {
-                kmap.insert(id, *k);
-            }
-        }
-    }
+    // deps.json tasks with kernel ids, by task id (stable: for an id listed twice, the later
+    // one wins, as it would in a map). 4 bytes a task where a hash map of the kernel ids took
+    // ~70, at the model build's peak.
+    let (dep_ids, dep_kernels): (&[u64], &[[i64; 3]]) = deps.map_or((&[], &[]), |d| (&d.tasks.task_id, &d.tasks.kernel_ids));
+    let mut by_id: Vec<u32> = deps.map_or_else(Vec::new, |d| {
+        (0..d.tasks.len()).filter(|&i| d.tasks.has_kernel_ids.get(i).copied().unwrap_or(false)).map(|i| i as u32).collect()
+    });
+    by_id.sort_by_key(|&i| dep_ids.get(i as usize).copied().unwrap_or(0));
+    let kernels_of = |id: u64| -> Option<&[i64; 3]> {
+        let p = by_id.partition_point(|&i| dep_ids.get(i as usize).is_some_and(|&x| x <= id));
+        let i = *by_id.get(p.checked_sub(1)?)? as usize;
+        (dep_ids.get(i) == Some(&id)).then(|| dep_kernels.get(i)).flatten()
+    };
     (0..tasks.len())
         .map(|i| {
             let file = tasks.file_func_id.get(i).copied().unwrap_or(-1);
             if file >= 0 {
                 return file;
             }
-            let Some(k) = tasks.task_id.get(i).and_then(|id| kmap.get(id)) else {
+            let Some(k) = tasks.task_id.get(i).and_then(|&id| kernels_of(id)) else {
                 return -1;
             };
             match tasks.core_type.get(i).copied().unwrap_or_default() {
@@ -395,4 +394,28 @@ pub fn task_label(task_id: u64, func_id: i64, name: Option<&str>, spmd: bool) ->
         base.push_str("_spmd");
     }
     format!("{base}({})", task_id_display(task_id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pypto_formats::deps::Deps;
+
+    #[test]
+    fn func_ids_take_the_later_kernel_ids_of_a_task_listed_twice() {
+        let mut d = Deps::default();
+        for (id, k, ok) in [(7u64, [3, -1, -1], true), (5, [-1, 4, -1], true), (7, [9, -1, -1], true), (7, [1, 1, 1], false)] {
+            d.tasks.task_id.push(id);
+            d.tasks.kernel_ids.push(k);
+            d.tasks.has_kernel_ids.push(ok);
+        }
+        let mut t = JoinedTasks::default();
+        for (id, ct) in [(7u64, CoreType::Aic), (5, CoreType::Aiv), (6, CoreType::Aic)] {
+            t.task_id.push(id);
+            t.core_type.push(ct);
+        }
+        // 7: the second valid entry (9) wins, the invalid third is skipped; 6 is not in deps.
+        assert_eq!(func_ids(&t, Some(&d)), vec![9, 4, -1]);
+        assert_eq!(func_ids(&t, None), vec![-1, -1, -1]);
+    }
 }
