@@ -145,22 +145,11 @@ pub struct CpmInputs {
     pub observed_path: Option<(String, CpmPath)>,
 }
 
+/// Distinct `(a, b)` pairs as CSR lists by `a`, each list ascending.
 fn csr(n: usize, mut pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
     pairs.sort_unstable();
     pairs.dedup();
-    let mut offsets = vec![0u32; n + 1];
-    for &(a, _) in &pairs {
-        if let Some(o) = offsets.get_mut(a as usize + 1) {
-            *o += 1;
-        }
-    }
-    for k in 0..n {
-        let prev = offsets.get(k).copied().unwrap_or(0);
-        if let Some(o) = offsets.get_mut(k + 1) {
-            *o += prev;
-        }
-    }
-    (offsets, pairs.into_iter().map(|(_, b)| b).collect())
+    task_kinds::csr_by_id(n, &pairs)
 }
 
 /// The critical paths of a capture: from its `CPM_*.json` files, else computed from the

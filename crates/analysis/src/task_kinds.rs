@@ -543,8 +543,8 @@ impl IdIndex {
 }
 
 /// Lists per id in CSR form, each list in push order: `(id index, value)` pairs sorted stably
-/// by id index.
-fn csr_by_id(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+/// by id index (a counting sort). Also the model's adjacency ([`crate::runtime_model`]).
+pub(crate) fn csr_by_id(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     let mut offsets = vec![0u32; n + 1];
     for &(k, _) in pairs {
         if let Some(c) = offsets.get_mut(k as usize + 1) {
