@@ -120,7 +120,8 @@ impl OptIdColumn {
         match self {
             Self::Wide(v) => v.push(id.unwrap_or(u64::MAX)),
             Self::Split { low, high_code, highs } => {
-                let Some(id) = id else {
+                // u64::MAX is a file's -1: no id (as in the wide form).
+                let Some(id) = id.filter(|&x| x != u64::MAX) else {
                     low.push(0);
                     high_code.push(Self::NONE_CODE);
                     return;
@@ -416,6 +417,11 @@ mod tests {
         let c: OptIdColumn = [Some(3), None, Some(0)].into_iter().collect();
         assert_eq!(c.iter().collect::<Vec<_>>(), vec![Some(3), None, Some(0)]);
         assert_eq!((c.get(0), c.get(1), c.get(9)), (Some(3), None, None));
+        // A file's -1 (u64::MAX once read) is no id, split or wide.
+        let minus_one: OptIdColumn = [Some(u64::MAX), Some(2 << 32)].into_iter().collect();
+        assert_eq!(minus_one.iter().collect::<Vec<_>>(), vec![None, Some(2 << 32)]);
+        let wide: OptIdColumn = (0..300u64).map(|r| Some(r << 32)).chain([Some(u64::MAX)]).collect();
+        assert_eq!(wide.get(300), None);
     }
 
     #[test]
