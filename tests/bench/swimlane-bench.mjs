@@ -171,6 +171,9 @@ result.memory = {
   note: 'wasm linear memory of the analysis worker (high-water mark; includes transient parse buffers)',
 };
 result.memory.main_js_heap_bytes = await page.evaluate(() => performance.memory?.usedJSHeapSize ?? null).catch(() => null);
+// The page's own wasm memory (its copy of the render columns, sub-lane indexes and LOD
+// pyramids), exposed by the bench's boot script.
+result.memory.page_wasm_bytes = await page.evaluate(() => globalThis.__pyptoPageWasm?.memory?.buffer?.byteLength ?? null).catch(() => null);
 
 if (!result.load.error) {
   try {
@@ -414,6 +417,7 @@ if (result.load.error) rows.push(['load error', result.load.error, '', '']);
 for (const line of result.load.worker_log ?? []) rows.push([`  ${line.replace(/^pypto-worker /, '')}`, '', '', '']);
 if (result.memory.page_lod_bytes) rows.push(['page LOD pyramids', `${f(result.memory.page_lod_bytes / 2 ** 20)} MiB`, `${f(result.memory.page_lod_bytes / result.load.bars, 2)} B/bar`, '']);
 rows.push(['worker wasm memory', `${f(result.memory.worker_wasm_bytes / 2 ** 20)} MiB`, `${f(result.memory.worker_wasm_bytes_per_task)} B/task`, '≤ 64 B/task']);
+if (result.memory.page_wasm_bytes) rows.push(['page wasm memory (render columns, lanes, LOD)', `${f(result.memory.page_wasm_bytes / 2 ** 20)} MiB`, `${f(result.memory.page_wasm_bytes / TASKS)} B/task, ${f(result.memory.page_wasm_bytes / result.load.bars, 1)} B/bar`, '']);
 for (const [k, v] of Object.entries(result.frames)) {
   if (typeof v !== 'object') continue;
   rows.push([`frame CPU, ${k} (${f(v.zoom, 0)}×)`, `p50 ${f(v.p50_ms, 2)} ms`, `p95 ${f(v.p95_ms, 2)} / max ${f(v.max_ms, 2)} ms (${v.count} frames, ${v.drawn_rects_last} rects, ${v.lod_lanes_last} LOD lanes)`, '']);

@@ -15,7 +15,8 @@
 //! - Orchestrator: `Orch_<i>` (or `Host_<i>` in host mode) per-submit bars, `H2D` uploads,
 //!   `Graph_<lane>` Graph Execution envelopes (prepare start → last node finish).
 //!
-//! Bars are sorted by `start_us` within a track. Colour keys: the function id for task bars
+//! A track's bars are laid out row by row (`Timeline::sublanes`), each row sorted by
+//! `start_us`, so the page draws every row straight from the columns. Colour keys: the function id for task bars
 //! ([`crate::worker_view::color_key`], a task-id hash when unresolved), else a constant
 //! `COLOR_*` per phase / bar kind. Names: the function display name for task bars (the page
 //! composes `name(rXtY)` from the `task_ring` / `task_local` columns), `<phase>(<n>)` for
@@ -178,6 +179,11 @@ pub struct Timeline {
     pub groups: Vec<Group>,
     pub tracks: Vec<Track>,
     pub track_offsets: Vec<u32>,
+    /// The rows of every track as global bar ranges, track by track (a track's bars are laid
+    /// out row by row, each row by start): track `t`'s rows are
+    /// `sublanes[track_sublanes[t]..track_sublanes[t + 1]]`.
+    pub sublanes: Vec<std::ops::Range<u32>>,
+    pub track_sublanes: Vec<u32>,
     /// Per bar: its row in the model's lane columns, and its name in `names` (paged: see
     /// [`PagedU32`]).
     pub source: PagedU32,
@@ -195,6 +201,7 @@ pub struct Timeline {
     pub warnings: Vec<String>,
 }
 
+#[derive(Clone, Copy)]
 struct Bar {
     start: f64,
     end: f64,
@@ -292,29 +299,35 @@ impl Builder<'_> {
         }
     }
 
+    /// Lays out a track from bars in any order: they are put in drawing order, by row and then
+    /// by start (rows past the track's last are drawn on its last).
     fn push_track(&mut self, track: Track, mut bars: Vec<Bar>) {
-        // Most big tracks arrive in start order already; a stable sort would still take a
+        let last_row = track.rows.max(1) - 1;
+        for bar in &mut bars {
+            bar.row = bar.row.min(last_row);
+        }
+        let order = |a: &Bar, b: &Bar| a.row.cmp(&b.row).then(a.start.total_cmp(&b.start));
+        // Most big tracks arrive in drawing order already; a stable sort would still take a
         // scratch buffer of half the track.
-        if !bars.is_sorted_by(|a, b| a.start.total_cmp(&b.start).is_le()) {
-            bars.sort_by(|a, b| a.start.total_cmp(&b.start));
+        if !bars.is_sorted_by(|a, b| order(a, b).is_le()) {
+            bars.sort_by(order);
         }
-        self.push_track_sorted(track, bars);
+        self.push_track_rows(track, true, |row| bars.iter().filter(move |b| b.row == row).copied());
     }
 
-    /// [`Builder::push_track`] for bars made on the fly: streamed when `sorted` (the caller
-    /// checked they come in start order), so a lane of a million bars is never held whole.
-    fn push_track_from(&mut self, track: Track, sorted: bool, bars: impl Iterator<Item = Bar>) {
-        if sorted {
-            self.push_track_sorted(track, bars);
-        } else {
-            self.push_track(track, bars.collect());
+    /// [`Builder::push_track`] for bars made on the fly, one row at a time (`bars(row)` gives
+    /// that row's bars): streamed when `sorted` (the caller checked each row comes in start
+    /// order), so a lane of a million bars is never held whole.
+    fn push_track_rows<I: Iterator<Item = Bar>>(&mut self, track: Track, sorted: bool, bars: impl Fn(u32) -> I) {
+        let rows = track.rows.max(1);
+        if !sorted {
+            let all: Vec<Bar> = (0..rows).flat_map(&bars).collect();
+            if !all.is_empty() {
+                self.push_track(track, all);
+            }
+            return;
         }
-    }
-
-    /// Lays out a track whose bars come in start order (nothing when there are none).
-    fn push_track_sorted(&mut self, track: Track, bars: impl IntoIterator<Item = Bar>) {
-        let mut bars = bars.into_iter().peekable();
-        if bars.peek().is_none() {
+        if (0..rows).all(|row| bars(row).next().is_none()) {
             return;
         }
         let ti = self.t.tracks.len() as u32;
@@ -322,47 +335,59 @@ impl Builder<'_> {
             g.tracks.push(ti);
         }
         self.t.tracks.push(track);
-        let c = &mut self.scratch;
-        c.clear();
-        c.reserve_exact(bars.size_hint().0.clamp(1, SINK_CHUNK_BARS));
+        self.scratch.clear();
         let mut run: Option<(u32, u64)> = None;
-        for b in bars {
-            if c.start_us.len() == SINK_CHUNK_BARS {
-                self.sink.bars(c);
-                c.clear();
+        for row in 0..rows {
+            let first = self.t.source.len() as u32;
+            for mut b in bars(row) {
+                b.row = row;
+                self.push_bar(&b, &mut run);
             }
-            self.first_us = self.first_us.min(b.setup);
-            self.last_us = self.last_us.max(b.end);
-            c.start_us.push(b.start);
-            c.end_us.push(b.end);
-            c.setup_start_us.push(b.setup);
-            c.color_key.push(b.color);
-            c.row.push(b.row);
-            c.flags.push(b.flags);
-            let task = Some(b.task).filter(|&id| id != NO_TASK_ID);
-            c.task_ring.push(task.map_or(NO_TASK, |id| ((id >> 32) & 0xFF) as u32));
-            c.task_local.push(task.map_or(NO_TASK, |id| (id & 0xFFFF_FFFF) as u32));
-            self.t.source.push(b.source);
-            self.t.name_index.push(b.name);
-            match &mut run {
-                Some((color, n)) if *color == b.color => *n += 1,
-                _ => {
-                    if let Some((color, n)) = run {
-                        if let Some(e) = self.legend.get_mut(&color) {
-                            e.1 += n;
-                        }
-                    }
-                    run = Some((b.color, 1));
-                }
-            }
+            self.t.sublanes.push(first..self.t.source.len() as u32);
         }
         if let Some((color, n)) = run {
             if let Some(e) = self.legend.get_mut(&color) {
                 e.1 += n;
             }
         }
-        self.sink.bars(c);
+        self.sink.bars(&self.scratch);
+        self.scratch.clear();
         self.t.track_offsets.push(self.t.source.len() as u32);
+        self.t.track_sublanes.push(self.t.sublanes.len() as u32);
+    }
+
+    /// Appends one bar to the columns (handing a full piece to the sink first); `run` counts
+    /// the bars of the current colour for the legend.
+    fn push_bar(&mut self, b: &Bar, run: &mut Option<(u32, u64)>) {
+        let c = &mut self.scratch;
+        if c.start_us.len() == SINK_CHUNK_BARS {
+            self.sink.bars(c);
+            c.clear();
+        }
+        self.first_us = self.first_us.min(b.setup);
+        self.last_us = self.last_us.max(b.end);
+        c.start_us.push(b.start);
+        c.end_us.push(b.end);
+        c.setup_start_us.push(b.setup);
+        c.color_key.push(b.color);
+        c.row.push(b.row);
+        c.flags.push(b.flags);
+        let task = Some(b.task).filter(|&id| id != NO_TASK_ID);
+        c.task_ring.push(task.map_or(NO_TASK, |id| ((id >> 32) & 0xFF) as u32));
+        c.task_local.push(task.map_or(NO_TASK, |id| (id & 0xFFFF_FFFF) as u32));
+        self.t.source.push(b.source);
+        self.t.name_index.push(b.name);
+        match run {
+            Some((color, n)) if *color == b.color => *n += 1,
+            _ => {
+                if let Some((color, n)) = *run {
+                    if let Some(e) = self.legend.get_mut(&color) {
+                        e.1 += n;
+                    }
+                }
+                *run = Some((b.color, 1));
+            }
+        }
     }
 
     fn group(&mut self, prefix: &str, view: View, dataset: u32) -> u32 {
@@ -496,6 +521,7 @@ pub fn build_into(models: &[(&str, &RuntimeModel)], sink: &mut dyn ColumnSink) -
         legend: IntMap::default(),
     };
     b.t.track_offsets.push(0);
+    b.t.track_sublanes.push(0);
     let multi = models.len() > 1;
     let mut sources: Vec<String> = Vec::new();
     for (d, (label, m)) in models.iter().enumerate() {
@@ -737,9 +763,10 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
             kind: TrackKind::SchedThread { thread: thread as u32 },
             resolve_row: has_resolve.then_some(resolve_row),
         };
-        let names = std::mem::take(&mut b.phase_names);
-        let bars = (0..p.len()).filter_map(|i| {
-            let row = row_of(i)?;
+        let owned_names = std::mem::take(&mut b.phase_names);
+        let names = &owned_names;
+        let bars = |want: u32| (0..p.len()).filter_map(move |i| {
+            let row = row_of(i).filter(|&r| r == want)?;
             let color = COLOR_PHASE_BASE + phase_ordinal(p.kind.get(i)?);
             let start = p.start_us.get(i).unwrap_or(0.0);
             let end = p.end_us.get(i).unwrap_or(start);
@@ -747,8 +774,8 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
             let task = p.task_id.get(i).unwrap_or(NO_TASK_ID);
             Some(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task })
         });
-        b.push_track_from(track, sorted, bars);
-        b.phase_names = names;
+        b.push_track_rows(track, sorted, bars);
+        b.phase_names = owned_names;
     }
     if !b.close_group(g) {
         let reason = if cx.m.level < 3 {
@@ -769,7 +796,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
     let submit = b.intern("submit");
     for (lane, o) in m.orch.iter().enumerate() {
         let sorted = o.start_us.is_sorted_by(|a, b| a.total_cmp(b).is_le());
-        let bars = (0..o.start_us.len())
+        let bars = |_row: u32| (0..o.start_us.len())
             .map(|i| {
                 let start = o.start_us.get(i).copied().unwrap_or(0.0);
                 let task = o.task_id.get(i);
@@ -786,7 +813,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                 }
             });
         let track = Track::flat(format!("{lane_prefix}_{lane}"), View::Orchestrator, g, cx.d, TrackKind::Orch { lane: lane as u32 });
-        b.push_track_from(track, sorted, bars);
+        b.push_track_rows(track, sorted, bars);
     }
     let up = &m.uploads;
     let mut bars = Vec::new();
@@ -866,6 +893,13 @@ impl Timeline {
             (Some(&a), Some(&b)) => a as usize..b as usize,
             _ => 0..0,
         }
+    }
+
+    /// The rows of a track as global bar ranges (each sorted by start), row 0 first.
+    pub fn track_rows(&self, track: u32) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        let first = self.track_sublanes.get(track as usize).copied().unwrap_or(0) as usize;
+        let end = self.track_sublanes.get(track as usize + 1).copied().unwrap_or(0) as usize;
+        self.sublanes.get(first..end.max(first)).unwrap_or_default().iter().map(|r| r.start as usize..r.end as usize)
     }
 
     /// Track of a global bar index.

@@ -144,27 +144,26 @@ fn find_track(t: &Timeline, dataset: u32, kind: TrackKind) -> Option<u32> {
     t.tracks.iter().position(|x| x.dataset == dataset && x.kind == kind).map(|k| k as u32)
 }
 
-/// The bar of `source` on `track`, found by binary search on its start.
+/// The bar of `source` on `track`, found by binary search on its start in each of the
+/// track's rows.
 fn bar_of_source(t: &Timeline, models: &[&RuntimeModel], track: u32, source: u32, start_us: f64) -> Option<BarAt> {
-    let r = t.track_range(track);
-    let first = r.start;
-    let n = r.len();
-    let start_of = |i: usize| bar_times(t, models, BarAt { track, index: i as u32 }).map_or(f64::INFINITY, |x| x.1);
-    // partition_point over indices (starts are sorted within a track).
-    let (mut lo, mut hi) = (0usize, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if start_of(mid) < start_us {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+    let first = t.track_range(track).start;
+    let bar = |g: usize| BarAt { track, index: (g - first) as u32 };
+    let start_of = |g: usize| bar_times(t, models, bar(g)).map_or(f64::INFINITY, |x| x.1);
+    let near = t.track_rows(track).find_map(|row| {
+        // partition_point over the row (starts are sorted within a row).
+        let (mut lo, mut hi) = (row.start, row.end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if start_of(mid) < start_us {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
         }
-    }
-    (lo..n)
-        .take_while(|&i| start_of(i) <= start_us)
-        .find(|&i| t.source.get(first + i) == Some(&source))
-        .or_else(|| (0..n).find(|&i| t.source.get(first + i) == Some(&source)))
-        .map(|i| BarAt { track, index: i as u32 })
+        (lo..row.end).take_while(|&g| start_of(g) <= start_us).find(|&g| t.source.get(g) == Some(&source))
+    });
+    near.or_else(|| t.track_range(track).find(|&g| t.source.get(g) == Some(&source))).map(bar)
 }
 
 /// The bar of a joined row in the Worker View (or Scheduler View).
@@ -561,9 +560,9 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
 
 /// The fuzzy matches of a search: `(total, candidates)` where the candidates include the best
 /// `limit` by (score desc, execution start asc, bar). Bars whose name scores below the
-/// `limit`-th best score are only counted; among the bars of that threshold score, each track
-/// (sorted by execution start) contributes at most its first `limit`, so a query matching a
-/// function of 300k bars touches the times of `tracks × limit` bars, not 300k.
+/// `limit`-th best score are only counted; among the bars of that threshold score, each row of
+/// a track (sorted by execution start) contributes at most its first `limit`, so a query
+/// matching a function of 300k bars touches the times of `rows × limit` bars, not 300k.
 fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], scores: &[Option<i64>], limit: usize) -> (u64, Vec<(i64, f64, BarAt)>) {
     let score_of = |g: usize| t.name_index.get(g).and_then(|&n| scores.get(n as usize).copied().flatten());
     // 1. Count the matches per score (names are few, bars many: a name-index lookup per bar).
@@ -593,18 +592,19 @@ fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], score
     // 3. Candidates: every bar above the threshold, the first `limit` at it per track.
     let mut found = Vec::new();
     for &k in task_tracks {
-        let r = t.track_range(k);
-        let first = r.start;
-        let mut at_threshold = 0usize;
-        for g in r {
-            let Some(s) = score_of(g) else { continue };
-            if s < threshold || (s == threshold && at_threshold >= limit) {
-                continue;
+        let first = t.track_range(k).start;
+        for row in t.track_rows(k) {
+            let mut at_threshold = 0usize;
+            for g in row {
+                let Some(s) = score_of(g) else { continue };
+                if s < threshold || (s == threshold && at_threshold >= limit) {
+                    continue;
+                }
+                at_threshold += usize::from(s == threshold);
+                let b = BarAt { track: k, index: (g - first) as u32 };
+                let start = bar_times(t, models, b).map_or(0.0, |x| x.1);
+                found.push((s, start, b));
             }
-            at_threshold += usize::from(s == threshold);
-            let b = BarAt { track: k, index: (g - first) as u32 };
-            let start = bar_times(t, models, b).map_or(0.0, |x| x.1);
-            found.push((s, start, b));
         }
     }
     (total, found)
@@ -625,29 +625,30 @@ pub struct RangeRow {
 pub fn range_stats(t: &Timeline, models: &[&RuntimeModel], tracks: &[u32], start_us: f64, end_us: f64) -> Vec<RangeRow> {
     let mut acc: HashMap<u32, (u64, f64, f64)> = HashMap::new();
     for &k in tracks {
-        let r = t.track_range(k);
-        let first = r.start;
-        let n = r.len();
-        let times = |i: usize| bar_times(t, models, BarAt { track: k, index: i as u32 });
-        let (mut lo, mut hi) = (0usize, n);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if times(mid).is_some_and(|x| x.1 <= end_us) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        let first = t.track_range(k).start;
+        let times = |g: usize| bar_times(t, models, BarAt { track: k, index: (g - first) as u32 });
+        for row in t.track_rows(k) {
+            // The row's bars starting by `end_us` (starts are sorted within a row).
+            let (mut lo, mut hi) = (row.start, row.end);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if times(mid).is_some_and(|x| x.1 <= end_us) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
             }
-        }
-        for i in 0..lo {
-            let Some((_, s, e)) = times(i) else { continue };
-            if e < start_us {
-                continue;
+            for g in row.start..lo {
+                let Some((_, s, e)) = times(g) else { continue };
+                if e < start_us {
+                    continue;
+                }
+                let name = t.name_index.get(g).copied().unwrap_or(0);
+                let a = acc.entry(name).or_insert((0, 0.0, 0.0));
+                a.0 += 1;
+                a.1 += e - s;
+                a.2 = a.2.max(e - s);
             }
-            let name = t.name_index.get(first + i).copied().unwrap_or(0);
-            let a = acc.entry(name).or_insert((0, 0.0, 0.0));
-            a.0 += 1;
-            a.1 += e - s;
-            a.2 = a.2.max(e - s);
         }
     }
     let mut rows: Vec<RangeRow> = acc

@@ -108,11 +108,19 @@ fn timeline_matches_merged_swimlane_for_every_fixture() {
                 }
             }
         }
-        // Invariants: sorted by start within a track; offsets consistent.
+        // Invariants: a track is laid out row by row (its rows tile its range in order, one
+        // per row), each row sorted by start and holding only that row's bars.
         for k in 0..t.tracks.len() {
             let rg = t.track_range(k as u32);
-            let s = &t.columns.start_us[rg];
-            assert!(s.windows(2).all(|w| w[0] <= w[1]), "{name}: track {k} not sorted");
+            let rows: Vec<_> = t.track_rows(k as u32).collect();
+            assert_eq!(rows.len(), t.tracks[k].rows as usize, "{name}: track {k} rows");
+            assert_eq!((rows[0].start, rows.last().unwrap().end), (rg.start, rg.end), "{name}: track {k} rows cover it");
+            for (r, row) in rows.iter().enumerate() {
+                assert!(r == 0 || rows[r - 1].end == row.start, "{name}: track {k} rows in order");
+                assert!(t.columns.row[row.clone()].iter().all(|&x| x == r as u32), "{name}: track {k} row {r} holds another row's bar");
+                let s = &t.columns.start_us[row.clone()];
+                assert!(s.windows(2).all(|w| w[0] <= w[1]), "{name}: track {k} row {r} not sorted");
+            }
         }
         assert_eq!(*t.track_offsets.last().unwrap() as usize, t.bar_count());
         // Absent views come with reasons.

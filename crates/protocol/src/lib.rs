@@ -89,7 +89,7 @@ pub enum ToWorker {
     DepSearch { dataset_id: u32, query: String },
 }
 
-/// A bar of a timeline: its track and its index within the track's (start-sorted) columns.
+/// A bar of a timeline: its track and its index within the track's columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BarRef {
     pub track: u32,
@@ -169,7 +169,9 @@ pub struct LegendEntry {
 }
 
 /// Header of a timeline. Columns travel beside it (transferred), one entry per bar, bars of
-/// track `t` at `[track_offsets[t], track_offsets[t+1])`, sorted by start within a track:
+/// track `t` at `[track_offsets[t], track_offsets[t+1])`. The chip timeline lays a track out
+/// row by row, each row sorted by start (the page draws each row straight from the columns);
+/// the STRACE timeline sorts a track by start, rows interleaved:
 /// `track_offsets: Uint32Array` (tracks + 1), `start_us`, `end_us`, `setup_start_us`
 /// (`Float64Array`; the AICore receive time — equal to `start_us` when there is no setup),
 /// `color_key`, `name_index` (into `names`), `row` (sub-row within the track), `flags`

@@ -9,7 +9,8 @@
 //!    under `data/capture/` (hard links, falling back to copies), because the e2e server
 //!    refuses paths that resolve outside its root; the root's `pypto-worker_loader.js` is
 //!    replaced by one that also keeps the worker's wasm exports on `self.__pyptoWasm` so the
-//!    script can read the worker's linear-memory size;
+//!    script can read the worker's linear-memory size, and its `boot.js` by one that keeps the
+//!    page's wasm exports on `globalThis.__pyptoPageWasm` (the page's linear-memory size);
 //! 4. runs `tests/bench/swimlane-bench.mjs` (playwright-core, Debian Chromium), which serves the
 //!    root, opens `?src=data/capture/`, measures load, memory, frame CPU time, hover, select and
 //!    search, prints a table and writes `tests/artifacts/bench-swimlane.json`.
@@ -27,6 +28,11 @@ pub const DEFAULT_TASKS: u64 = 1_000_000;
 /// handle on the wasm exports, so `worker.evaluate` can read `memory.buffer.byteLength`.
 const BENCH_WORKER_LOADER: &str =
     "import init from './pypto-worker.js';self.__pyptoWasm = await init();\n";
+
+/// The page's boot script the bench serves: `www/boot.js` plus a handle on the page's wasm
+/// exports (`globalThis.__pyptoPageWasm`), so the script can read the page's linear memory too.
+const BENCH_PAGE_BOOT: &str = "import init from './pypto-app.js';\n\
+     globalThis.__pyptoPageWasm = await init({ module_or_path: new URL('./pypto-app_bg.wasm', import.meta.url) });\n";
 
 #[derive(Debug)]
 pub struct Options {
@@ -121,6 +127,7 @@ fn assemble_root(dist: &Path, capture: &Path, serve_root: &Path) -> Result<(), S
     util::copy_dir(dist, serve_root)?;
     std::fs::write(serve_root.join("pypto-worker_loader.js"), BENCH_WORKER_LOADER)
         .map_err(|e| format!("write the bench worker loader: {e}"))?;
+    std::fs::write(serve_root.join("boot.js"), BENCH_PAGE_BOOT).map_err(|e| format!("write the bench page boot script: {e}"))?;
     let data = serve_root.join("data").join("capture");
     util::link_dir(capture, &data)
 }

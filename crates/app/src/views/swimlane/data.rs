@@ -1,7 +1,10 @@
 //! The timeline the worker sent (`FromWorker::Timeline` + its typed-array columns), copied once
 //! into wasm memory, with the per-lane indexes the renderer needs: one "sub-lane" per
-//! (track, row), each a start-sorted slice of bars with its culling index and, for big lanes,
+//! (track, row), each a start-sorted run of bars with its culling index and, for big lanes,
 //! its level-of-detail pyramid (tagged with each representative's colour and path flags).
+//! The chip timeline lays each track out row by row, so a sub-lane is a range of the columns
+//! (no copy); a track whose rows interleave (the STRACE timeline's nested spans) gets gathered
+//! copies.
 
 use std::ops::Range;
 
@@ -14,23 +17,46 @@ use wasm_bindgen::{JsCast, JsValue};
 /// "No task" in the `task_ring` / `task_local` columns.
 pub const NO_TASK: u32 = u32::MAX;
 
-/// One drawn row of a track: its bars as parallel start-sorted columns.
+/// One drawn row of a track: its bars, by start.
 pub struct SubLane {
     pub row: u32,
-    /// Global bar indices (into the timeline's columns) of this sub-lane, by start.
-    pub bars: Vec<u32>,
-    pub start_us: Vec<f64>,
-    pub end_us: Vec<f64>,
+    pub bars: LaneBars,
     pub index: LaneIndex,
-    /// Positions (into `bars`) of the bars flagged [`FLAG_MARKER`], by start.
+    /// Positions (into the sub-lane) of the bars flagged [`FLAG_MARKER`], by start.
     pub markers: Vec<u32>,
     /// Level-of-detail pyramid for zoomed-out frames (`None`: small lane, draw exact bars);
     /// its tags are [`lod_tag`]s.
     pub lod: Option<LanePyramid>,
-    /// Positions (into `bars`) of the bars on the static / observed critical path, by start:
-    /// drawn over the lane while that path is shown, so they stay visible at any zoom.
+    /// Positions (into the sub-lane) of the bars on the static / observed critical path, by
+    /// start: drawn over the lane while that path is shown, so they stay visible at any zoom.
     pub static_path: Vec<u32>,
     pub observed_path: Vec<u32>,
+}
+
+/// Where a sub-lane's bars are.
+pub enum LaneBars {
+    /// A range of the timeline's columns (global bar indices), sorted by start.
+    Range(Range<usize>),
+    /// Copies for a row whose bars interleave with other rows': their global indices and
+    /// times, by start.
+    Gathered { bars: Vec<u32>, start_us: Vec<f64>, end_us: Vec<f64> },
+}
+
+impl SubLane {
+    /// Global bar index of the sub-lane's `k`-th bar.
+    pub fn global(&self, k: usize) -> Option<usize> {
+        match &self.bars {
+            LaneBars::Range(r) => r.start.checked_add(k).filter(|&g| g < r.end),
+            LaneBars::Gathered { bars, .. } => bars.get(k).map(|&g| g as usize),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match &self.bars {
+            LaneBars::Range(r) => r.len(),
+            LaneBars::Gathered { bars, .. } => bars.len(),
+        }
+    }
 }
 
 /// Path flags kept in a [`lod_tag`].
@@ -173,32 +199,67 @@ impl Timeline {
         for track in 0..t.header.tracks.len() {
             let rows = t.header.tracks.get(track).map_or(1, |i| i.rows.max(1));
             let range = t.track_range(track);
+            let row_of = |i: usize| t.row.get(i).copied().unwrap_or(0).min(rows - 1);
+            let laid_out_by_row = range.clone().skip(1).all(|i| row_of(i - 1) <= row_of(i));
             let first = t.lanes.len();
             for r in 0..rows {
-                let bars: Vec<u32> = range
-                    .clone()
-                    .filter(|&i| t.row.get(i).copied().unwrap_or(0).min(rows - 1) == r)
-                    .map(|i| i as u32)
-                    .collect();
-                let start: Vec<f64> = bars.iter().map(|&i| t.start_us.get(i as usize).copied().unwrap_or(0.0)).collect();
-                let end: Vec<f64> = bars.iter().map(|&i| t.end_us.get(i as usize).copied().unwrap_or(0.0)).collect();
-                let index = LaneIndex::new(&start, &end);
-                let flagged = |flag: u32| -> Vec<u32> {
-                    (0..bars.len())
-                        .filter(|&k| bars.get(k).is_some_and(|&g| t.flags.get(g as usize).is_some_and(|f| f & flag != 0)))
-                        .map(|k| k as u32)
-                        .collect()
+                let bars = if laid_out_by_row {
+                    let track_rows = t.row.get(range.clone()).unwrap_or_default();
+                    let lo = range.start + track_rows.partition_point(|&x| x.min(rows - 1) < r);
+                    let hi = range.start + track_rows.partition_point(|&x| x.min(rows - 1) <= r);
+                    LaneBars::Range(lo..hi)
+                } else {
+                    let bars: Vec<u32> = range.clone().filter(|&i| row_of(i) == r).map(|i| i as u32).collect();
+                    let start_us = bars.iter().map(|&i| t.start_us.get(i as usize).copied().unwrap_or(0.0)).collect();
+                    let end_us = bars.iter().map(|&i| t.end_us.get(i as usize).copied().unwrap_or(0.0)).collect();
+                    LaneBars::Gathered { bars, start_us, end_us }
                 };
-                let (markers, static_path, observed_path) = (flagged(FLAG_MARKER), flagged(FLAG_STATIC_PATH), flagged(FLAG_OBSERVED_PATH));
-                let lod = LanePyramid::build(&start, &end, |k| {
-                    let g = bars.get(k).copied().unwrap_or(0) as usize;
-                    lod_tag(t.color_key.get(g).copied().unwrap_or(0), t.flags.get(g).copied().unwrap_or(0))
-                });
-                t.lanes.push(SubLane { row: r, bars, start_us: start, end_us: end, index, markers, lod, static_path, observed_path });
+                let lane = t.sub_lane(r, bars);
+                t.lanes.push(lane);
             }
             t.track_lanes.push(first..t.lanes.len());
         }
         t
+    }
+
+    /// A sub-lane over `bars`, with its index, flagged positions and LOD pyramid.
+    fn sub_lane(&self, row: u32, bars: LaneBars) -> SubLane {
+        let mut lane = SubLane {
+            row,
+            bars,
+            index: LaneIndex::new(&[], &[]),
+            markers: Vec::new(),
+            lod: None,
+            static_path: Vec::new(),
+            observed_path: Vec::new(),
+        };
+        let (start, end) = self.lane_times(&lane);
+        let index = LaneIndex::new(start, end);
+        let flagged = |flag: u32| -> Vec<u32> {
+            (0..lane.len())
+                .filter(|&k| lane.global(k).is_some_and(|g| self.flags.get(g).is_some_and(|f| f & flag != 0)))
+                .map(|k| k as u32)
+                .collect()
+        };
+        let (markers, static_path, observed_path) = (flagged(FLAG_MARKER), flagged(FLAG_STATIC_PATH), flagged(FLAG_OBSERVED_PATH));
+        let lod = LanePyramid::build(start, end, |k| {
+            let g = lane.global(k).unwrap_or(0);
+            lod_tag(self.color_key.get(g).copied().unwrap_or(0), self.flags.get(g).copied().unwrap_or(0))
+        });
+        lane.index = index;
+        lane.markers = markers;
+        lane.static_path = static_path;
+        lane.observed_path = observed_path;
+        lane.lod = lod;
+        lane
+    }
+
+    /// The start and end columns of a sub-lane's bars, by start.
+    pub fn lane_times<'a>(&'a self, lane: &'a SubLane) -> (&'a [f64], &'a [f64]) {
+        match &lane.bars {
+            LaneBars::Range(r) => (self.start_us.get(r.clone()).unwrap_or_default(), self.end_us.get(r.clone()).unwrap_or_default()),
+            LaneBars::Gathered { start_us, end_us, .. } => (start_us, end_us),
+        }
     }
 
     /// Global bar indices of a track.

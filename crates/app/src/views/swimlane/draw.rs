@@ -86,6 +86,7 @@ fn outline(lines: &mut Vec<LineInstance>, x0: f32, y0: f32, x1: f32, y1: f32, wi
 fn emit_flagged(
     cam: &pypto_render::camera::TimeCamera,
     sub: &super::data::SubLane,
+    (starts, ends): (&[f64], &[f64]),
     positions: &[u32],
     window: std::ops::Range<usize>,
     geometry: LaneGeometry,
@@ -93,21 +94,21 @@ fn emit_flagged(
     color: impl Fn(usize) -> [u8; 4],
     out: &mut Vec<RectInstance>,
 ) {
-    let start_of = |k: u32| sub.start_us.get(k as usize).copied().unwrap_or(f64::INFINITY);
+    let start_of = |k: u32| starts.get(k as usize).copied().unwrap_or(f64::INFINITY);
     let lo = positions.partition_point(|&k| (k as usize) < window.start);
     let hi = positions.partition_point(|&k| (k as usize) < window.end);
     let flagged = positions.get(lo..hi).unwrap_or_default();
     let mut pos = 0;
     while let Some(&k) = flagged.get(pos) {
         let start = start_of(k);
-        let end = sub.end_us.get(k as usize).copied().unwrap_or(start).max(start);
+        let end = ends.get(k as usize).copied().unwrap_or(start).max(start);
         let (x0, x1) = (cam.us_to_px(start), cam.us_to_px(end));
         if x0 > cam.width_px + MARKER_MIN_PX {
             break;
         }
         let (left, right) = span(x0, x1);
         if right >= -1.0 {
-            let global = sub.bars.get(k as usize).copied().unwrap_or(0) as usize;
+            let global = sub.global(k as usize).unwrap_or(0);
             let (left, right) = (left.max(-MARKER_MIN_PX), right.min(cam.width_px + MARKER_MIN_PX));
             out.push(RectInstance { x: left as f32, y: geometry.y, w: (right - left) as f32, h: geometry.h, rgba: color(global) });
         }
@@ -294,7 +295,8 @@ impl SwimlaneRenderer {
             let Some(sub) = data.lanes.get(lane) else { continue };
             let Some(row) = self.drawn_row(track, sub.row) else { continue };
             let y = (top + f64::from(row) * ROW_PITCH_PX + BAR_TOP_PAD_PX) as f32;
-            let window = sub.index.visible_range(&sub.start_us, &sub.end_us, t0, t1);
+            let (starts, ends) = data.lane_times(sub);
+            let window = sub.index.visible_range(starts, ends, t0, t1);
             let geometry = LaneGeometry { y, h: BAR_HEIGHT_PX as f32 };
             let path = settings.path;
             let hl = super::highlight::mask();
@@ -320,7 +322,7 @@ impl SwimlaneRenderer {
             let mut setup_inline: Vec<RectInstance> = Vec::new(); // pinned + setup only; no allocation otherwise
             let labels = &mut self.labels;
             let mut on_bar = |bar: VisitedBar, tag: Option<u16>| {
-                let g = sub.bars.get(bar.index).copied().unwrap_or(0) as usize;
+                let g = sub.global(bar.index).unwrap_or(0);
                 let (a, b) = (bar.x0.max(-1.0), bar.x1.min(width + 1.0));
                 let rgba = tag.map_or_else(|| color(g), tag_color);
                 out.push(RectInstance { x: gutter + a as f32, y: geometry.y, w: (b - a) as f32, h: geometry.h, rgba });
@@ -350,11 +352,11 @@ impl SwimlaneRenderer {
             };
             // Many bars per pixel: the LOD pyramid (O(pixels)); few: the exact bars.
             let lod = sub.lod.as_ref().filter(|_| hl.is_none() && window.len() as f64 > width * EXACT_BARS_PER_PX);
-            let by_lod = lod.is_some_and(|lod| lod.visit(&cam, &sub.start_us, &sub.end_us, &sub.index, window.clone(), 1.0, |b| on_bar(b.bar, b.tag)));
+            let by_lod = lod.is_some_and(|lod| lod.visit(&cam, starts, ends, &sub.index, window.clone(), 1.0, |b| on_bar(b.bar, b.tag)));
             if by_lod {
                 LOD_LANES.set(LOD_LANES.get() + 1);
             } else {
-                sub.index.visit_bars(&cam, &sub.start_us, &sub.end_us, window.clone(), 1.0, |bar| on_bar(bar, None));
+                sub.index.visit_bars(&cam, starts, ends, window.clone(), 1.0, |bar| on_bar(bar, None));
             }
             let first_overlay = out.len();
             // Bars on the shown critical path over the (dimmed) rest, one per pixel column.
@@ -364,8 +366,8 @@ impl SwimlaneRenderer {
                 PathMode::Static => &sub.static_path[..],
                 PathMode::Observed => &sub.observed_path[..],
             };
-            emit_flagged(&cam, sub, path_bars, window.clone(), geometry, |x0, x1| (x0, x1.max(x0 + 1.0)), color, out);
-            emit_flagged(&cam, sub, &sub.markers, window, geometry, marker_span, color, out);
+            emit_flagged(&cam, sub, (starts, ends), path_bars, window.clone(), geometry, |x0, x1| (x0, x1.max(x0 + 1.0)), color, out);
+            emit_flagged(&cam, sub, (starts, ends), &sub.markers, window, geometry, marker_span, color, out);
             for rect in out.get_mut(first_overlay..).unwrap_or_default() {
                 rect.x += gutter;
             }

@@ -96,13 +96,14 @@ impl SwimlaneRenderer {
         // A folded track draws its instant row over its first row: both are searched.
         let mut best: Option<(f64, f64, usize)> = None;
         for sub in lanes.filter_map(|l| data.lanes.get(l)).filter(|s| self.drawn_row(track, s.row) == Some(row)) {
-            sub.index.overlapping(&sub.start_us, &sub.end_us, t - slop_us, t + slop_us, |i| {
-                let (Some(&s), Some(&e)) = (sub.start_us.get(i), sub.end_us.get(i)) else { return };
+            let (starts, ends) = data.lane_times(sub);
+            sub.index.overlapping(starts, ends, t - slop_us, t + slop_us, |i| {
+                let (Some(&s), Some(&e)) = (starts.get(i), ends.get(i)) else { return };
                 let distance = if t < s { s - t } else if t > e { t - e } else { 0.0 };
                 // Prefer the innermost (shortest) bar among those under the pointer.
                 let key = (distance, e - s);
                 if distance <= slop_us && best.is_none_or(|(d, len, _)| key < (d, len)) {
-                    best = Some((distance, e - s, sub.bars.get(i).copied().unwrap_or(0) as usize));
+                    best = Some((distance, e - s, sub.global(i).unwrap_or(0)));
                 }
             });
         }
