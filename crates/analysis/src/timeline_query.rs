@@ -46,7 +46,7 @@ fn at(t: &Timeline, bar: usize) -> Option<BarAt> {
 /// `(drawn start (setup start), start, end)` of a bar in µs, from the model.
 pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(f64, f64, f64)> {
     let g = t.bar_index(bar.track, bar.index)?;
-    let src = *t.source.get(g)? as usize;
+    let src = t.source.get(g)? as usize;
     let m = model(t, models, bar.track)?;
     let tr = t.tracks.get(bar.track as usize)?;
     let pair = |s: Option<&f64>, e: Option<&f64>| {
@@ -80,7 +80,7 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
 /// The task id a bar stands for (task bars, markers, submits, graph envelopes).
 pub fn bar_task(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<u64> {
     let g = t.bar_index(bar.track, bar.index)?;
-    let src = *t.source.get(g)? as usize;
+    let src = t.source.get(g)? as usize;
     let m = model(t, models, bar.track)?;
     match t.tracks.get(bar.track as usize)?.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => m.tasks.task_id.get(src).copied(),
@@ -101,14 +101,14 @@ pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
     let fallback = || {
         t.bar_index(bar.track, bar.index)
             .and_then(|g| t.name_index.get(g))
-            .and_then(|&n| t.names.get(n as usize))
+            .and_then(|n| t.names.get(n as usize))
             .cloned()
             .unwrap_or_default()
     };
     let (Some(g), Some(m), Some(tr)) = (t.bar_index(bar.track, bar.index), model(t, models, bar.track), t.tracks.get(bar.track as usize)) else {
         return String::new();
     };
-    let src = t.source.get(g).copied().unwrap_or(0) as usize;
+    let src = t.source.get(g).unwrap_or(0) as usize;
     match tr.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
             let id = m.tasks.task_id.get(src).copied().unwrap_or(0);
@@ -161,9 +161,9 @@ fn bar_of_source(t: &Timeline, models: &[&RuntimeModel], track: u32, source: u32
                 hi = mid;
             }
         }
-        (lo..row.end).take_while(|&g| start_of(g) <= start_us).find(|&g| t.source.get(g) == Some(&source))
+        (lo..row.end).take_while(|&g| start_of(g) <= start_us).find(|&g| t.source.get(g) == Some(source))
     });
-    near.or_else(|| t.track_range(track).find(|&g| t.source.get(g) == Some(&source))).map(bar)
+    near.or_else(|| t.track_range(track).find(|&g| t.source.get(g) == Some(source))).map(bar)
 }
 
 /// The bar of a joined row in the Worker View (or Scheduler View).
@@ -265,7 +265,7 @@ pub fn spmd_group(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Vec<Bar
         _ => return vec![bar],
     };
     let (Some(m), Some(g)) = (models.get(d as usize), t.bar_index(bar.track, bar.index)) else { return Vec::new() };
-    let row = t.source.get(g).copied().unwrap_or(0);
+    let row = t.source.get(g).unwrap_or(0);
     let id = m.tasks.task_id.get(row as usize).copied().unwrap_or(0);
     let fid = m.func_ids.get(row as usize).copied().unwrap_or(-1);
     m.kinds
@@ -327,7 +327,7 @@ pub fn bar_details_with(
     let g = t.bar_index(bar.track, bar.index)?;
     let tr = t.tracks.get(bar.track as usize)?;
     let m = model(t, models, bar.track)?;
-    let src = *t.source.get(g)? as usize;
+    let src = t.source.get(g)? as usize;
     let (_, start, end) = bar_times(t, models, bar)?;
     let title = bar_label(t, models, bar);
     let mut f: Vec<(String, String)> = Vec::new();
@@ -564,7 +564,7 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
 /// a track (sorted by execution start) contributes at most its first `limit`, so a query
 /// matching a function of 300k bars touches the times of `rows × limit` bars, not 300k.
 fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], scores: &[Option<i64>], limit: usize) -> (u64, Vec<(i64, f64, BarAt)>) {
-    let score_of = |g: usize| t.name_index.get(g).and_then(|&n| scores.get(n as usize).copied().flatten());
+    let score_of = |g: usize| t.name_index.get(g).and_then(|n| scores.get(n as usize).copied().flatten());
     // 1. Count the matches per score (names are few, bars many: a name-index lookup per bar).
     let mut per_score: Vec<(i64, u64)> = Vec::new();
     for &k in task_tracks {
@@ -643,7 +643,7 @@ pub fn range_stats(t: &Timeline, models: &[&RuntimeModel], tracks: &[u32], start
                 if e < start_us {
                     continue;
                 }
-                let name = t.name_index.get(g).copied().unwrap_or(0);
+                let name = t.name_index.get(g).unwrap_or(0);
                 let a = acc.entry(name).or_insert((0, 0.0, 0.0));
                 a.0 += 1;
                 a.1 += e - s;

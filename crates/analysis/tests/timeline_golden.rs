@@ -193,7 +193,7 @@ fn search_details_dependencies_and_range_stats() {
             }
             let r = t.track_range(k);
             for g in r.clone() {
-                if let Some(s) = q::fuzzy_score(&t.names[t.name_index[g] as usize], &lower) {
+                if let Some(s) = q::fuzzy_score(&t.names[t.name_index.get(g).unwrap() as usize], &lower) {
                     let b = q::BarAt { track: k, index: (g - r.start) as u32 };
                     all.push((s, q::bar_times(&t, &models, b).unwrap().1, b));
                 }

@@ -134,7 +134,7 @@ impl JsColumns {
         for (name, a) in Self::F64_NAMES.iter().zip(&self.f64s) {
             columns.js(name, &a.slice(0, self.bars));
         }
-        columns.u32_pages("name_index", name_index.pages());
+        columns.u32_paged("name_index", name_index);
         for (name, a) in Self::U32_NAMES.iter().zip(&self.u32s) {
             columns.js(name, &a.slice(0, self.bars));
         }

@@ -46,16 +46,13 @@ impl Columns {
         self.add(name, &array, &array.buffer());
     }
 
-    /// A `u32` column from consecutive pages (one typed array of their total length).
-    pub fn u32_pages(&mut self, name: &str, pages: &[Vec<u32>]) {
-        let len: usize = pages.iter().map(Vec::len).sum();
-        let array = js_sys::Uint32Array::new_with_length(len as u32);
-        let mut at = 0u32;
-        for page in pages {
-            let n = page.len() as u32;
-            array.subarray(at, at + n).copy_from(page);
-            at += n;
-        }
+    /// A `u32` column from a paged column (one typed array of its length, filled page by page).
+    pub fn u32_paged(&mut self, name: &str, column: &pypto_analysis::paged::PagedU32) {
+        let array = js_sys::Uint32Array::new_with_length(column.len() as u32);
+        column.for_each_chunk(|first, values| {
+            let first = first as u32;
+            array.subarray(first, first + values.len() as u32).copy_from(values);
+        });
         self.add(name, &array, &array.buffer());
     }
 }
