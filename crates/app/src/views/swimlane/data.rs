@@ -51,6 +51,14 @@ impl SubLane {
         }
     }
 
+    /// Whether global bar `global` is in this sub-lane.
+    pub fn contains(&self, global: usize) -> bool {
+        match &self.bars {
+            LaneBars::Range(r) => r.contains(&global),
+            LaneBars::Gathered { bars, .. } => u32::try_from(global).is_ok_and(|g| bars.binary_search(&g).is_ok()),
+        }
+    }
+
     pub fn len(&self) -> usize {
         match &self.bars {
             LaneBars::Range(r) => r.len(),
@@ -76,21 +84,28 @@ pub fn lod_tag_parts(tag: u16) -> (u32, u32) {
     (tag >> 2, tag & TAG_PATH_FLAGS)
 }
 
-/// Columns of a timeline plus derived per-lane data.
+/// Columns of a timeline plus derived per-lane data. Kept narrow, since a big capture has
+/// millions of bars: flags and task rings in a byte, the setup start only for tracks that
+/// have one, and no row column (a row is a sub-lane).
 pub struct Timeline {
     pub header: TimelineHeader,
     pub track_offsets: Vec<u32>,
     pub start_us: Vec<f64>,
     pub end_us: Vec<f64>,
-    pub setup_start_us: Vec<f64>,
+    /// Setup starts (the AICore receive time) of the tracks listed in `setup_offsets`, one
+    /// run of the track's bars each; a bar of another track has none (setup = start).
+    setup_start_us: Vec<f64>,
+    /// Per track: where its bars' setup starts begin in `setup_start_us` ([`NO_SETUP`]: none
+    /// differs from its start).
+    setup_offsets: Vec<u32>,
     pub color_key: Vec<u32>,
     pub name_index: Vec<u32>,
-    pub row: Vec<u32>,
-    pub flags: Vec<u32>,
-    /// Ring / local id of each bar's task ([`NO_TASK`] = none); both empty when the worker
-    /// did not send them (older worker, Worker View fallback).
-    pub task_ring: Vec<u32>,
-    pub task_local: Vec<u32>,
+    /// The protocol's `FLAG_*` bits (all below 256).
+    flags: Vec<u8>,
+    /// Ring (low byte) / local id of each bar's task (`task_local` [`NO_TASK`] = none); both
+    /// empty when the worker did not send them (older worker, Worker View fallback).
+    task_ring: Vec<u8>,
+    task_local: Vec<u32>,
     /// Sub-lanes of each track, by row: `track_lanes[t]` = indices into `lanes`.
     pub track_lanes: Vec<Range<usize>>,
     pub lanes: Vec<SubLane>,
@@ -99,52 +114,104 @@ pub struct Timeline {
     pub observed_path_bars: u64,
 }
 
+/// "This track has no setup starts" in `Timeline::setup_offsets`.
+const NO_SETUP: u32 = u32::MAX;
+
+/// Entries copied out of a typed array at a time when a column is narrowed on its way in.
+const COPY_CHUNK: usize = 1 << 16;
+
+fn js_column<T: JsCast>(columns: &JsValue, name: &str) -> Option<T> {
+    js_sys::Reflect::get(columns, &JsValue::from_str(name)).ok()?.dyn_into::<T>().ok()
+}
+
 fn typed_f64(columns: &JsValue, name: &str) -> Vec<f64> {
-    js_sys::Reflect::get(columns, &JsValue::from_str(name))
-        .ok()
-        .and_then(|v| v.dyn_into::<js_sys::Float64Array>().ok())
-        .map(|a| a.to_vec())
-        .unwrap_or_default()
+    js_column::<js_sys::Float64Array>(columns, name).map(|a| a.to_vec()).unwrap_or_default()
+}
+
+fn typed_len(columns: &JsValue, name: &str) -> usize {
+    js_column::<js_sys::Object>(columns, name)
+        .and_then(|a| js_sys::Reflect::get(&a, &JsValue::from_str("length")).ok())
+        .and_then(|l| l.as_f64())
+        .map_or(0, |l| l as usize)
 }
 
 fn typed_u32(columns: &JsValue, name: &str) -> Vec<u32> {
-    js_sys::Reflect::get(columns, &JsValue::from_str(name))
-        .ok()
-        .and_then(|v| v.dyn_into::<js_sys::Uint32Array>().ok())
-        .map(|a| a.to_vec())
-        .unwrap_or_default()
+    js_column::<js_sys::Uint32Array>(columns, name).map(|a| a.to_vec()).unwrap_or_default()
+}
+
+/// A `Uint32Array` column narrowed by `narrow` as it is copied in, a chunk at a time (the
+/// full-width column never sits in wasm memory).
+fn narrowed_u32<T>(columns: &JsValue, name: &str, narrow: impl Fn(u32) -> T) -> Vec<T> {
+    let Some(a) = js_column::<js_sys::Uint32Array>(columns, name) else { return Vec::new() };
+    let n = a.length() as usize;
+    let mut out = Vec::with_capacity(n);
+    let mut buf = vec![0u32; COPY_CHUNK.min(n)];
+    let mut at = 0;
+    while at < n {
+        let k = COPY_CHUNK.min(n - at);
+        let Some(chunk) = buf.get_mut(..k) else { break };
+        a.subarray(at as u32, (at + k) as u32).copy_to(chunk);
+        out.extend(chunk.iter().map(|&v| narrow(v)));
+        at += k;
+    }
+    out
+}
+
+/// `range` of a typed array column, copied (empty when the column is absent or short).
+fn js_range<A: JsCast, T: Default + Clone>(columns: &JsValue, name: &str, range: Range<usize>, copy: impl Fn(&A, &mut [T])) -> Vec<T> {
+    let Some(a) = js_column::<A>(columns, name) else { return Vec::new() };
+    let mut out = vec![T::default(); range.len()];
+    copy(&a, &mut out);
+    out
 }
 
 impl Timeline {
     /// Reads the columns beside a `Timeline` reply.
     pub fn from_js(header: TimelineHeader, columns: &JsValue) -> Timeline {
-        let start_us = typed_f64(columns, "start_us");
-        let mut setup_start_us = typed_f64(columns, "setup_start_us");
-        if setup_start_us.len() != start_us.len() {
-            setup_start_us.clone_from(&start_us);
-        }
+        let n = typed_len(columns, "start_us");
+        let rows = |r: Range<usize>| -> Vec<u32> {
+            if r.end > typed_len(columns, "row") {
+                return vec![0; r.len()];
+            }
+            js_range(columns, "row", r.clone(), |a: &js_sys::Uint32Array, out| a.subarray(r.start as u32, r.end as u32).copy_to(out))
+        };
         let mut t = Timeline::build(
             header,
             typed_u32(columns, "track_offsets"),
-            start_us,
+            typed_f64(columns, "start_us"),
             typed_f64(columns, "end_us"),
-            setup_start_us,
             typed_u32(columns, "color_key"),
             typed_u32(columns, "name_index"),
-            typed_u32(columns, "row"),
-            typed_u32(columns, "flags"),
+            narrowed_u32(columns, "flags", |v| (v & 0xFF) as u8),
+            &rows,
         );
-        t.set_task_ids(typed_u32(columns, "task_ring"), typed_u32(columns, "task_local"));
+        if typed_len(columns, "setup_start_us") == n {
+            t.set_setup_starts(|r| js_range(columns, "setup_start_us", r.clone(), |a: &js_sys::Float64Array, out| a.subarray(r.start as u32, r.end as u32).copy_to(out)));
+        }
+        if typed_len(columns, "task_ring") == n && typed_len(columns, "task_local") == n && n > 0 {
+            t.task_ring = narrowed_u32(columns, "task_ring", |v| (v & 0xFF) as u8);
+            t.task_local = typed_u32(columns, "task_local");
+        }
         t
     }
 
-    /// Sets the task-id columns; ignored (left empty) unless both have one entry per bar.
-    pub fn set_task_ids(&mut self, task_ring: Vec<u32>, task_local: Vec<u32>) {
-        let n = self.start_us.len();
-        if task_ring.len() == n && task_local.len() == n && n > 0 {
-            self.task_ring = task_ring;
-            self.task_local = task_local;
+    /// Keeps the setup starts (`setup_of(track range)` gives a track's) of the tracks where
+    /// one differs from its bar's start.
+    pub fn set_setup_starts(&mut self, setup_of: impl Fn(Range<usize>) -> Vec<f64>) {
+        self.setup_start_us.clear();
+        self.setup_offsets.clear();
+        for track in 0..self.header.tracks.len() {
+            let range = self.track_range(track);
+            let setup = setup_of(range.clone());
+            let starts = self.start_us.get(range).unwrap_or_default();
+            if setup.len() == starts.len() && setup.iter().zip(starts).any(|(s, b)| s < b) {
+                self.setup_offsets.push(self.setup_start_us.len() as u32);
+                self.setup_start_us.extend_from_slice(&setup);
+            } else {
+                self.setup_offsets.push(NO_SETUP);
+            }
         }
+        self.setup_start_us.shrink_to_fit();
     }
 
     /// Whether the worker sent the task-id columns.
@@ -152,38 +219,43 @@ impl Timeline {
         !self.task_local.is_empty()
     }
 
+    /// `(ring, local)` of a bar's task (the ring's low byte, as labels show it); `None` when
+    /// the bar has no task or the columns are absent.
+    pub fn task_of(&self, global: usize) -> Option<(u32, u32)> {
+        let ring = self.task_ring.get(global).copied()?;
+        let local = self.task_local.get(global).copied().filter(|&l| l != NO_TASK)?;
+        Some((u32::from(ring), local))
+    }
+
     /// The task id of a bar as shown in labels: `t{local}` on ring 0, else `r{ring}t{local}`;
     /// `None` when the bar has no task or the columns are absent.
     pub fn task_id_label(&self, global: usize) -> Option<String> {
-        let ring = self.task_ring.get(global).copied()?;
-        let local = self.task_local.get(global).copied()?;
-        if ring == NO_TASK || local == NO_TASK {
-            return None;
-        }
+        let (ring, local) = self.task_of(global)?;
         Some(if ring == 0 { format!("t{local}") } else { format!("r{ring}t{local}") })
     }
 
+    /// The timeline of these columns, its sub-lanes built: `rows(track range)` gives the
+    /// drawn row of each bar of a track (read a track at a time, never kept).
     #[allow(clippy::too_many_arguments)] // one argument per column
     pub fn build(
         header: TimelineHeader,
         track_offsets: Vec<u32>,
         start_us: Vec<f64>,
         end_us: Vec<f64>,
-        setup_start_us: Vec<f64>,
         color_key: Vec<u32>,
         name_index: Vec<u32>,
-        row: Vec<u32>,
-        flags: Vec<u32>,
+        flags: Vec<u8>,
+        rows_of: &dyn Fn(Range<usize>) -> Vec<u32>,
     ) -> Timeline {
         let mut t = Timeline {
             header,
             track_offsets,
             start_us,
             end_us,
-            setup_start_us,
+            setup_start_us: Vec::new(),
+            setup_offsets: Vec::new(),
             color_key,
             name_index,
-            row,
             flags,
             task_ring: Vec::new(),
             task_local: Vec::new(),
@@ -193,23 +265,22 @@ impl Timeline {
             observed_path_bars: 0,
         };
         for &f in &t.flags {
-            t.static_path_bars += u64::from(f & FLAG_STATIC_PATH != 0);
-            t.observed_path_bars += u64::from(f & FLAG_OBSERVED_PATH != 0);
+            t.static_path_bars += u64::from(u32::from(f) & FLAG_STATIC_PATH != 0);
+            t.observed_path_bars += u64::from(u32::from(f) & FLAG_OBSERVED_PATH != 0);
         }
         for track in 0..t.header.tracks.len() {
             let rows = t.header.tracks.get(track).map_or(1, |i| i.rows.max(1));
             let range = t.track_range(track);
-            let row_of = |i: usize| t.row.get(i).copied().unwrap_or(0).min(rows - 1);
-            let laid_out_by_row = range.clone().skip(1).all(|i| row_of(i - 1) <= row_of(i));
+            let track_rows: Vec<u32> = rows_of(range.clone()).into_iter().map(|x| x.min(rows - 1)).collect();
+            let laid_out_by_row = track_rows.is_sorted();
             let first = t.lanes.len();
             for r in 0..rows {
                 let bars = if laid_out_by_row {
-                    let track_rows = t.row.get(range.clone()).unwrap_or_default();
-                    let lo = range.start + track_rows.partition_point(|&x| x.min(rows - 1) < r);
-                    let hi = range.start + track_rows.partition_point(|&x| x.min(rows - 1) <= r);
+                    let lo = range.start + track_rows.partition_point(|&x| x < r);
+                    let hi = range.start + track_rows.partition_point(|&x| x <= r);
                     LaneBars::Range(lo..hi)
                 } else {
-                    let bars: Vec<u32> = range.clone().filter(|&i| row_of(i) == r).map(|i| i as u32).collect();
+                    let bars: Vec<u32> = range.clone().zip(&track_rows).filter(|&(_, &x)| x == r).map(|(i, _)| i as u32).collect();
                     let start_us = bars.iter().map(|&i| t.start_us.get(i as usize).copied().unwrap_or(0.0)).collect();
                     let end_us = bars.iter().map(|&i| t.end_us.get(i as usize).copied().unwrap_or(0.0)).collect();
                     LaneBars::Gathered { bars, start_us, end_us }
@@ -237,14 +308,14 @@ impl Timeline {
         let index = LaneIndex::new(start, end);
         let flagged = |flag: u32| -> Vec<u32> {
             (0..lane.len())
-                .filter(|&k| lane.global(k).is_some_and(|g| self.flags.get(g).is_some_and(|f| f & flag != 0)))
+                .filter(|&k| lane.global(k).is_some_and(|g| self.flags_of(g) & flag != 0))
                 .map(|k| k as u32)
                 .collect()
         };
         let (markers, static_path, observed_path) = (flagged(FLAG_MARKER), flagged(FLAG_STATIC_PATH), flagged(FLAG_OBSERVED_PATH));
         let lod = LanePyramid::build(start, end, |k| {
             let g = lane.global(k).unwrap_or(0);
-            lod_tag(self.color_key.get(g).copied().unwrap_or(0), self.flags.get(g).copied().unwrap_or(0))
+            lod_tag(self.color_key.get(g).copied().unwrap_or(0), self.flags_of(g))
         });
         lane.index = index;
         lane.markers = markers;
@@ -289,7 +360,14 @@ impl Timeline {
     }
 
     pub fn flags_of(&self, global: usize) -> u32 {
-        self.flags.get(global).copied().unwrap_or(0)
+        self.flags.get(global).copied().map_or(0, u32::from)
+    }
+
+    /// The drawn row of a bar (the row of its sub-lane).
+    pub fn row_of(&self, global: usize) -> Option<u32> {
+        let bar = self.bar_ref(global)?;
+        let lanes = self.track_lanes.get(bar.track as usize)?.clone();
+        self.lanes.get(lanes)?.iter().find(|l| l.contains(global)).map(|l| l.row)
     }
 
     pub fn is_marker(&self, global: usize) -> bool {
@@ -309,7 +387,14 @@ impl Timeline {
     pub fn times(&self, global: usize) -> Option<(f64, f64, f64)> {
         let s = self.start_us.get(global).copied()?;
         let e = self.end_us.get(global).copied()?;
-        let setup = self.setup_start_us.get(global).copied().unwrap_or(s).min(s);
-        Some((setup, s, e))
+        let track = self.track_offsets.partition_point(|&o| o as usize <= global).checked_sub(1)?;
+        let setup = match self.setup_offsets.get(track).copied().filter(|&o| o != NO_SETUP) {
+            Some(offset) => {
+                let first = self.track_offsets.get(track).copied()? as usize;
+                self.setup_start_us.get(offset as usize + global - first).copied().unwrap_or(s)
+            }
+            None => s,
+        };
+        Some((setup.min(s), s, e))
     }
 }

@@ -46,6 +46,6 @@ pub fn from_worker_view(header: WorkerViewColumns, columns: &JsValue) -> Timelin
         path_source: String::new(),
         warnings: Vec::new(),
     };
-    let setup = start.clone();
-    Timeline::build(th, offsets, start, end, setup, color, names, vec![0; n], vec![FLAG_TASK; n])
+    let flags = vec![u8::try_from(FLAG_TASK).unwrap_or(0); n];
+    Timeline::build(th, offsets, start, end, color, names, flags, &|r| vec![0; r.len()])
 }

@@ -42,8 +42,8 @@ pub fn set(tasks: &[u64], dataset_id: u32, view: Option<TimelineView>) -> usize 
         for g in t.header.groups.iter().filter(|g| g.dataset_id == dataset_id && view.is_none_or(|v| g.view == v)) {
             for &track in &g.tracks {
                 for gi in t.track_range(track as usize) {
-                    let (Some(&ring), Some(&local)) = (t.task_ring.get(gi), t.task_local.get(gi)) else { continue };
-                    if wanted.contains(&(ring, local)) {
+                    let Some(task) = t.task_of(gi) else { continue };
+                    if wanted.contains(&task) {
                         if let Some(m) = mask.get_mut(gi) {
                             *m = true;
                             bright += 1;

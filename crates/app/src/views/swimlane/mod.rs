@@ -431,7 +431,7 @@ impl SwimlaneRenderer {
         let global = data.global(bar)?;
         let (setup, start, end) = data.times(global)?;
         let top = self.track_top(bar.track as usize)?;
-        let row = data.row.get(global).copied().unwrap_or(0);
+        let row = data.row_of(global).unwrap_or(0);
         let row = self.drawn_row(bar.track as usize, row).unwrap_or(0);
         let y = top + f64::from(row) * layout::ROW_PITCH_PX + layout::BAR_TOP_PAD_PX;
         let show_setup = self.state.swim.settings.with_untracked(|st| st.show_setup);

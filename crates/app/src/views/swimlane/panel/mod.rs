@@ -142,7 +142,7 @@ pub fn find_task_bar(dataset_id: u32, task_id: u64, core_id: Option<u32>) -> Opt
                 let Some(info) = t.header.tracks.get(track as usize) else { continue };
                 let on_core = core_id.is_none_or(|c| info.core_type.is_some() && info.label.rsplit('_').next() == Some(c.to_string().as_str()));
                 for gi in t.track_range(track as usize) {
-                    if t.task_ring.get(gi) == Some(&ring) && t.task_local.get(gi) == Some(&local) {
+                    if t.task_of(gi) == Some((ring, local)) {
                         let Some(bar) = t.bar_ref(gi) else { continue };
                         if on_core {
                             return Some(bar);

@@ -119,7 +119,7 @@ pub fn find_bar(dataset_id: u32, task_id: u64, view: TimelineView) -> Option<Bar
         for g in t.header.groups.iter().filter(|g| g.view == view && g.dataset_id == dataset_id) {
             let lanes = g.tracks.iter().filter_map(|&track| t.track_lanes.get(track as usize)).flat_map(Clone::clone);
             for sub in lanes.filter_map(|l| t.lanes.get(l)) {
-                let hit = (0..sub.len()).filter_map(|k| sub.global(k)).find(|&gi| t.task_ring.get(gi) == Some(&ring) && t.task_local.get(gi) == Some(&local));
+                let hit = (0..sub.len()).filter_map(|k| sub.global(k)).find(|&gi| t.task_of(gi) == Some((ring, local)));
                 // A sub-lane is sorted by start: its first hit is its earliest.
                 if let Some(gi) = hit {
                     let s = t.start_us.get(gi).copied().unwrap_or(f64::INFINITY);
