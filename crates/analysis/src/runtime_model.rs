@@ -229,18 +229,25 @@ impl RuntimeModel {
         cpm: CpmInputs,
         step: &mut dyn FnMut(&str),
     ) -> (Self, RecordsFacts) {
-        let paths = Paths::of(&records, deps.as_ref(), names.as_ref(), cpm);
-        step("critical paths");
-        let mut tasks = tasks::join(&records);
-        step("join");
-        let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(&records));
-        let facts = summary::records_summary(&records, &tasks);
+        // The scheduler and orchestrator records first: converted, they take half the memory
+        // (4-byte cycle offsets for 16 bytes of cycles), before the critical path and the
+        // join build beside them. Neither reads those records; the join takes the file's time
+        // base from before (its base is the smallest timestamp of every record).
+        let tb = Timebase::from_records(&records);
+        let counts = summary::thread_counts(&records);
         let phases = task_kinds::take_sched_phases_us(&mut records, &tb);
         step("scheduler phases");
+        let orch = task_kinds::orch_submits_us(&records, &tb);
+        records.orch_threads = Vec::new();
+        records.host_orch_threads = Vec::new();
+        step("orchestrator");
+        let paths = Paths::of(&records, deps.as_ref(), names.as_ref(), cpm);
+        step("critical paths");
+        let mut tasks = tasks::join_with_timebase(&records, tb.clone());
+        step("join");
+        let facts = summary::records_summary_with(&records, &tasks, counts);
         let func_ids = tasks::func_ids(&tasks, deps.as_ref());
         step("func ids");
-        let orch = task_kinds::orch_submits_us(&records, &tb);
-        step("orchestrator");
         let kinds = task_kinds::classify_with(&records, &tasks, deps.as_ref(), &phases, &orch);
         step("task kinds");
         tasks.drop_join_columns();

@@ -33,17 +33,21 @@ pub struct RecordsFacts {
 
 /// Computes the summary.
 pub fn records_summary(records: &ChipRecords, tasks: &JoinedTasks) -> RecordsFacts {
-    let first = tasks.start_us.iter().copied().fold(f64::INFINITY, f64::min);
-    let last = tasks
-        .end_us
-        .iter()
-        .copied()
-        .fold(f64::NEG_INFINITY, f64::max);
-    let (first, last) = if tasks.is_empty() {
-        (0.0, 0.0)
-    } else {
-        (first, last)
-    };
+    records_summary_with(records, tasks, thread_counts(records))
+}
+
+/// Scheduler and orchestrator thread lists and their records, counted before the model build
+/// takes those records out of the file's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ThreadCounts {
+    pub sched_threads: usize,
+    pub sched_records: usize,
+    pub orch_threads: usize,
+    pub orch_records: usize,
+}
+
+/// Counts the scheduler and orchestrator records of `records`.
+pub fn thread_counts(records: &ChipRecords) -> ThreadCounts {
     let (sched_threads, sched_records, orch_threads, orch_records) = match &records.v1_tasks {
         Some(v1) => (
             v1.sched_threads.len(),
@@ -71,6 +75,23 @@ pub fn records_summary(records: &ChipRecords, tasks: &JoinedTasks) -> RecordsFac
                     .sum::<usize>(),
         ),
     };
+    ThreadCounts { sched_threads, sched_records, orch_threads, orch_records }
+}
+
+/// [`records_summary`] with the thread counts taken earlier ([`thread_counts`]).
+pub fn records_summary_with(records: &ChipRecords, tasks: &JoinedTasks, counts: ThreadCounts) -> RecordsFacts {
+    let first = tasks.start_us.iter().copied().fold(f64::INFINITY, f64::min);
+    let last = tasks
+        .end_us
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (first, last) = if tasks.is_empty() {
+        (0.0, 0.0)
+    } else {
+        (first, last)
+    };
+    let ThreadCounts { sched_threads, sched_records, orch_threads, orch_records } = counts;
     let mut warnings = records.warnings.clone();
     warnings.extend(tasks.warnings.iter().cloned());
     RecordsFacts {

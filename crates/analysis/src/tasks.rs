@@ -84,12 +84,16 @@ struct Row {
 }
 
 /// Joins AICore and AICPU rows of a records file (see the module doc).
-#[allow(clippy::too_many_lines)] // the join reads best as one sequence of steps
 pub fn join(records: &ChipRecords) -> JoinedTasks {
+    join_with_timebase(records, Timebase::from_records(records))
+}
+
+/// [`join`] on the time base `tb` (the file's, computed before some of its records were taken).
+#[allow(clippy::too_many_lines)] // the join reads best as one sequence of steps
+pub fn join_with_timebase(records: &ChipRecords, tb: Timebase) -> JoinedTasks {
     if let Some(v1) = &records.v1_tasks {
         return join_v1(records, v1);
     }
-    let tb = Timebase::from_records(records);
     let core_rows = &records.aicore;
     let cpu_rows = &records.aicpu;
     let mut warnings = tb.warnings.clone();

@@ -14,6 +14,7 @@
 
 mod common;
 use common::runtime_dirs;
+use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::{summary, tasks, worker_view};
 use pypto_formats::{deps, records};
 use std::collections::BTreeMap;
@@ -161,6 +162,10 @@ fn summary_matches_reference_converter_stdout() {
         let l = load(&dir);
         let f = summary::records_summary(&l.records, &l.joined);
         let name = dir.display();
+        // The worker's summary comes from the model build, which takes the scheduler and
+        // orchestrator records out before the join: the same facts, the same time base.
+        let (_, built) = RuntimeModel::build_owned(l.records.clone(), None, None, CpmInputs::default());
+        assert_eq!(built, f, "{name}: the model build's facts");
         assert_eq!(f.task_count, count, "{name}: task count");
         let close = |a: f64, b: f64| (a - b).abs() <= 0.0005 + 1e-9;
         assert!(
