@@ -406,11 +406,9 @@ impl RuntimeModel {
         let tasks = t.task_id.capacity() * 8
             + t.core_id.capacity() * 4
             + t.core_type.capacity() * size_of::<CoreType>()
-            + t.ring_id.capacity() * 4
             + (t.start_us.capacity() + t.end_us.capacity() + t.dispatch_us.capacity()) * 8
             + (t.finish_us.capacity() + t.receive_us.capacity()) * 8
-            + t.file_func_id.capacity() * 8
-            + (t.run_epoch.capacity() + t.aicore_row.capacity() + t.aicpu_row.capacity()) * 4;
+            + t.file_func_id.capacity() * 8;
         let k = &self.kinds;
         let mk = &k.markers;
         let kinds = k.task_id.capacity() * 8

@@ -12,7 +12,7 @@ use pypto_formats::deps::Deps;
 use pypto_formats::records::{ChipRecords, CoreType};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-/// "No source row" marker in `aicore_row` / `aicpu_row`.
+/// "No AICPU row" in the join's pairs.
 pub const NO_ROW: u32 = u32::MAX;
 
 /// Joined task rows as columns (one entry per AICore execution; SPMD/MIX tasks have
@@ -22,9 +22,6 @@ pub struct JoinedTasks {
     pub task_id: Vec<u64>,
     pub core_id: Vec<u32>,
     pub core_type: Vec<CoreType>,
-    /// `(task_id >> 32) & 0xFFFF_FFFF` (display masks `& 0xFF`); empty in a built
-    /// `RuntimeModel`.
-    pub ring_id: Vec<u32>,
     pub start_us: Vec<f64>,
     pub end_us: Vec<f64>,
     /// 0.0 when there is no AICPU timing (level 1).
@@ -32,19 +29,13 @@ pub struct JoinedTasks {
     pub finish_us: Vec<f64>,
     /// `us(start - receive_to_start)`; equals `start_us` for 5-column rows and v1 files.
     pub receive_us: Vec<f64>,
-    /// func id stored in the file (v1 only); -1 for raw files (resolve with [`func_ids`]).
-    /// This and the three columns below are empty in a built `RuntimeModel`
+    /// func id stored in the file, per row (v1 files only; empty for raw files, whose rows
+    /// have none: resolve with [`func_ids`]). Empty in a built `RuntimeModel`
     /// ([`JoinedTasks::drop_join_columns`]).
     pub file_func_id: Vec<i64>,
-    pub run_epoch: Vec<u32>,
-    /// Source row in `records.aicore` ([`NO_ROW`] for v1).
-    pub aicore_row: Vec<u32>,
     /// True when the rows were joined from raw AICore rows (which carry
-    /// `receive_to_start`), false for v1 object files; kept after
-    /// [`JoinedTasks::drop_join_columns`].
+    /// `receive_to_start`), false for v1 object files.
     pub from_raw_rows: bool,
-    /// Source row in `records.aicpu` ([`NO_ROW`] when not joined).
-    pub aicpu_row: Vec<u32>,
     pub level: u32,
     /// The time base used (µs = f(cycles)).
     pub timebase: Option<Timebase>,
@@ -58,15 +49,9 @@ impl JoinedTasks {
     pub fn is_empty(&self) -> bool {
         self.task_id.is_empty()
     }
-    /// Frees the join's bookkeeping columns (`ring_id`, `file_func_id`, `run_epoch`,
-    /// `aicore_row`, `aicpu_row`: 24 bytes a row) once [`func_ids`] has resolved the func
-    /// ids; the resident model reads none of them (a row's ring is in its `task_id`).
+    /// Frees the file's func ids (v1 files) once [`func_ids`] has resolved the func ids.
     pub fn drop_join_columns(&mut self) {
-        self.ring_id = Vec::new();
         self.file_func_id = Vec::new();
-        self.run_epoch = Vec::new();
-        self.aicore_row = Vec::new();
-        self.aicpu_row = Vec::new();
     }
     /// True when the row has AICPU timing (`dispatch >= 0 && finish > 0`).
     pub fn has_aicpu(&self, i: usize) -> bool {
@@ -75,10 +60,9 @@ impl JoinedTasks {
     }
 }
 
+/// A joined pair: its AICore row and its AICPU row ([`NO_ROW`] when none). The task id,
+/// core and epoch are the AICore row's (8 bytes a row, where copying them took 24).
 struct Row {
-    task_id: u64,
-    epoch: u32,
-    core: u32,
     aicore: u32,
     aicpu: u32,
 }
@@ -130,13 +114,7 @@ pub fn join_with_timebase(records: &ChipRecords, tb: Timebase) -> JoinedTasks {
                 continue;
             };
             match map.get(&(c, r, if with_epoch { e } else { 0 })) {
-                Some(&i) => rows.push(Row {
-                    task_id: core_rows.task_id.get(i as usize).copied().unwrap_or(0),
-                    epoch: core_rows.run_epoch.get(i as usize).copied().unwrap_or(0),
-                    core: c,
-                    aicore: i,
-                    aicpu: j as u32,
-                }),
+                Some(&i) => rows.push(Row { aicore: i, aicpu: j as u32 }),
                 None => *unmatched.entry(c).or_default() += 1,
             }
         }
@@ -156,13 +134,7 @@ pub fn join_with_timebase(records: &ChipRecords, tb: Timebase) -> JoinedTasks {
         }
     } else if records.level <= 1 {
         for i in 0..core_rows.len() {
-            rows.push(Row {
-                task_id: core_rows.task_id.get(i).copied().unwrap_or(0),
-                epoch: core_rows.run_epoch.get(i).copied().unwrap_or(0),
-                core: core_rows.core_id.get(i).copied().unwrap_or(0),
-                aicore: i as u32,
-                aicpu: NO_ROW,
-            });
+            rows.push(Row { aicore: i as u32, aicpu: NO_ROW });
         }
     } else if !core_rows.is_empty() {
         warnings.push(format!(
@@ -171,10 +143,11 @@ pub fn join_with_timebase(records: &ChipRecords, tb: Timebase) -> JoinedTasks {
             core_rows.len()
         ));
     }
+    let task_of = |r: &Row| core_rows.task_id.get(r.aicore as usize).copied().unwrap_or(0);
     if core_rows.has_run_epoch() {
-        rows.sort_by_key(|r| (r.epoch, r.task_id));
+        rows.sort_by_key(|r| (core_rows.run_epoch.get(r.aicore as usize).copied().unwrap_or(0), task_of(r)));
     } else {
-        rows.sort_by_key(|r| r.task_id);
+        rows.sort_by_key(task_of);
     }
 
     let n = rows.len();
@@ -201,19 +174,15 @@ pub fn join_with_timebase(records: &ChipRecords, tb: Timebase) -> JoinedTasks {
                 cpu_rows.finish_cycles.get(j).copied().unwrap_or(0),
             )
         };
-        t.task_id.push(r.task_id);
-        t.core_id.push(r.core);
-        t.core_type.push(records.metadata.core_type(r.core));
-        t.ring_id.push(((r.task_id >> 32) & 0xFFFF_FFFF) as u32);
+        let core = core_rows.core_id.get(i).copied().unwrap_or(0);
+        t.task_id.push(core_rows.task_id.get(i).copied().unwrap_or(0));
+        t.core_id.push(core);
+        t.core_type.push(records.metadata.core_type(core));
         t.start_us.push(tb.us(start));
         t.end_us.push(tb.us(end));
         t.dispatch_us.push(tb.us(dispatch));
         t.finish_us.push(tb.us(finish));
         t.receive_us.push(tb.us(start.saturating_sub(r2s)));
-        t.file_func_id.push(-1);
-        t.run_epoch.push(r.epoch);
-        t.aicore_row.push(r.aicore);
-        t.aicpu_row.push(r.aicpu);
     }
     t.timebase = Some(tb);
     t.warnings = warnings;
@@ -225,16 +194,11 @@ fn reserve(t: &mut JoinedTasks, n: usize) {
     t.task_id.reserve(n);
     t.core_id.reserve(n);
     t.core_type.reserve(n);
-    t.ring_id.reserve(n);
     t.start_us.reserve(n);
     t.end_us.reserve(n);
     t.dispatch_us.reserve(n);
     t.finish_us.reserve(n);
     t.receive_us.reserve(n);
-    t.file_func_id.reserve(n);
-    t.run_epoch.reserve(n);
-    t.aicore_row.reserve(n);
-    t.aicpu_row.reserve(n);
 }
 
 fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> JoinedTasks {
@@ -245,13 +209,13 @@ fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> Joine
         ..JoinedTasks::default()
     };
     reserve(&mut t, order.len());
+    t.file_func_id.reserve(order.len());
     for i in order {
         let start = v1.start_us.get(i).copied().unwrap_or(0.0);
         t.task_id.push(v1.task_id.get(i).copied().unwrap_or(0));
         t.core_id.push(v1.core_id.get(i).copied().unwrap_or(0));
         t.core_type
             .push(v1.core_type.get(i).copied().unwrap_or_default());
-        t.ring_id.push(v1.ring_id.get(i).copied().unwrap_or(0));
         t.start_us.push(start);
         t.end_us.push(v1.end_us.get(i).copied().unwrap_or(0.0));
         t.dispatch_us
@@ -261,9 +225,6 @@ fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> Joine
         t.receive_us.push(start);
         t.file_func_id
             .push(v1.func_id.get(i).copied().unwrap_or(-1));
-        t.run_epoch.push(0);
-        t.aicore_row.push(NO_ROW);
-        t.aicpu_row.push(NO_ROW);
     }
     t
 }

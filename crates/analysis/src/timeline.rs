@@ -939,16 +939,11 @@ mod tests {
             t.task_id.push(i as u64);
             t.core_id.push(0);
             t.core_type.push(CoreType::Aiv);
-            t.ring_id.push(0);
             t.start_us.push(start_us);
             t.end_us.push(start_us + 0.5);
             t.dispatch_us.push(0.0);
             t.finish_us.push(0.0);
             t.receive_us.push(start_us);
-            t.file_func_id.push(-1);
-            t.run_epoch.push(0);
-            t.aicore_row.push(i as u32);
-            t.aicpu_row.push(tasks::NO_ROW);
         }
         let whole = build(&[("", &m)]);
         let mut pieces = Pieces::default();
