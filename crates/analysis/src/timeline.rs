@@ -312,7 +312,13 @@ impl Builder<'_> {
         if !bars.is_sorted_by(|a, b| order(a, b).is_le()) {
             bars.sort_by(order);
         }
-        self.push_track_rows(track, true, |row| bars.iter().filter(move |b| b.row == row).copied());
+        // Sorted by row, each row is one run: found by binary search, not a pass per row.
+        let row_bars = |row: u32| {
+            let lo = bars.partition_point(|b| b.row < row);
+            let hi = bars.partition_point(|b| b.row <= row);
+            bars.get(lo..hi).unwrap_or_default().iter().copied()
+        };
+        self.push_track_rows(track, true, row_bars);
     }
 
     /// [`Builder::push_track`] for bars made on the fly, one row at a time (`bars(row)` gives
