@@ -85,8 +85,9 @@ pub fn lod_tag_parts(tag: u16) -> (u32, u32) {
 }
 
 /// Columns of a timeline plus derived per-lane data. Kept narrow, since a big capture has
-/// millions of bars: flags and task rings in a byte, the setup start only for tracks that
-/// have one, and no row column (a row is a sub-lane).
+/// millions of bars: colour slots, flags and task rings in a byte, name indices in two bytes
+/// (while there are at most 65,536 names), the setup start only for tracks that have one, and
+/// no row column (a row is a sub-lane).
 pub struct Timeline {
     pub header: TimelineHeader,
     pub track_offsets: Vec<u32>,
@@ -98,8 +99,9 @@ pub struct Timeline {
     /// Per track: where its bars' setup starts begin in `setup_start_us` ([`NO_SETUP`]: none
     /// differs from its start).
     setup_offsets: Vec<u32>,
-    pub color_key: Vec<u32>,
-    pub name_index: Vec<u32>,
+    /// Each bar's colour key modulo [`DISTINCT_COLORS`]: all the palette looks at.
+    color_slot: Vec<u8>,
+    name_index: NameIndex,
     /// The protocol's `FLAG_*` bits (all below 256).
     flags: Vec<u8>,
     /// Ring (low byte) / local id of each bar's task (`task_local` [`NO_TASK`] = none); both
@@ -112,6 +114,26 @@ pub struct Timeline {
     /// Number of bars on the static / observed critical path (flags).
     pub static_path_bars: u64,
     pub observed_path_bars: u64,
+}
+
+/// Each bar's index into the header's names, two bytes wide while the names fit.
+pub enum NameIndex {
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl NameIndex {
+    fn get(&self, global: usize) -> Option<u32> {
+        match self {
+            NameIndex::Narrow(v) => v.get(global).copied().map(u32::from),
+            NameIndex::Wide(v) => v.get(global).copied(),
+        }
+    }
+}
+
+/// A colour key's palette slot (what [`pypto_render::palette::color_for_key`] looks at).
+pub fn color_slot(color_key: u32) -> u8 {
+    u8::try_from(color_key % DISTINCT_COLORS).unwrap_or(0)
 }
 
 /// "This track has no setup starts" in `Timeline::setup_offsets`.
@@ -157,6 +179,15 @@ fn narrowed_u32<T>(columns: &JsValue, name: &str, narrow: impl Fn(u32) -> T) -> 
     out
 }
 
+/// The `name_index` column: two bytes a bar when the header has at most 65,536 names.
+fn name_index_of(columns: &JsValue, names: usize) -> NameIndex {
+    if names <= 1 << 16 {
+        NameIndex::Narrow(narrowed_u32(columns, "name_index", |n| u16::try_from(n).unwrap_or(u16::MAX)))
+    } else {
+        NameIndex::Wide(typed_u32(columns, "name_index"))
+    }
+}
+
 /// `range` of a typed array column, copied (empty when the column is absent or short).
 fn js_range<A: JsCast, T: Default + Clone>(columns: &JsValue, name: &str, range: Range<usize>, copy: impl Fn(&A, &mut [T])) -> Vec<T> {
     let Some(a) = js_column::<A>(columns, name) else { return Vec::new() };
@@ -168,6 +199,7 @@ fn js_range<A: JsCast, T: Default + Clone>(columns: &JsValue, name: &str, range:
 impl Timeline {
     /// Reads the columns beside a `Timeline` reply.
     pub fn from_js(header: TimelineHeader, columns: &JsValue) -> Timeline {
+        let header_names = header.names.len();
         let n = typed_len(columns, "start_us");
         let rows = |r: Range<usize>| -> Vec<u32> {
             if r.end > typed_len(columns, "row") {
@@ -180,8 +212,8 @@ impl Timeline {
             typed_u32(columns, "track_offsets"),
             typed_f64(columns, "start_us"),
             typed_f64(columns, "end_us"),
-            typed_u32(columns, "color_key"),
-            typed_u32(columns, "name_index"),
+            narrowed_u32(columns, "color_key", color_slot),
+            name_index_of(columns, header_names),
             narrowed_u32(columns, "flags", |v| (v & 0xFF) as u8),
             &rows,
         );
@@ -242,8 +274,8 @@ impl Timeline {
         track_offsets: Vec<u32>,
         start_us: Vec<f64>,
         end_us: Vec<f64>,
-        color_key: Vec<u32>,
-        name_index: Vec<u32>,
+        color_slot: Vec<u8>,
+        name_index: NameIndex,
         flags: Vec<u8>,
         rows_of: &dyn Fn(Range<usize>) -> Vec<u32>,
     ) -> Timeline {
@@ -254,7 +286,7 @@ impl Timeline {
             end_us,
             setup_start_us: Vec::new(),
             setup_offsets: Vec::new(),
-            color_key,
+            color_slot,
             name_index,
             flags,
             task_ring: Vec::new(),
@@ -315,7 +347,7 @@ impl Timeline {
         let (markers, static_path, observed_path) = (flagged(FLAG_MARKER), flagged(FLAG_STATIC_PATH), flagged(FLAG_OBSERVED_PATH));
         let lod = LanePyramid::build(start, end, |k| {
             let g = lane.global(k).unwrap_or(0);
-            lod_tag(self.color_key.get(g).copied().unwrap_or(0), self.flags_of(g))
+            lod_tag(self.color_key_of(g), self.flags_of(g))
         });
         lane.index = index;
         lane.markers = markers;
@@ -356,7 +388,12 @@ impl Timeline {
     }
 
     pub fn name_of(&self, global: usize) -> &str {
-        self.name_index.get(global).and_then(|&n| self.header.names.get(n as usize)).map_or("", String::as_str)
+        self.name_index.get(global).and_then(|n| self.header.names.get(n as usize)).map_or("", String::as_str)
+    }
+
+    /// A bar's colour key for [`pypto_render::palette::color_for_key`] (its palette slot).
+    pub fn color_key_of(&self, global: usize) -> u32 {
+        self.color_slot.get(global).copied().map_or(0, u32::from)
     }
 
     pub fn flags_of(&self, global: usize) -> u32 {

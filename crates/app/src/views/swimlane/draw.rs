@@ -302,7 +302,7 @@ impl SwimlaneRenderer {
             let hl = super::highlight::mask();
             let hl = hl.as_deref().map(Vec::as_slice);
             let color = |g: usize| {
-                let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
+                let c = palette::color_for_key(data.color_key_of(g));
                 if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { c }
             };
             // The colour of a LOD bucket comes from its tag (no look-up of the bar's columns);
@@ -335,7 +335,7 @@ impl SwimlaneRenderer {
                             let sx0 = cam.us_to_px(setup).max(-1.0);
                             let sx1 = cam.us_to_px(s);
                             if sx1 - sx0 >= 1.0 {
-                                let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
+                                let c = palette::color_for_key(data.color_key_of(g));
                                 let c = if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { lighter(c) };
                                 let rect = RectInstance { x: gutter + sx0 as f32, y: y + 3.0, w: (sx1 - sx0) as f32, h: BAR_HEIGHT_PX as f32 - 6.0, rgba: c };
                                 match setup_out.as_deref_mut() {
@@ -484,7 +484,7 @@ impl SwimlaneRenderer {
             let visible_x = x.max(gutter);
             let room = (x + width).min(w) - visible_x - 6.0;
             if room >= 14.0 {
-                let c = palette::color_for_key(data.color_key.get(g).copied().unwrap_or(0));
+                let c = palette::color_for_key(data.color_key_of(g));
                 let dimmed = super::highlight::dimmed(settings.path, hl.as_deref().map(Vec::as_slice), data.flags_of(g), g);
                 let ink = if dimmed { [130, 130, 130, 255] } else { palette::text_color_on(c) };
                 let label = self.bar_label(data, settings.label_mode, g);

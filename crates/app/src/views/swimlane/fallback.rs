@@ -47,5 +47,6 @@ pub fn from_worker_view(header: WorkerViewColumns, columns: &JsValue) -> Timelin
         warnings: Vec::new(),
     };
     let flags = vec![u8::try_from(FLAG_TASK).unwrap_or(0); n];
-    Timeline::build(th, offsets, start, end, color, names, flags, &|r| vec![0; r.len()])
+    let slots = color.iter().map(|&k| super::data::color_slot(k)).collect();
+    Timeline::build(th, offsets, start, end, slots, super::data::NameIndex::Wide(names), flags, &|r| vec![0; r.len()])
 }
