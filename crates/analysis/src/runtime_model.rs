@@ -442,7 +442,8 @@ impl RuntimeModel {
             .map(|o| {
                 o.task_id.resident_bytes()
                     + o.submit_idx.capacity() * 4
-                    + (o.start_us.capacity() + o.end_us.capacity()) * 8
+                    + o.start_us.resident_bytes()
+                    + o.end_us.resident_bytes()
             })
             .sum();
         let adjacency = self.deps_index.capacity() * 4

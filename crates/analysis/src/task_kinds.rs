@@ -163,8 +163,9 @@ pub struct OrchSubmitsUs {
     /// `None` when the file's id is negative (no task id; labelled by submit index).
     pub task_id: OptIdColumn,
     pub submit_idx: Vec<u32>,
-    pub start_us: Vec<f64>,
-    pub end_us: Vec<f64>,
+    /// 4-byte cycle offsets on device lanes, µs on host and v1 lanes ([`UsColumn`]).
+    pub start_us: UsColumn,
+    pub end_us: UsColumn,
 }
 
 fn valid_id(raw: u64) -> Option<u64> {
@@ -182,6 +183,7 @@ pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsU
             .iter()
             .map(|t| {
                 let mut o = OrchSubmitsUs::default();
+                let (mut start_us, mut end_us) = (Vec::new(), Vec::new());
                 for i in 0..t.phase.len() {
                     let name = t
                         .phase
@@ -193,9 +195,11 @@ pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsU
                     }
                     o.task_id.push(t.task_id.get(i).copied().and_then(valid_id));
                     o.submit_idx.push(t.submit_idx.get(i).copied().unwrap_or(0));
-                    o.start_us.push(t.start_us.get(i).copied().unwrap_or(0.0));
-                    o.end_us.push(t.end_us.get(i).copied().unwrap_or(0.0));
+                    start_us.push(t.start_us.get(i).copied().unwrap_or(0.0));
+                    end_us.push(t.end_us.get(i).copied().unwrap_or(0.0));
                 }
+                o.start_us = start_us.into();
+                o.end_us = end_us.into();
                 o
             })
             .collect();
@@ -207,8 +211,8 @@ pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsU
         .map(|t| OrchSubmitsUs {
             task_id: t.task_id.iter().map(|&x| valid_id(x)).collect(),
             submit_idx: t.submit_idx.clone(),
-            start_us: t.start_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
-            end_us: t.end_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
+            start_us: t.start_host_ns.iter().map(|&n| tb.host_us(n)).collect::<Vec<f64>>().into(),
+            end_us: t.end_host_ns.iter().map(|&n| tb.host_us(n)).collect::<Vec<f64>>().into(),
         })
         .collect();
     if records.is_host_mode() && !host.is_empty() {
@@ -220,8 +224,8 @@ pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsU
         .map(|t| OrchSubmitsUs {
             task_id: t.task_id.iter().map(|&x| valid_id(x)).collect(),
             submit_idx: t.submit_idx.clone(),
-            start_us: t.start_cycles.iter().map(|&c| tb.us(c)).collect(),
-            end_us: t.end_cycles.iter().map(|&c| tb.us(c)).collect(),
+            start_us: UsColumn::from_cycles(&t.start_cycles, tb),
+            end_us: UsColumn::from_cycles(&t.end_cycles, tb),
         })
         .collect()
 }
@@ -705,8 +709,8 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
             if kind_of(id, k) != TaskKind::Alloc {
                 continue;
             }
-            let start = t.start_us.get(r).copied().unwrap_or(0.0);
-            let end = t.end_us.get(r).copied().unwrap_or(start);
+            let start = t.start_us.get(r).unwrap_or(0.0);
+            let end = t.end_us.get(r).unwrap_or(start);
             marker_pairs.push((k as u32, markers.len() as u32));
             markers.push(id, TaskKind::Alloc, lane, start, end);
         }

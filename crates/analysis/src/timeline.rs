@@ -801,14 +801,14 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
     b.legend_name(COLOR_SUBMIT, "submit");
     let submit = b.intern("submit");
     for (lane, o) in m.orch.iter().enumerate() {
-        let sorted = o.start_us.is_sorted_by(|a, b| a.total_cmp(b).is_le());
+        let sorted = o.start_us.iter().is_sorted_by(|a, b| a.total_cmp(b).is_le());
         let bars = |_row: u32| (0..o.start_us.len())
             .map(|i| {
-                let start = o.start_us.get(i).copied().unwrap_or(0.0);
+                let start = o.start_us.get(i).unwrap_or(0.0);
                 let task = o.task_id.get(i);
                 Bar {
                     start,
-                    end: o.end_us.get(i).copied().unwrap_or(start),
+                    end: o.end_us.get(i).unwrap_or(start),
                     setup: start,
                     color: COLOR_SUBMIT,
                     name: submit,

@@ -67,7 +67,8 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
         }
         TrackKind::Orch { lane } => {
             let o = m.orch.get(lane as usize)?;
-            pair(o.start_us.get(src), o.end_us.get(src))
+            let s = o.start_us.get(src).unwrap_or(0.0);
+            (s, s, o.end_us.get(src).unwrap_or(s))
         }
         TrackKind::Uploads => pair(m.uploads.start_us.get(src), m.uploads.end_us.get(src)),
         TrackKind::Graph { .. } => {
