@@ -17,7 +17,7 @@
 //!
 //! (b) Same grouping and rows; count, max/min/avg of `end - start` (setup excluded).
 
-use crate::tasks::{self, JoinedTasks};
+use crate::tasks::{self, FuncIdOf, JoinedTasks};
 use pypto_formats::name_map::NameMap;
 use std::fmt::Write as _;
 
@@ -112,10 +112,10 @@ fn mean(v: &[f64]) -> Option<f64> {
 }
 
 /// Groups rows by func id, ascending (`BTreeMap`) with first-seen order recorded.
-fn group(tasks: &JoinedTasks, func_ids: &[i64]) -> std::collections::BTreeMap<i64, Acc> {
+fn group(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> std::collections::BTreeMap<i64, Acc> {
     let mut g: std::collections::BTreeMap<i64, Acc> = std::collections::BTreeMap::new();
     for i in 0..tasks.len() {
-        let f = func_ids.get(i).copied().unwrap_or(-1);
+        let f = func_ids.func_id(i);
         let next = g.len();
         g.entry(f).or_insert_with(|| Acc {
             first_seen: next,
@@ -133,7 +133,7 @@ fn group(tasks: &JoinedTasks, func_ids: &[i64]) -> std::collections::BTreeMap<i6
 /// Computes the converter's table. `func_ids` = [`crate::tasks::func_ids`].
 pub fn converter_stats(
     tasks: &JoinedTasks,
-    func_ids: &[i64],
+    func_ids: &(impl FuncIdOf + ?Sized),
     names: Option<&NameMap>,
 ) -> ConverterStats {
     let level = tasks.level;
@@ -144,7 +144,7 @@ pub fn converter_stats(
     let mut min_aicore = f64::INFINITY;
     let mut max_aicore = f64::NEG_INFINITY;
     for i in 0..tasks.len() {
-        let fid = func_ids.get(i).copied().unwrap_or(-1);
+        let fid = func_ids.func_id(i);
         let Some(acc) = groups.get_mut(&fid) else {
             continue;
         };
@@ -361,7 +361,7 @@ impl ConverterStats {
 /// func id ascending. `func_ids` = [`crate::tasks::func_ids`].
 pub fn function_perf(
     tasks: &JoinedTasks,
-    func_ids: &[i64],
+    func_ids: &(impl FuncIdOf + ?Sized),
     names: Option<&NameMap>,
 ) -> Vec<FunctionPerf> {
     group(tasks, func_ids)

@@ -14,7 +14,7 @@
 //!   dispatch.
 
 use crate::task_kinds::{AnchorRef, TaskKinds};
-use crate::tasks::JoinedTasks;
+use crate::tasks::{FuncIdOf, JoinedTasks};
 use pypto_formats::deps::Deps;
 use std::collections::{HashMap, HashSet};
 
@@ -100,13 +100,13 @@ pub fn edges_by_pred(deps: &Deps) -> Vec<(u64, Vec<u64>)> {
 }
 
 /// Computes both views' arrows. `func_ids` per joined row ([`crate::tasks::func_ids`]).
-pub fn compute(tasks: &JoinedTasks, func_ids: &[i64], kinds: &TaskKinds, deps: &Deps) -> HbReport {
+pub fn compute(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), kinds: &TaskKinds, deps: &Deps) -> HbReport {
     compute_edges(tasks, func_ids, kinds, &edges_by_pred(deps))
 }
 
 /// Arrows of both views for the given logical edges (`pred -> [succ]`), e.g. a dependency
 /// closure around one task (the timeline's dependency query).
-pub fn compute_edges(tasks: &JoinedTasks, func_ids: &[i64], kinds: &TaskKinds, edges: &[(u64, Vec<u64>)]) -> HbReport {
+pub fn compute_edges(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), kinds: &TaskKinds, edges: &[(u64, Vec<u64>)]) -> HbReport {
     let mut out = HbReport {
         logical_edges: edges.iter().map(|(_, v)| v.len()).sum(),
         ..HbReport::default()

@@ -11,6 +11,7 @@ use crate::summary::{self, RecordsFacts};
 use crate::task_kinds::{self, OrchSubmitsUs, SchedPhasesUs, TaskKinds};
 use crate::tasks::{self, JoinedTasks};
 use crate::timebase::Timebase;
+use pypto_formats::columns::NarrowI64Column;
 use pypto_formats::cpm::CpmPath;
 use pypto_formats::deps::{Deps, DepsArgs, DimRange};
 use pypto_formats::name_map::NameMap;
@@ -113,7 +114,9 @@ pub struct RuntimeModel {
     pub level: u32,
     pub host_mode: bool,
     pub tasks: JoinedTasks,
-    pub func_ids: Vec<i64>,
+    /// Resolved func id per joined row ([`tasks::func_ids`]), at 1 or 2 bytes while the ids
+    /// fit (read it through [`tasks::FuncIdOf`]).
+    pub func_ids: NarrowI64Column,
     pub kinds: TaskKinds,
     /// Scheduler phase lists (empty capacity slots included), µs.
     pub phases: Vec<SchedPhasesUs>,
@@ -246,7 +249,7 @@ impl RuntimeModel {
         let mut tasks = tasks::join_with_timebase(&records, tb.clone());
         step("join");
         let facts = summary::records_summary_with(&records, &tasks, counts);
-        let func_ids = tasks::func_ids(&tasks, deps.as_ref());
+        let func_ids = NarrowI64Column::from_vec(tasks::func_ids(&tasks, deps.as_ref()));
         step("func ids");
         let kinds = task_kinds::classify_with(&records, &tasks, deps.as_ref(), &phases, &orch);
         step("task kinds");
@@ -450,7 +453,7 @@ impl RuntimeModel {
             + (self.succ_offsets.capacity() + self.succ.capacity() + self.pred_offsets.capacity() + self.pred.capacity()) * 4;
         vec![
             ("joined tasks", tasks),
-            ("func_ids", self.func_ids.capacity() * 8),
+            ("func_ids", self.func_ids.resident_bytes()),
             ("task kinds + markers", kinds),
             ("scheduler phases", phases),
             ("orchestrator submits", orch),

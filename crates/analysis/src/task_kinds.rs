@@ -32,7 +32,7 @@
 //! anchors on its markers (Worker View only).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use crate::tasks::{self, JoinedTasks};
+use crate::tasks::{self, FuncIdOf, JoinedTasks};
 use crate::timebase::{Timebase, UsColumn};
 use crate::worker_view::bar_start_us;
 use pypto_formats::deps::Deps;
@@ -399,7 +399,7 @@ impl TaskKinds {
     pub fn worker_anchors(
         &self,
         tasks: &JoinedTasks,
-        func_ids: &[i64],
+        func_ids: &(impl FuncIdOf + ?Sized),
         task_id: u64,
     ) -> Vec<AnchorRef> {
         let rows = self.rows_of(task_id);
@@ -431,7 +431,7 @@ impl TaskKinds {
     pub fn scheduler_anchors(
         &self,
         tasks: &JoinedTasks,
-        func_ids: &[i64],
+        func_ids: &(impl FuncIdOf + ?Sized),
         task_id: u64,
     ) -> Vec<u32> {
         let rows = self.rows_of(task_id);
@@ -451,7 +451,7 @@ impl TaskKinds {
     fn pick_anchors(
         &self,
         rows: &[u32],
-        func_ids: &[i64],
+        func_ids: &(impl FuncIdOf + ?Sized),
         task_id: u64,
         better: impl Fn(u32, u32) -> bool,
     ) -> Vec<u32> {
@@ -461,7 +461,7 @@ impl TaskKinds {
         // Insertion-ordered groups by func id, like the reference's dict.
         let mut groups: Vec<(i64, u32)> = Vec::new();
         for &r in rows {
-            let f = func_ids.get(r as usize).copied().unwrap_or(-1);
+            let f = func_ids.func_id(r as usize);
             match groups.iter_mut().find(|(g, _)| *g == f) {
                 Some(slot) => {
                     if better(r, slot.1) {

@@ -12,6 +12,30 @@ use pypto_formats::deps::Deps;
 use pypto_formats::records::{ChipRecords, CoreType};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+/// The resolved func id of each joined row ([`func_ids`]), however it is stored: a slice, or
+/// the model's narrow column. -1 = unresolved (also past the end).
+pub trait FuncIdOf {
+    fn func_id(&self, row: usize) -> i64;
+}
+
+impl FuncIdOf for [i64] {
+    fn func_id(&self, row: usize) -> i64 {
+        self.get(row).copied().unwrap_or(-1)
+    }
+}
+
+impl FuncIdOf for Vec<i64> {
+    fn func_id(&self, row: usize) -> i64 {
+        self.as_slice().func_id(row)
+    }
+}
+
+impl FuncIdOf for pypto_formats::columns::NarrowI64Column {
+    fn func_id(&self, row: usize) -> i64 {
+        self.get(row).unwrap_or(-1)
+    }
+}
+
 /// "No AICPU row" in the join's pairs.
 pub const NO_ROW: u32 = u32::MAX;
 

@@ -27,7 +27,7 @@
 use crate::paged::PagedU32;
 use crate::runtime_model::RuntimeModel;
 use crate::task_kinds::{SchedPhasesUs, TaskKind};
-use crate::tasks;
+use crate::tasks::{self, FuncIdOf};
 use crate::worker_view::{bar_start_us, color_key};
 use pypto_formats::records::{CoreType, SchedKind};
 use std::collections::HashMap;
@@ -479,7 +479,7 @@ impl Ctx<'_> {
     fn row_bar(&mut self, b: &mut Builder, r: usize, scheduler: bool) -> Bar {
         let t = &self.m.tasks;
         let id = t.task_id.get(r).copied().unwrap_or(0);
-        let fid = self.m.func_ids.get(r).copied().unwrap_or(-1);
+        let fid = self.m.func_ids.func_id(r);
         let color = color_key(id, fid);
         let name = self.func_name(b, fid, color);
         let spmd = self.spmd_rows.get(r).copied().unwrap_or(false);

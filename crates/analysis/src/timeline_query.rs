@@ -9,7 +9,7 @@
 use crate::hb_violation;
 use crate::runtime_model::{DepsDetails, RuntimeModel};
 use crate::task_kinds::{AnchorRef, TaskKind};
-use crate::tasks;
+use crate::tasks::{self, FuncIdOf};
 use crate::timeline::{phase_name, first_kernel, Timeline, TrackKind, View};
 use crate::worker_view::bar_start_us;
 use std::collections::{HashMap, HashSet};
@@ -113,7 +113,7 @@ pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
     match tr.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
             let id = m.tasks.task_id.get(src).copied().unwrap_or(0);
-            let fid = m.func_ids.get(src).copied().unwrap_or(-1);
+            let fid = m.func_ids.func_id(src);
             let name = m.names.as_ref().and_then(|n| n.name(fid));
             tasks::task_label(id, fid, name, is_spmd(m, id))
         }
@@ -268,11 +268,11 @@ pub fn spmd_group(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Vec<Bar
     let (Some(m), Some(g)) = (models.get(d as usize), t.bar_index(bar.track, bar.index)) else { return Vec::new() };
     let row = t.source.get(g).unwrap_or(0);
     let id = m.tasks.task_id.get(row as usize).copied().unwrap_or(0);
-    let fid = m.func_ids.get(row as usize).copied().unwrap_or(-1);
+    let fid = m.func_ids.func_id(row as usize);
     m.kinds
         .rows_of(id)
         .iter()
-        .filter(|&&r| m.func_ids.get(r as usize).copied().unwrap_or(-1) == fid)
+        .filter(|&&r| m.func_ids.func_id(r as usize) == fid)
         .filter_map(|&r| bar_of_row(t, models, d, r, sched))
         .collect()
 }
@@ -338,7 +338,7 @@ pub fn bar_details_with(
     match tr.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
             let tk = &m.tasks;
-            let fid = m.func_ids.get(src).copied().unwrap_or(-1);
+            let fid = m.func_ids.func_id(src);
             let id = tk.task_id.get(src).copied().unwrap_or(0);
             let s = tk.start_us.get(src).copied().unwrap_or(0.0);
             let e = tk.end_us.get(src).copied().unwrap_or(s);

@@ -4,7 +4,7 @@
 //! receive (or start) to end, sorted by start within each lane. For the worker, which hands
 //! these columns to the page as typed arrays.
 
-use crate::tasks::JoinedTasks;
+use crate::tasks::{FuncIdOf, JoinedTasks};
 use pypto_formats::records::CoreType;
 
 /// Colour keys at or above this value come from a task id hash (unresolved func id).
@@ -61,7 +61,7 @@ pub fn bar_start_us(tasks: &JoinedTasks, i: usize) -> f64 {
 
 /// Builds the Worker View columns. `func_ids` is [`crate::tasks::func_ids`] (may be shorter:
 /// missing entries count as unresolved).
-pub fn build(tasks: &JoinedTasks, func_ids: &[i64]) -> WorkerView {
+pub fn build(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> WorkerView {
     let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
     let start_of = |i: u32| bar_start_us(tasks, i as usize);
     let core_of = |i: u32| tasks.core_id.get(i as usize).copied().unwrap_or(0);
@@ -94,7 +94,7 @@ pub fn build(tasks: &JoinedTasks, func_ids: &[i64]) -> WorkerView {
         let tid = tasks.task_id.get(i as usize).copied().unwrap_or(0);
         v.color_index.push(color_key(
             tid,
-            func_ids.get(i as usize).copied().unwrap_or(-1),
+            func_ids.func_id(i as usize),
         ));
     }
     v.lane_offsets.push(v.start_us.len() as u32);

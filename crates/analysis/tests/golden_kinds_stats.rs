@@ -616,21 +616,21 @@ fn empty_and_degenerate_inputs_do_not_panic() {
         level: 4,
         ..tasks::JoinedTasks::default()
     };
-    let stats = function_stats::converter_stats(&empty, &[], None);
+    let stats = function_stats::converter_stats(&empty, &[] as &[i64], None);
     assert_eq!(stats.total_count, 0);
     assert!(stats.total_test_time_us.is_none() && stats.exec_vs_overhead.is_none());
     assert!(stats.render_text().starts_with(&"=".repeat(140)));
-    assert!(function_stats::function_perf(&empty, &[], None).is_empty());
+    assert!(function_stats::function_perf(&empty, &[] as &[i64], None).is_empty());
     assert_eq!(function_stats::converter_func_name(-1, None), "func_-1_");
     assert_eq!(function_stats::converter_func_name(26, None), "func_26_aa");
     let records = records::ChipRecords::default();
     let kinds = task_kinds::classify(&records, &empty, None);
     assert!(kinds.task_id.is_empty() && kinds.markers.is_empty());
     assert_eq!(kinds.kind_of(7), None);
-    assert!(kinds.worker_anchors(&empty, &[], 7).is_empty());
+    assert!(kinds.worker_anchors(&empty, &[] as &[i64], 7).is_empty());
     let rep = idle::compute(&records, &empty);
     assert!(rep.threads.is_empty() && rep.totals.total_us == 0.0);
-    let hb = hb_violation::compute(&empty, &[], &kinds, &deps::Deps::default());
+    let hb = hb_violation::compute(&empty, &[] as &[i64], &kinds, &deps::Deps::default());
     assert!(hb.worker.is_empty() && hb.scheduler.is_empty());
     // func_ids shorter than the rows count as unresolved.
     let c = find("a2a3sim-L4-TestChipSwimlane_default");

@@ -178,7 +178,7 @@ fn search_details_dependencies_and_range_stats() {
     let (total_raw, _) = q::search(&t, &models, &id.to_string(), 50);
     assert_eq!(total_raw, total);
     // Fuzzy search by function name: every hit's name matches.
-    let fname = m.function_name(m.func_ids[10]);
+    let fname = m.function_name(m.func_ids.get(10).unwrap());
     let sub: String = fname.chars().step_by(2).collect();
     let (n, hits) = q::search(&t, &models, &sub, 5);
     assert!(n >= 1 && !hits.is_empty() && hits.len() <= 5);

@@ -128,7 +128,7 @@ fn timeline_stage(c: &mut Ctx) -> StageResult {
 #[allow(clippy::unnecessary_wraps, clippy::many_single_char_names)] // the StageFn signature
 fn timeline_search_stage(c: &mut Ctx) -> StageResult {
     let (Some(m), Some(t)) = (&c.model, &c.timeline) else { return Ok(None) };
-    let name = m.function_name(m.func_ids.first().copied().unwrap_or(-1));
+    let name = m.function_name(m.func_ids.get(0).unwrap_or(-1));
     let fuzzy: String = name.chars().take(3).collect();
     let (total, _) = pypto_analysis::timeline_query::search(t, &[m], &fuzzy, 100);
     let tid = m.tasks.task_id.get(m.tasks.len() / 2).copied().unwrap_or(0);

@@ -350,6 +350,11 @@ narrow_column!(
     /// `i32` values (ready-queue depths) at 1, 2 or 4 bytes.
     NarrowI32Column, i32, i8, i16
 );
+narrow_column!(
+    /// `i64` values (resolved func ids, -1 = none) at 1, 2 or 8 bytes (the wide form holds
+    /// `i64`s).
+    NarrowI64Column, i64, i8, i16
+);
 
 /// Ready-queue depths `[aic, aiv, mix]` per record (`shared_at_start` / `shared_at_end`),
 /// each lane at its narrowest width.
@@ -445,6 +450,17 @@ mod tests {
         z.set(1, 70_000);
         z.set(9, 1);
         assert_eq!(z.iter().collect::<Vec<_>>(), vec![0, 70_000, 0]);
+    }
+
+    #[test]
+    fn func_id_columns_keep_unresolved_and_wide_ids() {
+        for (values, bytes_each) in [(vec![-1i64, 0, 127], 1), (vec![-1, 300, -32_768], 2), (vec![-1, 1 << 40, i64::MIN], 8)] {
+            let c = NarrowI64Column::from_vec(values.clone());
+            assert_eq!(c.iter().collect::<Vec<_>>(), values);
+            assert_eq!(c.resident_bytes(), values.len() * bytes_each);
+            let pushed: NarrowI64Column = values.iter().copied().collect();
+            assert_eq!(pushed, c);
+        }
     }
 
     #[test]

@@ -5,7 +5,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
-use pypto_analysis::{tasks, worker_view};
+use pypto_analysis::tasks::{self, FuncIdOf};
+use pypto_analysis::worker_view;
 use pypto_formats::discovery;
 use pypto_formats::{cpm, deps, manifest, name_map, passes_dump, records, FormatError};
 use pypto_protocol::{
@@ -443,7 +444,7 @@ fn post_worker_view(dataset_id: u32) {
             .task_row
             .iter()
             .map(|&row| {
-                let func_id = model.func_ids.get(row as usize).copied().unwrap_or(-1);
+                let func_id = model.func_ids.func_id(row as usize);
                 *name_of_func.entry(func_id).or_insert_with(|| {
                     names.push(function_name(func_id, model.names.as_ref()));
                     names.len() as u32 - 1
@@ -518,7 +519,7 @@ fn post_task_details(dataset_id: u32, lane: u32, index: u32) {
         let bar = lane_start as usize + index as usize;
         let row = *view.task_row.get(bar)? as usize;
         let task_id = *joined.task_id.get(row)?;
-        let func_id = model.func_ids.get(row).copied().unwrap_or(-1);
+        let func_id = model.func_ids.func_id(row);
         let start = joined.start_us.get(row).copied().unwrap_or(0.0);
         let end = joined.end_us.get(row).copied().unwrap_or(0.0);
         let dispatch = joined.dispatch_us.get(row).copied().unwrap_or(0.0);
