@@ -302,7 +302,10 @@ pub struct TaskKinds {
     pub spmd: Vec<bool>,
     /// MIX: rows of more than one core type, or more than one active kernel slot.
     pub mix: Vec<bool>,
-    /// Rows of task `k` are `row_index[row_offsets[k]..row_offsets[k + 1]]` (joined order).
+    /// Rows of task `k` are `row_index[row_offsets[k]..row_offsets[k + 1]]` (joined order);
+    /// `row_index` is empty when it would be `0, 1, 2, …` (the joined rows are sorted by task
+    /// id, as the join leaves them in a single-epoch capture): then the rows are the range
+    /// itself ([`TaskKinds::rows_of`]).
     pub row_offsets: Vec<u32>,
     pub row_index: Vec<u32>,
     /// Markers of task `k` are `marker_index[marker_offsets[k]..marker_offsets[k + 1]]`.
@@ -361,10 +364,14 @@ impl TaskKinds {
     }
 
     /// Joined rows of a task id.
-    pub fn rows_of(&self, task_id: u64) -> &[u32] {
-        self.index_of(task_id)
-            .and_then(|k| slice_of(&self.row_offsets, &self.row_index, k))
-            .unwrap_or(&[])
+    pub fn rows_of(&self, task_id: u64) -> std::borrow::Cow<'_, [u32]> {
+        use std::borrow::Cow;
+        let Some(k) = self.index_of(task_id) else { return Cow::Borrowed(&[]) };
+        if self.row_index.is_empty() {
+            let (a, b) = (self.row_offsets.get(k).copied().unwrap_or(0), self.row_offsets.get(k + 1).copied().unwrap_or(0));
+            return Cow::Owned((a..b).collect());
+        }
+        Cow::Borrowed(slice_of(&self.row_offsets, &self.row_index, k).unwrap_or(&[]))
     }
 
     /// Markers of a task id.
@@ -416,7 +423,7 @@ impl TaskKinds {
                 tasks.core_id.get(r as usize).copied().unwrap_or(0),
             )
         };
-        self.pick_anchors(rows, func_ids, task_id, |a, b| {
+        self.pick_anchors(&rows, func_ids, task_id, |a, b| {
             let (sa, ca) = key(a);
             let (sb, cb) = key(b);
             sa < sb || (sa.total_cmp(&sb).is_eq() && ca < cb)
@@ -441,7 +448,7 @@ impl TaskKinds {
             let s = if tasks.has_aicpu(i) { d } else { f64::INFINITY };
             (s, tasks.core_id.get(i).copied().unwrap_or(0))
         };
-        self.pick_anchors(rows, func_ids, task_id, |a, b| {
+        self.pick_anchors(&rows, func_ids, task_id, |a, b| {
             let (sa, ca) = key(a);
             let (sb, cb) = key(b);
             sa < sb || (sa.total_cmp(&sb).is_eq() && ca < cb)
@@ -745,7 +752,9 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
     }
     out.task_id = index.0;
     out.row_offsets = row_offsets;
-    out.row_index = row_index;
+    // Rows already in task order need no index (8 bytes a row).
+    let in_order = row_index.iter().enumerate().all(|(i, &r)| r as usize == i);
+    out.row_index = if in_order { Vec::new() } else { row_index };
     out.marker_offsets = marker_offsets;
     out.marker_index = marker_index;
     if !out.dummy_without_record.is_empty() && records.level >= 3 {
@@ -864,4 +873,23 @@ pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<Gr
         g.lane = lane as u32;
     }
     out
+}
+
+#[cfg(test)]
+mod rows_of_tests {
+    use super::*;
+
+    #[test]
+    fn rows_of_reads_the_index_or_the_range() {
+        // Tasks 10, 20, 30; joined rows 0..5 belong to 20, 10, 20, 30, 10 (two epochs).
+        let mut k = TaskKinds { task_id: vec![10, 20, 30], ..TaskKinds::default() };
+        let pairs = [(1u32, 0u32), (0, 1), (1, 2), (2, 3), (0, 4)];
+        (k.row_offsets, k.row_index) = csr_by_id(3, &pairs);
+        assert_eq!((&*k.rows_of(10), &*k.rows_of(20), &*k.rows_of(30)), (&[1u32, 4][..], &[0u32, 2][..], &[3u32][..]));
+        assert!(k.rows_of(99).is_empty());
+        // Rows in task order: no index, the offsets' ranges are the rows.
+        k.row_offsets = vec![0, 2, 4, 5];
+        k.row_index = Vec::new();
+        assert_eq!((&*k.rows_of(10), &*k.rows_of(20), &*k.rows_of(30)), (&[0u32, 1][..], &[2u32, 3][..], &[4u32][..]));
+    }
 }

@@ -523,7 +523,7 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
     if let Some(id) = parse_task_query(query) {
         for (d, m) in models.iter().enumerate() {
             let d = d as u32;
-            for &r in m.kinds.rows_of(id) {
+            for &r in m.kinds.rows_of(id).iter() {
                 if let Some(b) = bar_of_row(t, models, d, r, false) {
                     found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.1), b));
                 }

@@ -100,6 +100,24 @@ fn converter_function_table_matches_reference_byte_for_byte() {
 
 /// Independent numeric check: parse the reference rows and compare to the printed precision.
 #[test]
+fn rows_of_every_task_are_its_joined_rows_in_either_form() {
+    // The model drops the row index when the joined rows are already in task order; both
+    // forms must give every task exactly its rows, in joined order.
+    let (mut in_order, mut indexed) = (0, 0);
+    for dir in runtime_dirs() {
+        let m = common::runtime_model(&dir);
+        let k = &m.kinds;
+        if k.row_index.is_empty() { in_order += 1 } else { indexed += 1 }
+        for &id in &k.task_id {
+            let expected: Vec<u32> = (0..m.tasks.len() as u32).filter(|&r| m.tasks.task_id[r as usize] == id).collect();
+            assert_eq!(&*k.rows_of(id), &expected[..], "{}: task {id}", dir.display());
+        }
+    }
+    eprintln!("{in_order} fixtures with rows in task order, {indexed} with a row index");
+    assert!(in_order > 0);
+}
+
+#[test]
 fn converter_function_rows_match_reference_numbers() {
     for dir in runtime_dirs() {
         let text = std::fs::read_to_string(dir.join("reference_converter_stdout.txt"))
