@@ -33,6 +33,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::tasks::{self, FuncIdOf, JoinedTasks};
+use crate::paged::PagedU32;
 use crate::timebase::{Timebase, UsColumn};
 use crate::worker_view::bar_start_us;
 use pypto_formats::deps::Deps;
@@ -82,7 +83,9 @@ pub struct SchedPhasesUs {
     pub kind: KindColumn,
     pub start_us: UsColumn,
     pub end_us: UsColumn,
-    pub loop_iter: NarrowU32Column,
+    /// Loop iterations rise slowly along a thread: in narrow pages (offsets from each page's
+    /// smallest), 1-2 bytes a record where a flat column needs 4 on a long capture.
+    pub loop_iter: PagedU32,
     pub tasks_processed: NarrowU32Column,
     pub pop_hit: NarrowU32Column,
     pub pop_miss: NarrowU32Column,
@@ -121,12 +124,19 @@ fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhases
         kind: t.kind.iter().collect(),
         start_us: t.start_us.clone().into(),
         end_us: t.end_us.clone().into(),
-        loop_iter: NarrowU32Column::from_slice(&t.loop_iter),
+        loop_iter: paged(t.loop_iter.iter().copied()),
         tasks_processed: NarrowU32Column::from_slice(&t.tasks_processed),
         pop_hit: NarrowU32Column::zeros(t.kind.len()),
         pop_miss: NarrowU32Column::zeros(t.kind.len()),
         task_id: OptIdColumn::nones(t.kind.len()),
     }
+}
+
+/// A paged column of `values`, its last page sealed.
+fn paged(values: impl Iterator<Item = u32>) -> PagedU32 {
+    let mut c: PagedU32 = values.collect();
+    c.shrink_to_fit();
+    c
 }
 
 /// One raw thread's phases, its columns copied (only those the phases keep).
@@ -135,7 +145,7 @@ fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> S
         start_us: UsColumn::from_cycles(&t.start_cycles, tb),
         end_us: UsColumn::from_cycles(&t.end_cycles, tb),
         kind: t.kind.clone(),
-        loop_iter: t.loop_iter.clone(),
+        loop_iter: paged(t.loop_iter.iter()),
         tasks_processed: t.tasks_processed.clone(),
         pop_hit: t.pop_hit.clone(),
         pop_miss: t.pop_miss.clone(),
@@ -149,7 +159,7 @@ fn thread_phases_us_owned(t: pypto_formats::records::SchedThread, tb: &Timebase)
         start_us: UsColumn::from_cycles(&t.start_cycles, tb),
         end_us: UsColumn::from_cycles(&t.end_cycles, tb),
         kind: t.kind,
-        loop_iter: t.loop_iter,
+        loop_iter: paged(t.loop_iter.iter()),
         tasks_processed: t.tasks_processed,
         pop_hit: t.pop_hit,
         pop_miss: t.pop_miss,

@@ -9,10 +9,11 @@ use std::collections::HashMap;
 use crate::records::SchedKind;
 
 /// Scheduler phase kinds as codes into a table of the distinct kinds, in first-seen order (a
-/// thread with more than 65,535 distinct unknown names shares the last code among the rest).
+/// thread with more than 65,535 distinct unknown names shares the last code among the rest);
+/// the codes take one byte each while a thread has at most 256 distinct kinds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KindColumn {
-    codes: Vec<u16>,
+    codes: NarrowU32Column,
     table: Vec<SchedKind>,
     /// Codes of the table's entries past the first [`Self::SCANNED`] (a file full of distinct
     /// unknown names would otherwise cost a long scan per record).
@@ -46,13 +47,13 @@ impl KindColumn {
                 Self::LAST_CODE
             }
         };
-        self.codes.push(code as u16);
+        self.codes.push(code as u32);
     }
     pub fn get(&self, i: usize) -> Option<&SchedKind> {
-        self.codes.get(i).and_then(|&c| self.table.get(usize::from(c)))
+        self.codes.get(i).and_then(|c| self.table.get(c as usize))
     }
     pub fn iter(&self) -> impl Iterator<Item = &SchedKind> + '_ {
-        self.codes.iter().filter_map(|&c| self.table.get(usize::from(c)))
+        self.codes.iter().filter_map(|c| self.table.get(c as usize))
     }
     /// The kinds, one per record.
     pub fn to_vec(&self) -> Vec<SchedKind> {
@@ -69,7 +70,7 @@ impl KindColumn {
     }
     /// Resident bytes (capacities).
     pub fn resident_bytes(&self) -> usize {
-        self.codes.capacity() * 2 + self.table.capacity() * std::mem::size_of::<SchedKind>()
+        self.codes.resident_bytes() + self.table.capacity() * std::mem::size_of::<SchedKind>()
     }
 }
 
