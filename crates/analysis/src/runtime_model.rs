@@ -215,10 +215,11 @@ impl RuntimeModel {
     }
 
     /// Analyses one dataset from records the caller no longer needs, and summarises them.
-    /// Ordered for the worker's peak memory on a big capture: the critical paths (a transient
-    /// task graph) first, while nothing else is built; the raw scheduler records freed thread
-    /// by thread as they are converted; the raw records dropped once the tasks are classified,
-    /// before the adjacency and the deps.json details are built.
+    /// Ordered for the worker's peak memory on a big capture: the raw scheduler and
+    /// orchestrator records converted first (freed thread by thread), then the critical paths
+    /// (a transient task graph), then the join, which takes the AICore and AICPU rows and frees
+    /// each raw column as its joined column is built; the rest of the raw records dropped once
+    /// the tasks are classified, before the adjacency and the deps.json details are built.
     pub fn build_owned(records: ChipRecords, deps: Option<Deps>, names: Option<NameMap>, cpm: CpmInputs) -> (Self, RecordsFacts) {
         Self::build_owned_with(records, deps, names, cpm, &mut |_| {})
     }
@@ -237,7 +238,7 @@ impl RuntimeModel {
         // join build beside them. Neither reads those records; the join takes the file's time
         // base from before (its base is the smallest timestamp of every record).
         let tb = Timebase::from_records(&records);
-        let counts = summary::thread_counts(&records);
+        let counts = summary::record_counts(&records);
         let phases = task_kinds::take_sched_phases_us(&mut records, &tb);
         step("scheduler phases");
         let orch = task_kinds::orch_submits_us(&records, &tb);
@@ -246,7 +247,7 @@ impl RuntimeModel {
         step("orchestrator");
         let paths = Paths::of(&records, deps.as_ref(), names.as_ref(), cpm);
         step("critical paths");
-        let mut tasks = tasks::join_with_timebase(&records, tb.clone());
+        let mut tasks = tasks::join_taking(&mut records, tb.clone());
         step("join");
         let facts = summary::records_summary_with(&records, &tasks, counts);
         let func_ids = NarrowI64Column::from_vec(tasks::func_ids(&tasks, deps.as_ref()));

@@ -33,21 +33,23 @@ pub struct RecordsFacts {
 
 /// Computes the summary.
 pub fn records_summary(records: &ChipRecords, tasks: &JoinedTasks) -> RecordsFacts {
-    records_summary_with(records, tasks, thread_counts(records))
+    records_summary_with(records, tasks, record_counts(records))
 }
 
-/// Scheduler and orchestrator thread lists and their records, counted before the model build
-/// takes those records out of the file's.
+/// AICore and AICPU rows, scheduler and orchestrator thread lists and their records, counted
+/// before the model build takes those records out of the file's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ThreadCounts {
+pub struct RecordCounts {
+    pub aicore_rows: usize,
+    pub aicpu_rows: usize,
     pub sched_threads: usize,
     pub sched_records: usize,
     pub orch_threads: usize,
     pub orch_records: usize,
 }
 
-/// Counts the scheduler and orchestrator records of `records`.
-pub fn thread_counts(records: &ChipRecords) -> ThreadCounts {
+/// Counts the records of `records`.
+pub fn record_counts(records: &ChipRecords) -> RecordCounts {
     let (sched_threads, sched_records, orch_threads, orch_records) = match &records.v1_tasks {
         Some(v1) => (
             v1.sched_threads.len(),
@@ -75,11 +77,11 @@ pub fn thread_counts(records: &ChipRecords) -> ThreadCounts {
                     .sum::<usize>(),
         ),
     };
-    ThreadCounts { sched_threads, sched_records, orch_threads, orch_records }
+    RecordCounts { aicore_rows: records.aicore_row_count(), aicpu_rows: records.aicpu.len(), sched_threads, sched_records, orch_threads, orch_records }
 }
 
-/// [`records_summary`] with the thread counts taken earlier ([`thread_counts`]).
-pub fn records_summary_with(records: &ChipRecords, tasks: &JoinedTasks, counts: ThreadCounts) -> RecordsFacts {
+/// [`records_summary`] with the record counts taken earlier ([`record_counts`]).
+pub fn records_summary_with(records: &ChipRecords, tasks: &JoinedTasks, counts: RecordCounts) -> RecordsFacts {
     let first = tasks.start_us.iter().copied().fold(f64::INFINITY, f64::min);
     let last = tasks
         .end_us
@@ -91,7 +93,7 @@ pub fn records_summary_with(records: &ChipRecords, tasks: &JoinedTasks, counts: 
     } else {
         (first, last)
     };
-    let ThreadCounts { sched_threads, sched_records, orch_threads, orch_records } = counts;
+    let RecordCounts { aicore_rows, aicpu_rows, sched_threads, sched_records, orch_threads, orch_records } = counts;
     let mut warnings = records.warnings.clone();
     warnings.extend(tasks.warnings.iter().cloned());
     RecordsFacts {
@@ -100,8 +102,8 @@ pub fn records_summary_with(records: &ChipRecords, tasks: &JoinedTasks, counts: 
         clock_freq_hz: records.metadata.clock_freq_hz,
         num_cores: records.metadata.num_cores,
         task_count: tasks.len(),
-        aicore_rows: records.aicore_row_count(),
-        aicpu_rows: records.aicpu.len(),
+        aicore_rows,
+        aicpu_rows,
         first_start_us: first,
         last_end_us: last,
         span_us: last - first,

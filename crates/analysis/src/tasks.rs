@@ -9,7 +9,7 @@
 
 use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
-use pypto_formats::records::{ChipRecords, CoreType};
+use pypto_formats::records::{AicoreRows, AicpuRows, ChipRecords, CoreType};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The resolved func id of each joined row ([`func_ids`]), however it is stored: a slice, or
@@ -97,51 +97,91 @@ pub fn join(records: &ChipRecords) -> JoinedTasks {
 }
 
 /// [`join`] on the time base `tb` (the file's, computed before some of its records were taken).
-#[allow(clippy::too_many_lines)] // the join reads best as one sequence of steps
 pub fn join_with_timebase(records: &ChipRecords, tb: Timebase) -> JoinedTasks {
     if let Some(v1) = &records.v1_tasks {
         return join_v1(records, v1);
     }
-    let core_rows = &records.aicore;
-    let cpu_rows = &records.aicpu;
+    join_raw(records.aicore.clone(), records.aicpu.clone(), records, tb)
+}
+
+/// [`join_with_timebase`], taking the AICore and AICPU rows out of `records`: each raw column
+/// is freed as soon as the joined column made from it is built, so a big capture's raw rows
+/// and joined rows never coexist whole (the model build's peak). `records` keeps its other
+/// records, and no AICore or AICPU rows.
+pub fn join_taking(records: &mut ChipRecords, tb: Timebase) -> JoinedTasks {
+    if let Some(v1) = &records.v1_tasks {
+        return join_v1(records, v1);
+    }
+    let aicore = std::mem::take(&mut records.aicore);
+    let aicpu = std::mem::take(&mut records.aicpu);
+    join_raw(aicore, aicpu, records, tb)
+}
+
+/// For each AICPU row, its AICore partner ([`NO_ROW`] when none) by `(core, reg_task_id,
+/// run_epoch)`, the later AICore row winning a duplicate key; also the number of duplicate
+/// keys and the unmatched AICPU rows per core. Matched one core at a time: a map of one
+/// core's rows, where a map of every row took ~100 MB at 2M rows.
+fn partners(core_rows: &AicoreRows, cpu_rows: &AicpuRows, with_epoch: bool) -> (Vec<u32>, usize, HashMap<u32, usize>) {
+    // Row indices grouped by core (file order within a core), sized by a counting pass.
+    let group = |cores: &[u32]| -> (Vec<u32>, Vec<Vec<u32>>) {
+        let mut count: HashMap<u32, usize> = HashMap::default();
+        for &c in cores {
+            *count.entry(c).or_default() += 1;
+        }
+        let mut keys: Vec<u32> = count.keys().copied().collect();
+        keys.sort_unstable();
+        let mut lists: Vec<Vec<u32>> = keys.iter().map(|k| Vec::with_capacity(count.get(k).copied().unwrap_or(0))).collect();
+        for (i, c) in cores.iter().enumerate() {
+            if let Some(list) = keys.binary_search(c).ok().and_then(|k| lists.get_mut(k)) {
+                list.push(i as u32);
+            }
+        }
+        (keys, lists)
+    };
+    let (core_keys, core_lists) = group(&core_rows.core_id);
+    let (cpu_keys, cpu_lists) = group(&cpu_rows.core_id);
+    let epoch = |e: Option<&u32>| if with_epoch { e.copied().unwrap_or(0) } else { 0 };
+    let mut partner = vec![NO_ROW; cpu_rows.len()];
+    let (mut dup, mut unmatched) = (0usize, HashMap::<u32, usize>::default());
+    let mut map: HashMap<(u64, u32), u32> = HashMap::default();
+    for (c, rows) in core_keys.iter().zip(&core_lists) {
+        map.clear();
+        for &i in rows {
+            let key = (core_rows.reg_task_id.get(i as usize).copied().unwrap_or(0), epoch(core_rows.run_epoch.get(i as usize)));
+            dup += usize::from(map.insert(key, i).is_some());
+        }
+        let Some(cpu) = cpu_keys.binary_search(c).ok().and_then(|k| cpu_lists.get(k)) else { continue };
+        for &j in cpu {
+            let key = (cpu_rows.reg_task_id.get(j as usize).copied().unwrap_or(0), epoch(cpu_rows.run_epoch.get(j as usize)));
+            match (map.get(&key), partner.get_mut(j as usize)) {
+                (Some(&i), Some(slot)) => *slot = i,
+                _ => *unmatched.entry(*c).or_default() += 1,
+            }
+        }
+    }
+    // AICPU rows on a core without AICore rows.
+    for (c, cpu) in cpu_keys.iter().zip(&cpu_lists) {
+        if core_keys.binary_search(c).is_err() {
+            *unmatched.entry(*c).or_default() += cpu.len();
+        }
+    }
+    (partner, dup, unmatched)
+}
+
+/// The join of raw rows (see the module doc); `records` gives the level and core types.
+fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRecords, tb: Timebase) -> JoinedTasks {
     let mut warnings = tb.warnings.clone();
     let with_epoch = core_rows.has_run_epoch() && cpu_rows.columns == 5;
     let mut rows: Vec<Row> = Vec::new();
     if !cpu_rows.is_empty() {
-        let mut map: HashMap<(u32, u64, u32), u32> = HashMap::with_capacity_and_hasher(core_rows.len(), rustc_hash::FxBuildHasher);
-        let mut dup = 0usize;
-        for i in 0..core_rows.len() {
-            let (Some(&c), Some(&r), Some(&e)) = (
-                core_rows.core_id.get(i),
-                core_rows.reg_task_id.get(i),
-                core_rows.run_epoch.get(i),
-            ) else {
-                continue;
-            };
-            let key = (c, r, if with_epoch { e } else { 0 });
-            if map.insert(key, i as u32).is_some() {
-                dup += 1;
-            }
-        }
+        let (partner, dup, unmatched) = partners(&core_rows, &cpu_rows, with_epoch);
         if dup > 0 {
             warnings.push(format!(
                 "{dup} duplicate AICore join key(s) (core_id, reg_task_id); the later row wins"
             ));
         }
-        let mut unmatched: HashMap<u32, usize> = HashMap::default();
-        for j in 0..cpu_rows.len() {
-            let (Some(&c), Some(&r), Some(&e)) = (
-                cpu_rows.core_id.get(j),
-                cpu_rows.reg_task_id.get(j),
-                cpu_rows.run_epoch.get(j),
-            ) else {
-                continue;
-            };
-            match map.get(&(c, r, if with_epoch { e } else { 0 })) {
-                Some(&i) => rows.push(Row { aicore: i, aicpu: j as u32 }),
-                None => *unmatched.entry(c).or_default() += 1,
-            }
-        }
+        rows.reserve_exact(partner.iter().filter(|&&i| i != NO_ROW).count());
+        rows.extend(partner.iter().enumerate().filter(|(_, &i)| i != NO_ROW).map(|(j, &i)| Row { aicore: i, aicpu: j as u32 }));
         if !unmatched.is_empty() {
             let total: usize = unmatched.values().sum();
             let mut top: Vec<(u32, usize)> = unmatched.into_iter().collect();
@@ -157,9 +197,7 @@ pub fn join_with_timebase(records: &ChipRecords, tb: Timebase) -> JoinedTasks {
             ));
         }
     } else if records.level <= 1 {
-        for i in 0..core_rows.len() {
-            rows.push(Row { aicore: i as u32, aicpu: NO_ROW });
-        }
+        rows.extend((0..core_rows.len()).map(|i| Row { aicore: i as u32, aicpu: NO_ROW }));
     } else if !core_rows.is_empty() {
         warnings.push(format!(
             "level {} but no AICPU rows: no tasks can be joined ({} AICore rows unused)",
@@ -173,41 +211,35 @@ pub fn join_with_timebase(records: &ChipRecords, tb: Timebase) -> JoinedTasks {
     } else {
         rows.sort_by_key(task_of);
     }
-
-    let n = rows.len();
-    let mut t = JoinedTasks {
-        level: records.level,
-        ..JoinedTasks::default()
-    };
-    reserve(&mut t, n);
-    for r in &rows {
-        let i = r.aicore as usize;
-        let start = core_rows.start_cycles.get(i).copied().unwrap_or(0);
-        let end = core_rows.end_cycles.get(i).copied().unwrap_or(0);
-        let r2s = core_rows
-            .receive_to_start_cycles
-            .get(i)
-            .copied()
-            .unwrap_or(0);
-        let (dispatch, finish) = if r.aicpu == NO_ROW {
-            (0, 0)
-        } else {
-            let j = r.aicpu as usize;
-            (
-                cpu_rows.dispatch_cycles.get(j).copied().unwrap_or(0),
-                cpu_rows.finish_cycles.get(j).copied().unwrap_or(0),
-            )
-        };
-        let core = core_rows.core_id.get(i).copied().unwrap_or(0);
-        t.task_id.push(core_rows.task_id.get(i).copied().unwrap_or(0));
-        t.core_id.push(core);
-        t.core_type.push(records.metadata.core_type(core));
-        t.start_us.push(tb.us(start));
-        t.end_us.push(tb.us(end));
-        t.dispatch_us.push(tb.us(dispatch));
-        t.finish_us.push(tb.us(finish));
-        t.receive_us.push(tb.us(start.saturating_sub(r2s)));
+    // Keys done: free them, then build the joined columns one at a time, each raw column
+    // freed once its last joined column is built.
+    for v in [&mut core_rows.reg_task_id, &mut cpu_rows.reg_task_id] {
+        *v = Vec::new();
     }
+    core_rows.run_epoch = Vec::new();
+    cpu_rows.run_epoch = Vec::new();
+    cpu_rows.core_id = Vec::new();
+    let at = |col: &[u64], i: u32| col.get(i as usize).copied().unwrap_or(0);
+    let on_core = |col: &[u64]| -> Vec<f64> { rows.iter().map(|r| tb.us(at(col, r.aicore))).collect() };
+    let on_cpu = |col: &[u64]| -> Vec<f64> { rows.iter().map(|r| if r.aicpu == NO_ROW { 0.0 } else { tb.us(at(col, r.aicpu)) }).collect() };
+    let mut t = JoinedTasks { level: records.level, ..JoinedTasks::default() };
+    t.task_id = rows.iter().map(|r| at(&core_rows.task_id, r.aicore)).collect();
+    core_rows.task_id = Vec::new();
+    t.core_id = rows.iter().map(|r| core_rows.core_id.get(r.aicore as usize).copied().unwrap_or(0)).collect();
+    core_rows.core_id = Vec::new();
+    t.core_type = t.core_id.iter().map(|&c| records.metadata.core_type(c)).collect();
+    t.receive_us = rows
+        .iter()
+        .map(|r| tb.us(at(&core_rows.start_cycles, r.aicore).saturating_sub(at(&core_rows.receive_to_start_cycles, r.aicore))))
+        .collect();
+    core_rows.receive_to_start_cycles = Vec::new();
+    t.start_us = on_core(&core_rows.start_cycles);
+    core_rows.start_cycles = Vec::new();
+    t.end_us = on_core(&core_rows.end_cycles);
+    core_rows.end_cycles = Vec::new();
+    t.dispatch_us = on_cpu(&cpu_rows.dispatch_cycles);
+    cpu_rows.dispatch_cycles = Vec::new();
+    t.finish_us = on_cpu(&cpu_rows.finish_cycles);
     t.timebase = Some(tb);
     t.warnings = warnings;
     t.from_raw_rows = true;
