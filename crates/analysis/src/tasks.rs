@@ -440,3 +440,63 @@ mod tests {
         assert_eq!(func_ids(&t, None), vec![-1, -1, -1]);
     }
 }
+
+#[cfg(test)]
+mod join_tests {
+    use super::*;
+
+    /// AICore rows `(core, task, reg, start)` and AICPU rows `(core, reg, dispatch)`.
+    fn records(core: &[(u32, u64, u64, u64)], cpu: &[(u32, u64, u64)]) -> ChipRecords {
+        let mut r = ChipRecords { level: 2, ..ChipRecords::default() };
+        r.metadata.clock_freq_hz = 1_000_000;
+        for &(c, task, reg, start) in core {
+            r.aicore.core_id.push(c);
+            r.aicore.task_id.push(task);
+            r.aicore.reg_task_id.push(reg);
+            r.aicore.start_cycles.push(start);
+            r.aicore.end_cycles.push(start + 5);
+            r.aicore.receive_to_start_cycles.push(1);
+            r.aicore.run_epoch.push(0);
+        }
+        r.aicore.columns = 6;
+        for &(c, reg, dispatch) in cpu {
+            r.aicpu.core_id.push(c);
+            r.aicpu.reg_task_id.push(reg);
+            r.aicpu.dispatch_cycles.push(dispatch);
+            r.aicpu.finish_cycles.push(dispatch + 9);
+            r.aicpu.run_epoch.push(0);
+        }
+        r.aicpu.columns = 4;
+        r
+    }
+
+    #[test]
+    fn rows_pair_by_core_and_reg_id_later_duplicates_win_and_strays_are_counted() {
+        let r = records(
+            // Core 1 has reg 7 twice (the later row, task 30, wins); core 2's reg 7 is its own.
+            &[(1, 10, 7, 100), (2, 20, 7, 200), (1, 30, 7, 300), (1, 40, 8, 400)],
+            // Core 1 reg 9 and core 5 (no AICore rows at all) have no partner.
+            &[(2, 7, 50), (1, 7, 60), (1, 9, 70), (5, 1, 80), (1, 8, 90)],
+        );
+        let tb = Timebase::from_records(&r);
+        let t = join_with_timebase(&r, tb.clone());
+        // Sorted by task id: the joined pairs are (core 2 reg 7) -> task 20, (core 1 reg 7)
+        // -> task 30, (core 1 reg 8) -> task 40.
+        assert_eq!(t.task_id, vec![20, 30, 40]);
+        assert_eq!(t.core_id, vec![2, 1, 1]);
+        assert_eq!(t.dispatch_us, vec![tb.us(50), tb.us(60), tb.us(90)]);
+        assert_eq!(t.receive_us, vec![tb.us(199), tb.us(299), tb.us(399)]);
+        assert!(t.warnings.iter().any(|w| w.starts_with("1 duplicate AICore join key")), "{:?}", t.warnings);
+        assert!(
+            t.warnings.iter().any(|w| w.starts_with("2 AICPU row(s) without an AICore partner dropped") && w.contains("core 1: 1") && w.contains("core 5: 1")),
+            "{:?}",
+            t.warnings
+        );
+        // Taking the rows out of the file joins the same, and leaves none behind.
+        let mut taken = r.clone();
+        let t2 = join_taking(&mut taken, tb);
+        assert_eq!(t2, t);
+        assert!(taken.aicore.is_empty() && taken.aicpu.is_empty());
+        assert_eq!(taken.sched_threads, r.sched_threads);
+    }
+}
