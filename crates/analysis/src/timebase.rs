@@ -12,6 +12,7 @@
 //! orchestration window (`host_composite_end_us + (c - base) * 1e6 / f`, with
 //! `host_composite_end_us` = the latest host record end; an approximation, warned).
 
+use pypto_formats::columns::CyclesColumn;
 use pypto_formats::records::ChipRecords;
 
 /// How device cycles are placed on the µs axis.
@@ -123,14 +124,14 @@ pub fn base_cycles(r: &ChipRecords) -> u64 {
     for t in &r.sched_threads {
         t.start_cycles
             .iter()
-            .chain(&t.end_cycles)
-            .for_each(|&v| see(v));
+            .chain(t.end_cycles.iter())
+            .for_each(&mut see);
     }
     for t in &r.orch_threads {
         t.start_cycles
             .iter()
-            .chain(&t.end_cycles)
-            .for_each(|&v| see(v));
+            .chain(t.end_cycles.iter())
+            .for_each(&mut see);
     }
     if m == u64::MAX {
         0
@@ -218,6 +219,35 @@ fn host_alignment(r: &ChipRecords, tb: &mut Timebase) {
     );
 }
 
+/// Cycle counts [`UsColumn::from_cycles`] reads (twice: once for the base, once to convert).
+pub trait CycleValues {
+    fn values(&self) -> impl Iterator<Item = u64> + '_;
+}
+
+impl CycleValues for [u64] {
+    fn values(&self) -> impl Iterator<Item = u64> + '_ {
+        self.iter().copied()
+    }
+}
+
+impl CycleValues for Vec<u64> {
+    fn values(&self) -> impl Iterator<Item = u64> + '_ {
+        self.iter().copied()
+    }
+}
+
+impl<const N: usize> CycleValues for [u64; N] {
+    fn values(&self) -> impl Iterator<Item = u64> + '_ {
+        self.iter().copied()
+    }
+}
+
+impl CycleValues for CyclesColumn {
+    fn values(&self) -> impl Iterator<Item = u64> + '_ {
+        self.iter()
+    }
+}
+
 /// A column of µs values kept as the cycles they come from: four-byte offsets from the
 /// column's smallest non-zero cycle count, converted through the time base on access (the
 /// same `Timebase::us` call an eager conversion makes, so every value is identical). A
@@ -238,14 +268,15 @@ impl Default for UsColumn {
 const ZERO_CYCLES: u32 = u32::MAX;
 
 impl UsColumn {
-    /// The µs of `cycles` through `tb`.
-    pub fn from_cycles(cycles: &[u64], tb: &Timebase) -> Self {
-        let base_cycles = cycles.iter().copied().filter(|&c| c != 0).min().unwrap_or(0);
-        let fits = cycles.iter().all(|&c| c == 0 || c - base_cycles < u64::from(ZERO_CYCLES));
+    /// The µs of `cycles` through `tb` (a slice, or a raw [`CyclesColumn`]).
+    pub fn from_cycles(cycles: &(impl CycleValues + ?Sized), tb: &Timebase) -> Self {
+        let cycles = || cycles.values();
+        let base_cycles = cycles().filter(|&c| c != 0).min().unwrap_or(0);
+        let fits = cycles().all(|c| c == 0 || c - base_cycles < u64::from(ZERO_CYCLES));
         if !fits {
-            return Self::Us(cycles.iter().map(|&c| tb.us(c)).collect());
+            return Self::Us(cycles().map(|c| tb.us(c)).collect());
         }
-        let offsets = cycles.iter().map(|&c| if c == 0 { ZERO_CYCLES } else { (c - base_cycles) as u32 }).collect();
+        let offsets = cycles().map(|c| if c == 0 { ZERO_CYCLES } else { (c - base_cycles) as u32 }).collect();
         // The warnings are the file's, reported elsewhere; the column needs only the mapping.
         let tb = Box::new(Timebase { warnings: Vec::new(), ..tb.clone() });
         Self::Cycles { tb, base_cycles, offsets }

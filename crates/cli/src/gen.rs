@@ -1976,7 +1976,7 @@ mod tests {
                     let mut prev_end = 0;
                     let mut last_complete = (0, 0);
                     for (k, kind) in th.kind.iter().enumerate() {
-                        let (st, en) = (th.start_cycles[k], th.end_cycles[k]);
+                        let (st, en) = (th.start_cycles.get(k).unwrap(), th.end_cycles.get(k).unwrap());
                         assert!(st <= en);
                         match kind {
                             SchedKind::DummyTask => {

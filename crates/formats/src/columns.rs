@@ -84,6 +84,109 @@ impl<'a> FromIterator<&'a SchedKind> for KindColumn {
     }
 }
 
+/// Cycle counts (`u64`, 0 = absent) at 4 bytes each while they fit: a signed offset from the
+/// column's first non-zero value, within ±2^31 cycles (a scheduler or orchestrator thread's
+/// timestamps span far less); a value outside widens the column to whole `u64`s.
+#[derive(Debug, Clone)]
+pub enum CyclesColumn {
+    Offsets { base: u64, offsets: Vec<u32> },
+    Wide(Vec<u64>),
+}
+
+impl Default for CyclesColumn {
+    fn default() -> Self {
+        Self::Offsets { base: 0, offsets: Vec::new() }
+    }
+}
+
+impl PartialEq for CyclesColumn {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for CyclesColumn {}
+
+impl CyclesColumn {
+    /// The offset that stands for 0 (absent).
+    const ABSENT: u32 = u32::MAX;
+    const BIAS: i64 = 1 << 31;
+
+    fn encode(base: u64, v: u64) -> Option<u32> {
+        if v == 0 {
+            return Some(Self::ABSENT);
+        }
+        let o = i64::try_from(i128::from(v) - i128::from(base)).ok()?.checked_add(Self::BIAS)?;
+        u32::try_from(o).ok().filter(|&o| o != Self::ABSENT)
+    }
+
+    pub fn push(&mut self, v: u64) {
+        if let Self::Offsets { base, offsets } = self {
+            if *base == 0 && v != 0 {
+                *base = v;
+            }
+            match Self::encode(*base, v) {
+                Some(o) => {
+                    offsets.push(o);
+                    return;
+                }
+                None => *self = Self::Wide(self.iter().collect()),
+            }
+        }
+        if let Self::Wide(w) = self {
+            w.push(v);
+        }
+    }
+    pub fn get(&self, i: usize) -> Option<u64> {
+        match self {
+            Self::Offsets { base, offsets } => offsets.get(i).map(|&o| {
+                if o == Self::ABSENT {
+                    0
+                } else {
+                    // In range by construction (`encode` checked it).
+                    u64::try_from(i128::from(*base) + i128::from(o) - i128::from(Self::BIAS)).unwrap_or(0)
+                }
+            }),
+            Self::Wide(w) => w.get(i).copied(),
+        }
+    }
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Offsets { offsets, .. } => offsets.len(),
+            Self::Wide(w) => w.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = u64> + Clone + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+    pub fn shrink_to_fit(&mut self) {
+        match self {
+            Self::Offsets { offsets, .. } => offsets.shrink_to_fit(),
+            Self::Wide(w) => w.shrink_to_fit(),
+        }
+    }
+    /// Resident bytes (capacity).
+    pub fn resident_bytes(&self) -> usize {
+        match self {
+            Self::Offsets { offsets, .. } => offsets.capacity() * 4,
+            Self::Wide(w) => w.capacity() * 8,
+        }
+    }
+}
+
+impl FromIterator<u64> for CyclesColumn {
+    fn from_iter<I: IntoIterator<Item = u64>>(it: I) -> Self {
+        let mut c = Self::default();
+        for v in it {
+            c.push(v);
+        }
+        c
+    }
+}
+
 /// Optional task ids at 5 bytes each: the low 32 bits, and a one-byte code for the high 32
 /// bits (the ring) into a table of the distinct high words; a column whose ids have more than
 /// [`OptIdColumn::MAX_HIGHS`] distinct high words stores them whole, 8 bytes each
@@ -451,6 +554,28 @@ mod tests {
         z.set(1, 70_000);
         z.set(9, 1);
         assert_eq!(z.iter().collect::<Vec<_>>(), vec![0, 70_000, 0]);
+    }
+
+    #[test]
+    fn cycles_columns_keep_every_value_and_widen_when_one_is_far() {
+        let near = vec![1_000_000u64, 0, 999_000, 1_000_000 + (1 << 31) - 2, 5];
+        let mut c: CyclesColumn = near.iter().copied().collect();
+        c.shrink_to_fit();
+        assert!(matches!(c, CyclesColumn::Offsets { base: 1_000_000, .. }), "{c:?}");
+        assert_eq!(c.iter().collect::<Vec<_>>(), near);
+        assert_eq!(c.resident_bytes(), c.len() * 4);
+        assert_eq!((c.get(1), c.get(5)), (Some(0), None));
+        // A value 2^31 cycles or more from the base widens the column; every value stays.
+        for far in [1_000_000 + (1u64 << 31), u64::MAX, 1] {
+            let mut values = near.clone();
+            values.push(far);
+            values.push(7);
+            let w: CyclesColumn = values.iter().copied().collect();
+            assert_eq!(w.iter().collect::<Vec<_>>(), values, "far {far}");
+        }
+        let wide: CyclesColumn = [1u64, 1 + (1u64 << 40)].into_iter().collect();
+        assert!(matches!(wide, CyclesColumn::Wide(_)));
+        assert_eq!(CyclesColumn::default(), CyclesColumn::Wide(Vec::new()));
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! `scheduler_records.streams`). Rows are deserialised straight into columns; cycles stay
 //! exact `u64`; negative integers are normalised with `& (2^64-1)`.
 
-use crate::columns::{KindColumn, NarrowU32Column, OptIdColumn, QueueDepthsColumn};
+use crate::columns::{CyclesColumn, KindColumn, NarrowU32Column, OptIdColumn, QueueDepthsColumn};
 use crate::json_stream;
 use crate::json_util::{json_error, Interner, Num, ObjectOnly};
 use crate::FormatError;
@@ -292,8 +292,9 @@ impl SchedKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SchedThread {
     pub kind: KindColumn,
-    pub start_cycles: Vec<u64>,
-    pub end_cycles: Vec<u64>,
+    /// 4-byte offsets while they fit ([`CyclesColumn`]).
+    pub start_cycles: CyclesColumn,
+    pub end_cycles: CyclesColumn,
     pub loop_iter: NarrowU32Column,
     pub tasks_processed: NarrowU32Column,
     /// 0 unless the record is a `dispatch` (or metrics supplied it).
@@ -322,8 +323,9 @@ pub struct OrchThread {
     pub submit_idx: Vec<u32>,
     /// Normalised to u64; a negative id in the file shows as a value with the top bit set.
     pub task_id: Vec<u64>,
-    pub start_cycles: Vec<u64>,
-    pub end_cycles: Vec<u64>,
+    /// 4-byte offsets while they fit ([`CyclesColumn`]).
+    pub start_cycles: CyclesColumn,
+    pub end_cycles: CyclesColumn,
     pub run_epoch: Vec<u32>,
 }
 

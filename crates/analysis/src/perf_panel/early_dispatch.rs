@@ -100,7 +100,7 @@ pub fn early_dispatch(
     } else if let Some(tb) = &tasks.timebase {
         for th in &records.sched_threads {
             for i in 0..th.len() {
-                let (Some(k), Some(&st), Some(&en)) =
+                let (Some(k), Some(st), Some(en)) =
                     (th.kind.get(i), th.start_cycles.get(i), th.end_cycles.get(i))
                 else {
                     continue;
