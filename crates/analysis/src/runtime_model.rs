@@ -181,8 +181,8 @@ impl Paths {
         let need_static = sources.is_empty() || p.static_path.is_empty();
         let need_observed = p.observed_path.is_empty();
         if need_static || need_observed {
-            match critical_path::compute(records, deps, names) {
-                Ok((_, cp)) => {
+            match critical_path::compute_paths(records, deps, names) {
+                Ok(cp) => {
                     let mut used = false;
                     if need_static && !cp.static_path.is_empty() {
                         p.static_path = cp.static_path;
