@@ -284,30 +284,8 @@ fn slices_of<'r>(records: &'r ChipRecords, warnings: &mut Vec<String>) -> (Slice
 /// rest: edges grouped by succ (a counting sort over the `n` tasks), then repeats found within
 /// each succ's list.
 fn drop_repeated_pairs(edges: &mut Vec<(u32, u32)>, n: usize) {
-    let mut offsets = vec![0u32; n + 1];
-    for &(s, _) in edges.iter() {
-        if let Some(c) = offsets.get_mut(s as usize + 1) {
-            *c += 1;
-        }
-    }
-    for i in 0..n {
-        let prev = offsets.get(i).copied().unwrap_or(0);
-        if let Some(c) = offsets.get_mut(i + 1) {
-            *c += prev;
-        }
-    }
     // Edge ranks grouped by succ, in file order within a succ.
-    let mut fill = offsets.clone();
-    let mut by_succ = vec![0u32; edges.len()];
-    for (rank, &(s, _)) in edges.iter().enumerate() {
-        if let Some(at) = fill.get_mut(s as usize) {
-            if let Some(slot) = by_succ.get_mut(*at as usize) {
-                *slot = rank as u32;
-            }
-            *at += 1;
-        }
-    }
-    drop(fill);
+    let (offsets, by_succ) = crate::task_kinds::csr_of(n, edges.iter().enumerate().map(|(rank, &(s, _))| (s, rank as u32)));
     let mut repeat = vec![false; edges.len()];
     let pred_of = |rank: u32| edges.get(rank as usize).map_or(0, |e| e.1);
     let mut scratch: Vec<(u32, u32)> = Vec::new();

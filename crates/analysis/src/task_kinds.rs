@@ -566,11 +566,18 @@ impl IdIndex {
 /// Lists per id in CSR form, each list in push order: `(id index, value)` pairs sorted stably
 /// by id index (a counting sort). Also the model's adjacency ([`crate::runtime_model`]).
 pub(crate) fn csr_by_id(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    csr_of(n, pairs.iter().copied())
+}
+
+/// [`csr_by_id`] over `(key, value)` pairs given by an iterator (walked twice).
+pub(crate) fn csr_of(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) -> (Vec<u32>, Vec<u32>) {
     let mut offsets = vec![0u32; n + 1];
-    for &(k, _) in pairs {
+    let mut len = 0usize;
+    for (k, _) in pairs.clone() {
         if let Some(c) = offsets.get_mut(k as usize + 1) {
             *c += 1;
         }
+        len += 1;
     }
     for k in 0..n {
         let prev = offsets.get(k).copied().unwrap_or(0);
@@ -579,8 +586,8 @@ pub(crate) fn csr_by_id(n: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) 
         }
     }
     let mut fill = offsets.clone();
-    let mut values = vec![0u32; pairs.len()];
-    for &(k, v) in pairs {
+    let mut values = vec![0u32; len];
+    for (k, v) in pairs {
         if let Some(at) = fill.get_mut(k as usize) {
             if let Some(slot) = values.get_mut(*at as usize) {
                 *slot = v;
