@@ -187,19 +187,22 @@ impl FromIterator<u64> for CyclesColumn {
     }
 }
 
-/// Optional task ids at 5 bytes each: the low 32 bits, and a one-byte code for the high 32
-/// bits (the ring) into a table of the distinct high words; a column whose ids have more than
-/// [`OptIdColumn::MAX_HIGHS`] distinct high words stores them whole, 8 bytes each
+/// Optional task ids. A column starts sparse: the positions and ids of the present ones only
+/// (a scheduler thread's records rarely carry an id: 5,000 of 4.5M at 1M tasks). Once ids
+/// are common it turns split, 5 bytes an entry: the low 32 bits, and a one-byte code for the
+/// high 32 bits (the ring) into a table of the distinct high words; a column whose ids have
+/// more than [`OptIdColumn::MAX_HIGHS`] distinct high words stores them whole, 8 bytes each
 /// (`u64::MAX` = none there). A file's `-1` id reads as none.
 #[derive(Debug, Clone)]
 pub enum OptIdColumn {
+    Sparse { len: usize, at: Vec<u32>, ids: Vec<u64> },
     Split { low: Vec<u32>, high_code: Vec<u8>, highs: Vec<u32> },
     Wide(Vec<u64>),
 }
 
 impl Default for OptIdColumn {
     fn default() -> Self {
-        Self::Split { low: Vec::new(), high_code: Vec::new(), highs: Vec::new() }
+        Self::Sparse { len: 0, at: Vec::new(), ids: Vec::new() }
     }
 }
 
@@ -216,12 +219,37 @@ impl OptIdColumn {
     pub const MAX_HIGHS: usize = 255;
     const NONE_CODE: u8 = u8::MAX;
 
+    /// Entries past which a sparse column turns split once its ids take more room than the
+    /// split form would (12 bytes an id against 5 an entry).
+    const SPARSE_SLACK: usize = 4096;
+
     /// `n` absent ids.
     pub fn nones(n: usize) -> Self {
-        Self::Split { low: vec![0; n], high_code: vec![Self::NONE_CODE; n], highs: Vec::new() }
+        Self::Sparse { len: n, at: Vec::new(), ids: Vec::new() }
     }
     pub fn push(&mut self, id: Option<u64>) {
         match self {
+            Self::Sparse { len, at, ids } => {
+                // u64::MAX is a file's -1: no id.
+                if let Some(id) = id.filter(|&x| x != u64::MAX) {
+                    match u32::try_from(*len) {
+                        Ok(pos) if ids.len() * 12 <= *len * 5 + Self::SPARSE_SLACK => {
+                            at.push(pos);
+                            ids.push(id);
+                        }
+                        _ => {
+                            let mut split = Self::Split { low: Vec::with_capacity(*len + 1), high_code: Vec::with_capacity(*len + 1), highs: Vec::new() };
+                            for x in self.iter() {
+                                split.push(x);
+                            }
+                            split.push(Some(id));
+                            *self = split;
+                            return;
+                        }
+                    }
+                }
+                *len += 1;
+            }
             Self::Wide(v) => v.push(id.unwrap_or(u64::MAX)),
             Self::Split { low, high_code, highs } => {
                 // u64::MAX is a file's -1: no id (as in the wide form).
@@ -255,6 +283,10 @@ impl OptIdColumn {
     /// The id at `i` (`None` when absent or out of range).
     pub fn get(&self, i: usize) -> Option<u64> {
         match self {
+            Self::Sparse { at, ids, .. } => {
+                let k = at.binary_search(&u32::try_from(i).ok()?).ok()?;
+                ids.get(k).copied()
+            }
             Self::Wide(v) => v.get(i).copied().filter(|&x| x != u64::MAX),
             Self::Split { low, high_code, highs } => {
                 let high = highs.get(usize::from(*high_code.get(i)?))?;
@@ -267,6 +299,7 @@ impl OptIdColumn {
     }
     pub fn len(&self) -> usize {
         match self {
+            Self::Sparse { len, .. } => *len,
             Self::Wide(v) => v.len(),
             Self::Split { low, .. } => low.len(),
         }
@@ -276,6 +309,10 @@ impl OptIdColumn {
     }
     pub fn shrink_to_fit(&mut self) {
         match self {
+            Self::Sparse { at, ids, .. } => {
+                at.shrink_to_fit();
+                ids.shrink_to_fit();
+            }
             Self::Wide(v) => v.shrink_to_fit(),
             Self::Split { low, high_code, highs } => {
                 low.shrink_to_fit();
@@ -287,6 +324,7 @@ impl OptIdColumn {
     /// Resident bytes (capacity).
     pub fn resident_bytes(&self) -> usize {
         match self {
+            Self::Sparse { at, ids, .. } => at.capacity() * 4 + ids.capacity() * 8,
             Self::Wide(v) => v.capacity() * 8,
             Self::Split { low, high_code, highs } => low.capacity() * 4 + high_code.capacity() + highs.capacity() * 4,
         }
@@ -295,8 +333,7 @@ impl OptIdColumn {
 
 impl FromIterator<Option<u64>> for OptIdColumn {
     fn from_iter<I: IntoIterator<Item = Option<u64>>>(it: I) -> Self {
-        let it = it.into_iter();
-        let mut c = Self::Split { low: Vec::with_capacity(it.size_hint().0), high_code: Vec::with_capacity(it.size_hint().0), highs: Vec::new() };
+        let mut c = Self::default();
         for x in it {
             c.push(x);
         }
@@ -607,8 +644,28 @@ mod tests {
     }
 
     #[test]
+    fn ids_stay_sparse_while_rare_and_turn_split_when_common() {
+        // One id in 1,000 entries: sparse, 12 bytes an id.
+        let rare: Vec<Option<u64>> = (0..100_000u64).map(|i| (i % 1000 == 7).then_some(2 << 32 | i)).collect();
+        let mut c: OptIdColumn = rare.iter().copied().collect();
+        c.shrink_to_fit();
+        assert!(matches!(c, OptIdColumn::Sparse { .. }));
+        assert_eq!(c.resident_bytes(), 100 * 12);
+        assert!(c.iter().eq(rare.iter().copied()));
+        assert_eq!((c.get(7), c.get(8), c.get(100_000)), (Some(2 << 32 | 7), None, None));
+        assert_eq!(c, rare.iter().copied().collect::<OptIdColumn>());
+        // Every entry an id: split once past the slack, every id kept across the switch.
+        let dense: Vec<Option<u64>> = (0..10_000u64).map(|i| (i % 3 != 0).then_some(i)).collect();
+        let d: OptIdColumn = dense.iter().copied().collect();
+        assert!(matches!(d, OptIdColumn::Split { .. }));
+        assert!(d.iter().eq(dense.iter().copied()));
+        assert!(matches!(OptIdColumn::nones(5), OptIdColumn::Sparse { len: 5, .. }));
+    }
+
+    #[test]
     fn ids_round_trip_split_and_past_255_rings_wide() {
-        let ids: Vec<Option<u64>> = vec![Some(5), None, Some(3 << 32 | 7), Some(u64::MAX - 1), Some(0), None];
+        // Past the sparse slack, so the column is split.
+        let ids: Vec<Option<u64>> = [Some(5), None, Some(3 << 32 | 7), Some(u64::MAX - 1), Some(0), None].into_iter().cycle().take(6 * 1000).collect();
         let mut c: OptIdColumn = ids.iter().copied().collect();
         c.shrink_to_fit();
         assert!(matches!(c, OptIdColumn::Split { .. }));
@@ -616,8 +673,9 @@ mod tests {
         assert_eq!(c.get(ids.len()), None);
         assert_eq!(c.resident_bytes(), ids.len() * 5 + 3 * 4);
         assert_eq!(OptIdColumn::nones(2).iter().collect::<Vec<_>>(), vec![None, None]);
-        // 300 rings: the column turns wide at the 256th distinct high word and keeps every id.
-        let many: Vec<Option<u64>> = (0..300u64).map(|r| Some(r << 32 | r)).chain([None]).collect();
+        // 300 rings in a dense column: it turns wide at the 256th distinct high word (once
+        // split) and keeps every id.
+        let many: Vec<Option<u64>> = (0..5000u64).map(|i| Some((i % 300) << 32 | i)).chain([None]).collect();
         let w: OptIdColumn = many.iter().copied().collect();
         assert!(matches!(w, OptIdColumn::Wide(_)));
         assert_eq!(w.iter().collect::<Vec<_>>(), many);
