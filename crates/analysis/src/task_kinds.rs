@@ -374,14 +374,13 @@ impl TaskKinds {
     }
 
     /// Joined rows of a task id.
-    pub fn rows_of(&self, task_id: u64) -> std::borrow::Cow<'_, [u32]> {
-        use std::borrow::Cow;
-        let Some(k) = self.index_of(task_id) else { return Cow::Borrowed(&[]) };
+    pub fn rows_of(&self, task_id: u64) -> RowsOf<'_> {
+        let Some(k) = self.index_of(task_id) else { return RowsOf::Listed([].iter()) };
         if self.row_index.is_empty() {
             let (a, b) = (self.row_offsets.get(k).copied().unwrap_or(0), self.row_offsets.get(k + 1).copied().unwrap_or(0));
-            return Cow::Owned((a..b).collect());
+            return RowsOf::InOrder(a..b.max(a));
         }
-        Cow::Borrowed(slice_of(&self.row_offsets, &self.row_index, k).unwrap_or(&[]))
+        RowsOf::Listed(slice_of(&self.row_offsets, &self.row_index, k).unwrap_or(&[]).iter())
     }
 
     /// Markers of a task id.
@@ -420,7 +419,7 @@ impl TaskKinds {
         task_id: u64,
     ) -> Vec<AnchorRef> {
         let rows = self.rows_of(task_id);
-        if rows.is_empty() {
+        if rows.len() == 0 {
             return self
                 .markers_of(task_id)
                 .iter()
@@ -433,7 +432,7 @@ impl TaskKinds {
                 tasks.core_id.get(r as usize).copied().unwrap_or(0),
             )
         };
-        self.pick_anchors(&rows, func_ids, task_id, |a, b| {
+        self.pick_anchors(rows, func_ids, task_id, |a, b| {
             let (sa, ca) = key(a);
             let (sb, cb) = key(b);
             sa < sb || (sa.total_cmp(&sb).is_eq() && ca < cb)
@@ -458,7 +457,7 @@ impl TaskKinds {
             let s = if tasks.has_aicpu(i) { d } else { f64::INFINITY };
             (s, tasks.core_id.get(i).copied().unwrap_or(0))
         };
-        self.pick_anchors(&rows, func_ids, task_id, |a, b| {
+        self.pick_anchors(rows, func_ids, task_id, |a, b| {
             let (sa, ca) = key(a);
             let (sb, cb) = key(b);
             sa < sb || (sa.total_cmp(&sb).is_eq() && ca < cb)
@@ -467,17 +466,17 @@ impl TaskKinds {
 
     fn pick_anchors(
         &self,
-        rows: &[u32],
+        rows: RowsOf<'_>,
         func_ids: &(impl FuncIdOf + ?Sized),
         task_id: u64,
         better: impl Fn(u32, u32) -> bool,
     ) -> Vec<u32> {
         if !self.is_spmd(task_id) {
-            return rows.to_vec();
+            return rows.collect();
         }
         // Insertion-ordered groups by func id, like the reference's dict.
         let mut groups: Vec<(i64, u32)> = Vec::new();
-        for &r in rows {
+        for r in rows {
             let f = func_ids.func_id(r as usize);
             match groups.iter_mut().find(|(g, _)| *g == f) {
                 Some(slot) => {
@@ -553,6 +552,32 @@ mod seen {
     pub const PREDICATED_RECORD: u8 = 16;
     pub const GRAPH_PREPARE: u8 = 32;
 }
+
+/// The joined rows of one task ([`TaskKinds::rows_of`]), in joined order, without copying
+/// them: a range when the rows are in task order, else a slice of the row index.
+#[derive(Debug, Clone)]
+pub enum RowsOf<'a> {
+    InOrder(std::ops::Range<u32>),
+    Listed(std::slice::Iter<'a, u32>),
+}
+
+impl Iterator for RowsOf<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            Self::InOrder(r) => r.next(),
+            Self::Listed(it) => it.next().copied(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Self::InOrder(r) => r.size_hint(),
+            Self::Listed(it) => it.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for RowsOf<'_> {}
 
 /// The sorted distinct task ids and a lookup into them.
 struct IdIndex(Vec<u64>);
@@ -902,11 +927,14 @@ mod rows_of_tests {
         let mut k = TaskKinds { task_id: vec![10, 20, 30], ..TaskKinds::default() };
         let pairs = [(1u32, 0u32), (0, 1), (1, 2), (2, 3), (0, 4)];
         (k.row_offsets, k.row_index) = csr_by_id(3, &pairs);
-        assert_eq!((&*k.rows_of(10), &*k.rows_of(20), &*k.rows_of(30)), (&[1u32, 4][..], &[0u32, 2][..], &[3u32][..]));
-        assert!(k.rows_of(99).is_empty());
+        let rows = |id: u64| k.rows_of(id).collect::<Vec<u32>>();
+        assert_eq!((rows(10), rows(20), rows(30)), (vec![1, 4], vec![0, 2], vec![3]));
+        assert_eq!(k.rows_of(99).len(), 0);
         // Rows in task order: no index, the offsets' ranges are the rows.
         k.row_offsets = vec![0, 2, 4, 5];
         k.row_index = Vec::new();
-        assert_eq!((&*k.rows_of(10), &*k.rows_of(20), &*k.rows_of(30)), (&[0u32, 1][..], &[2u32, 3][..], &[4u32][..]));
+        let rows = |id: u64| k.rows_of(id).collect::<Vec<u32>>();
+        assert_eq!((rows(10), rows(20), rows(30)), (vec![0, 1], vec![2, 3], vec![4]));
+        assert_eq!(k.rows_of(20).len(), 2);
     }
 }

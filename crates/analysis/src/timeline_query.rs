@@ -271,9 +271,8 @@ pub fn spmd_group(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Vec<Bar
     let fid = m.func_ids.func_id(row as usize);
     m.kinds
         .rows_of(id)
-        .iter()
-        .filter(|&&r| m.func_ids.func_id(r as usize) == fid)
-        .filter_map(|&r| bar_of_row(t, models, d, r, sched))
+        .filter(|&r| m.func_ids.func_id(r as usize) == fid)
+        .filter_map(|r| bar_of_row(t, models, d, r, sched))
         .collect()
 }
 
@@ -523,7 +522,7 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
     if let Some(id) = parse_task_query(query) {
         for (d, m) in models.iter().enumerate() {
             let d = d as u32;
-            for &r in m.kinds.rows_of(id).iter() {
+            for r in m.kinds.rows_of(id) {
                 if let Some(b) = bar_of_row(t, models, d, r, false) {
                     found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.1), b));
                 }
