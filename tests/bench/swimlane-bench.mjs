@@ -64,13 +64,13 @@ page.on('pageerror', (err) => { console.error(`pageerror: ${err.message}`); resu
 page.on('crash', () => { crashed = true; result.errors.push('page crashed'); console.error('page crashed'); });
 // The worker's per-file read lines (bytes waited for vs parsing) and model build time.
 result.load.worker_log = [];
-page.on('console', (m) => { if (/^pypto-worker (read|model|timeline) /.test(m.text())) result.load.worker_log.push(m.text()); });
+page.on('console', (m) => { if (/^pypto-worker (read|model|timeline|load job) /.test(m.text())) result.load.worker_log.push(m.text()); });
 page.on('console', (m) => { if (m.type() === 'error') { console.error(`console.error: ${m.text()}`); result.errors.push(m.text().slice(0, 300)); } });
 
 const api = (fn, ...args) => page.evaluate(([fn, args]) => window.__pyptoSwimlane[fn](...args), [fn, args]);
 const workerMemory = async () => {
   for (const w of page.workers()) {
-    const bytes = await w.evaluate(() => self.__pyptoWasm?.memory?.buffer?.byteLength ?? null).catch(() => null);
+    const bytes = await w.evaluate(() => (self.__pyptoJob ? null : self.__pyptoWasm?.memory?.buffer?.byteLength) ?? null).catch(() => null);
     if (bytes) return bytes;
   }
   return null;
@@ -416,6 +416,11 @@ rows.push(['load: nav → swimlane drawn', `${f(result.load.nav_to_swimlane_ms /
 if (result.load.error) rows.push(['load error', result.load.error, '', '']);
 for (const line of result.load.worker_log ?? []) rows.push([`  ${line.replace(/^pypto-worker /, '')}`, '', '', '']);
 if (result.memory.page_lod_bytes) rows.push(['page LOD pyramids', `${f(result.memory.page_lod_bytes / 2 ** 20)} MiB`, `${f(result.memory.page_lod_bytes / result.load.bars, 2)} B/bar`, '']);
+const jobPeaks = (result.load.worker_log ?? []).map((l) => /wasm memory in the load job (\d+) MiB/.exec(l)?.[1]).filter(Boolean).map(Number);
+if (jobPeaks.length) {
+  result.memory.load_job_peak_mib = Math.max(...jobPeaks);
+  rows.push(['load job wasm memory (peak; freed when the job ends)', `${f(result.memory.load_job_peak_mib)} MiB`, `${f(result.memory.load_job_peak_mib * 2 ** 20 / TASKS)} B/task`, '']);
+}
 rows.push(['worker wasm memory', `${f(result.memory.worker_wasm_bytes / 2 ** 20)} MiB`, `${f(result.memory.worker_wasm_bytes_per_task)} B/task`, '≤ 64 B/task']);
 if (result.memory.page_wasm_bytes) rows.push(['page wasm memory (render columns, lanes, LOD)', `${f(result.memory.page_wasm_bytes / 2 ** 20)} MiB`, `${f(result.memory.page_wasm_bytes / TASKS)} B/task, ${f(result.memory.page_wasm_bytes / result.load.bars, 1)} B/bar`, '']);
 for (const [k, v] of Object.entries(result.frames)) {

@@ -12,7 +12,7 @@ const PAGE_BITS: u32 = 14;
 const PAGE_LEN: usize = 1 << PAGE_BITS;
 
 /// One sealed page: its values as offsets from `min`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum Page {
     U8 { min: u32, offsets: Vec<u8> },
     U16 { min: u32, offsets: Vec<u16> },
@@ -61,7 +61,7 @@ impl Page {
 
 /// A `u32` column in narrow pages of [`PAGE_LEN`] entries (see the module doc). The page being
 /// filled stays 4 bytes an entry until it is full or [`PagedU32::shrink_to_fit`] seals it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PagedU32 {
     pages: Vec<Page>,
     filling: Vec<u32>,

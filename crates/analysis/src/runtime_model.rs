@@ -18,7 +18,7 @@ use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
 
 /// Host → device uploads in µs (`H2D` lane).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UploadsUs {
     /// Upload phase name per record.
     pub name: Vec<String>,
@@ -30,7 +30,7 @@ pub struct UploadsUs {
 /// What the timeline details need of deps.json, kept after the build (per deps.json task,
 /// index with [`RuntimeModel::deps_index`]); edges live only in the CSR adjacency, tensors
 /// and the other task columns are dropped.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DepsDetails {
     /// First active kernel slot (-1 if none or `kernel_ids` missing): the func id of a
     /// row-less task.
@@ -109,7 +109,7 @@ impl DepsDetails {
 }
 
 /// One runtime dataset, analysed (see the module doc).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct RuntimeModel {
     pub level: u32,
     pub host_mode: bool,
@@ -142,7 +142,7 @@ pub struct RuntimeModel {
 }
 
 /// Optional critical paths read from `CPM_*.json` (file name, parsed path).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CpmInputs {
     pub static_path: Option<(String, CpmPath)>,
     pub observed_path: Option<(String, CpmPath)>,

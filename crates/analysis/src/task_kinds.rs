@@ -44,7 +44,7 @@ use pypto_formats::records::{ChipRecords, SchedKind};
 pub const MARKER_MIN_DUR_US: f64 = 0.02;
 
 /// What a task id is (see the module doc for the rules).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum TaskKind {
     /// A kernel task (ran, or would run, on AICore).
     Regular,
@@ -78,7 +78,7 @@ impl TaskKind {
 pub use pypto_formats::columns::{KindColumn, NarrowU32Column, OptIdColumn};
 
 /// One scheduler thread's phase records in µs (file order).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SchedPhasesUs {
     pub kind: KindColumn,
     pub start_us: UsColumn,
@@ -168,7 +168,7 @@ fn thread_phases_us_owned(t: pypto_formats::records::SchedThread, tb: &Timebase)
 }
 
 /// Orchestrator submit records of one orchestrator lane, in µs.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OrchSubmitsUs {
     /// `None` when the file's id is negative (no task id; labelled by submit index).
     pub task_id: OptIdColumn,
@@ -242,7 +242,7 @@ pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsU
 
 /// AICPU-lane markers (Worker View `AICPU_<lane>` slices), emission order of the reference:
 /// scheduler records (thread by thread, file order), then alloc records.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AicpuMarkers {
     pub task_id: Vec<u64>,
     /// `Dummy`, `PredicatedSkip` or `Alloc`.
@@ -275,7 +275,7 @@ impl AicpuMarkers {
 }
 
 /// One Graph Execution envelope (reference pid 5).
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GraphExecution {
     /// The outer ring-0 task.
     pub outer_task_id: u64,
@@ -304,7 +304,7 @@ pub enum AnchorRef {
 }
 
 /// Task kinds of one capture (columns, one entry per task id, ascending).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskKinds {
     pub task_id: Vec<u64>,
     pub kind: Vec<TaskKind>,

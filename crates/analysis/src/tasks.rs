@@ -41,7 +41,7 @@ pub const NO_ROW: u32 = u32::MAX;
 
 /// Joined task rows as columns (one entry per AICore execution; SPMD/MIX tasks have
 /// several rows with the same `task_id`).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JoinedTasks {
     pub task_id: Vec<u64>,
     pub core_id: Vec<u32>,

@@ -16,7 +16,7 @@ use pypto_formats::columns::CyclesColumn;
 use pypto_formats::records::ChipRecords;
 
 /// How device cycles are placed on the µs axis.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Alignment {
     /// Plain device time: µs since `base_cycles`.
     Device,
@@ -34,7 +34,7 @@ pub enum Alignment {
 }
 
 /// The time base of one records file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Timebase {
     pub base_cycles: u64,
     pub clock_freq_hz: u64,
@@ -252,7 +252,7 @@ impl CycleValues for CyclesColumn {
 /// column's smallest non-zero cycle count, converted through the time base on access (the
 /// same `Timebase::us` call an eager conversion makes, so every value is identical). A
 /// column whose span does not fit in 32 bits, or that comes from µs (v1 files), keeps `f64`s.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum UsColumn {
     Cycles { tb: Box<Timebase>, base_cycles: u64, offsets: Vec<u32> },
     Us(Vec<f64>),

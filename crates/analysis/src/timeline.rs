@@ -79,7 +79,7 @@ pub const COLOR_GRAPH: u32 = 0x4000_0104;
 pub const NO_TASK: u32 = u32::MAX;
 
 /// The views (mirrors the protocol's `TimelineView`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum View {
     Worker,
     Scheduler,
@@ -100,7 +100,7 @@ impl View {
 }
 
 /// What a track's bars are, and so what the `source` column indexes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TrackKind {
     /// Worker View AICore lane; source = joined row.
     Core { core_id: u32 },
@@ -119,7 +119,7 @@ pub enum TrackKind {
 }
 
 /// One track.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Track {
     pub label: String,
     pub view: View,
@@ -142,7 +142,7 @@ impl Track {
 }
 
 /// One group: one view of one dataset.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Group {
     pub label: String,
     pub view: View,
@@ -151,7 +151,7 @@ pub struct Group {
 }
 
 /// A view a dataset cannot show, and why.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Absent {
     pub view: View,
     pub dataset: u32,
@@ -159,7 +159,7 @@ pub struct Absent {
 }
 
 /// The per-bar columns handed to the page (the worker moves them out after posting).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RenderColumns {
     pub start_us: Vec<f64>,
     pub end_us: Vec<f64>,
@@ -174,7 +174,7 @@ pub struct RenderColumns {
 
 /// The timeline (see the module doc). `track_offsets`, `source`, `name_index` and `names`
 /// stay resident for the queries; [`RenderColumns`] may be taken away.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Timeline {
     pub groups: Vec<Group>,
     pub tracks: Vec<Track>,

@@ -11,7 +11,7 @@ use crate::records::SchedKind;
 /// Scheduler phase kinds as codes into a table of the distinct kinds, in first-seen order (a
 /// thread with more than 65,535 distinct unknown names shares the last code among the rest);
 /// the codes take one byte each while a thread has at most 256 distinct kinds.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KindColumn {
     codes: NarrowU32Column,
     table: Vec<SchedKind>,
@@ -87,7 +87,7 @@ impl<'a> FromIterator<&'a SchedKind> for KindColumn {
 /// Cycle counts (`u64`, 0 = absent) at 4 bytes each while they fit: a signed offset from the
 /// column's first non-zero value, within ±2^31 cycles (a scheduler or orchestrator thread's
 /// timestamps span far less); a value outside widens the column to whole `u64`s.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum CyclesColumn {
     Offsets { base: u64, offsets: Vec<u32> },
     Wide(Vec<u64>),
@@ -193,7 +193,7 @@ impl FromIterator<u64> for CyclesColumn {
 /// high 32 bits (the ring) into a table of the distinct high words; a column whose ids have
 /// more than [`OptIdColumn::MAX_HIGHS`] distinct high words stores them whole, 8 bytes each
 /// (`u64::MAX` = none there). A file's `-1` id reads as none.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum OptIdColumn {
     Sparse { len: usize, at: Vec<u32>, ids: Vec<u64> },
     Split { low: Vec<u32>, high_code: Vec<u8>, highs: Vec<u32> },
@@ -346,7 +346,7 @@ impl FromIterator<Option<u64>> for OptIdColumn {
 macro_rules! narrow_column {
     ($(#[$doc:meta])* $name:ident, $wide:ty, $b1:ty, $b2:ty) => {
         $(#[$doc])*
-        #[derive(Debug, Clone)]
+        #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
         pub enum $name {
             W1(Vec<$b1>),
             W2(Vec<$b2>),
@@ -499,7 +499,7 @@ narrow_column!(
 
 /// Ready-queue depths `[aic, aiv, mix]` per record (`shared_at_start` / `shared_at_end`),
 /// each lane at its narrowest width.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct QueueDepthsColumn([NarrowI32Column; 3]);
 
 impl QueueDepthsColumn {

@@ -49,7 +49,7 @@ impl CpmKind {
 }
 
 /// The task set read back from one CPM file.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CpmPath {
     /// On-path task ids (raw `u64`), ordered by their first bar's start (then id): for the
     /// observed path this is the path order.

@@ -27,7 +27,7 @@ pub enum Scope {
 }
 
 /// `args[].type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum ArgType {
     Input,
     Output,
@@ -50,7 +50,7 @@ impl ArgType {
 }
 
 /// A `(offset, len)` range into [`Deps::dims`] (shape or strides). `len == 0` = absent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct DimRange {
     pub offset: u32,
     pub len: u32,
@@ -103,7 +103,7 @@ impl DepsTasks {
 }
 
 /// `tasks[].args[]` columns, all tasks concatenated.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DepsArgs {
     pub idx: Vec<i32>,
     pub arg_type: Vec<ArgType>,

@@ -18,6 +18,7 @@ mod json_util;
 pub mod manifest;
 pub mod name_map;
 pub mod pass_log;
+pub mod packed;
 pub mod passes_dump;
 pub mod python_source;
 pub mod records;

@@ -10,7 +10,7 @@
 use crate::FormatError;
 
 /// A parsed name map.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NameMap {
     /// `(func_id, name)`, sorted by func id (unique).
     pub entries: Vec<(i64, String)>,

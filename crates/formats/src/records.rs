@@ -21,7 +21,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// Core type of an AICore (`core_types[core_id]`; missing entries are `Aiv`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub enum CoreType {
     /// Cube core (`"aic"`).
     Aic,
@@ -198,7 +198,7 @@ impl AicpuRows {
 
 /// Scheduler phase kind (§1.6). Legacy `fanout` reads as `Resolve`, `prestage` as
 /// `EarlyDispatch`; names this reader does not know are kept as `Unknown(name)`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SchedKind {
     Complete,
     Dispatch,

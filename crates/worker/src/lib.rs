@@ -8,6 +8,7 @@
 
 pub mod reading;
 mod graph;
+mod jobs;
 mod memory_map;
 mod perf_panel;
 mod pass_bench;
@@ -31,7 +32,13 @@ pub fn start() {
     }));
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
-        match transport::decode_request(&event.data()) {
+        let data = event.data();
+        if js_sys::Reflect::has(&data, &JsValue::from_str("job")).unwrap_or(false) {
+            let files = js_sys::Reflect::get(&data, &JsValue::from_str("files")).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok()).unwrap_or_default();
+            jobs::handle(&data, files);
+            return;
+        }
+        match transport::decode_request(&data) {
             Ok((msg, files)) => session::handle(msg, &files),
             Err(message) => transport::post(&FromWorker::Error { message }, None),
         }

@@ -13,7 +13,7 @@ use pypto_protocol::{
     DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, DepsSummary, EntryMeta, FileError, FromWorker, LaneInfo,
     PassDumpSummary, RecordsSummary, TaskDetailsReply, ToWorker, WorkerViewColumns,
 };
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::reading;
 use crate::transport::{self, Columns};
@@ -39,6 +39,8 @@ pub(crate) struct Session {
     pub(crate) runtime: HashMap<u32, RuntimeDataset>,
     /// Built timelines by `timeline_id` (render columns already handed to the page).
     pub(crate) timelines: HashMap<u32, crate::timelines::StoredTimeline>,
+    /// Single-dataset timelines the load jobs built, by dataset, until the page asks.
+    pub(crate) prebuilt: HashMap<u32, crate::timelines::Prebuilt>,
 }
 
 thread_local! {
@@ -148,8 +150,10 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
         s.generation += 1;
         s.runtime.clear();
         s.timelines.clear();
+        s.prebuilt.clear();
         s.generation
     });
+    crate::jobs::cancel_all();
     crate::traces::reset(&entries, &sources);
     crate::passes::reset();
     crate::memory_map::reset();
@@ -242,8 +246,13 @@ async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValu
 /// Prints a progress line for the bench (`tests/bench/swimlane-bench.mjs` collects the
 /// `pypto-worker …` lines), with the wasm memory size so far.
 pub(crate) fn bench_log(line: &str) {
-    let line = format!("{line} (wasm memory {:.0} MiB)", crate::graph::wasm_memory_mib());
-    web_sys::console::info_1(&JsValue::from_str(&line));
+    let who = if crate::jobs::is_job() { " in the load job" } else { "" };
+    let line = format!("{line} (wasm memory{who} {:.0} MiB)", crate::graph::wasm_memory_mib());
+    if crate::jobs::is_job() {
+        crate::jobs::log(&line);
+    } else {
+        web_sys::console::info_1(&JsValue::from_str(&line));
+    }
 }
 
 /// Streams the entry at `entry_index` into `sink` (see [`reading::read_slices`]); `false` when
@@ -314,6 +323,9 @@ pub(crate) async fn parse_records(index: usize, entries: &[EntryMeta], sources: 
     Some((path, parsed))
 }
 
+/// Loads a runtime dataset in a job ([`crate::jobs`]) and keeps what it hands back: the
+/// resident model, the deps.json source when it was read lean, the name map, and the
+/// single-dataset timeline (its query index, and its render columns until the page asks).
 async fn load_runtime(
     dataset_id: u32,
     dataset: &discovery::Dataset,
@@ -321,16 +333,108 @@ async fn load_runtime(
     sources: &[JsValue],
     generation: u64,
 ) -> DatasetSummary {
-    let mut summary = DatasetSummary::default();
-    let mut deps_model = None;
-    let mut deps_source = None;
-    let mut names_model = None;
     let deps_file = dataset.deps.and_then(|i| Some((entries.get(i)?.clone(), sources.get(i)?.clone())));
     // A big task graph: warm the layout's JIT now, while the rest loads (see graph.rs).
     if let Some((entry, _)) = &deps_file {
         crate::graph::warm_up_for(entry.size_bytes);
     }
-    if let Some(index) = dataset.deps {
+    // The dataset's own files, in the order the job's indices name them.
+    let mut inputs = crate::jobs::RuntimeInputs {
+        dataset_id,
+        path: dataset.path.clone(),
+        entries: Vec::new(),
+        records: None,
+        deps: None,
+        name_map: None,
+        cpm: Vec::new(),
+    };
+    let files = js_sys::Array::new();
+    let mut take = |index: usize| -> Option<usize> {
+        let (entry, source) = (entries.get(index)?, sources.get(index)?);
+        inputs.entries.push(entry.clone());
+        files.push(source);
+        Some(inputs.entries.len() - 1)
+    };
+    let records = dataset.records.and_then(&mut take);
+    let deps = dataset.deps.and_then(&mut take);
+    let name_map = dataset.name_map.and_then(&mut take);
+    let mut cpm = Vec::new();
+    for file in &dataset.files {
+        let is_static = match file.role {
+            discovery::FileRole::CpmStatic => true,
+            discovery::FileRole::CpmObserved => false,
+            _ => continue,
+        };
+        if let Some(i) = take(file.entry_index) {
+            cpm.push((i, is_static));
+        }
+    }
+    inputs.records = records;
+    inputs.deps = deps;
+    inputs.name_map = name_map;
+    inputs.cpm = cpm;
+    let failed = |message: String| {
+        let path = records.and_then(|i| inputs.entries.get(i)).map_or_else(|| dataset.path.clone(), |e| e.path.clone());
+        DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message }], ..DatasetSummary::default() }
+    };
+    let envelope = match crate::jobs::run(&crate::jobs::ToJob::LoadRuntime(inputs.clone()), &files).await {
+        Ok(envelope) => envelope,
+        Err(message) => return failed(message),
+    };
+    let get = |v: &JsValue, key: &str| js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+    let reply = serde_wasm_bindgen::from_value::<crate::jobs::FromJob>(get(&envelope, "job")).map_err(|e| format!("unreadable load job reply: {e}"));
+    let (mut summary, header) = match reply {
+        Ok(crate::jobs::FromJob::RuntimeLoaded { summary, timeline }) => (summary, timeline),
+        Ok(crate::jobs::FromJob::Failed { message }) | Err(message) => return failed(message),
+    };
+    let columns = get(&envelope, "columns");
+    let decoded_from_ms = now_ms();
+    let state: crate::jobs::LoadedRuntime = match get(&columns, "state").dyn_into::<js_sys::Array>() {
+        Ok(chunks) => match crate::jobs::decode(chunks) {
+            Ok(state) => state,
+            Err(message) => {
+                summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message });
+                return summary;
+            }
+        },
+        Err(_) => crate::jobs::LoadedRuntime::default(),
+    };
+    bench_log(&format!("pypto-worker model {}: decoded from the load job in {:.0} ms", dataset.path, now_ms() - decoded_from_ms));
+    if let (Some(records), Some(source)) = (dataset.records.and_then(|i| entries.get(i)), dataset.records.and_then(|i| sources.get(i))) {
+        if state.model.is_some() {
+            // The Performance Analysis tables are computed when the panel asks.
+            crate::perf_paths::remember(generation, dataset_id, (records.clone(), source.clone()), state.cpm.clone());
+        }
+    }
+    if let Some(r) = &summary.records {
+        crate::perf_panel::remember(generation, dataset_id, r.level, r.warnings.clone());
+    }
+    let deps_source = if state.deps_lean { dataset.deps.and_then(|i| sources.get(i)).cloned() } else { None };
+    let prebuilt = match (header, state.timeline) {
+        (Some(header), Some(timeline)) => Some(crate::timelines::Prebuilt { header, timeline, columns: get(&columns, "timeline") }),
+        _ => None,
+    };
+    SESSION.with_borrow_mut(|s| {
+        if s.generation == generation {
+            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model: state.model, deps_source, deps_file, names: state.names });
+            if let Some(p) = prebuilt {
+                s.prebuilt.insert(dataset_id, p);
+            }
+        }
+    });
+    summary
+}
+
+/// The load job's work ([`crate::jobs::ToJob::LoadRuntime`]): reads and analyses the dataset,
+/// builds its timeline (render columns in JS typed arrays), and encodes what the analysis
+/// worker keeps.
+pub(crate) async fn load_runtime_job(inputs: &crate::jobs::RuntimeInputs, sources: &[JsValue]) -> (crate::jobs::FromJob, js_sys::Object) {
+    let entries = &inputs.entries;
+    let mut summary = DatasetSummary::default();
+    let mut deps_model = None;
+    let mut deps_lean = false;
+    let mut names_model = None;
+    if let Some(index) = inputs.deps {
         if let Some((path, parsed)) = parse_deps(index, entries, sources, &mut summary.errors).await {
             match parsed {
                 Ok(parsed) => {
@@ -340,16 +444,14 @@ async fn load_runtime(
                         edges: parsed.edge_count() as u64,
                         tensors: parsed.tensor_count() as u64,
                     });
-                    if !parsed.task_offsets.is_empty() {
-                        deps_source = sources.get(index).cloned();
-                    }
+                    deps_lean = !parsed.task_offsets.is_empty();
                     deps_model = Some(parsed);
                 }
                 Err(err) => summary.errors.push(file_error(err)),
             }
         }
     }
-    if let Some(index) = dataset.name_map {
+    if let Some(index) = inputs.name_map {
         if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
             match name_map::parse(&path, &bytes) {
                 Ok(parsed) => {
@@ -361,13 +463,8 @@ async fn load_runtime(
         }
     }
     let mut cpm_inputs = CpmInputs::default();
-    for file in &dataset.files {
-        let is_static = match file.role {
-            discovery::FileRole::CpmStatic => true,
-            discovery::FileRole::CpmObserved => false,
-            _ => continue,
-        };
-        if let Some((path, bytes)) = read_entry(file.entry_index, entries, sources, &mut summary.errors).await {
+    for &(index, is_static) in &inputs.cpm {
+        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
             match cpm::read_path(&path, &bytes) {
                 Ok(parsed) => {
                     let name = path.rsplit('/').next().unwrap_or(&path).to_string();
@@ -380,20 +477,15 @@ async fn load_runtime(
             }
         }
     }
-    let mut model = None;
-    if let Some(index) = dataset.records {
+    let mut state = crate::jobs::LoadedRuntime { deps_lean, cpm: cpm_inputs.clone(), ..Default::default() };
+    if let Some(index) = inputs.records {
         if let Some((path, parsed)) = parse_records(index, entries, sources, &mut summary.errors).await {
             match parsed {
                 Ok(parsed) => {
-                    // The Performance Analysis tables are computed when the panel asks.
-                    if let (Some(entry), Some(source)) = (entries.get(index), sources.get(index)) {
-                        crate::perf_paths::remember(generation, dataset_id, (entry.clone(), source.clone()), cpm_inputs.clone());
-                    }
                     let build_started_ms = now_ms();
                     let mut step = |name: &str| bench_log(&format!("pypto-worker model step {name}"));
                     let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
                     bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
-                    crate::perf_panel::remember(generation, dataset_id, facts.level, facts.warnings.clone());
                     summary.records = Some(RecordsSummary {
                         path,
                         level: facts.level,
@@ -408,18 +500,32 @@ async fn load_runtime(
                         scheduler_threads: facts.scheduler_threads as u32,
                         warnings: facts.warnings.clone(),
                     });
-                    model = Some(built);
+                    state.model = Some(built);
                 }
                 Err(err) => summary.errors.push(file_error(err)),
             }
         }
     }
-    SESSION.with_borrow_mut(|s| {
-        if s.generation == generation {
-            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model, deps_source, deps_file, names: names_model });
+    if state.model.is_none() {
+        state.names = names_model;
+    }
+    let columns = js_sys::Object::new();
+    let mut header = None;
+    if let Some(model) = &state.model {
+        let (t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), model)]);
+        header = Some(crate::timelines::header(0, &[inputs.dataset_id], &t));
+        let _ = js_sys::Reflect::set(&columns, &JsValue::from_str("timeline"), &timeline_columns);
+        state.timeline = Some(t);
+    }
+    let encode_from_ms = now_ms();
+    match crate::jobs::encode(&state) {
+        Ok(chunks) => {
+            let _ = js_sys::Reflect::set(&columns, &JsValue::from_str("state"), &chunks);
+            bench_log(&format!("pypto-worker load job {}: state encoded in {:.0} ms", inputs.path, now_ms() - encode_from_ms));
         }
-    });
-    summary
+        Err(message) => return (crate::jobs::FromJob::Failed { message }, js_sys::Object::new()),
+    }
+    (crate::jobs::FromJob::RuntimeLoaded { summary, timeline: header }, columns)
 }
 
 /// Display name of a function: `name_map` name, else `func_<id>_<letters>`, else `task`.

@@ -35,7 +35,7 @@ fn error(message: String) {
     transport::post(&FromWorker::Error { message }, None);
 }
 
-fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHeader {
+pub(crate) fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHeader {
     let ds = |d: u32| dataset_ids.get(d as usize).copied().unwrap_or(0);
     TimelineHeader {
         timeline_id,
@@ -156,8 +156,42 @@ impl timeline::ColumnSink for JsColumns {
     }
 }
 
-/// `ToWorker::Timeline`: build, post header + columns, keep the index.
+/// A single-dataset timeline a load job built: its header, query index and render columns (JS
+/// typed arrays), kept until the page asks for it.
+pub(crate) struct Prebuilt {
+    pub(crate) header: TimelineHeader,
+    pub(crate) timeline: Timeline,
+    pub(crate) columns: wasm_bindgen::JsValue,
+}
+
+/// Builds the timeline of `models` with its render columns in JS typed arrays (filled piece by
+/// piece, so they never all sit in wasm memory).
+pub(crate) fn build_columns(models: &[(&str, &RuntimeModel)]) -> (Timeline, js_sys::Object) {
+    let started_ms = crate::graph::now_ms();
+    let mut sink = JsColumns::new(timeline::bar_capacity(models));
+    let t = timeline::build_into(models, &mut sink);
+    crate::session::bench_log(&format!("pypto-worker timeline: {} bars built in {:.0} ms", t.source.len(), crate::graph::now_ms() - started_ms));
+    let columns = sink.into_columns(&t.track_offsets, &t.name_index).into_object();
+    (t, columns)
+}
+
+/// `ToWorker::Timeline`: the load job's prebuilt timeline of one dataset (its columns handed
+/// over once), else built here; posts header + columns and keeps the index.
 pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
+    let prebuilt = match dataset_ids {
+        [d] => SESSION.with_borrow_mut(|s| s.prebuilt.remove(d)),
+        _ => None,
+    };
+    if let Some(p) = prebuilt {
+        let mut header = p.header;
+        header.timeline_id = timeline_id;
+        crate::session::bench_log(&format!("pypto-worker timeline {timeline_id}: {} bars, built by the load job", p.timeline.source.len()));
+        transport::post_object(&FromWorker::Timeline(header), &p.columns);
+        SESSION.with_borrow_mut(|s| {
+            s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: p.timeline });
+        });
+        return;
+    }
     let built = SESSION.with_borrow(|s| {
         let mut models: Vec<(&str, &RuntimeModel)> = Vec::with_capacity(dataset_ids.len());
         for id in dataset_ids {
@@ -172,23 +206,14 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
         if models.is_empty() {
             return Err("a timeline needs at least one dataset".to_string());
         }
-        let started_ms = crate::graph::now_ms();
-        let mut sink = JsColumns::new(timeline::bar_capacity(&models));
-        let t = timeline::build_into(&models, &mut sink);
-        crate::session::bench_log(&format!(
-            "pypto-worker timeline {timeline_id}: {} bars built in {:.0} ms",
-            t.source.len(),
-            crate::graph::now_ms() - started_ms
-        ));
-        Ok((t, sink))
+        Ok(build_columns(&models))
     });
-    let (t, sink) = match built {
+    let (t, columns) = match built {
         Ok(built) => built,
         Err(message) => return error(message),
     };
     let msg = FromWorker::Timeline(header(timeline_id, dataset_ids, &t));
-    let columns = sink.into_columns(&t.track_offsets, &t.name_index);
-    transport::post(&msg, Some(columns));
+    transport::post_object(&msg, &columns);
     SESSION.with_borrow_mut(|s| {
         s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: t });
     });

@@ -57,6 +57,25 @@ impl Columns {
     }
 }
 
+impl Columns {
+    /// The columns as one JS object (`{ name: typedArray, … }`).
+    pub fn into_object(self) -> js_sys::Object {
+        self.object.unwrap_or_default()
+    }
+}
+
+/// Posts `msg` with `columns` (an object of typed arrays, possibly nested), their buffers moved.
+pub fn post_object(msg: &FromWorker, columns: &JsValue) {
+    let (envelope, _) = encode_reply(msg, None);
+    let transfer = js_sys::Array::new();
+    crate::jobs::collect_buffers(columns, &transfer);
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("columns"), columns);
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if let Err(err) = scope.post_message_with_transfer(&envelope, &transfer) {
+        web_sys::console::error_2(&JsValue::from_str("pypto-worker: postMessage failed"), &err);
+    }
+}
+
 /// Builds the envelope `{ msg, columns? }` of a reply and its transfer list.
 pub fn encode_reply(msg: &FromWorker, columns: Option<Columns>) -> (js_sys::Object, js_sys::Array) {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();

@@ -1,0 +1,461 @@
+//! Jobs: the analysis worker's heavy one-off work — reading and analysing a runtime dataset
+//! (its records, deps.json, name map and CPM files: parse, model build, the chip timeline's
+//! render columns) — runs in a nested worker started for it (this same script, told by its
+//! first message that it is a job) and terminated once it has answered. Whatever that work
+//! peaked at (parse buffers, the raw records, the critical-path graph) goes back to the browser
+//! with the job: the analysis worker's wasm memory, which never shrinks, holds only what the
+//! job hands back — the resident model and the timeline's query index, postcard-encoded in JS
+//! byte chunks and decoded a chunk at a time (the encoding is never whole in its memory), and
+//! the render columns, JS typed arrays it passes on to the page.
+//!
+//! Messages to a job: `{ job: ToJob, files }`, posted once the job's wasm reports ready.
+//! From a job: `{ msg: FromWorker }` (progress, forwarded to the page as they come; a panic
+//! fails the job), `{ log: "pypto-worker …" }` (bench lines, printed by the analysis worker),
+//! and last `{ job: FromJob, columns }`.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::io::{Read, Write};
+
+use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
+use pypto_analysis::timeline::Timeline;
+use pypto_formats::name_map::NameMap;
+use pypto_protocol::{DatasetSummary, EntryMeta, FromWorker, TimelineHeader};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// What a job is asked to do.
+#[derive(Serialize, Deserialize)]
+pub(crate) enum ToJob {
+    /// Read and analyse one runtime dataset ([`crate::session`]'s load, in the job).
+    LoadRuntime(RuntimeInputs),
+}
+
+/// The files of one runtime dataset: `entries` parallel to the job's `files`.
+#[derive(Clone, Serialize, Deserialize)]
+pub(crate) struct RuntimeInputs {
+    pub(crate) dataset_id: u32,
+    pub(crate) path: String,
+    pub(crate) entries: Vec<EntryMeta>,
+    pub(crate) records: Option<usize>,
+    pub(crate) deps: Option<usize>,
+    pub(crate) name_map: Option<usize>,
+    /// `(entry index, is static)` of each `CPM_*.json`.
+    pub(crate) cpm: Vec<(usize, bool)>,
+}
+
+/// A job's answer.
+#[derive(Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // one message per job
+pub(crate) enum FromJob {
+    /// The dataset's summary, and its timeline's header when it has a model; the
+    /// [`LoadedRuntime`] state is encoded in `columns.state`, the render columns are
+    /// `columns.timeline`.
+    RuntimeLoaded {
+        summary: DatasetSummary,
+        timeline: Option<TimelineHeader>,
+    },
+    Failed {
+        message: String,
+    },
+}
+
+/// What a load job hands back beside its summary.
+#[derive(Default, Serialize, Deserialize)]
+pub(crate) struct LoadedRuntime {
+    pub(crate) model: Option<RuntimeModel>,
+    /// The name map when no model holds it (deps.json and a name map, no records).
+    pub(crate) names: Option<NameMap>,
+    /// deps.json was read lean (task arguments re-read from the file on demand).
+    pub(crate) deps_lean: bool,
+    /// The capture's `CPM_*.json` paths, for the path tables.
+    pub(crate) cpm: CpmInputs,
+    /// The single-dataset timeline's query index (its render columns travel beside).
+    pub(crate) timeline: Option<Timeline>,
+}
+
+thread_local! {
+    /// This instance runs a job (set by its first `{ job }` message).
+    static IS_JOB: Cell<bool> = const { Cell::new(false) };
+    static RUNNING: RefCell<HashMap<u32, Running>> = RefCell::new(HashMap::new());
+    static NEXT_ID: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Whether this worker instance is a job.
+pub(crate) fn is_job() -> bool {
+    IS_JOB.get()
+}
+
+/// A started job: its worker and what settles its promise.
+struct Running {
+    worker: web_sys::Worker,
+    reject: js_sys::Function,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+fn finish(id: u32) {
+    if let Some(job) = RUNNING.with_borrow_mut(|r| r.remove(&id)) {
+        job.worker.terminate();
+    }
+}
+
+/// Stops every running job (a new folder was opened); their callers get an error.
+pub(crate) fn cancel_all() {
+    let all: Vec<Running> = RUNNING.with_borrow_mut(|r| r.drain().map(|(_, j)| j).collect());
+    for job in all {
+        job.worker.terminate();
+        let _ = job.reject.call1(
+            &JsValue::NULL,
+            &JsValue::from_str("cancelled: another folder was opened"),
+        );
+    }
+}
+
+fn text_of(v: &JsValue) -> String {
+    v.as_string()
+        .or_else(|| {
+            js_sys::Reflect::get(v, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+        })
+        .unwrap_or_else(|| format!("{v:?}"))
+}
+
+fn own_url() -> String {
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    scope.location().href()
+}
+
+/// Runs `request` in a new job with `files` and waits for its answer: the final envelope
+/// (`{ job, columns }`), or why the job failed.
+pub(crate) async fn run(request: &ToJob, files: &js_sys::Array) -> Result<JsValue, String> {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    let job_value = request
+        .serialize(&serializer)
+        .map_err(|e| format!("job request: {e}"))?;
+    let envelope = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("job"), &job_value);
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("files"), files);
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(&own_url(), &options)
+        .map_err(|e| format!("could not start an analysis job: {}", text_of(&e)))?;
+    let id = NEXT_ID.get();
+    NEXT_ID.set(id.wrapping_add(1));
+    let mut start = Some(move |resolve: js_sys::Function, reject: js_sys::Function| {
+        let for_message = (resolve, reject.clone(), worker.clone());
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                let (resolve, reject, worker) = &for_message;
+                let data = event.data();
+                let get = |key: &str| {
+                    js_sys::Reflect::get(&data, &JsValue::from_str(key))
+                        .unwrap_or(JsValue::UNDEFINED)
+                };
+                if !get("job").is_undefined() {
+                    let _ = resolve.call1(&JsValue::NULL, &data);
+                    finish(id);
+                } else if let Some(line) = get("log").as_string() {
+                    web_sys::console::info_1(&JsValue::from_str(&line));
+                } else {
+                    match serde_wasm_bindgen::from_value::<FromWorker>(get("msg")) {
+                        Ok(FromWorker::Ready) => {
+                            if let Err(e) = worker.post_message(&envelope) {
+                                let _ = reject.call1(
+                                    &JsValue::NULL,
+                                    &JsValue::from_str(&format!(
+                                        "could not start an analysis job: {}",
+                                        text_of(&e)
+                                    )),
+                                );
+                                finish(id);
+                            }
+                        }
+                        Ok(FromWorker::Panic { message }) => {
+                            let _ = reject.call1(
+                                &JsValue::NULL,
+                                &JsValue::from_str(&format!(
+                                    "the analysis job panicked: {message}"
+                                )),
+                            );
+                            finish(id);
+                        }
+                        // Progress and the like: the page's, as they are.
+                        Ok(_) => {
+                            let scope: web_sys::DedicatedWorkerGlobalScope =
+                                js_sys::global().unchecked_into();
+                            let _ = scope.post_message(&data);
+                        }
+                        Err(e) => web_sys::console::error_1(&JsValue::from_str(&format!(
+                            "pypto-worker: unreadable job message: {e}"
+                        ))),
+                    }
+                }
+            },
+        );
+        let for_error = reject.clone();
+        let on_error =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
+                event.prevent_default();
+                let message = event.message();
+                let why = if message.is_empty() {
+                    "the analysis job stopped unexpectedly (out of memory?)".to_owned()
+                } else {
+                    format!("the analysis job failed: {message}")
+                };
+                let _ = for_error.call1(&JsValue::NULL, &JsValue::from_str(&why));
+                finish(id);
+            });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        RUNNING.with_borrow_mut(|r| {
+            r.insert(
+                id,
+                Running {
+                    worker,
+                    reject,
+                    _on_message: on_message,
+                    _on_error: on_error,
+                },
+            )
+        });
+    });
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        if let Some(start) = start.take() {
+            start(resolve, reject);
+        }
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map_err(|e| text_of(&e))
+}
+
+/// Handles the `{ job }` message that makes this instance a job.
+pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
+    IS_JOB.set(true);
+    // For the bench, which reads the analysis worker's memory and must skip this one.
+    let _ = js_sys::Reflect::set(
+        &js_sys::global(),
+        &JsValue::from_str("__pyptoJob"),
+        &JsValue::TRUE,
+    );
+    let job = js_sys::Reflect::get(data, &JsValue::from_str("job")).unwrap_or(JsValue::UNDEFINED);
+    match serde_wasm_bindgen::from_value::<ToJob>(job) {
+        Ok(ToJob::LoadRuntime(inputs)) => wasm_bindgen_futures::spawn_local(async move {
+            let sources: Vec<JsValue> = files.iter().collect();
+            let (reply, columns) = crate::session::load_runtime_job(&inputs, &sources).await;
+            post(&reply, &columns);
+        }),
+        Err(e) => post(
+            &FromJob::Failed {
+                message: format!("unreadable job request: {e}"),
+            },
+            &js_sys::Object::new(),
+        ),
+    }
+}
+
+/// Posts a job's answer to the analysis worker, the buffers of `columns` (typed arrays, or
+/// arrays / objects of them) moved.
+pub(crate) fn post(reply: &FromJob, columns: &js_sys::Object) {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    let envelope = js_sys::Object::new();
+    let job = reply
+        .serialize(&serializer)
+        .unwrap_or_else(|e| JsValue::from_str(&format!("serialization failed: {e}")));
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("job"), &job);
+    let transfer = js_sys::Array::new();
+    collect_buffers(columns, &transfer);
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("columns"), columns);
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if let Err(err) = scope.post_message_with_transfer(&envelope, &transfer) {
+        web_sys::console::error_2(
+            &JsValue::from_str("pypto-worker: job postMessage failed"),
+            &err,
+        );
+    }
+}
+
+/// A bench line from a job: printed by the analysis worker (a nested worker's console may not
+/// reach the page's).
+pub(crate) fn log(line: &str) {
+    let envelope = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(
+        &envelope,
+        &JsValue::from_str("log"),
+        &JsValue::from_str(line),
+    );
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let _ = scope.post_message(&envelope);
+}
+
+/// Appends the `ArrayBuffer`s under `value` (typed arrays, arrays and plain objects of them)
+/// to `transfer`, each once.
+pub(crate) fn collect_buffers(value: &JsValue, transfer: &js_sys::Array) {
+    if let Some(view) = value.dyn_ref::<js_sys::Uint8Array>() {
+        push_buffer(&view.buffer(), transfer);
+    } else if js_sys::ArrayBuffer::is_view(value) {
+        if let Ok(buffer) = js_sys::Reflect::get(value, &JsValue::from_str("buffer")) {
+            push_buffer(&buffer, transfer);
+        }
+    } else if let Some(array) = value.dyn_ref::<js_sys::Array>() {
+        for item in array.iter() {
+            collect_buffers(&item, transfer);
+        }
+    } else if value.is_object() {
+        for item in js_sys::Object::values(value.unchecked_ref()).iter() {
+            collect_buffers(&item, transfer);
+        }
+    }
+}
+
+fn push_buffer(buffer: &JsValue, transfer: &js_sys::Array) {
+    if !transfer.includes(buffer, 0) {
+        transfer.push(buffer);
+    }
+}
+
+/// Bytes of an encoding written into JS `Uint8Array`s of about [`CHUNK_BYTES`] each, so the
+/// whole encoding never sits in wasm memory.
+pub(crate) struct ChunkWriter {
+    buf: Vec<u8>,
+    chunks: js_sys::Array,
+}
+
+/// Size of the chunks of a [`ChunkWriter`].
+const CHUNK_BYTES: usize = 1 << 20;
+
+impl ChunkWriter {
+    pub(crate) fn new() -> Self {
+        Self {
+            buf: Vec::with_capacity(CHUNK_BYTES),
+            chunks: js_sys::Array::new(),
+        }
+    }
+
+    fn flush_chunk(&mut self) {
+        if !self.buf.is_empty() {
+            self.chunks
+                .push(&js_sys::Uint8Array::from(self.buf.as_slice()));
+            self.buf.clear();
+        }
+    }
+
+    /// The chunks written.
+    pub(crate) fn into_chunks(mut self) -> js_sys::Array {
+        self.flush_chunk();
+        self.chunks
+    }
+}
+
+impl Write for ChunkWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= CHUNK_BYTES {
+            self.flush_chunk();
+        }
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Reads the chunks of a [`ChunkWriter`] back, one chunk in wasm memory at a time.
+pub(crate) struct ChunkReader {
+    chunks: js_sys::Array,
+    next: u32,
+    buf: Vec<u8>,
+    at: usize,
+}
+
+impl ChunkReader {
+    pub(crate) fn new(chunks: js_sys::Array) -> Self {
+        Self {
+            chunks,
+            next: 0,
+            buf: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl Read for ChunkReader {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        while self.at == self.buf.len() {
+            if self.next >= self.chunks.length() {
+                return Ok(0);
+            }
+            let chunk: js_sys::Uint8Array = self.chunks.get(self.next).unchecked_into();
+            self.next += 1;
+            self.buf.resize(chunk.length() as usize, 0);
+            chunk.copy_to(&mut self.buf);
+            self.at = 0;
+        }
+        let n = out.len().min(self.buf.len() - self.at);
+        out.get_mut(..n)
+            .unwrap_or_default()
+            .copy_from_slice(self.buf.get(self.at..self.at + n).unwrap_or_default());
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Encodes `value` (postcard) into JS byte chunks.
+pub(crate) fn encode<T: Serialize>(value: &T) -> Result<js_sys::Array, String> {
+    let writer =
+        postcard::to_io(value, ChunkWriter::new()).map_err(|e| format!("encoding failed: {e}"))?;
+    Ok(writer.into_chunks())
+}
+
+/// A postcard flavor over a [`ChunkReader`]: strings (the model borrows none) go through one
+/// reused buffer.
+struct ChunkFlavor {
+    reader: ChunkReader,
+    temp: Vec<u8>,
+}
+
+impl<'de> postcard::de_flavors::Flavor<'de> for ChunkFlavor {
+    type Remainder = ();
+    type Source = ();
+
+    fn pop(&mut self) -> postcard::Result<u8> {
+        let mut byte = [0u8; 1];
+        self.reader
+            .read_exact(&mut byte)
+            .map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;
+        Ok(byte[0])
+    }
+
+    fn try_take_n(&mut self, _ct: usize) -> postcard::Result<&'de [u8]> {
+        // Only borrowed `&str` / `&[u8]` fields need this, and the encoded types have none.
+        Err(postcard::Error::DeserializeUnexpectedEnd)
+    }
+
+    fn try_take_n_temp<'a>(&'a mut self, ct: usize) -> postcard::Result<&'a [u8]>
+    where
+        'de: 'a,
+    {
+        self.temp.resize(ct, 0);
+        self.reader
+            .read_exact(&mut self.temp)
+            .map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;
+        Ok(&self.temp)
+    }
+
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
+    }
+}
+
+/// Decodes a value from JS byte chunks written by [`encode`].
+pub(crate) fn decode<T: for<'de> Deserialize<'de>>(chunks: js_sys::Array) -> Result<T, String> {
+    let flavor = ChunkFlavor {
+        reader: ChunkReader::new(chunks),
+        temp: Vec::new(),
+    };
+    let mut deserializer = postcard::Deserializer::from_flavor(flavor);
+    T::deserialize(&mut deserializer).map_err(|e| format!("decoding failed: {e}"))
+}
