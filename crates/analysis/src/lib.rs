@@ -14,7 +14,6 @@ pub mod function_stats;
 pub mod hb_violation;
 pub mod idle;
 pub mod memory_map;
-pub mod paged;
 pub mod pass_trace;
 pub mod perf_panel;
 pub mod runtime_model;

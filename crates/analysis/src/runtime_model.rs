@@ -12,6 +12,7 @@ use crate::task_kinds::{self, OrchSubmitsUs, SchedPhasesUs, TaskKinds};
 use crate::tasks::{self, JoinedTasks};
 use crate::timebase::Timebase;
 use pypto_formats::columns::NarrowI64Column;
+use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use pypto_formats::cpm::CpmPath;
 use pypto_formats::deps::{Deps, DepsArgs, DimRange};
 use pypto_formats::name_map::NameMap;
@@ -34,8 +35,8 @@ pub struct UploadsUs {
 pub struct DepsDetails {
     /// First active kernel slot (-1 if none or `kernel_ids` missing): the func id of a
     /// row-less task.
-    pub first_kernel: Vec<i64>,
-    pub block_num: Vec<u32>,
+    pub first_kernel: PackedI64,
+    pub block_num: PackedU32,
     /// Args of task `i` are `arg_offsets[i]..arg_offsets[i + 1]` in `args`.
     pub arg_offsets: Vec<u32>,
     pub args: DepsArgs,
@@ -44,8 +45,8 @@ pub struct DepsDetails {
     /// From a lean read ([`pypto_formats::deps::DepsStream::lean`]): each task's byte span
     /// in deps.json. Then `args` is empty and the details re-read one task's arguments from
     /// the file on demand ([`pypto_formats::deps::parse_task`]).
-    pub task_offsets: Vec<u64>,
-    pub task_lens: Vec<u32>,
+    pub task_offsets: PackedU64,
+    pub task_lens: PackedU32,
 }
 
 impl DepsDetails {
@@ -66,15 +67,13 @@ impl DepsDetails {
         args.shape.shrink_to_fit();
         args.strides.shrink_to_fit();
         args.start_offset.shrink_to_fit();
-        let mut block_num = t.block_num;
-        block_num.shrink_to_fit();
+        let block_num = PackedU32::from(t.block_num.as_slice());
         let mut arg_offsets = t.arg_offsets;
         arg_offsets.shrink_to_fit();
         let mut dims = d.dims;
         dims.shrink_to_fit();
-        let (mut task_offsets, mut task_lens) = (d.task_offsets, d.task_lens);
-        task_offsets.shrink_to_fit();
-        task_lens.shrink_to_fit();
+        let task_offsets: PackedU64 = d.task_offsets.iter().copied().collect();
+        let task_lens = PackedU32::from(d.task_lens.as_slice());
         if !task_offsets.is_empty() {
             arg_offsets = Vec::new();
         }
@@ -90,16 +89,17 @@ impl DepsDetails {
     pub fn resident_bytes(&self) -> usize {
         use std::mem::size_of;
         let a = &self.args;
-        self.first_kernel.capacity() * 8
-            + (self.block_num.capacity() + self.arg_offsets.capacity() + self.dims.capacity()) * 4
+        self.first_kernel.resident_bytes()
+            + self.block_num.resident_bytes()
+            + (self.arg_offsets.capacity() + self.dims.capacity()) * 4
             + a.idx.capacity() * 4
             + a.arg_type.capacity() * size_of::<pypto_formats::deps::ArgType>()
             + a.tensor_id.capacity() * size_of::<Option<u64>>()
             + a.dtype.capacity() * 4
             + (a.shape.capacity() + a.strides.capacity()) * size_of::<DimRange>()
             + a.start_offset.capacity() * 8
-            + self.task_offsets.capacity() * 8
-            + self.task_lens.capacity() * 4
+            + self.task_offsets.resident_bytes()
+            + self.task_lens.resident_bytes()
     }
 
     /// Whether the arguments are re-read from the file on demand (lean read).
@@ -127,12 +127,14 @@ pub struct RuntimeModel {
     pub deps: Option<DepsDetails>,
     pub names: Option<NameMap>,
     /// deps.json task index per [`TaskKinds::task_id`] (`u32::MAX` = not in deps.json).
-    pub deps_index: Vec<u32>,
-    /// Successors of kinds task `k`: `succ[succ_offsets[k]..succ_offsets[k+1]]` (kinds indices).
-    pub succ_offsets: Vec<u32>,
-    pub succ: Vec<u32>,
-    pub pred_offsets: Vec<u32>,
-    pub pred: Vec<u32>,
+    pub deps_index: PackedU32,
+    /// Successors of kinds task `k`: `succ[succ_offsets[k]..succ_offsets[k+1]]` (kinds indices;
+    /// read them with [`RuntimeModel::neighbours`]). Bit-packed: offsets rise steadily and a
+    /// task's neighbours are near it, a byte or two an edge.
+    pub succ_offsets: PackedU32,
+    pub succ: PackedU32,
+    pub pred_offsets: PackedU32,
+    pub pred: PackedU32,
     /// Sorted task ids on the static / observed critical path (empty = unknown).
     pub static_path: Vec<u64>,
     pub observed_path: Vec<u64>,
@@ -149,10 +151,11 @@ pub struct CpmInputs {
 }
 
 /// Distinct `(a, b)` pairs as CSR lists by `a`, each list ascending.
-fn csr(n: usize, mut pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
+fn csr(n: usize, mut pairs: Vec<(u32, u32)>) -> (PackedU32, PackedU32) {
     pairs.sort_unstable();
     pairs.dedup();
-    task_kinds::csr_by_id(n, &pairs)
+    let (offsets, list) = task_kinds::csr_by_id(n, &pairs);
+    (PackedU32::from(offsets.as_slice()), PackedU32::from(list.as_slice()))
 }
 
 /// The critical paths of a capture: from its `CPM_*.json` files, else computed from the
@@ -311,7 +314,7 @@ impl RuntimeModel {
             uploads,
             deps: deps.map(DepsDetails::from_deps),
             names,
-            deps_index,
+            deps_index: PackedU32::from(deps_index.as_slice()),
             succ_offsets,
             succ,
             pred_offsets,
@@ -385,16 +388,22 @@ impl RuntimeModel {
     }
 
     /// Kinds indices of the successors (or predecessors) of kinds task `k`.
-    pub fn neighbours(&self, k: usize, successors: bool) -> &[u32] {
+    pub fn neighbours(&self, k: usize, successors: bool) -> impl Iterator<Item = u32> + '_ {
         let (off, list) = if successors {
             (&self.succ_offsets, &self.succ)
         } else {
             (&self.pred_offsets, &self.pred)
         };
-        match (off.get(k), off.get(k + 1)) {
-            (Some(&a), Some(&b)) => list.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
-        }
+        let range = match (off.get(k), off.get(k + 1)) {
+            (Some(a), Some(b)) => a as usize..b as usize,
+            _ => 0..0,
+        };
+        range.filter_map(move |j| list.get(j))
+    }
+
+    /// The deps.json task index of kinds task `k` (`None`: not in deps.json).
+    pub fn deps_task(&self, k: usize) -> Option<usize> {
+        self.deps_index.get(k).filter(|&i| i != u32::MAX).map(|i| i as usize)
     }
 
     /// Resident bytes of the model's columns (capacity, not counting small headers).
@@ -415,12 +424,14 @@ impl RuntimeModel {
             + t.file_func_id.capacity() * 8;
         let k = &self.kinds;
         let mk = &k.markers;
-        let kinds = k.task_id.capacity() * 8
+        let kinds = k.task_id.resident_bytes()
             + k.kind.capacity() * size_of::<task_kinds::TaskKind>()
             + k.spmd.capacity()
             + k.mix.capacity()
-            + (k.row_offsets.capacity() + k.row_index.capacity()) * 4
-            + (k.marker_offsets.capacity() + k.marker_index.capacity()) * 4
+            + k.row_offsets.resident_bytes()
+            + k.row_index.resident_bytes()
+            + k.marker_offsets.resident_bytes()
+            + k.marker_index.resident_bytes()
             + mk.task_id.capacity() * 8
             + mk.kind.capacity() * size_of::<task_kinds::TaskKind>()
             + mk.lane.capacity() * 4
@@ -450,8 +461,11 @@ impl RuntimeModel {
                     + o.end_us.resident_bytes()
             })
             .sum();
-        let adjacency = self.deps_index.capacity() * 4
-            + (self.succ_offsets.capacity() + self.succ.capacity() + self.pred_offsets.capacity() + self.pred.capacity()) * 4;
+        let adjacency = self.deps_index.resident_bytes()
+            + self.succ_offsets.resident_bytes()
+            + self.succ.resident_bytes()
+            + self.pred_offsets.resident_bytes()
+            + self.pred.resident_bytes();
         vec![
             ("joined tasks", tasks),
             ("func_ids", self.func_ids.resident_bytes()),

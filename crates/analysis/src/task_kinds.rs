@@ -33,7 +33,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::tasks::{self, FuncIdOf, JoinedTasks};
-use crate::paged::PagedU32;
+use pypto_formats::packed::{PackedU32, PackedU64};
 use crate::timebase::{Timebase, UsColumn};
 use crate::worker_view::bar_start_us;
 use pypto_formats::deps::Deps;
@@ -83,9 +83,8 @@ pub struct SchedPhasesUs {
     pub kind: KindColumn,
     pub start_us: UsColumn,
     pub end_us: UsColumn,
-    /// Loop iterations rise slowly along a thread: in narrow pages (offsets from each page's
-    /// smallest), 1-2 bytes a record where a flat column needs 4 on a long capture.
-    pub loop_iter: PagedU32,
+    /// Loop iterations rise slowly along a thread: bit-packed, a few bits a record.
+    pub loop_iter: PackedU32,
     pub tasks_processed: NarrowU32Column,
     pub pop_hit: NarrowU32Column,
     pub pop_miss: NarrowU32Column,
@@ -132,11 +131,9 @@ fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhases
     }
 }
 
-/// A paged column of `values`, its last page sealed.
-fn paged(values: impl Iterator<Item = u32>) -> PagedU32 {
-    let mut c: PagedU32 = values.collect();
-    c.shrink_to_fit();
-    c
+/// A packed column of `values`.
+fn paged(values: impl Iterator<Item = u32>) -> PackedU32 {
+    values.collect()
 }
 
 /// One raw thread's phases, its columns copied (only those the phases keep).
@@ -306,7 +303,8 @@ pub enum AnchorRef {
 /// Task kinds of one capture (columns, one entry per task id, ascending).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskKinds {
-    pub task_id: Vec<u64>,
+    /// Ascending (bit-packed: a few bits a task; [`TaskKinds::index_of`] searches it).
+    pub task_id: PackedU64,
     pub kind: Vec<TaskKind>,
     /// SPMD (§1.11: deps `block_num > 1`, else several same-type rows).
     pub spmd: Vec<bool>,
@@ -316,11 +314,11 @@ pub struct TaskKinds {
     /// `row_index` is empty when it would be `0, 1, 2, …` (the joined rows are sorted by task
     /// id, as the join leaves them in a single-epoch capture): then the rows are the range
     /// itself ([`TaskKinds::rows_of`]).
-    pub row_offsets: Vec<u32>,
-    pub row_index: Vec<u32>,
+    pub row_offsets: PackedU32,
+    pub row_index: PackedU32,
     /// Markers of task `k` are `marker_index[marker_offsets[k]..marker_offsets[k + 1]]`.
-    pub marker_offsets: Vec<u32>,
-    pub marker_index: Vec<u32>,
+    pub marker_offsets: PackedU32,
+    pub marker_index: PackedU32,
     pub markers: AicpuMarkers,
     pub graphs: Vec<GraphExecution>,
     /// Scheduler threads as the reference counts them (first orchestrator AICPU lane).
@@ -364,7 +362,12 @@ pub fn scheduler_thread_count(records: &ChipRecords, phases: &[SchedPhasesUs]) -
 impl TaskKinds {
     /// Index of `task_id` in the columns.
     pub fn index_of(&self, task_id: u64) -> Option<usize> {
-        self.task_id.binary_search(&task_id).ok()
+        self.task_id.binary_search(task_id).ok()
+    }
+
+    /// Task id of kinds task `k`.
+    pub fn id_at(&self, k: usize) -> Option<u64> {
+        self.task_id.get(k)
     }
 
     /// Kind of a task id (None when the capture never mentions it).
@@ -375,19 +378,18 @@ impl TaskKinds {
 
     /// Joined rows of a task id.
     pub fn rows_of(&self, task_id: u64) -> RowsOf<'_> {
-        let Some(k) = self.index_of(task_id) else { return RowsOf::Listed([].iter()) };
+        let Some(k) = self.index_of(task_id) else { return RowsOf::InOrder(0..0) };
+        let range = span_of(&self.row_offsets, k);
         if self.row_index.is_empty() {
-            let (a, b) = (self.row_offsets.get(k).copied().unwrap_or(0), self.row_offsets.get(k + 1).copied().unwrap_or(0));
-            return RowsOf::InOrder(a..b.max(a));
+            return RowsOf::InOrder(range.start as u32..range.end as u32);
         }
-        RowsOf::Listed(slice_of(&self.row_offsets, &self.row_index, k).unwrap_or(&[]).iter())
+        RowsOf::Listed(&self.row_index, range)
     }
 
     /// Markers of a task id.
-    pub fn markers_of(&self, task_id: u64) -> &[u32] {
-        self.index_of(task_id)
-            .and_then(|k| slice_of(&self.marker_offsets, &self.marker_index, k))
-            .unwrap_or(&[])
+    pub fn markers_of(&self, task_id: u64) -> impl ExactSizeIterator<Item = u32> + '_ {
+        let range = self.index_of(task_id).map_or(0..0, |k| span_of(&self.marker_offsets, k));
+        self.marker_index.range(range)
     }
 
     /// Count of task ids of a kind.
@@ -401,7 +403,7 @@ impl TaskKinds {
             .iter()
             .zip(&self.kind)
             .filter(|(_, &k)| k == kind)
-            .map(|(&id, _)| id)
+            .map(|(id, _)| id)
             .collect()
     }
 
@@ -420,11 +422,7 @@ impl TaskKinds {
     ) -> Vec<AnchorRef> {
         let rows = self.rows_of(task_id);
         if rows.len() == 0 {
-            return self
-                .markers_of(task_id)
-                .iter()
-                .map(|&m| AnchorRef::Marker(m))
-                .collect();
+            return self.markers_of(task_id).map(AnchorRef::Marker).collect();
         }
         let key = |r: u32| {
             (
@@ -521,10 +519,12 @@ impl TaskKinds {
     }
 }
 
-fn slice_of<'a>(offsets: &[u32], index: &'a [u32], k: usize) -> Option<&'a [u32]> {
-    let a = *offsets.get(k)? as usize;
-    let b = *offsets.get(k + 1)? as usize;
-    index.get(a..b)
+/// Entries `offsets[k]..offsets[k + 1]` of a CSR list (empty when out of bounds).
+fn span_of(offsets: &PackedU32, k: usize) -> std::ops::Range<usize> {
+    match (offsets.get(k), offsets.get(k + 1)) {
+        (Some(a), Some(b)) if a <= b => a as usize..b as usize,
+        _ => 0..0,
+    }
 }
 
 /// First kernel id >= 0 of a deps task (-1 if none): the func id of a row-less task.
@@ -558,7 +558,8 @@ mod seen {
 #[derive(Debug, Clone)]
 pub enum RowsOf<'a> {
     InOrder(std::ops::Range<u32>),
-    Listed(std::slice::Iter<'a, u32>),
+    /// Entries `range` of the row index.
+    Listed(&'a PackedU32, std::ops::Range<usize>),
 }
 
 impl Iterator for RowsOf<'_> {
@@ -566,13 +567,13 @@ impl Iterator for RowsOf<'_> {
     fn next(&mut self) -> Option<u32> {
         match self {
             Self::InOrder(r) => r.next(),
-            Self::Listed(it) => it.next().copied(),
+            Self::Listed(index, r) => r.next().and_then(|j| index.get(j)),
         }
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
             Self::InOrder(r) => r.size_hint(),
-            Self::Listed(it) => it.size_hint(),
+            Self::Listed(_, r) => r.size_hint(),
         }
     }
 }
@@ -792,13 +793,14 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
             out.dummy_without_record.push(id);
         }
     }
-    out.task_id = index.0;
-    out.row_offsets = row_offsets;
-    // Rows already in task order need no index (8 bytes a row).
+    out.task_id = index.0.iter().copied().collect();
+    drop(index);
+    out.row_offsets = PackedU32::from(row_offsets.as_slice());
+    // Rows already in task order need no index.
     let in_order = row_index.iter().enumerate().all(|(i, &r)| r as usize == i);
-    out.row_index = if in_order { Vec::new() } else { row_index };
-    out.marker_offsets = marker_offsets;
-    out.marker_index = marker_index;
+    out.row_index = if in_order { PackedU32::default() } else { PackedU32::from(row_index.as_slice()) };
+    out.marker_offsets = PackedU32::from(marker_offsets.as_slice());
+    out.marker_index = PackedU32::from(marker_index.as_slice());
     if !out.dummy_without_record.is_empty() && records.level >= 3 {
         out.warnings.push(format!(
             "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {}",
@@ -924,15 +926,16 @@ mod rows_of_tests {
     #[test]
     fn rows_of_reads_the_index_or_the_range() {
         // Tasks 10, 20, 30; joined rows 0..5 belong to 20, 10, 20, 30, 10 (two epochs).
-        let mut k = TaskKinds { task_id: vec![10, 20, 30], ..TaskKinds::default() };
+        let mut k = TaskKinds { task_id: [10, 20, 30].into_iter().collect(), ..TaskKinds::default() };
         let pairs = [(1u32, 0u32), (0, 1), (1, 2), (2, 3), (0, 4)];
-        (k.row_offsets, k.row_index) = csr_by_id(3, &pairs);
+        let (offsets, index) = csr_by_id(3, &pairs);
+        (k.row_offsets, k.row_index) = (PackedU32::from(offsets.as_slice()), PackedU32::from(index.as_slice()));
         let rows = |id: u64| k.rows_of(id).collect::<Vec<u32>>();
         assert_eq!((rows(10), rows(20), rows(30)), (vec![1, 4], vec![0, 2], vec![3]));
         assert_eq!(k.rows_of(99).len(), 0);
         // Rows in task order: no index, the offsets' ranges are the rows.
-        k.row_offsets = vec![0, 2, 4, 5];
-        k.row_index = Vec::new();
+        k.row_offsets = PackedU32::from([0, 2, 4, 5].as_slice());
+        k.row_index = PackedU32::default();
         let rows = |id: u64| k.rows_of(id).collect::<Vec<u32>>();
         assert_eq!((rows(10), rows(20), rows(30)), (vec![0, 1], vec![2, 3], vec![4]));
         assert_eq!(k.rows_of(20).len(), 2);

@@ -24,7 +24,7 @@
 
 #![allow(clippy::many_single_char_names)] // short loop names over columns read best here
 
-use crate::paged::PagedU32;
+use pypto_formats::packed::PackedU32;
 use crate::runtime_model::RuntimeModel;
 use crate::task_kinds::{SchedPhasesUs, TaskKind};
 use crate::tasks::{self, FuncIdOf};
@@ -184,10 +184,10 @@ pub struct Timeline {
     /// `sublanes[track_sublanes[t]..track_sublanes[t + 1]]`.
     pub sublanes: Vec<std::ops::Range<u32>>,
     pub track_sublanes: Vec<u32>,
-    /// Per bar: its row in the model's lane columns, and its name in `names` (paged: see
-    /// [`PagedU32`]).
-    pub source: PagedU32,
-    pub name_index: PagedU32,
+    /// Per bar: its row in the model's lane columns, and its name in `names` (bit-packed: see
+    /// [`PackedU32`]).
+    pub source: PackedU32,
+    pub name_index: PackedU32,
     pub names: Vec<String>,
     pub columns: RenderColumns,
     /// `(color_key, name, bars)`, ascending key.
@@ -666,8 +666,8 @@ pub fn first_kernel(m: &RuntimeModel, task_id: u64) -> i64 {
     let Some(d) = &m.deps else { return -1 };
     m.kinds
         .index_of(task_id)
-        .and_then(|k| m.deps_index.get(k))
-        .and_then(|&i| d.first_kernel.get(i as usize).copied())
+        .and_then(|k| m.deps_task(k))
+        .and_then(|i| d.first_kernel.get(i))
         .unwrap_or(-1)
 }
 

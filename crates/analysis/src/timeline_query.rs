@@ -200,7 +200,7 @@ pub fn closure(m: &RuntimeModel, task_id: u64, depth: i32) -> Vec<(u64, Vec<u64>
     if depth == 0 {
         return Vec::new();
     }
-    let id_of = |k: u32| m.kinds.task_id.get(k as usize).copied().unwrap_or(0);
+    let id_of = |k: u32| m.kinds.id_at(k as usize).unwrap_or(0);
     for successors in [false, true] {
         let mut seen: HashSet<u32> = HashSet::from([start as u32]);
         let mut frontier = vec![start as u32];
@@ -208,7 +208,7 @@ pub fn closure(m: &RuntimeModel, task_id: u64, depth: i32) -> Vec<(u64, Vec<u64>
         while !frontier.is_empty() && (depth < 0 || level < depth) {
             let mut next = Vec::new();
             for &k in &frontier {
-                for &n in m.neighbours(k as usize, successors) {
+                for n in m.neighbours(k as usize, successors) {
                     let (p, s) = if successors { (k, n) } else { (n, k) };
                     edges.entry(id_of(p)).or_default().push(id_of(s));
                     if seen.insert(n) {
@@ -414,24 +414,23 @@ pub fn bar_details_with(
     if let (Some(id), Some(d)) = (task, &m.deps) {
         let k = m.kinds.index_of(id);
         let ids = |succ: bool| -> Vec<u64> {
-            k.map(|k| m.neighbours(k, succ).iter().filter_map(|&n| m.kinds.task_id.get(n as usize).copied()).collect())
+            k.map(|k| m.neighbours(k, succ).filter_map(|n| m.kinds.id_at(n as usize)).collect())
                 .unwrap_or_default()
         };
-        let di = k.and_then(|k| m.deps_index.get(k)).copied().filter(|&i| i != u32::MAX);
+        let di = k.and_then(|k| m.deps_task(k));
         if let Some(i) = di {
-            push("block_num", d.block_num.get(i as usize).copied().unwrap_or(1).to_string());
+            push("block_num", d.block_num.get(i).unwrap_or(1).to_string());
         }
         push("Fan-in", id_list(&ids(false)));
         push("Fan-out", id_list(&ids(true)));
         if let Some(i) = di {
-            let i = i as usize;
             if d.args_on_demand() {
                 let dataset = t.tracks.get(bar.track as usize).map_or(0, |x| x.dataset as usize);
                 let one = d
                     .task_offsets
                     .get(i)
                     .zip(d.task_lens.get(i))
-                    .and_then(|(&off, &len)| read_task(dataset, off, len))
+                    .and_then(|(off, len)| read_task(dataset, off, len))
                     .and_then(|bytes| pypto_formats::deps::parse_task(&bytes));
                 match one {
                     Some(one) => arg_fields(&DepsDetails::from_deps(one), 0, &mut push),
@@ -527,7 +526,7 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
                     found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.1), b));
                 }
             }
-            for &k in m.kinds.markers_of(id) {
+            for k in m.kinds.markers_of(id) {
                 if let Some(b) = bar_of_anchor(t, models, d, AnchorRef::Marker(k), false) {
                     found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.1), b));
                 }

@@ -2,7 +2,7 @@
 //! summaries, file errors, the selection. Big data (view columns) lives outside signals.
 
 use leptos::prelude::*;
-use pypto_protocol::{DatasetInfo, DatasetSummary, FileError, TaskDetailsReply};
+use pypto_protocol::{DatasetInfo, DatasetSummary, FileError};
 
 use crate::views::swimlane::SwimlaneUi;
 
@@ -57,7 +57,6 @@ pub struct AppState {
     pub selected: RwSignal<Option<u32>>,
     /// Bumped when a new timeline arrived (columns are in `views::swimlane`).
     pub swimlane_version: RwSignal<u64>,
-    pub task_details: RwSignal<Option<TaskDetailsReply>>,
     pub load_elapsed_ms: RwSignal<Option<f64>>,
     /// The chip swimlane's chrome state.
     pub swim: SwimlaneUi,
@@ -83,7 +82,6 @@ impl AppState {
             progress: RwSignal::new(None),
             selected: RwSignal::new(None),
             swimlane_version: RwSignal::new(0),
-            task_details: RwSignal::new(None),
             load_elapsed_ms: RwSignal::new(None),
             swim: SwimlaneUi::new(),
             perf: crate::views::swimlane::panel::PerfUi::new(),
@@ -100,7 +98,6 @@ impl AppState {
         self.file_errors.set(Vec::new());
         self.general_errors.set(Vec::new());
         self.selected.set(None);
-        self.task_details.set(None);
         self.swim.timeline_ids.set(Vec::new());
         self.swim.reset();
         self.perf.reset();

@@ -247,16 +247,6 @@ fn on_message(state: &AppState, data: &JsValue) {
             });
         }
         FromWorker::LoadFinished { elapsed_ms } => on_load_finished(&state, elapsed_ms),
-        FromWorker::WorkerView(header) => {
-            // Only asked for when an older worker could not answer `Timeline`.
-            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
-            let ids = state.swim.timeline_ids.get_untracked();
-            if ids == [header.dataset_id] {
-                swimlane::set_timeline_data(&state, swimlane::fallback::from_worker_view(header, &columns));
-                state.swimlane_version.update(|v| *v += 1);
-            }
-        }
-        FromWorker::TaskDetails(reply) => state.task_details.set(Some(reply)),
         FromWorker::Timeline(header) => {
             let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
             if header.dataset_ids == state.swim.timeline_ids.get_untracked() && state.swim.trace_path.get_untracked().is_none() {
@@ -317,16 +307,7 @@ fn on_message(state: &AppState, data: &JsValue) {
         FromWorker::PassList(data) => crate::views::pass_trace::on_list(data),
         FromWorker::PassDiff(data) => crate::views::pass_trace::on_diff(*data),
         FromWorker::MemoryMap(data) => crate::views::memory_map::on_data(&state, *data),
-        FromWorker::Error { message } => {
-            // An older worker without timelines: fall back to its Worker View columns.
-            if state.swim.loading.get_untracked() && message.contains("timeline") {
-                if let Some(&id) = state.swim.timeline_ids.get_untracked().first() {
-                    send(ToWorker::WorkerViewColumns { dataset_id: id }, None);
-                    return;
-                }
-            }
-            state.general_errors.update(|e| e.push(message));
-        }
+        FromWorker::Error { message } => state.general_errors.update(|e| e.push(message)),
         FromWorker::Panic { message } => {
             web_sys::console::error_1(&JsValue::from_str(&format!("analysis worker panicked: {message}")));
             crashed(&state, format!("The analysis worker crashed: {message}"));
@@ -351,7 +332,6 @@ pub fn select_dataset(state: AppState, dataset_id: u32) {
     } else {
         swimlane::trace::leave_trace(&state);
         state.selected.set(Some(dataset_id));
-        state.task_details.set(None);
     }
 }
 
@@ -362,7 +342,6 @@ pub fn open_timeline(state: AppState, dataset_ids: Vec<u32>) {
         return;
     }
     swimlane::trace::leave_trace(&state);
-    state.task_details.set(None);
     state.swim.reset();
     state.swim.loading.set(true);
     state.swim.timeline_ids.set(dataset_ids.clone());

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use pypto_app::{folder, worker_client};
-use pypto_protocol::{EntryMeta, FromWorker, LaneInfo, ToWorker, WorkerViewColumns};
+use pypto_protocol::{EntryMeta, FromWorker, ToWorker};
 use pypto_worker::transport::{self, Columns};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -96,24 +96,17 @@ async fn request_envelope_round_trips_with_files() {
 
 #[wasm_bindgen_test]
 async fn reply_columns_are_transferred_not_copied() {
-    let header = WorkerViewColumns {
-        dataset_id: 4,
-        lanes: vec![LaneInfo { core_id: 12, core_type: "AIV".to_string(), label: "AIV 12".to_string() }],
-        names: vec!["func_0_a".to_string()],
-        bar_count: 2,
-        first_start_us: 271.46,
-        last_end_us: 3046.64,
-    };
+    let reply = FromWorker::TraceExport { timeline_id: 4, file_name: "x.perfetto.json".to_string(), slices: 2, flows: 0 };
     let mut columns = Columns::new();
     columns.f64("start_us", &[271.46, 1000.25]);
     columns.u32("lane_offsets", &[0, 2]);
-    let (envelope, transfer) = transport::encode_reply(&FromWorker::WorkerView(header.clone()), Some(columns));
+    let (envelope, transfer) = transport::encode_reply(&reply, Some(columns));
     assert_eq!(transfer.length(), 2, "both column buffers are in the transfer list");
     let sent_buffer: js_sys::ArrayBuffer = transfer.get(0).unchecked_into();
     let arrived = through_channel(&envelope, &transfer).await;
     assert_eq!(sent_buffer.byte_length(), 0, "the sender's buffer was moved (detached), not copied");
     match worker_client::decode_reply(&arrived).unwrap() {
-        FromWorker::WorkerView(got) => assert_eq!(got, header),
+        got @ FromWorker::TraceExport { .. } => assert_eq!(got, reply),
         other => panic!("unexpected reply {other:?}"),
     }
     let columns = js_sys::Reflect::get(&arrived, &JsValue::from_str("columns")).unwrap();

@@ -157,6 +157,31 @@ impl PackedU64 {
         Some(predicted.wrapping_add(r))
     }
 
+    /// `partition_point` over a column ordered by `pred` (true, then false).
+    pub fn partition_point(&self, pred: impl Fn(u64) -> bool) -> usize {
+        let (mut lo, mut hi) = (0usize, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.get(mid).is_some_and(&pred) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// Position of `x` in an ascending column (`Err`: where it would go), as
+    /// `slice::binary_search`.
+    pub fn binary_search(&self, x: u64) -> Result<usize, usize> {
+        let at = self.partition_point(|v| v < x);
+        if self.get(at) == Some(x) {
+            Ok(at)
+        } else {
+            Err(at)
+        }
+    }
+
     /// Decodes block `b` (full blocks only) into `out`.
     fn decode_block(&self, b: usize, out: &mut [u64; BLOCK]) {
         for (k, slot) in out.iter_mut().enumerate() {
@@ -330,18 +355,32 @@ impl PackedU32 {
     pub fn to_vec(&self) -> Vec<u32> {
         self.iter().collect()
     }
-    /// `partition_point` over a column sorted by `pred` (true, then false).
+    /// `partition_point` over a column ordered by `pred` (true, then false).
     pub fn partition_point(&self, pred: impl Fn(u32) -> bool) -> usize {
-        let (mut lo, mut hi) = (0usize, self.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.get(mid).is_some_and(&pred) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        self.0.partition_point(|v| pred(v as u32))
+    }
+    /// The values at `range` (clamped to the column).
+    pub fn range(&self, range: std::ops::Range<usize>) -> impl ExactSizeIterator<Item = u32> + '_ {
+        let end = range.end.min(self.len());
+        (range.start.min(end)..end).map(|j| self.get(j).unwrap_or(0))
+    }
+    /// Hands the column out in pieces of at most 65,536 values, widened to `u32`:
+    /// `chunk(first, values)` per piece (how the worker copies it into a typed array).
+    pub fn for_each_chunk(&self, mut chunk: impl FnMut(usize, &[u32])) {
+        const PIECE: usize = 1 << 16;
+        let mut buf: Vec<u32> = Vec::with_capacity(PIECE.min(self.len()));
+        let mut first = 0;
+        for v in self.iter() {
+            buf.push(v);
+            if buf.len() == PIECE {
+                chunk(first, &buf);
+                first += buf.len();
+                buf.clear();
             }
         }
-        lo
+        if !buf.is_empty() {
+            chunk(first, &buf);
+        }
     }
     pub fn shrink_to_fit(&mut self) {
         self.0.shrink_to_fit();

@@ -3,7 +3,7 @@
 //! The page never parses a file: it walks a folder into [`EntryMeta`]s, posts them with the
 //! matching `File`s (or URLs for `?src=`), and asks the worker questions. The worker answers
 //! with small serde messages ([`FromWorker`]) and, for views, with typed-array columns that
-//! travel beside the message as transferred `ArrayBuffer`s (see [`WorkerViewColumns`]).
+//! travel beside the message as transferred `ArrayBuffer`s (see [`TimelineHeader`]).
 //!
 //! Transport convention (both directions): a JS object `{ msg, files?, columns? }` where `msg`
 //! is the serde value of [`ToWorker`] / [`FromWorker`], `files` (page → worker) is an array of
@@ -30,10 +30,6 @@ pub enum ToWorker {
     /// A hosted dataset (`?src=`, the bundled demo): `url` is a manifest file
     /// (`…/pypto-viewer-manifest.json`) or a directory URL holding one. The worker fetches it.
     OpenUrl { url: String },
-    /// Columns of the chip swimlane's Worker View for one dataset.
-    WorkerViewColumns { dataset_id: u32 },
-    /// Details of one task bar (lane and index within the lane's columns).
-    TaskDetails { dataset_id: u32, lane: u32, index: u32 },
     /// All tracks of the chip swimlane (every view the captures hold) of one dataset, or of
     /// several (a multi-rank group: one track group per rank and view). Later queries name
     /// the timeline by `timeline_id`. Reply: [`FromWorker::Timeline`] with columns.
@@ -618,42 +614,6 @@ pub struct DatasetSummary {
     pub errors: Vec<FileError>,
 }
 
-/// One lane of the Worker View.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LaneInfo {
-    pub core_id: u32,
-    /// `"AIC"` or `"AIV"`.
-    pub core_type: String,
-    /// Display label, e.g. `"AIC 0 (core 0)"`.
-    pub label: String,
-}
-
-/// Header of the Worker View columns. The typed arrays travel beside it under `columns`:
-/// `lane_offsets: Uint32Array` (lanes + 1 entries; lane i owns `[off[i], off[i+1])`),
-/// `start_us: Float64Array`, `end_us: Float64Array` (sorted by start within a lane),
-/// `color_index: Uint32Array` (function/kernel colour key per bar),
-/// `name_index: Uint32Array` (index into `names`: the bar's function name).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct WorkerViewColumns {
-    pub dataset_id: u32,
-    pub lanes: Vec<LaneInfo>,
-    /// Distinct function display names (`func_0_a`, names from `name_map`, `task`).
-    pub names: Vec<String>,
-    pub bar_count: u64,
-    pub first_start_us: f64,
-    pub last_end_us: f64,
-}
-
-/// One task's details for the details panel.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TaskDetailsReply {
-    pub dataset_id: u32,
-    pub lane: u32,
-    pub index: u32,
-    /// Ordered (label, value) rows, values already formatted for display.
-    pub fields: Vec<(String, String)>,
-}
-
 /// Header of a laid-out dependency graph. Columns beside it: per node `x`, `y`, `w`, `h`
 /// (`Float64Array`, centre and size in layout px), `kind` (`Uint8Array`, [`DEP_KIND_NAMES`]
 /// index), `markers` (`Uint8Array`, bit 1 🔥, bit 2 ⭐, runtime-formats.md §5.4), `block_num`,
@@ -710,9 +670,6 @@ pub enum FromWorker {
     DatasetLoaded { dataset_id: u32, summary: DatasetSummary },
     /// All datasets of the last `OpenFolder` are parsed.
     LoadFinished { elapsed_ms: f64 },
-    /// Worker View columns (typed arrays beside the message).
-    WorkerView(WorkerViewColumns),
-    TaskDetails(TaskDetailsReply),
     /// Timeline columns (typed arrays beside the message).
     Timeline(TimelineHeader),
     /// A Chrome-trace timeline: the same header and columns as `Timeline`, plus its facts.
@@ -943,8 +900,8 @@ mod tests {
 
     #[test]
     fn messages_are_tagged_by_type() {
-        let json = serde_json::to_string(&ToWorker::WorkerViewColumns { dataset_id: 3 }).unwrap_or_default();
-        assert_eq!(json, r#"{"type":"worker_view_columns","dataset_id":3}"#);
+        let json = serde_json::to_string(&ToWorker::PerfPanel { dataset_id: 3 }).unwrap_or_default();
+        assert_eq!(json, r#"{"type":"perf_panel","dataset_id":3}"#);
         let back: FromWorker = serde_json::from_str(r#"{"type":"ready"}"#).unwrap_or(FromWorker::Error { message: String::new() });
         assert_eq!(back, FromWorker::Ready);
     }

@@ -5,18 +5,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
-use pypto_analysis::tasks::{self, FuncIdOf};
-use pypto_analysis::worker_view;
 use pypto_formats::discovery;
 use pypto_formats::{cpm, deps, manifest, name_map, passes_dump, records, FormatError};
 use pypto_protocol::{
-    DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, DepsSummary, EntryMeta, FileError, FromWorker, LaneInfo,
-    PassDumpSummary, RecordsSummary, TaskDetailsReply, ToWorker, WorkerViewColumns,
+    DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, DepsSummary, EntryMeta, FileError, FromWorker, PassDumpSummary,
+    RecordsSummary, ToWorker,
 };
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::reading;
-use crate::transport::{self, Columns};
+use crate::transport;
 
 /// A runtime dataset: its path (group label prefix in multi-rank timelines) and its model
 /// (absent when the records file is missing or unreadable).
@@ -55,8 +53,6 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
             wasm_bindgen_futures::spawn_local(open_entries(source_label, entries, sources));
         }
         ToWorker::OpenUrl { url } => wasm_bindgen_futures::spawn_local(open_url(url)),
-        ToWorker::WorkerViewColumns { dataset_id } => post_worker_view(dataset_id),
-        ToWorker::TaskDetails { dataset_id, lane, index } => post_task_details(dataset_id, lane, index),
         ToWorker::Timeline { timeline_id, dataset_ids } => crate::timelines::post_timeline(timeline_id, &dataset_ids),
         // Chrome-trace timelines answer their own queries (`traces`); the chip ones otherwise.
         ToWorker::BarDetails { timeline_id, bar } if crate::traces::bar_details(timeline_id, bar) => {}
@@ -526,139 +522,4 @@ pub(crate) async fn load_runtime_job(inputs: &crate::jobs::RuntimeInputs, source
         Err(message) => return (crate::jobs::FromJob::Failed { message }, js_sys::Object::new()),
     }
     (crate::jobs::FromJob::RuntimeLoaded { summary, timeline: header }, columns)
-}
-
-/// Display name of a function: `name_map` name, else `func_<id>_<letters>`, else `task`.
-fn function_name(func_id: i64, names: Option<&name_map::NameMap>) -> String {
-    if func_id < 0 {
-        return "task".to_string();
-    }
-    if let Some(name) = names.and_then(|n| n.name(func_id)) {
-        return name.to_string();
-    }
-    tasks::default_func_name(func_id)
-}
-
-fn post_worker_view(dataset_id: u32) {
-    let reply = SESSION.with_borrow(|s| {
-        let model = s.runtime.get(&dataset_id)?.model.as_ref()?;
-        let built = worker_view::build(&model.tasks, &model.func_ids);
-        let view = &built;
-        let mut name_of_func: HashMap<i64, u32> = HashMap::new();
-        let mut names: Vec<String> = Vec::new();
-        let name_index: Vec<u32> = view
-            .task_row
-            .iter()
-            .map(|&row| {
-                let func_id = model.func_ids.func_id(row as usize);
-                *name_of_func.entry(func_id).or_insert_with(|| {
-                    names.push(function_name(func_id, model.names.as_ref()));
-                    names.len() as u32 - 1
-                })
-            })
-            .collect();
-        let header = WorkerViewColumns {
-            dataset_id,
-            lanes: view
-                .lanes
-                .iter()
-                .map(|lane| LaneInfo {
-                    core_id: lane.core_id,
-                    core_type: lane.core_type.as_str().to_ascii_uppercase(),
-                    label: lane.label.clone(),
-                })
-                .collect(),
-            names,
-            bar_count: view.start_us.len() as u64,
-            first_start_us: view.first_start_us,
-            last_end_us: view.last_end_us,
-        };
-        let mut columns = Columns::new();
-        columns.u32("lane_offsets", &view.lane_offsets);
-        columns.f64("start_us", &view.start_us);
-        columns.f64("end_us", &view.end_us);
-        columns.u32("color_index", &view.color_index);
-        columns.u32("name_index", &name_index);
-        Some((header, columns))
-    });
-    match reply {
-        Some((header, columns)) => transport::post(&FromWorker::WorkerView(header), Some(columns)),
-        None => transport::post(&FromWorker::Error { message: format!("dataset {dataset_id} has no swimlane records") }, None),
-    }
-}
-
-/// Distinct predecessors and successors of `task_id` in deps.json, in file order.
-/// Predecessor and successor task ids (distinct, ascending) from the model's adjacency.
-fn neighbours(model: &RuntimeModel, task_id: u64) -> (Vec<u64>, Vec<u64>) {
-    let ids = |succ: bool| -> Vec<u64> {
-        model
-            .kinds
-            .index_of(task_id)
-            .map(|k| model.neighbours(k, succ).iter().filter_map(|&n| model.kinds.task_id.get(n as usize).copied()).collect())
-            .unwrap_or_default()
-    };
-    (ids(false), ids(true))
-}
-
-fn id_list(ids: &[u64]) -> String {
-    const SHOWN: usize = 12;
-    let mut text = format!("{}", ids.len());
-    if !ids.is_empty() {
-        let listed: Vec<String> = ids.iter().take(SHOWN).map(|&id| tasks::task_id_display(id)).collect();
-        let more = if ids.len() > SHOWN { ", …" } else { "" };
-        text = format!("{text}: {}{more}", listed.join(", "));
-    }
-    text
-}
-
-fn fmt_us(us: f64) -> String {
-    format!("{us:.3} µs")
-}
-
-fn post_task_details(dataset_id: u32, lane: u32, index: u32) {
-    let fields = SESSION.with_borrow(|s| {
-        let model = s.runtime.get(&dataset_id)?.model.as_ref()?;
-        let built = worker_view::build(&model.tasks, &model.func_ids);
-        let view = &built;
-        let joined = &model.tasks;
-        let lane_start = *view.lane_offsets.get(lane as usize)?;
-        let bar = lane_start as usize + index as usize;
-        let row = *view.task_row.get(bar)? as usize;
-        let task_id = *joined.task_id.get(row)?;
-        let func_id = model.func_ids.func_id(row);
-        let start = joined.start_us.get(row).copied().unwrap_or(0.0);
-        let end = joined.end_us.get(row).copied().unwrap_or(0.0);
-        let dispatch = joined.dispatch_us.get(row).copied().unwrap_or(0.0);
-        let finish = joined.finish_us.get(row).copied().unwrap_or(0.0);
-        let receive = joined.receive_us.get(row).copied().unwrap_or(start);
-        let mut fields = vec![
-            ("Task".to_string(), tasks::task_id_display(task_id)),
-            ("Task ID (raw)".to_string(), task_id.to_string()),
-            ("Ring".to_string(), ((task_id >> 32) & 0xFF).to_string()),
-            ("Function".to_string(), function_name(func_id, model.names.as_ref())),
-            ("Func ID".to_string(), if func_id < 0 { "unresolved".to_string() } else { func_id.to_string() }),
-            ("Core".to_string(), view.lanes.get(lane as usize).map(|l| l.label.clone()).unwrap_or_default()),
-            ("Start".to_string(), fmt_us(start)),
-            ("End".to_string(), fmt_us(end)),
-            ("Exec (end − start)".to_string(), fmt_us(end - start)),
-            ("Setup (receive → start)".to_string(), fmt_us(start - receive)),
-        ];
-        if finish > 0.0 {
-            fields.push(("Dispatch".to_string(), fmt_us(dispatch)));
-            fields.push(("Finish".to_string(), fmt_us(finish)));
-            fields.push(("Head overhead (start − dispatch)".to_string(), fmt_us(start - dispatch)));
-            fields.push(("Tail overhead (finish − end)".to_string(), fmt_us(finish - end)));
-            fields.push(("Latency (finish − dispatch)".to_string(), fmt_us(finish - dispatch)));
-        }
-        if model.deps.is_some() {
-            let (preds, succs) = neighbours(model, task_id);
-            fields.push(("Predecessors".to_string(), id_list(&preds)));
-            fields.push(("Successors".to_string(), id_list(&succs)));
-        }
-        Some(fields)
-    });
-    match fields {
-        Some(fields) => transport::post(&FromWorker::TaskDetails(TaskDetailsReply { dataset_id, lane, index, fields }), None),
-        None => transport::post(&FromWorker::Error { message: format!("no task at dataset {dataset_id}, lane {lane}, bar {index}") }, None),
-    }
 }

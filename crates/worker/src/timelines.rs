@@ -4,7 +4,7 @@
 //! index); answers `BarDetails`, `Dependencies`, `Search` and `RangeStats` from it and the
 //! datasets' [`RuntimeModel`]s.
 
-use pypto_analysis::paged::PagedU32;
+use pypto_formats::packed::PackedU32;
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::timeline::{self, RenderColumns, Timeline, View};
 use pypto_analysis::timeline_query::{self as query, BarAt};
@@ -128,13 +128,13 @@ impl JsColumns {
     }
 
     /// The columns cut to the bars written, beside the track offsets and name indices.
-    fn into_columns(self, track_offsets: &[u32], name_index: &PagedU32) -> Columns {
+    fn into_columns(self, track_offsets: &[u32], name_index: &PackedU32) -> Columns {
         let mut columns = Columns::new();
         columns.u32("track_offsets", track_offsets);
         for (name, a) in Self::F64_NAMES.iter().zip(&self.f64s) {
             columns.js(name, &a.slice(0, self.bars));
         }
-        columns.u32_paged("name_index", name_index);
+        columns.u32_packed("name_index", name_index);
         for (name, a) in Self::U32_NAMES.iter().zip(&self.u32s) {
             columns.js(name, &a.slice(0, self.bars));
         }

@@ -46,8 +46,8 @@ impl Columns {
         self.add(name, &array, &array.buffer());
     }
 
-    /// A `u32` column from a paged column (one typed array of its length, filled page by page).
-    pub fn u32_paged(&mut self, name: &str, column: &pypto_analysis::paged::PagedU32) {
+    /// A `u32` column from a packed column (one typed array of its length, filled piece by piece).
+    pub fn u32_packed(&mut self, name: &str, column: &pypto_formats::packed::PackedU32) {
         let array = js_sys::Uint32Array::new_with_length(column.len() as u32);
         column.for_each_chunk(|first, values| {
             let first = first as u32;

@@ -105,7 +105,7 @@ pub struct Timeline {
     /// The protocol's `FLAG_*` bits (all below 256).
     flags: Vec<u8>,
     /// Ring (low byte) / local id of each bar's task (`task_local` [`NO_TASK`] = none); both
-    /// empty when the worker did not send them (older worker, Worker View fallback).
+    /// empty when the worker did not send them.
     task_ring: Vec<u8>,
     task_local: Vec<u32>,
     /// Sub-lanes of each track, by row: `track_lanes[t]` = indices into `lanes`.

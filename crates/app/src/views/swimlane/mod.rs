@@ -11,7 +11,6 @@
 pub mod data;
 mod draw;
 mod export;
-pub mod fallback;
 pub mod highlight;
 mod input;
 pub mod layout;
@@ -216,13 +215,6 @@ pub fn set_timeline(state: &AppState, header: TimelineHeader, columns: &JsValue)
     state.swim.paths.set((header.has_static_path, header.has_observed_path, header.path_source.clone()));
     state.swim.loading.set(false);
     let timeline = Timeline::from_js(header, columns);
-    DATA.with_borrow_mut(|d| *d = Some(Rc::new(timeline)));
-}
-
-/// Stores a ready-made timeline (the Worker View fallback of an older worker).
-pub fn set_timeline_data(state: &AppState, timeline: Timeline) {
-    state.swim.legend.set(timeline.header.legend.clone());
-    state.swim.loading.set(false);
     DATA.with_borrow_mut(|d| *d = Some(Rc::new(timeline)));
 }
 
@@ -447,7 +439,6 @@ impl SwimlaneRenderer {
         self.selected = bar;
         self.group.clear();
         self.arrows.clear();
-        self.state.task_details.set(None);
         let preview = bar.and_then(|bar| self.details_preview(bar));
         self.state.swim.details.set(preview);
         let (Some(bar), Some(d)) = (bar, self.data.as_ref()) else { return };

@@ -32,7 +32,6 @@ pub fn open_trace(state: AppState, dataset_id: u32, path: String) {
     if state.swim.trace_path.get_untracked().as_deref() == Some(path.as_str()) && state.selected.get_untracked() == Some(dataset_id) {
         return;
     }
-    state.task_details.set(None);
     state.swim.reset();
     state.swim.trace.set(None);
     DATA.with_borrow_mut(|d| *d = None);

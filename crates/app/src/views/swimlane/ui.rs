@@ -231,13 +231,6 @@ fn Details() -> impl IntoView {
                 </div>
             }
             .into_any()
-        } else if let Some(reply) = state.task_details.get() {
-            view! {
-                <table class="details">
-                    {reply.fields.into_iter().map(|(label, value)| view! { <tr><th>{label}</th><td>{value}</td></tr> }).collect_view()}
-                </table>
-            }
-            .into_any()
         } else {
             view! { <p class="hint">"Click a bar for its details. W/S zoom, A/D pan, F fits, Ctrl+wheel zooms at the cursor, right-click a bar for markers."</p> }.into_any()
         }
