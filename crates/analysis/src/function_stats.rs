@@ -122,8 +122,8 @@ fn group(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> std::colle
             ..Acc::default()
         });
         if let Some(a) = g.get_mut(&f) {
-            let s = tasks.start_us.get(i).copied().unwrap_or(0.0);
-            let e = tasks.end_us.get(i).copied().unwrap_or(0.0);
+            let s = tasks.start_us(i).unwrap_or(0.0);
+            let e = tasks.end_us(i).unwrap_or(0.0);
             a.exec.push(e - s);
         }
     }
@@ -148,18 +148,18 @@ pub fn converter_stats(
         let Some(acc) = groups.get_mut(&fid) else {
             continue;
         };
-        let start = tasks.start_us.get(i).copied().unwrap_or(0.0);
-        let end = tasks.end_us.get(i).copied().unwrap_or(0.0);
+        let start = tasks.start_us(i).unwrap_or(0.0);
+        let end = tasks.end_us(i).unwrap_or(0.0);
         let raw_row = tasks.from_raw_rows;
-        let recv = tasks.receive_us.get(i).copied().unwrap_or(start);
+        let recv = tasks.receive_us(i).unwrap_or(start);
         min_aicore = min_aicore.min(if raw_row { recv } else { start });
         max_aicore = max_aicore.max(end);
         if raw_row {
             acc.local.push(start - recv);
         }
         if aicpu {
-            let dispatch = tasks.dispatch_us.get(i).copied().unwrap_or(0.0);
-            let finish = tasks.finish_us.get(i).copied().unwrap_or(0.0);
+            let dispatch = tasks.dispatch_us(i).unwrap_or(0.0);
+            let finish = tasks.finish_us(i).unwrap_or(0.0);
             acc.head.push(start - dispatch);
             acc.tail.push(finish - end);
             if raw_row {

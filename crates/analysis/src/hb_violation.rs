@@ -155,14 +155,14 @@ pub fn compute_edges(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), k
                 if !tasks.has_aicpu(ai) {
                     continue;
                 }
-                let a_disp = tasks.dispatch_us.get(ai).copied().unwrap_or(0.0);
-                let a_fin = tasks.finish_us.get(ai).copied().unwrap_or(0.0);
+                let a_disp = tasks.dispatch_us(ai).unwrap_or(0.0);
+                let a_fin = tasks.finish_us(ai).unwrap_or(0.0);
                 for &b in &sa {
                     let bi = b as usize;
                     if !tasks.has_aicpu(bi) {
                         continue;
                     }
-                    let b_disp = tasks.dispatch_us.get(bi).copied().unwrap_or(0.0);
+                    let b_disp = tasks.dispatch_us(bi).unwrap_or(0.0);
                     out.scheduler.push(
                         *p,
                         s,

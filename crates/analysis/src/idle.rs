@@ -111,10 +111,10 @@ pub fn compute_from_phases(
     // Logical task -> (latest finish, thread).
     let mut last_finish: HashMap<u64, (f64, u32)> = HashMap::new();
     for i in 0..tasks.len() {
-        let (Some(&id), Some(&core), Some(&fin)) = (
+        let (Some(id), Some(core), Some(fin)) = (
             tasks.task_id.get(i),
             tasks.core_id.get(i),
-            tasks.finish_us.get(i),
+            tasks.finish_us(i),
         ) else {
             continue;
         };

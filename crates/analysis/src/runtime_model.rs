@@ -330,15 +330,7 @@ impl RuntimeModel {
 
     /// Trims every column's capacity to its length.
     fn shrink(&mut self) {
-        let t = &mut self.tasks;
-        t.task_id.shrink_to_fit();
-        t.core_id.shrink_to_fit();
-        t.core_type.shrink_to_fit();
-        t.start_us.shrink_to_fit();
-        t.end_us.shrink_to_fit();
-        t.dispatch_us.shrink_to_fit();
-        t.finish_us.shrink_to_fit();
-        t.receive_us.shrink_to_fit();
+        self.tasks.shrink_to_fit();
         self.func_ids.shrink_to_fit();
         let k = &mut self.kinds;
         k.task_id.shrink_to_fit();
@@ -413,15 +405,8 @@ impl RuntimeModel {
 
     /// Resident bytes per component (capacities, not counting small headers), for `bench`.
     pub fn resident_bytes_by_component(&self) -> Vec<(&'static str, usize)> {
-        use pypto_formats::records::CoreType;
         use std::mem::size_of;
-        let t = &self.tasks;
-        let tasks = t.task_id.capacity() * 8
-            + t.core_id.capacity() * 4
-            + t.core_type.capacity() * size_of::<CoreType>()
-            + (t.start_us.capacity() + t.end_us.capacity() + t.dispatch_us.capacity()) * 8
-            + (t.finish_us.capacity() + t.receive_us.capacity()) * 8
-            + t.file_func_id.capacity() * 8;
+        let tasks = self.tasks.resident_bytes();
         let k = &self.kinds;
         let mk = &k.markers;
         let kinds = k.task_id.resident_bytes()

@@ -82,12 +82,8 @@ pub fn record_counts(records: &ChipRecords) -> RecordCounts {
 
 /// [`records_summary`] with the record counts taken earlier ([`record_counts`]).
 pub fn records_summary_with(records: &ChipRecords, tasks: &JoinedTasks, counts: RecordCounts) -> RecordsFacts {
-    let first = tasks.start_us.iter().copied().fold(f64::INFINITY, f64::min);
-    let last = tasks
-        .end_us
-        .iter()
-        .copied()
-        .fold(f64::NEG_INFINITY, f64::max);
+    let first = tasks.starts_us().fold(f64::INFINITY, f64::min);
+    let last = tasks.ends_us().fold(f64::NEG_INFINITY, f64::max);
     let (first, last) = if tasks.is_empty() {
         (0.0, 0.0)
     } else {

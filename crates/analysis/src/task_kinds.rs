@@ -427,7 +427,7 @@ impl TaskKinds {
         let key = |r: u32| {
             (
                 bar_start_us(tasks, r as usize),
-                tasks.core_id.get(r as usize).copied().unwrap_or(0),
+                tasks.core_id.get(r as usize).unwrap_or(0),
             )
         };
         self.pick_anchors(rows, func_ids, task_id, |a, b| {
@@ -451,9 +451,9 @@ impl TaskKinds {
         let rows = self.rows_of(task_id);
         let key = |r: u32| {
             let i = r as usize;
-            let d = tasks.dispatch_us.get(i).copied().unwrap_or(-1.0);
+            let d = tasks.dispatch_us(i).unwrap_or(-1.0);
             let s = if tasks.has_aicpu(i) { d } else { f64::INFINITY };
-            (s, tasks.core_id.get(i).copied().unwrap_or(0))
+            (s, tasks.core_id.get(i).unwrap_or(0))
         };
         self.pick_anchors(rows, func_ids, task_id, |a, b| {
             let (sa, ca) = key(a);
@@ -494,7 +494,7 @@ impl TaskKinds {
             AnchorRef::Row(r) => {
                 let i = r as usize;
                 let s = bar_start_us(tasks, i);
-                (s, tasks.end_us.get(i).copied().unwrap_or(s))
+                (s, tasks.end_us(i).unwrap_or(s))
             }
             AnchorRef::Marker(m) => {
                 let i = m as usize;
@@ -654,7 +654,7 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
             })
         })
     };
-    let mut ids: Vec<u64> = tasks.task_id.clone();
+    let mut ids: Vec<u64> = tasks.task_id.to_vec();
     if let Some(d) = deps {
         ids.extend_from_slice(&d.tasks.task_id);
     }
@@ -677,7 +677,7 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
     let mut flags = vec![0u8; n];
     let mut active_slots = vec![0u8; n];
     let row_pairs: Vec<(u32, u32)> =
-        tasks.task_id.iter().enumerate().filter_map(|(i, &id)| Some((index.get(id)? as u32, i as u32))).collect();
+        tasks.task_id.iter().enumerate().filter_map(|(i, id)| Some((index.get(id)? as u32, i as u32))).collect();
     let (row_offsets, row_index) = csr_by_id(n, &row_pairs);
     drop(row_pairs);
     if let Some(d) = deps {
@@ -783,7 +783,7 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
         out.spmd.push(spmd_ids.contains(&id));
         let (a, b) = (row_offsets.get(k).copied().unwrap_or(0) as usize, row_offsets.get(k + 1).copied().unwrap_or(0) as usize);
         let rows = row_index.get(a..b).unwrap_or(&[]);
-        let mut types = rows.iter().filter_map(|&r| tasks.core_type.get(r as usize));
+        let mut types = rows.iter().filter_map(|&r| tasks.core_type(r as usize));
         let first = types.next();
         let mixed_rows = first.is_some_and(|f| types.any(|t| t != f));
         out.mix.push(mixed_rows || active_slots.get(k).copied().unwrap_or(0) > 1);
@@ -854,7 +854,7 @@ pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<Gr
         return Vec::new();
     }
     let mut rows: HashMap<u64, Vec<(usize, u64)>> = HashMap::default();
-    for (i, &id) in tasks.task_id.iter().enumerate() {
+    for (i, id) in tasks.task_id.iter().enumerate() {
         if let Some((outer, node)) = decode_graph_node(id) {
             rows.entry(outer).or_default().push((i, node));
         }
@@ -871,17 +871,17 @@ pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<Gr
         let mut start = f64::INFINITY;
         let mut end = f64::NEG_INFINITY;
         for &(i, _) in r {
-            let disp = tasks.dispatch_us.get(i).copied().unwrap_or(-1.0);
+            let disp = tasks.dispatch_us(i).unwrap_or(-1.0);
             start = start.min(if disp >= 0.0 {
                 disp
             } else {
                 bar_start_us(tasks, i)
             });
-            let fin = tasks.finish_us.get(i).copied().unwrap_or(0.0);
+            let fin = tasks.finish_us(i).unwrap_or(0.0);
             end = end.max(if fin > 0.0 {
                 fin
             } else {
-                tasks.end_us.get(i).copied().unwrap_or(0.0)
+                tasks.end_us(i).unwrap_or(0.0)
             });
         }
         for &(s, e, _) in d {

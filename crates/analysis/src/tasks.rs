@@ -10,6 +10,7 @@
 use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::records::{AicoreRows, AicpuRows, ChipRecords, CoreType};
+use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The resolved func id of each joined row ([`func_ids`]), however it is stored: a slice, or
@@ -40,19 +41,16 @@ impl FuncIdOf for pypto_formats::columns::NarrowI64Column {
 pub const NO_ROW: u32 = u32::MAX;
 
 /// Joined task rows as columns (one entry per AICore execution; SPMD/MIX tasks have
-/// several rows with the same `task_id`).
+/// several rows with the same `task_id`). Bit-packed: the ids of rows sorted by task id and
+/// their cores take a few bits a row, and the times are kept as cycles ([`RowTimes`]); read
+/// them through [`JoinedTasks::start_us`] and its siblings.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JoinedTasks {
-    pub task_id: Vec<u64>,
-    pub core_id: Vec<u32>,
-    pub core_type: Vec<CoreType>,
-    pub start_us: Vec<f64>,
-    pub end_us: Vec<f64>,
-    /// 0.0 when there is no AICPU timing (level 1).
-    pub dispatch_us: Vec<f64>,
-    pub finish_us: Vec<f64>,
-    /// `us(start - receive_to_start)`; equals `start_us` for 5-column rows and v1 files.
-    pub receive_us: Vec<f64>,
+    pub task_id: PackedU64,
+    pub core_id: PackedU32,
+    /// Per row: 0 = AIC, 1 = AIV ([`JoinedTasks::core_type`]).
+    core_type: PackedU32,
+    times: RowTimes,
     /// func id stored in the file, per row (v1 files only; empty for raw files, whose rows
     /// have none: resolve with [`func_ids`]). Empty in a built `RuntimeModel`
     /// ([`JoinedTasks::drop_join_columns`]).
@@ -66,6 +64,101 @@ pub struct JoinedTasks {
     pub warnings: Vec<String>,
 }
 
+/// The five times of the joined rows: as the cycles they come from, converted through the
+/// time base on access (the same `Timebase::us` call the join made, so every value is the
+/// same), with the end, receive, dispatch and finish kept as small offsets from the start or
+/// end; or µs (v1 files).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[allow(clippy::large_enum_variant)] // one per model
+enum RowTimes {
+    Cycles {
+        tb: Box<Timebase>,
+        start: PackedU64,
+        /// `end - start`.
+        end: Relative,
+        /// `start - receive`.
+        receive: Relative,
+        /// `start - dispatch`.
+        dispatch: Relative,
+        /// `finish - end`.
+        finish: Relative,
+    },
+    Us { start: Vec<f64>, end: Vec<f64>, dispatch: Vec<f64>, finish: Vec<f64>, receive: Vec<f64> },
+}
+
+impl Default for RowTimes {
+    fn default() -> Self {
+        Self::Us { start: Vec::new(), end: Vec::new(), dispatch: Vec::new(), finish: Vec::new(), receive: Vec::new() }
+    }
+}
+
+/// A cycle column as signed offsets from another, or whole when every value is 0 (no AICPU
+/// timing: whole takes no bits at all, offsets from the start would take the start's).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+enum Relative {
+    Offsets(PackedI64),
+    Zeros,
+}
+
+impl Relative {
+    fn build(values: impl Iterator<Item = (u64, u64)>) -> Self {
+        let mut offsets = PackedI64::new();
+        let mut any = false;
+        for (v, reference) in values {
+            any |= v != 0;
+            offsets.push(v.wrapping_sub(reference).cast_signed());
+        }
+        if any {
+            offsets.shrink_to_fit();
+            Self::Offsets(offsets)
+        } else {
+            Self::Zeros
+        }
+    }
+    /// The value at `i` given its reference (`value = reference + offset · sign`).
+    fn at(&self, i: usize, reference: u64, negate: bool) -> u64 {
+        match self {
+            Self::Zeros => 0,
+            Self::Offsets(o) => {
+                let d = o.get(i).unwrap_or(0).cast_unsigned();
+                if negate {
+                    reference.wrapping_sub(d)
+                } else {
+                    reference.wrapping_add(d)
+                }
+            }
+        }
+    }
+    fn resident_bytes(&self) -> usize {
+        match self {
+            Self::Zeros => 0,
+            Self::Offsets(o) => o.resident_bytes(),
+        }
+    }
+}
+
+/// Joined rows in cycles, for [`JoinedTasks::from_cycles`]: one entry per row.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RowCycles {
+    pub task_id: u64,
+    pub core_id: u32,
+    pub core_type: CoreType,
+    pub start: u64,
+    pub end: u64,
+    /// `start - receive_to_start` (saturating), the receive time.
+    pub receive: u64,
+    /// 0 when the row has no AICPU row.
+    pub dispatch: u64,
+    pub finish: u64,
+}
+
+fn core_code(ct: CoreType) -> u32 {
+    match ct {
+        CoreType::Aic => 0,
+        CoreType::Aiv => 1,
+    }
+}
+
 impl JoinedTasks {
     pub fn len(&self) -> usize {
         self.task_id.len()
@@ -73,14 +166,131 @@ impl JoinedTasks {
     pub fn is_empty(&self) -> bool {
         self.task_id.is_empty()
     }
+    /// Rows from their cycles (`rows()` is called for each column, so the rows are never
+    /// gathered whole), times through `tb`.
+    pub fn from_cycles<I: Iterator<Item = RowCycles>>(rows: impl Fn() -> I, tb: Timebase) -> Self {
+        let start: PackedU64 = rows().map(|r| r.start).collect();
+        let times = RowTimes::Cycles {
+            tb: Box::new(Timebase { warnings: Vec::new(), ..tb.clone() }),
+            start,
+            end: Relative::build(rows().map(|r| (r.end, r.start))),
+            receive: Relative::build(rows().map(|r| (r.start, r.receive))),
+            dispatch: Relative::build(rows().map(|r| (r.start, r.dispatch))),
+            finish: Relative::build(rows().map(|r| (r.finish, r.end))),
+        };
+        Self {
+            task_id: rows().map(|r| r.task_id).collect(),
+            core_id: rows().map(|r| r.core_id).collect(),
+            core_type: rows().map(|r| core_code(r.core_type)).collect(),
+            times,
+            timebase: Some(tb),
+            from_raw_rows: true,
+            ..Self::default()
+        }
+    }
+    /// Appends a row in µs (v1 files, tests): `[start, end, dispatch, finish, receive]`.
+    /// Ignored once the rows are in cycles.
+    pub fn push_us(&mut self, task_id: u64, core_id: u32, core_type: CoreType, us: [f64; 5]) {
+        let RowTimes::Us { start, end, dispatch, finish, receive } = &mut self.times else { return };
+        self.task_id.push(task_id);
+        self.core_id.push(core_id);
+        self.core_type.push(core_code(core_type));
+        for (column, v) in [start, end, dispatch, finish, receive].into_iter().zip(us) {
+            column.push(v);
+        }
+    }
     /// Frees the file's func ids (v1 files) once [`func_ids`] has resolved the func ids.
     pub fn drop_join_columns(&mut self) {
         self.file_func_id = Vec::new();
     }
+    /// Core type of row `i`.
+    pub fn core_type(&self, i: usize) -> Option<CoreType> {
+        self.core_type.get(i).map(|c| if c == 0 { CoreType::Aic } else { CoreType::Aiv })
+    }
+    fn cycles(&self, i: usize) -> Option<(&Timebase, u64)> {
+        match &self.times {
+            RowTimes::Cycles { tb, start, .. } => Some((tb, start.get(i)?)),
+            RowTimes::Us { .. } => None,
+        }
+    }
+    /// Kernel start, µs.
+    pub fn start_us(&self, i: usize) -> Option<f64> {
+        match &self.times {
+            RowTimes::Cycles { tb, start, .. } => start.get(i).map(|c| tb.us(c)),
+            RowTimes::Us { start, .. } => start.get(i).copied(),
+        }
+    }
+    /// Kernel end, µs.
+    pub fn end_us(&self, i: usize) -> Option<f64> {
+        match &self.times {
+            RowTimes::Cycles { tb, start, end, .. } => start.get(i).map(|s| tb.us(end.at(i, s, false))),
+            RowTimes::Us { end, .. } => end.get(i).copied(),
+        }
+    }
+    /// `us(start - receive_to_start)`; equals the start for 5-column rows and v1 files.
+    pub fn receive_us(&self, i: usize) -> Option<f64> {
+        match &self.times {
+            RowTimes::Cycles { tb, start, receive, .. } => start.get(i).map(|s| tb.us(receive.at(i, s, true))),
+            RowTimes::Us { receive, .. } => receive.get(i).copied(),
+        }
+    }
+    /// AICPU dispatch, µs; 0.0 when there is no AICPU timing (level 1).
+    pub fn dispatch_us(&self, i: usize) -> Option<f64> {
+        match &self.times {
+            RowTimes::Cycles { tb, start, dispatch, .. } => start.get(i).map(|s| tb.us(dispatch.at(i, s, true))),
+            RowTimes::Us { dispatch, .. } => dispatch.get(i).copied(),
+        }
+    }
+    /// AICPU finish, µs; 0.0 when there is no AICPU timing.
+    pub fn finish_us(&self, i: usize) -> Option<f64> {
+        match &self.times {
+            RowTimes::Cycles { tb, start, end, finish, .. } => start.get(i).map(|s| tb.us(finish.at(i, end.at(i, s, false), false))),
+            RowTimes::Us { finish, .. } => finish.get(i).copied(),
+        }
+    }
+    /// Every row's start, µs.
+    pub fn starts_us(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.len()).filter_map(|i| self.start_us(i))
+    }
+    /// Every row's end, µs.
+    pub fn ends_us(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.len()).filter_map(|i| self.end_us(i))
+    }
+    /// Every row's core type.
+    pub fn core_types(&self) -> impl Iterator<Item = CoreType> + '_ {
+        (0..self.len()).filter_map(|i| self.core_type(i))
+    }
+    /// The start cycle of row `i` (raw rows only).
+    pub fn start_cycles(&self, i: usize) -> Option<u64> {
+        self.cycles(i).map(|(_, c)| c)
+    }
     /// True when the row has AICPU timing (`dispatch >= 0 && finish > 0`).
     pub fn has_aicpu(&self, i: usize) -> bool {
-        self.finish_us.get(i).is_some_and(|&f| f > 0.0)
-            && self.dispatch_us.get(i).is_some_and(|&d| d >= 0.0)
+        self.finish_us(i).is_some_and(|f| f > 0.0) && self.dispatch_us(i).is_some_and(|d| d >= 0.0)
+    }
+    /// Trims the capacities.
+    pub fn shrink_to_fit(&mut self) {
+        self.task_id.shrink_to_fit();
+        self.core_id.shrink_to_fit();
+        self.core_type.shrink_to_fit();
+        self.file_func_id.shrink_to_fit();
+        if let RowTimes::Us { start, end, dispatch, finish, receive } = &mut self.times {
+            for c in [start, end, dispatch, finish, receive] {
+                c.shrink_to_fit();
+            }
+        }
+    }
+    /// Heap bytes of the columns (capacities).
+    pub fn resident_bytes(&self) -> usize {
+        let times = match &self.times {
+            RowTimes::Cycles { start, end, receive, dispatch, finish, .. } => {
+                start.resident_bytes() + end.resident_bytes() + receive.resident_bytes() + dispatch.resident_bytes() + finish.resident_bytes()
+            }
+            RowTimes::Us { start, end, dispatch, finish, receive } => {
+                (start.capacity() + end.capacity() + dispatch.capacity() + finish.capacity() + receive.capacity()) * 8
+            }
+        };
+        self.task_id.resident_bytes() + self.core_id.resident_bytes() + self.core_type.resident_bytes() + times + self.file_func_id.capacity() * 8
     }
 }
 
@@ -220,41 +430,25 @@ fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRe
     cpu_rows.run_epoch = Vec::new();
     cpu_rows.core_id = Vec::new();
     let at = |col: &[u64], i: u32| col.get(i as usize).copied().unwrap_or(0);
-    let on_core = |col: &[u64]| -> Vec<f64> { rows.iter().map(|r| tb.us(at(col, r.aicore))).collect() };
-    let on_cpu = |col: &[u64]| -> Vec<f64> { rows.iter().map(|r| if r.aicpu == NO_ROW { 0.0 } else { tb.us(at(col, r.aicpu)) }).collect() };
-    let mut t = JoinedTasks { level: records.level, ..JoinedTasks::default() };
-    t.task_id = rows.iter().map(|r| at(&core_rows.task_id, r.aicore)).collect();
-    core_rows.task_id = Vec::new();
-    t.core_id = rows.iter().map(|r| core_rows.core_id.get(r.aicore as usize).copied().unwrap_or(0)).collect();
-    core_rows.core_id = Vec::new();
-    t.core_type = t.core_id.iter().map(|&c| records.metadata.core_type(c)).collect();
-    t.receive_us = rows
-        .iter()
-        .map(|r| tb.us(at(&core_rows.start_cycles, r.aicore).saturating_sub(at(&core_rows.receive_to_start_cycles, r.aicore))))
-        .collect();
-    core_rows.receive_to_start_cycles = Vec::new();
-    t.start_us = on_core(&core_rows.start_cycles);
-    core_rows.start_cycles = Vec::new();
-    t.end_us = on_core(&core_rows.end_cycles);
-    core_rows.end_cycles = Vec::new();
-    t.dispatch_us = on_cpu(&cpu_rows.dispatch_cycles);
-    cpu_rows.dispatch_cycles = Vec::new();
-    t.finish_us = on_cpu(&cpu_rows.finish_cycles);
-    t.timebase = Some(tb);
+    let row = |r: &Row| {
+        let core_id = core_rows.core_id.get(r.aicore as usize).copied().unwrap_or(0);
+        let start = at(&core_rows.start_cycles, r.aicore);
+        let on_cpu = |col: &[u64]| if r.aicpu == NO_ROW { 0 } else { at(col, r.aicpu) };
+        RowCycles {
+            task_id: at(&core_rows.task_id, r.aicore),
+            core_id,
+            core_type: records.metadata.core_type(core_id),
+            start,
+            end: at(&core_rows.end_cycles, r.aicore),
+            receive: start.saturating_sub(at(&core_rows.receive_to_start_cycles, r.aicore)),
+            dispatch: on_cpu(&cpu_rows.dispatch_cycles),
+            finish: on_cpu(&cpu_rows.finish_cycles),
+        }
+    };
+    let mut t = JoinedTasks::from_cycles(|| rows.iter().map(row), tb);
+    t.level = records.level;
     t.warnings = warnings;
-    t.from_raw_rows = true;
     t
-}
-
-fn reserve(t: &mut JoinedTasks, n: usize) {
-    t.task_id.reserve(n);
-    t.core_id.reserve(n);
-    t.core_type.reserve(n);
-    t.start_us.reserve(n);
-    t.end_us.reserve(n);
-    t.dispatch_us.reserve(n);
-    t.finish_us.reserve(n);
-    t.receive_us.reserve(n);
 }
 
 fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> JoinedTasks {
@@ -264,24 +458,22 @@ fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> Joine
         level: records.level,
         ..JoinedTasks::default()
     };
-    reserve(&mut t, order.len());
     t.file_func_id.reserve(order.len());
     for i in order {
         let start = v1.start_us.get(i).copied().unwrap_or(0.0);
-        t.task_id.push(v1.task_id.get(i).copied().unwrap_or(0));
-        t.core_id.push(v1.core_id.get(i).copied().unwrap_or(0));
-        t.core_type
-            .push(v1.core_type.get(i).copied().unwrap_or_default());
-        t.start_us.push(start);
-        t.end_us.push(v1.end_us.get(i).copied().unwrap_or(0.0));
-        t.dispatch_us
-            .push(v1.dispatch_us.get(i).copied().unwrap_or(0.0));
-        t.finish_us
-            .push(v1.finish_us.get(i).copied().unwrap_or(0.0));
-        t.receive_us.push(start);
-        t.file_func_id
-            .push(v1.func_id.get(i).copied().unwrap_or(-1));
+        let us = [
+            start,
+            v1.end_us.get(i).copied().unwrap_or(0.0),
+            v1.dispatch_us.get(i).copied().unwrap_or(0.0),
+            v1.finish_us.get(i).copied().unwrap_or(0.0),
+            start,
+        ];
+        t.push_us(v1.task_id.get(i).copied().unwrap_or(0), v1.core_id.get(i).copied().unwrap_or(0), v1.core_type.get(i).copied().unwrap_or_default(), us);
+        t.file_func_id.push(v1.func_id.get(i).copied().unwrap_or(-1));
     }
+    t.task_id.shrink_to_fit();
+    t.core_id.shrink_to_fit();
+    t.core_type.shrink_to_fit();
     t
 }
 
@@ -307,10 +499,10 @@ pub fn func_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<i64> {
             if file >= 0 {
                 return file;
             }
-            let Some(k) = tasks.task_id.get(i).and_then(|&id| kernels_of(id)) else {
+            let Some(k) = tasks.task_id.get(i).and_then(kernels_of) else {
                 return -1;
             };
-            match tasks.core_type.get(i).copied().unwrap_or_default() {
+            match tasks.core_type(i).unwrap_or_default() {
                 CoreType::Aic => {
                     if k[0] >= 0 {
                         k[0]
@@ -338,7 +530,7 @@ pub fn func_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<i64> {
 /// A deps.json `block_num == 1` is authoritative (MIX stays non-SPMD).
 pub fn spmd_flags(tasks: &JoinedTasks, deps: Option<&Deps>) -> Vec<bool> {
     let ids = spmd_task_ids(tasks, deps);
-    tasks.task_id.iter().map(|id| ids.contains(id)).collect()
+    tasks.task_id.iter().map(|id| ids.contains(&id)).collect()
 }
 
 /// The set of SPMD task ids (see [`spmd_flags`]); also covers ids with no AICore row
@@ -356,7 +548,7 @@ pub fn spmd_task_ids(tasks: &JoinedTasks, deps: Option<&Deps>) -> HashSet<u64> {
     }
     // (rows, first core type, all same type)
     let mut groups: HashMap<u64, (u32, CoreType, bool)> = HashMap::default();
-    for (&id, &ct) in tasks.task_id.iter().zip(&tasks.core_type) {
+    for (id, ct) in tasks.task_id.iter().zip(tasks.core_types()) {
         let g = groups.entry(id).or_insert((0, ct, true));
         g.0 += 1;
         if g.1 != ct {
@@ -432,8 +624,7 @@ mod tests {
         }
         let mut t = JoinedTasks::default();
         for (id, ct) in [(7u64, CoreType::Aic), (5, CoreType::Aiv), (6, CoreType::Aic)] {
-            t.task_id.push(id);
-            t.core_type.push(ct);
+            t.push_us(id, 0, ct, [0.0; 5]);
         }
         // 7: the second valid entry (9) wins, the invalid third is skipped; 6 is not in deps.
         assert_eq!(func_ids(&t, Some(&d)), vec![9, 4, -1]);
@@ -482,10 +673,13 @@ mod join_tests {
         let t = join_with_timebase(&r, tb.clone());
         // Sorted by task id: the joined pairs are (core 2 reg 7) -> task 20, (core 1 reg 7)
         // -> task 30, (core 1 reg 8) -> task 40.
-        assert_eq!(t.task_id, vec![20, 30, 40]);
-        assert_eq!(t.core_id, vec![2, 1, 1]);
-        assert_eq!(t.dispatch_us, vec![tb.us(50), tb.us(60), tb.us(90)]);
-        assert_eq!(t.receive_us, vec![tb.us(199), tb.us(299), tb.us(399)]);
+        assert_eq!(t.task_id.to_vec(), vec![20, 30, 40]);
+        assert_eq!(t.core_id.to_vec(), vec![2, 1, 1]);
+        let column = |f: fn(&JoinedTasks, usize) -> Option<f64>| (0..t.len()).filter_map(|i| f(&t, i)).collect::<Vec<f64>>();
+        assert_eq!(column(JoinedTasks::dispatch_us), vec![tb.us(50), tb.us(60), tb.us(90)]);
+        assert_eq!(column(JoinedTasks::receive_us), vec![tb.us(199), tb.us(299), tb.us(399)]);
+        assert_eq!(column(JoinedTasks::finish_us), vec![tb.us(59), tb.us(69), tb.us(99)]);
+        assert_eq!(column(JoinedTasks::end_us), vec![tb.us(205), tb.us(305), tb.us(405)]);
         assert!(t.warnings.iter().any(|w| w.starts_with("1 duplicate AICore join key")), "{:?}", t.warnings);
         assert!(
             t.warnings.iter().any(|w| w.starts_with("2 AICPU row(s) without an AICore partner dropped") && w.contains("core 1: 1") && w.contains("core 5: 1")),

@@ -478,18 +478,18 @@ impl Ctx<'_> {
     }
     fn row_bar(&mut self, b: &mut Builder, r: usize, scheduler: bool) -> Bar {
         let t = &self.m.tasks;
-        let id = t.task_id.get(r).copied().unwrap_or(0);
+        let id = t.task_id.get(r).unwrap_or(0);
         let fid = self.m.func_ids.func_id(r);
         let color = color_key(id, fid);
         let name = self.func_name(b, fid, color);
         let spmd = self.spmd_rows.get(r).copied().unwrap_or(false);
         let flags = FLAG_TASK | (u32::from(spmd) * FLAG_SPMD) | self.path_flags(id);
         let (start, end, setup) = if scheduler {
-            let d = t.dispatch_us.get(r).copied().unwrap_or(0.0);
-            (d, t.finish_us.get(r).copied().unwrap_or(d), d)
+            let d = t.dispatch_us(r).unwrap_or(0.0);
+            (d, t.finish_us(r).unwrap_or(d), d)
         } else {
-            let s = t.start_us.get(r).copied().unwrap_or(0.0);
-            (s, t.end_us.get(r).copied().unwrap_or(s), bar_start_us(t, r))
+            let s = t.start_us(r).unwrap_or(0.0);
+            (s, t.end_us(r).unwrap_or(s), bar_start_us(t, r))
         };
         Bar { start, end, setup, color, name, row: 0, flags, source: r as u32, task: id }
     }
@@ -579,7 +579,7 @@ fn spmd_rows(m: &RuntimeModel) -> Vec<bool> {
     m.tasks
         .task_id
         .iter()
-        .map(|&id| m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false))
+        .map(|id| m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false))
         .collect()
 }
 
@@ -592,14 +592,14 @@ fn worker_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
     let t = &m.tasks;
     let g = b.group(prefix, View::Worker, cx.d);
     let mut order: Vec<u32> = (0..t.len() as u32).collect();
-    order.sort_by_key(|&i| t.core_id.get(i as usize).copied().unwrap_or(0));
+    order.sort_by_key(|&i| t.core_id.get(i as usize).unwrap_or(0));
     let mut k = 0;
     while let Some(&first) = order.get(k) {
-        let core = t.core_id.get(first as usize).copied().unwrap_or(0);
-        let ct = t.core_type.get(first as usize).copied().unwrap_or_default();
+        let core = t.core_id.get(first as usize).unwrap_or(0);
+        let ct = t.core_type(first as usize).unwrap_or_default();
         let mut bars = Vec::new();
         while let Some(&r) = order.get(k) {
-            if t.core_id.get(r as usize).copied().unwrap_or(0) != core {
+            if t.core_id.get(r as usize).unwrap_or(0) != core {
                 break;
             }
             bars.push(cx.row_bar(b, r as usize, false));
@@ -677,8 +677,8 @@ fn scheduler_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
     let mut order: Vec<u32> = (0..t.len() as u32).filter(|&i| t.has_aicpu(i as usize)).collect();
     let key = |i: u32| {
         (
-            t.core_id.get(i as usize).copied().unwrap_or(0),
-            t.dispatch_us.get(i as usize).copied().unwrap_or(0.0),
+            t.core_id.get(i as usize).unwrap_or(0),
+            t.dispatch_us(i as usize).unwrap_or(0.0),
         )
     };
     order.sort_by(|&a, &c| {
@@ -689,7 +689,7 @@ fn scheduler_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
     let mut k = 0;
     while let Some(&first) = order.get(k) {
         let core = key(first).0;
-        let ct = t.core_type.get(first as usize).copied().unwrap_or_default();
+        let ct = t.core_type(first as usize).unwrap_or_default();
         let mut bars = Vec::new();
         let mut lane_finish: Vec<f64> = Vec::new();
         while let Some(&r) = order.get(k) {
@@ -942,14 +942,7 @@ mod tests {
         let t = &mut m.tasks;
         for i in 0..n {
             let start_us = (n - i) as f64; // file order reversed: the track sorts by start
-            t.task_id.push(i as u64);
-            t.core_id.push(0);
-            t.core_type.push(CoreType::Aiv);
-            t.start_us.push(start_us);
-            t.end_us.push(start_us + 0.5);
-            t.dispatch_us.push(0.0);
-            t.finish_us.push(0.0);
-            t.receive_us.push(start_us);
+            t.push_us(i as u64, 0, CoreType::Aiv, [start_us, start_us + 0.5, 0.0, 0.0, start_us]);
         }
         let whole = build(&[("", &m)]);
         let mut pieces = Pieces::default();

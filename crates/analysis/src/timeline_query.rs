@@ -49,17 +49,17 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
     let src = t.source.get(g)? as usize;
     let m = model(t, models, bar.track)?;
     let tr = t.tracks.get(bar.track as usize)?;
-    let pair = |s: Option<&f64>, e: Option<&f64>| {
-        let s = s.copied().unwrap_or(0.0);
-        (s, s, e.copied().unwrap_or(s))
+    let pair = |s: Option<f64>, e: Option<f64>| {
+        let s = s.unwrap_or(0.0);
+        (s, s, e.unwrap_or(s))
     };
     Some(match tr.kind {
         TrackKind::Core { .. } => {
-            let s = *m.tasks.start_us.get(src)?;
-            (bar_start_us(&m.tasks, src), s, m.tasks.end_us.get(src).copied().unwrap_or(s))
+            let s = m.tasks.start_us(src)?;
+            (bar_start_us(&m.tasks, src), s, m.tasks.end_us(src).unwrap_or(s))
         }
-        TrackKind::SchedCore { .. } => pair(m.tasks.dispatch_us.get(src), m.tasks.finish_us.get(src)),
-        TrackKind::Aicpu { .. } => pair(m.kinds.markers.start_us.get(src), m.kinds.markers.end_us.get(src)),
+        TrackKind::SchedCore { .. } => pair(m.tasks.dispatch_us(src), m.tasks.finish_us(src)),
+        TrackKind::Aicpu { .. } => pair(m.kinds.markers.start_us.get(src).copied(), m.kinds.markers.end_us.get(src).copied()),
         TrackKind::SchedThread { thread } => {
             let p = m.phases.get(thread as usize)?;
             let s = p.start_us.get(src).unwrap_or(0.0);
@@ -70,7 +70,7 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
             let s = o.start_us.get(src).unwrap_or(0.0);
             (s, s, o.end_us.get(src).unwrap_or(s))
         }
-        TrackKind::Uploads => pair(m.uploads.start_us.get(src), m.uploads.end_us.get(src)),
+        TrackKind::Uploads => pair(m.uploads.start_us.get(src).copied(), m.uploads.end_us.get(src).copied()),
         TrackKind::Graph { .. } => {
             let x = m.kinds.graphs.get(src)?;
             (x.prepare_start_us, x.prepare_start_us, x.execution_end_us)
@@ -84,7 +84,7 @@ pub fn bar_task(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<u6
     let src = t.source.get(g)? as usize;
     let m = model(t, models, bar.track)?;
     match t.tracks.get(bar.track as usize)?.kind {
-        TrackKind::Core { .. } | TrackKind::SchedCore { .. } => m.tasks.task_id.get(src).copied(),
+        TrackKind::Core { .. } | TrackKind::SchedCore { .. } => m.tasks.task_id.get(src),
         TrackKind::Aicpu { .. } => m.kinds.markers.task_id.get(src).copied(),
         TrackKind::SchedThread { thread } => m.phases.get(thread as usize)?.task_id.get(src),
         TrackKind::Orch { lane } => m.orch.get(lane as usize)?.task_id.get(src),
@@ -112,7 +112,7 @@ pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
     let src = t.source.get(g).unwrap_or(0) as usize;
     match tr.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
-            let id = m.tasks.task_id.get(src).copied().unwrap_or(0);
+            let id = m.tasks.task_id.get(src).unwrap_or(0);
             let fid = m.func_ids.func_id(src);
             let name = m.names.as_ref().and_then(|n| n.name(fid));
             tasks::task_label(id, fid, name, is_spmd(m, id))
@@ -170,11 +170,11 @@ fn bar_of_source(t: &Timeline, models: &[&RuntimeModel], track: u32, source: u32
 /// The bar of a joined row in the Worker View (or Scheduler View).
 pub fn bar_of_row(t: &Timeline, models: &[&RuntimeModel], dataset: u32, row: u32, scheduler: bool) -> Option<BarAt> {
     let m = models.get(dataset as usize)?;
-    let core_id = *m.tasks.core_id.get(row as usize)?;
+    let core_id = m.tasks.core_id.get(row as usize)?;
     let (kind, start) = if scheduler {
-        (TrackKind::SchedCore { core_id }, *m.tasks.dispatch_us.get(row as usize)?)
+        (TrackKind::SchedCore { core_id }, m.tasks.dispatch_us(row as usize)?)
     } else {
-        (TrackKind::Core { core_id }, *m.tasks.start_us.get(row as usize)?)
+        (TrackKind::Core { core_id }, m.tasks.start_us(row as usize)?)
     };
     let track = find_track(t, dataset, kind)?;
     bar_of_source(t, models, track, row, start)
@@ -267,7 +267,7 @@ pub fn spmd_group(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Vec<Bar
     };
     let (Some(m), Some(g)) = (models.get(d as usize), t.bar_index(bar.track, bar.index)) else { return Vec::new() };
     let row = t.source.get(g).unwrap_or(0);
-    let id = m.tasks.task_id.get(row as usize).copied().unwrap_or(0);
+    let id = m.tasks.task_id.get(row as usize).unwrap_or(0);
     let fid = m.func_ids.func_id(row as usize);
     m.kinds
         .rows_of(id)
@@ -338,25 +338,25 @@ pub fn bar_details_with(
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
             let tk = &m.tasks;
             let fid = m.func_ids.func_id(src);
-            let id = tk.task_id.get(src).copied().unwrap_or(0);
-            let s = tk.start_us.get(src).copied().unwrap_or(0.0);
-            let e = tk.end_us.get(src).copied().unwrap_or(s);
-            let r = tk.receive_us.get(src).copied().unwrap_or(s);
+            let id = tk.task_id.get(src).unwrap_or(0);
+            let s = tk.start_us(src).unwrap_or(0.0);
+            let e = tk.end_us(src).unwrap_or(s);
+            let r = tk.receive_us(src).unwrap_or(s);
             push("Function", m.function_name(fid));
             push("Func ID", if fid < 0 { "unresolved".into() } else { fid.to_string() });
             push("Task", tasks::task_id_display(id));
             push("Ring ID", ((id >> 32) & 0xFF).to_string());
             push("Task ID (raw)", id.to_string());
-            let ct = tk.core_type.get(src).copied().unwrap_or_default();
-            push("Core", format!("{}_{} (core {})", ct.lane_prefix(), tk.core_id.get(src).copied().unwrap_or(0), tk.core_id.get(src).copied().unwrap_or(0)));
+            let ct = tk.core_type(src).unwrap_or_default();
+            push("Core", format!("{}_{} (core {})", ct.lane_prefix(), tk.core_id.get(src).unwrap_or(0), tk.core_id.get(src).unwrap_or(0)));
             push("Start", us(s));
             push("End", us(e));
             push("Duration (end − start)", us(e - s));
             push("Receive", us(r));
             push("Setup (receive → start)", us(s - r));
             if tk.has_aicpu(src) {
-                let d = tk.dispatch_us.get(src).copied().unwrap_or(0.0);
-                let fi = tk.finish_us.get(src).copied().unwrap_or(0.0);
+                let d = tk.dispatch_us(src).unwrap_or(0.0);
+                let fi = tk.finish_us(src).unwrap_or(0.0);
                 push("Dispatch", us(d));
                 push("Finish", us(fi));
                 push("Head overhead (start − dispatch)", us(s - d));

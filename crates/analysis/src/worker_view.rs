@@ -55,8 +55,8 @@ pub fn color_key(task_id: u64, func_id: i64) -> u32 {
 /// files). A receive of exactly 0.0 is the earliest event, not "absent": the reference
 /// draws it from 0.0 too (checked against the L1 fixtures).
 pub fn bar_start_us(tasks: &JoinedTasks, i: usize) -> f64 {
-    let start = tasks.start_us.get(i).copied().unwrap_or(0.0);
-    tasks.receive_us.get(i).copied().unwrap_or(start)
+    let start = tasks.start_us(i).unwrap_or(0.0);
+    tasks.receive_us(i).unwrap_or(start)
 }
 
 /// Builds the Worker View columns. `func_ids` is [`crate::tasks::func_ids`] (may be shorter:
@@ -64,7 +64,7 @@ pub fn bar_start_us(tasks: &JoinedTasks, i: usize) -> f64 {
 pub fn build(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> WorkerView {
     let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
     let start_of = |i: u32| bar_start_us(tasks, i as usize);
-    let core_of = |i: u32| tasks.core_id.get(i as usize).copied().unwrap_or(0);
+    let core_of = |i: u32| tasks.core_id.get(i as usize).unwrap_or(0);
     order.sort_by(|&a, &b| {
         core_of(a)
             .cmp(&core_of(b))
@@ -76,7 +76,7 @@ pub fn build(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> Worker
     for &i in &order {
         let core = core_of(i);
         if v.lanes.last().is_none_or(|l| l.core_id != core) {
-            let ct = tasks.core_type.get(i as usize).copied().unwrap_or_default();
+            let ct = tasks.core_type(i as usize).unwrap_or_default();
             v.lane_offsets.push(v.start_us.len() as u32);
             v.lanes.push(WorkerLane {
                 core_id: core,
@@ -85,13 +85,13 @@ pub fn build(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> Worker
             });
         }
         let s = start_of(i);
-        let e = tasks.end_us.get(i as usize).copied().unwrap_or(s);
+        let e = tasks.end_us(i as usize).unwrap_or(s);
         first = first.min(s);
         last = last.max(e);
         v.start_us.push(s);
         v.end_us.push(e);
         v.task_row.push(i);
-        let tid = tasks.task_id.get(i as usize).copied().unwrap_or(0);
+        let tid = tasks.task_id.get(i as usize).unwrap_or(0);
         v.color_index.push(color_key(
             tid,
             func_ids.func_id(i as usize),

@@ -267,10 +267,8 @@ fn labels_match_reference_bar_names() {
         let mut ours: Vec<(u64, String)> = (0..l.joined.len())
             .map(|i| {
                 let fid = fids[i];
-                (
-                    l.joined.task_id[i],
-                    tasks::task_label(l.joined.task_id[i], fid, nm.name(fid), spmd[i]),
-                )
+                let id = l.joined.task_id.get(i).unwrap();
+                (id, tasks::task_label(id, fid, nm.name(fid), spmd[i]))
             })
             .collect();
         let mut theirs: Vec<(u64, String)> = trace["traceEvents"]

@@ -42,7 +42,7 @@ fn sidecar(dir: &Path, deps: &deps::Deps) -> Vec<SidecarTask> {
     let fids = tasks::func_ids(&joined, Some(deps));
     let mut order: Vec<u64> = Vec::new();
     let mut by_id: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (i, &id) in joined.task_id.iter().enumerate() {
+    for (i, id) in joined.task_id.iter().enumerate() {
         by_id.entry(id).or_insert_with(|| {
             order.push(id);
             Vec::new()
@@ -55,12 +55,12 @@ fn sidecar(dir: &Path, deps: &deps::Deps) -> Vec<SidecarTask> {
             let rows = &by_id[&id];
             let types: BTreeSet<u8> = rows
                 .iter()
-                .map(|&r| u8::from(joined.core_type[r] == CoreType::Aic))
+                .map(|&r| u8::from(joined.core_type(r) == Some(CoreType::Aic)))
                 .collect();
             let primary = if types.len() > 1 {
                 rows.iter()
                     .copied()
-                    .find(|&r| joined.core_type[r] == CoreType::Aic)
+                    .find(|&r| joined.core_type(r) == Some(CoreType::Aic))
                     .unwrap_or(rows[0])
             } else {
                 rows[0]

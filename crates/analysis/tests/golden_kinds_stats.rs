@@ -109,7 +109,7 @@ fn rows_of_every_task_are_its_joined_rows_in_either_form() {
         let k = &m.kinds;
         if k.row_index.is_empty() { in_order += 1 } else { indexed += 1 }
         for id in &k.task_id {
-            let expected: Vec<u32> = (0..m.tasks.len() as u32).filter(|&r| m.tasks.task_id[r as usize] == id).collect();
+            let expected: Vec<u32> = (0..m.tasks.len() as u32).filter(|&r| m.tasks.task_id.get(r as usize) == Some(id)).collect();
             assert_eq!(k.rows_of(id).collect::<Vec<u32>>(), expected, "{}: task {id}", dir.display());
         }
     }
@@ -182,7 +182,7 @@ fn function_perf_table_is_min_max_avg_of_exec() {
             let (mut mn, mut mx) = (f64::INFINITY, f64::NEG_INFINITY);
             for i in 0..c.joined.len() {
                 if c.fids[i] == p.func_id {
-                    let d = c.joined.end_us[i] - c.joined.start_us[i];
+                    let d = c.joined.end_us(i).unwrap() - c.joined.start_us(i).unwrap();
                     mn = mn.min(d);
                     mx = mx.max(d);
                 }
@@ -366,7 +366,7 @@ type Arrow = (String, i64, i64, i64, i64);
 
 fn tid_of(c: &Cap, a: AnchorRef) -> i64 {
     match a {
-        AnchorRef::Row(r) => 10000 + 10 * i64::from(c.joined.core_id[r as usize]),
+        AnchorRef::Row(r) => 10000 + 10 * i64::from(c.joined.core_id.get(r as usize).unwrap()),
         AnchorRef::Marker(m) => 19000 + i64::from(c.kinds.markers.lane[m as usize]),
     }
 }
@@ -630,10 +630,8 @@ fn idle_on_every_level3_capture_is_sane() {
 
 #[test]
 fn empty_and_degenerate_inputs_do_not_panic() {
-    let empty = tasks::JoinedTasks {
-        level: 4,
-        ..tasks::JoinedTasks::default()
-    };
+    let mut empty = tasks::JoinedTasks::default();
+    empty.level = 4;
     let stats = function_stats::converter_stats(&empty, &[] as &[i64], None);
     assert_eq!(stats.total_count, 0);
     assert!(stats.total_test_time_us.is_none() && stats.exec_vs_overhead.is_none());

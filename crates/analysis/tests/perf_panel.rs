@@ -184,7 +184,7 @@ fn gap_blocker_paged_attention() {
     assert!(above.contains(&13) && above.contains(&17), "{above:?}");
     // Worker View µs axis: the head's start is the first task start of the capture.
     let j = tasks::join(&r);
-    let first = j.start_us.iter().copied().fold(f64::INFINITY, f64::min);
+    let first = j.starts_us().fold(f64::INFINITY, f64::min);
     assert!(t.gap_start_us[0] <= first + 1e-9);
     assert_eq!(gap_blocker::parse_threshold_us(" 2.5 "), Ok(2.5));
     assert!(gap_blocker::parse_threshold_us("-1").is_err());
@@ -197,7 +197,7 @@ fn overview_paged_attention() {
     let (_, _, j) = load(PA);
     let o = overview::overview(&j);
     assert_eq!((o.rows, o.tasks), (512, 512));
-    let busy: f64 = j.start_us.iter().zip(&j.end_us).map(|(s, e)| e - s).sum();
+    let busy: f64 = j.starts_us().zip(j.ends_us()).map(|(s, e)| e - s).sum();
     assert!((o.aicore_time_us - busy).abs() < 1e-6);
     assert!(o.active_cores > 0 && o.active_cores == o.active_aic_cores + o.active_aiv_cores);
     let want = busy / (o.task_time_us * o.active_cores as f64) * 100.0;
@@ -225,19 +225,19 @@ fn setup_leaderboards_paged_attention() {
         assert!(w[0].setup_ratio >= w[1].setup_ratio);
     }
     let max_setup = (0..j.len())
-        .map(|i| j.start_us[i] - j.receive_us[i])
+        .map(|i| j.start_us(i).unwrap() - j.receive_us(i).unwrap())
         .fold(f64::NEG_INFINITY, f64::max);
     assert_eq!(b.longest_setup[0].setup_us, max_setup);
     for e in &b.largest_ratio {
         assert!(e.setup_ratio > 0.0 && e.setup_ratio <= 1.0);
         let i = e.row as usize;
-        let want = (j.start_us[i] - j.receive_us[i]) / (j.end_us[i] - j.receive_us[i]);
+        let want = (j.start_us(i).unwrap() - j.receive_us(i).unwrap()) / (j.end_us(i).unwrap() - j.receive_us(i).unwrap());
         assert_eq!(e.setup_ratio, want);
     }
     // No receive data → empty boards.
     let p1 = fixture("a2a3sim-L1-TestChipSwimlane_default").join("chip_swimlane_records.json");
     let j1 = tasks::join(&records::parse("l1", &std::fs::read(p1).unwrap()).unwrap());
-    let has = (0..j1.len()).any(|i| j1.start_us[i] > j1.receive_us[i]);
+    let has = (0..j1.len()).any(|i| j1.start_us(i).unwrap() > j1.receive_us(i).unwrap());
     assert_eq!(
         setup_leaderboard::setup_leaderboards(&j1, 5).rows_with_setup > 0,
         has

@@ -167,7 +167,7 @@ fn search_details_dependencies_and_range_stats() {
     let t = timeline::build(&[("d", &m)]);
     let models = [&m];
     // Exact search by rXtY / tY / raw id finds the task's Worker View bars.
-    let id = m.tasks.task_id[10];
+    let id = m.tasks.task_id.get(10).unwrap();
     let disp = pypto_analysis::tasks::task_id_display(id);
     let (total, hits) = q::search(&t, &models, &disp, 50);
     assert!(total >= 1, "{disp}");

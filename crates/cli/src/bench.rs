@@ -131,7 +131,7 @@ fn timeline_search_stage(c: &mut Ctx) -> StageResult {
     let name = m.function_name(m.func_ids.get(0).unwrap_or(-1));
     let fuzzy: String = name.chars().take(3).collect();
     let (total, _) = pypto_analysis::timeline_query::search(t, &[m], &fuzzy, 100);
-    let tid = m.tasks.task_id.get(m.tasks.len() / 2).copied().unwrap_or(0);
+    let tid = m.tasks.task_id.get(m.tasks.len() / 2).unwrap_or(0);
     let (exact, _) = pypto_analysis::timeline_query::search(t, &[m], &pypto_analysis::tasks::task_id_display(tid), 100);
     Ok(Some(Done { items: (total + exact) as usize, input_bytes: 0 }))
 }

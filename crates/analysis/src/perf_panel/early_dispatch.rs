@@ -132,10 +132,10 @@ pub fn early_dispatch(
         if !tasks.has_aicpu(i) {
             continue;
         }
-        let (Some(&id), Some(&d), Some(&f)) = (
+        let (Some(id), Some(d), Some(f)) = (
             tasks.task_id.get(i),
-            tasks.dispatch_us.get(i),
-            tasks.finish_us.get(i),
+            tasks.dispatch_us(i),
+            tasks.finish_us(i),
         ) else {
             continue;
         };

@@ -34,19 +34,14 @@ pub fn overview(t: &JoinedTasks) -> Overview {
     if t.is_empty() {
         return Overview::default();
     }
-    let first = t.start_us.iter().copied().fold(f64::INFINITY, f64::min);
-    let last = t.end_us.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let busy: f64 = t
-        .start_us
-        .iter()
-        .zip(&t.end_us)
-        .map(|(&s, &e)| (e - s).max(0.0))
-        .sum();
+    let first = t.starts_us().fold(f64::INFINITY, f64::min);
+    let last = t.ends_us().fold(f64::NEG_INFINITY, f64::max);
+    let busy: f64 = t.starts_us().zip(t.ends_us()).map(|(s, e)| (e - s).max(0.0)).sum();
     let mut cores: BTreeSet<(u32, CoreType)> = BTreeSet::new();
-    for (&c, &ct) in t.core_id.iter().zip(&t.core_type) {
+    for (c, ct) in t.core_id.iter().zip(t.core_types()) {
         cores.insert((c, ct));
     }
-    let ids: BTreeSet<u64> = t.task_id.iter().copied().collect();
+    let ids: BTreeSet<u64> = t.task_id.iter().collect();
     let task_time = (last - first).max(0.0);
     let active = cores
         .iter()

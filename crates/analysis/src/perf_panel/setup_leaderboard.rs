@@ -35,8 +35,8 @@ pub struct SetupLeaderboards {
 pub fn setup_leaderboards(t: &JoinedTasks, top: usize) -> SetupLeaderboards {
     let mut all: Vec<SetupEntry> = Vec::new();
     for i in 0..t.len() {
-        let (Some(&s), Some(&e), Some(&r)) =
-            (t.start_us.get(i), t.end_us.get(i), t.receive_us.get(i))
+        let (Some(s), Some(e), Some(r)) =
+            (t.start_us(i), t.end_us(i), t.receive_us(i))
         else {
             continue;
         };
@@ -47,8 +47,8 @@ pub fn setup_leaderboards(t: &JoinedTasks, top: usize) -> SetupLeaderboards {
         let total = e - r;
         all.push(SetupEntry {
             row: i as u32,
-            task_id: t.task_id.get(i).copied().unwrap_or(0),
-            core_id: t.core_id.get(i).copied().unwrap_or(0),
+            task_id: t.task_id.get(i).unwrap_or(0),
+            core_id: t.core_id.get(i).unwrap_or(0),
             setup_us: setup,
             exec_us: e - s,
             setup_ratio: if total > 0.0 { setup / total } else { 0.0 },
