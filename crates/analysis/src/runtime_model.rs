@@ -441,7 +441,7 @@ impl RuntimeModel {
             .iter()
             .map(|o| {
                 o.task_id.resident_bytes()
-                    + o.submit_idx.capacity() * 4
+                    + o.submit_idx.resident_bytes()
                     + o.start_us.resident_bytes()
                     + o.end_us.resident_bytes()
             })

@@ -169,7 +169,7 @@ fn thread_phases_us_owned(t: pypto_formats::records::SchedThread, tb: &Timebase)
 pub struct OrchSubmitsUs {
     /// `None` when the file's id is negative (no task id; labelled by submit index).
     pub task_id: OptIdColumn,
-    pub submit_idx: Vec<u32>,
+    pub submit_idx: PackedU32,
     /// 4-byte cycle offsets on device lanes, µs on host and v1 lanes ([`UsColumn`]).
     pub start_us: UsColumn,
     pub end_us: UsColumn,
@@ -217,7 +217,7 @@ pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsU
         .filter(|t| !t.submit_idx.is_empty())
         .map(|t| OrchSubmitsUs {
             task_id: t.task_id.iter().map(|&x| valid_id(x)).collect(),
-            submit_idx: t.submit_idx.clone(),
+            submit_idx: PackedU32::from(t.submit_idx.as_slice()),
             start_us: t.start_host_ns.iter().map(|&n| tb.host_us(n)).collect::<Vec<f64>>().into(),
             end_us: t.end_host_ns.iter().map(|&n| tb.host_us(n)).collect::<Vec<f64>>().into(),
         })
@@ -230,7 +230,7 @@ pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsU
         .iter()
         .map(|t| OrchSubmitsUs {
             task_id: t.task_id.iter().map(|&x| valid_id(x)).collect(),
-            submit_idx: t.submit_idx.clone(),
+            submit_idx: PackedU32::from(t.submit_idx.as_slice()),
             start_us: UsColumn::from_cycles(&t.start_cycles, tb),
             end_us: UsColumn::from_cycles(&t.end_cycles, tb),
         })

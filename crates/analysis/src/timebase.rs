@@ -13,6 +13,7 @@
 //! `host_composite_end_us` = the latest host record end; an approximation, warned).
 
 use pypto_formats::columns::CyclesColumn;
+use pypto_formats::packed::PackedU64;
 use pypto_formats::records::ChipRecords;
 
 /// How device cycles are placed on the µs axis.
@@ -248,13 +249,13 @@ impl CycleValues for CyclesColumn {
     }
 }
 
-/// A column of µs values kept as the cycles they come from: four-byte offsets from the
-/// column's smallest non-zero cycle count, converted through the time base on access (the
-/// same `Timebase::us` call an eager conversion makes, so every value is identical). A
-/// column whose span does not fit in 32 bits, or that comes from µs (v1 files), keeps `f64`s.
+/// A column of µs values kept as the cycles they come from, bit-packed
+/// ([`PackedU64`]: steady runs of timestamps take a few bits each), converted through the time
+/// base on access (the same `Timebase::us` call an eager conversion makes, so every value is
+/// identical). A column that comes from µs (v1 files, host lanes) keeps `f64`s.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum UsColumn {
-    Cycles { tb: Box<Timebase>, base_cycles: u64, offsets: Vec<u32> },
+    Cycles { tb: Box<Timebase>, cycles: PackedU64 },
     Us(Vec<f64>),
 }
 
@@ -264,35 +265,22 @@ impl Default for UsColumn {
     }
 }
 
-/// The offset that stands for 0 cycles (absent), which `Timebase::us` maps to 0.0.
-const ZERO_CYCLES: u32 = u32::MAX;
-
 impl UsColumn {
     /// The µs of `cycles` through `tb` (a slice, or a raw [`CyclesColumn`]).
     pub fn from_cycles(cycles: &(impl CycleValues + ?Sized), tb: &Timebase) -> Self {
-        let cycles = || cycles.values();
-        let base_cycles = cycles().filter(|&c| c != 0).min().unwrap_or(0);
-        let fits = cycles().all(|c| c == 0 || c - base_cycles < u64::from(ZERO_CYCLES));
-        if !fits {
-            return Self::Us(cycles().map(|c| tb.us(c)).collect());
-        }
-        let offsets = cycles().map(|c| if c == 0 { ZERO_CYCLES } else { (c - base_cycles) as u32 }).collect();
         // The warnings are the file's, reported elsewhere; the column needs only the mapping.
         let tb = Box::new(Timebase { warnings: Vec::new(), ..tb.clone() });
-        Self::Cycles { tb, base_cycles, offsets }
+        Self::Cycles { tb, cycles: cycles.values().collect() }
     }
     pub fn get(&self, i: usize) -> Option<f64> {
         match self {
-            Self::Cycles { tb, base_cycles, offsets } => {
-                let o = *offsets.get(i)?;
-                Some(tb.us(if o == ZERO_CYCLES { 0 } else { base_cycles + u64::from(o) }))
-            }
+            Self::Cycles { tb, cycles } => cycles.get(i).map(|c| tb.us(c)),
             Self::Us(v) => v.get(i).copied(),
         }
     }
     pub fn len(&self) -> usize {
         match self {
-            Self::Cycles { offsets, .. } => offsets.len(),
+            Self::Cycles { cycles, .. } => cycles.len(),
             Self::Us(v) => v.len(),
         }
     }
@@ -304,14 +292,14 @@ impl UsColumn {
     }
     pub fn shrink_to_fit(&mut self) {
         match self {
-            Self::Cycles { offsets, .. } => offsets.shrink_to_fit(),
+            Self::Cycles { cycles, .. } => cycles.shrink_to_fit(),
             Self::Us(v) => v.shrink_to_fit(),
         }
     }
     /// Resident bytes (capacity).
     pub fn resident_bytes(&self) -> usize {
         match self {
-            Self::Cycles { offsets, .. } => offsets.capacity() * 4 + std::mem::size_of::<Timebase>(),
+            Self::Cycles { cycles, .. } => cycles.resident_bytes() + std::mem::size_of::<Timebase>(),
             Self::Us(v) => v.capacity() * 8,
         }
     }
@@ -336,10 +324,9 @@ mod us_column_tests {
         let eager: Vec<f64> = cycles.iter().map(|&x| tb.us(x)).collect();
         assert_eq!(c.iter().collect::<Vec<_>>(), eager);
         assert_eq!(c.get(cycles.len()), None);
-        // A span past 32 bits keeps f64s, still the same values.
-        let wide = [1u64, 1 + (1u64 << 33)];
+        // A span past 32 bits, still the same values.
+        let wide = [1u64, 1 + (1u64 << 33), 0, u64::MAX];
         let w = UsColumn::from_cycles(&wide, &tb);
-        assert!(matches!(w, UsColumn::Us(_)));
         assert_eq!(w.iter().collect::<Vec<_>>(), wide.iter().map(|&x| tb.us(x)).collect::<Vec<_>>());
         assert!(UsColumn::from_cycles(&[], &tb).is_empty());
     }

@@ -134,7 +134,7 @@ pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
                     TrackKind::Orch { lane } => lane as usize,
                     _ => 0,
                 });
-                format!("submit({})", idx.and_then(|o| o.submit_idx.get(src)).copied().unwrap_or(0))
+                format!("submit({})", idx.and_then(|o| o.submit_idx.get(src)).unwrap_or(0))
             }
         },
         _ => fallback(),
@@ -404,7 +404,7 @@ pub fn bar_details_with(
                 }
             }
             if let (TrackKind::Orch { .. }, Some(o)) = (tr.kind, m.orch.get(tr_lane(tr.kind) as usize)) {
-                push("Submit index", o.submit_idx.get(src).copied().unwrap_or(0).to_string());
+                push("Submit index", o.submit_idx.get(src).unwrap_or(0).to_string());
             }
             push("Start", us(start));
             push("End", us(end));

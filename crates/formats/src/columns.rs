@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use crate::packed::PackedU64;
 use crate::records::SchedKind;
 
 /// Scheduler phase kinds as codes into a table of the distinct kinds, in first-seen order (a
@@ -189,15 +190,12 @@ impl FromIterator<u64> for CyclesColumn {
 
 /// Optional task ids. A column starts sparse: the positions and ids of the present ones only
 /// (a scheduler thread's records rarely carry an id: 5,000 of 4.5M at 1M tasks). Once ids
-/// are common it turns split, 5 bytes an entry: the low 32 bits, and a one-byte code for the
-/// high 32 bits (the ring) into a table of the distinct high words; a column whose ids have
-/// more than [`OptIdColumn::MAX_HIGHS`] distinct high words stores them whole, 8 bytes each
-/// (`u64::MAX` = none there). A file's `-1` id reads as none.
+/// are common it turns packed ([`PackedU64`], `u64::MAX` = none): ids in submit order take a
+/// few bits each. A file's `-1` id reads as none.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum OptIdColumn {
     Sparse { len: usize, at: Vec<u32>, ids: Vec<u64> },
-    Split { low: Vec<u32>, high_code: Vec<u8>, highs: Vec<u32> },
-    Wide(Vec<u64>),
+    Packed(PackedU64),
 }
 
 impl Default for OptIdColumn {
@@ -214,13 +212,12 @@ impl PartialEq for OptIdColumn {
 
 impl Eq for OptIdColumn {}
 
-impl OptIdColumn {
-    /// Distinct high words a split column holds (code [`Self::NONE_CODE`] means "no id").
-    pub const MAX_HIGHS: usize = 255;
-    const NONE_CODE: u8 = u8::MAX;
+/// "No id" in the packed form (a file's -1).
+const NO_ID: u64 = u64::MAX;
 
-    /// Entries past which a sparse column turns split once its ids take more room than the
-    /// split form would (12 bytes an id against 5 an entry).
+impl OptIdColumn {
+    /// Entries past which a sparse column turns packed once its ids take more room than about
+    /// four bytes an entry (12 bytes an id in the sparse form).
     const SPARSE_SLACK: usize = 4096;
 
     /// `n` absent ids.
@@ -228,56 +225,27 @@ impl OptIdColumn {
         Self::Sparse { len: n, at: Vec::new(), ids: Vec::new() }
     }
     pub fn push(&mut self, id: Option<u64>) {
+        // u64::MAX is a file's -1: no id.
+        let id = id.filter(|&x| x != NO_ID);
         match self {
             Self::Sparse { len, at, ids } => {
-                // u64::MAX is a file's -1: no id.
-                if let Some(id) = id.filter(|&x| x != u64::MAX) {
+                if let Some(id) = id {
                     match u32::try_from(*len) {
-                        Ok(pos) if ids.len() * 12 <= *len * 5 + Self::SPARSE_SLACK => {
+                        Ok(pos) if ids.len() * 12 <= *len * 4 + Self::SPARSE_SLACK => {
                             at.push(pos);
                             ids.push(id);
                         }
                         _ => {
-                            let mut split = Self::Split { low: Vec::with_capacity(*len + 1), high_code: Vec::with_capacity(*len + 1), highs: Vec::new() };
-                            for x in self.iter() {
-                                split.push(x);
-                            }
-                            split.push(Some(id));
-                            *self = split;
+                            let mut packed: PackedU64 = self.iter().map(|x| x.unwrap_or(NO_ID)).collect();
+                            packed.push(id);
+                            *self = Self::Packed(packed);
                             return;
                         }
                     }
                 }
                 *len += 1;
             }
-            Self::Wide(v) => v.push(id.unwrap_or(u64::MAX)),
-            Self::Split { low, high_code, highs } => {
-                // u64::MAX is a file's -1: no id (as in the wide form).
-                let Some(id) = id.filter(|&x| x != u64::MAX) else {
-                    low.push(0);
-                    high_code.push(Self::NONE_CODE);
-                    return;
-                };
-                let high = (id >> 32) as u32;
-                // Most columns hold one or two rings: look at the last one used first.
-                let last = high_code.last().copied().filter(|&c| highs.get(usize::from(c)) == Some(&high));
-                let code = last.or_else(|| highs.iter().position(|&h| h == high).map(|c| c as u8));
-                let code = match code {
-                    Some(c) => c,
-                    None if highs.len() < Self::MAX_HIGHS => {
-                        highs.push(high);
-                        (highs.len() - 1) as u8
-                    }
-                    None => {
-                        let mut wide: Vec<u64> = self.iter().map(|x| x.unwrap_or(u64::MAX)).collect();
-                        wide.push(id);
-                        *self = Self::Wide(wide);
-                        return;
-                    }
-                };
-                low.push(id as u32);
-                high_code.push(code);
-            }
+            Self::Packed(v) => v.push(id.unwrap_or(NO_ID)),
         }
     }
     /// The id at `i` (`None` when absent or out of range).
@@ -287,11 +255,7 @@ impl OptIdColumn {
                 let k = at.binary_search(&u32::try_from(i).ok()?).ok()?;
                 ids.get(k).copied()
             }
-            Self::Wide(v) => v.get(i).copied().filter(|&x| x != u64::MAX),
-            Self::Split { low, high_code, highs } => {
-                let high = highs.get(usize::from(*high_code.get(i)?))?;
-                Some(u64::from(*high) << 32 | u64::from(*low.get(i)?))
-            }
+            Self::Packed(v) => v.get(i).filter(|&x| x != NO_ID),
         }
     }
     pub fn iter(&self) -> impl Iterator<Item = Option<u64>> + '_ {
@@ -300,8 +264,7 @@ impl OptIdColumn {
     pub fn len(&self) -> usize {
         match self {
             Self::Sparse { len, .. } => *len,
-            Self::Wide(v) => v.len(),
-            Self::Split { low, .. } => low.len(),
+            Self::Packed(v) => v.len(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -313,20 +276,14 @@ impl OptIdColumn {
                 at.shrink_to_fit();
                 ids.shrink_to_fit();
             }
-            Self::Wide(v) => v.shrink_to_fit(),
-            Self::Split { low, high_code, highs } => {
-                low.shrink_to_fit();
-                high_code.shrink_to_fit();
-                highs.shrink_to_fit();
-            }
+            Self::Packed(v) => v.shrink_to_fit(),
         }
     }
     /// Resident bytes (capacity).
     pub fn resident_bytes(&self) -> usize {
         match self {
             Self::Sparse { at, ids, .. } => at.capacity() * 4 + ids.capacity() * 8,
-            Self::Wide(v) => v.capacity() * 8,
-            Self::Split { low, high_code, highs } => low.capacity() * 4 + high_code.capacity() + highs.capacity() * 4,
+            Self::Packed(v) => v.resident_bytes(),
         }
     }
 }
@@ -644,7 +601,7 @@ mod tests {
     }
 
     #[test]
-    fn ids_stay_sparse_while_rare_and_turn_split_when_common() {
+    fn ids_stay_sparse_while_rare_and_turn_packed_when_common() {
         // One id in 1,000 entries: sparse, 12 bytes an id.
         let rare: Vec<Option<u64>> = (0..100_000u64).map(|i| (i % 1000 == 7).then_some(2 << 32 | i)).collect();
         let mut c: OptIdColumn = rare.iter().copied().collect();
@@ -654,32 +611,38 @@ mod tests {
         assert!(c.iter().eq(rare.iter().copied()));
         assert_eq!((c.get(7), c.get(8), c.get(100_000)), (Some(2 << 32 | 7), None, None));
         assert_eq!(c, rare.iter().copied().collect::<OptIdColumn>());
-        // Every entry an id: split once past the slack, every id kept across the switch.
+        // Every entry an id: packed once past the slack, every id kept across the switch.
         let dense: Vec<Option<u64>> = (0..10_000u64).map(|i| (i % 3 != 0).then_some(i)).collect();
         let d: OptIdColumn = dense.iter().copied().collect();
-        assert!(matches!(d, OptIdColumn::Split { .. }));
+        assert!(matches!(d, OptIdColumn::Packed(_)));
         assert!(d.iter().eq(dense.iter().copied()));
         assert!(matches!(OptIdColumn::nones(5), OptIdColumn::Sparse { len: 5, .. }));
+        // Ids in submit order, one a record: a few bits each.
+        let submits: Vec<Option<u64>> = (0..100_000u64).map(|i| Some(2 << 32 | i)).collect();
+        let mut s: OptIdColumn = submits.iter().copied().collect();
+        s.shrink_to_fit();
+        assert!(s.iter().eq(submits.iter().copied()));
+        assert!(s.resident_bytes() < 100_000 / 2, "{} bytes", s.resident_bytes());
     }
 
     #[test]
-    fn ids_round_trip_split_and_past_255_rings_wide() {
-        // Past the sparse slack, so the column is split.
+    fn ids_of_any_ring_and_a_files_minus_one_round_trip() {
         let ids: Vec<Option<u64>> = [Some(5), None, Some(3 << 32 | 7), Some(u64::MAX - 1), Some(0), None].into_iter().cycle().take(6 * 1000).collect();
         let mut c: OptIdColumn = ids.iter().copied().collect();
         c.shrink_to_fit();
-        assert!(matches!(c, OptIdColumn::Split { .. }));
+        assert!(matches!(c, OptIdColumn::Packed(_)));
         assert_eq!(c.iter().collect::<Vec<_>>(), ids);
         assert_eq!(c.get(ids.len()), None);
-        assert_eq!(c.resident_bytes(), ids.len() * 5 + 3 * 4);
         assert_eq!(OptIdColumn::nones(2).iter().collect::<Vec<_>>(), vec![None, None]);
-        // 300 rings in a dense column: it turns wide at the 256th distinct high word (once
-        // split) and keeps every id.
+        // 300 rings in a dense column: every id kept.
         let many: Vec<Option<u64>> = (0..5000u64).map(|i| Some((i % 300) << 32 | i)).chain([None]).collect();
         let w: OptIdColumn = many.iter().copied().collect();
-        assert!(matches!(w, OptIdColumn::Wide(_)));
         assert_eq!(w.iter().collect::<Vec<_>>(), many);
-        let split_again: OptIdColumn = many[..10].iter().copied().collect();
-        assert_eq!(split_again, many[..10].iter().copied().collect::<OptIdColumn>());
+        // A file's -1 (u64::MAX once read) is no id in either form.
+        let minus_one: OptIdColumn = [Some(u64::MAX), Some(4)].into_iter().collect();
+        assert_eq!(minus_one.iter().collect::<Vec<_>>(), vec![None, Some(4)]);
+        let mut packed: OptIdColumn = (0..5000u64).map(Some).collect();
+        packed.push(Some(u64::MAX));
+        assert_eq!(packed.get(5000), None);
     }
 }
