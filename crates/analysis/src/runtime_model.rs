@@ -360,6 +360,22 @@ impl RuntimeModel {
         self.observed_path.shrink_to_fit();
     }
 
+    /// Drops the scheduler phases' columns where their records' places in the file are known
+    /// ([`SchedPhasesUs::detach`]): the analysis worker's resident copy reads a phase record
+    /// back for its details; the timeline and the analyses that walk phases run in a job on a
+    /// model built from the file.
+    pub fn detach_phases(&mut self) {
+        let Some(tb) = self.tasks.timebase.clone() else { return };
+        for p in &mut self.phases {
+            p.detach(&tb);
+        }
+    }
+
+    /// Whether some scheduler phases are detached (their columns dropped).
+    pub fn phases_detached(&self) -> bool {
+        self.phases.iter().any(SchedPhasesUs::is_detached)
+    }
+
     /// Whether `task_id` is on the static / observed path.
     pub fn on_paths(&self, task_id: u64) -> (bool, bool) {
         (

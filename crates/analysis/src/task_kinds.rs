@@ -89,16 +89,113 @@ pub struct SchedPhasesUs {
     pub pop_hit: NarrowU32Column,
     pub pop_miss: NarrowU32Column,
     pub task_id: OptIdColumn,
+    /// Where the records are in the records file, when it was read slice by slice: every
+    /// [`SCHED_OFFSET_STRIDE`]-th record's byte offset and the end of the last
+    /// ([`pypto_formats::records::SchedThread::record_offsets`]). Lets [`SchedPhasesUs::detach`]
+    /// drop the columns and a bar's details read its record back.
+    pub file: Option<PhaseFile>,
+}
+
+/// Where a thread's records are in the records file (see [`SchedPhasesUs::file`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PhaseFile {
+    pub offsets: PackedU64,
+    pub end: u64,
+    /// Set once the columns (all but the task ids) were dropped: the record count and the time
+    /// base to read records back with.
+    pub detached: Option<(usize, Box<Timebase>)>,
+}
+
+/// One phase record's fields, in µs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseFields {
+    pub kind: SchedKind,
+    pub start_us: f64,
+    pub end_us: f64,
+    pub loop_iter: u32,
+    pub tasks_processed: u32,
+    pub pop_hit: u32,
+    pub pop_miss: u32,
+}
+
+/// Where a phase record's fields are: here, or in the records file (`offset`, `len`, the
+/// record's position among the records there).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PhaseLookup {
+    Here(PhaseFields),
+    InFile { offset: u64, len: u32, position: usize },
 }
 
 impl SchedPhasesUs {
     pub fn len(&self) -> usize {
-        self.kind.len()
+        match self.file.as_ref().and_then(|f| f.detached.as_ref()) {
+            Some((n, _)) => *n,
+            None => self.kind.len(),
+        }
     }
     pub fn is_empty(&self) -> bool {
-        self.kind.is_empty()
+        self.len() == 0
+    }
+    /// Whether the columns were dropped ([`SchedPhasesUs::detach`]).
+    pub fn is_detached(&self) -> bool {
+        self.file.as_ref().is_some_and(|f| f.detached.is_some())
+    }
+    /// Drops every column but the task ids when the records' places in the file are known (the
+    /// analysis worker keeps the phases this way: a bar's details read its record back, and
+    /// the timeline is built in a job from the file). No-op otherwise.
+    pub fn detach(&mut self, tb: &Timebase) {
+        let len = self.kind.len();
+        let Some(file) = self.file.as_mut() else { return };
+        if file.detached.is_some() || file.offsets.len() != len.div_ceil(SCHED_OFFSET_STRIDE) || file.end == 0 {
+            return;
+        }
+        file.detached = Some((len, Box::new(Timebase { warnings: Vec::new(), ..tb.clone() })));
+        let task_id = std::mem::take(&mut self.task_id);
+        let file = self.file.take();
+        *self = Self { task_id, file, ..Self::default() };
+    }
+    /// Record `i`'s fields, or where to read them.
+    pub fn lookup(&self, i: usize) -> Option<PhaseLookup> {
+        if i >= self.len() {
+            return None;
+        }
+        if let Some(file) = self.file.as_ref().filter(|f| f.detached.is_some()) {
+            let g = i / SCHED_OFFSET_STRIDE;
+            let from = file.offsets.get(g)?;
+            // One byte past the last record (its `]` or whitespace), so it reads as complete.
+            let to = file.offsets.get(g + 1).unwrap_or(file.end + 1);
+            let len = u32::try_from(to.checked_sub(from)?).ok()?;
+            return Some(PhaseLookup::InFile { offset: from, len, position: i % SCHED_OFFSET_STRIDE });
+        }
+        Some(PhaseLookup::Here(PhaseFields {
+            kind: self.kind.get(i)?.clone(),
+            start_us: self.start_us.get(i).unwrap_or(0.0),
+            end_us: self.end_us.get(i).unwrap_or(0.0),
+            loop_iter: self.loop_iter.get(i).unwrap_or(0),
+            tasks_processed: self.tasks_processed.get(i).unwrap_or(0),
+            pop_hit: self.pop_hit.get(i).unwrap_or(0),
+            pop_miss: self.pop_miss.get(i).unwrap_or(0),
+        }))
+    }
+    /// The fields of the record at `position` of `bytes` (read from a [`PhaseLookup::InFile`]),
+    /// in µs through the time base the columns had.
+    pub fn read_back(&self, bytes: &[u8], position: usize) -> Option<PhaseFields> {
+        let (_, tb) = self.file.as_ref()?.detached.as_ref()?;
+        let r = pypto_formats::records::sched_records_at(bytes, position)?;
+        Some(PhaseFields {
+            kind: r.kind,
+            start_us: tb.us(r.start_cycles),
+            end_us: tb.us(r.end_cycles),
+            loop_iter: r.loop_iter,
+            tasks_processed: r.tasks_processed,
+            pop_hit: r.pop_hit,
+            pop_miss: r.pop_miss,
+        })
     }
 }
+
+/// Records per entry of [`PhaseFile::offsets`].
+pub use pypto_formats::records::SCHED_OFFSET_STRIDE;
 
 /// Scheduler phase records of every thread list (empty capacity slots included), in µs.
 pub fn sched_phases_us(records: &ChipRecords, tb: &Timebase) -> Vec<SchedPhasesUs> {
@@ -128,6 +225,7 @@ fn v1_thread_phases_us(t: &pypto_formats::records::V1SchedThread) -> SchedPhases
         pop_hit: NarrowU32Column::zeros(t.kind.len()),
         pop_miss: NarrowU32Column::zeros(t.kind.len()),
         task_id: OptIdColumn::nones(t.kind.len()),
+        file: None,
     }
 }
 
@@ -147,12 +245,19 @@ fn thread_phases_us(t: &pypto_formats::records::SchedThread, tb: &Timebase) -> S
         pop_hit: t.pop_hit.clone(),
         pop_miss: t.pop_miss.clone(),
         task_id: t.task_id.clone(),
+        file: phase_file(t),
     }
+}
+
+fn phase_file(t: &pypto_formats::records::SchedThread) -> Option<PhaseFile> {
+    t.has_offsets().then(|| PhaseFile { offsets: t.record_offsets.iter().copied().collect(), end: t.records_end, detached: None })
 }
 
 /// [`thread_phases_us`], moving the columns the phases keep.
 fn thread_phases_us_owned(t: pypto_formats::records::SchedThread, tb: &Timebase) -> SchedPhasesUs {
+    let file = phase_file(&t);
     SchedPhasesUs {
+        file,
         start_us: UsColumn::from_cycles(&t.start_cycles, tb),
         end_us: UsColumn::from_cycles(&t.end_cycles, tb),
         kind: t.kind,

@@ -516,52 +516,82 @@ pub fn bar_capacity(models: &[(&str, &RuntimeModel)]) -> usize {
 /// returned timeline): the analysis worker copies them straight out of its memory, so a big
 /// capture's render columns are never all in it at once.
 pub fn build_into(models: &[(&str, &RuntimeModel)], sink: &mut dyn ColumnSink) -> Timeline {
-    let mut b = Builder {
-        t: Timeline::default(),
-        sink,
-        scratch: RenderColumns::default(),
-        first_us: f64::INFINITY,
-        last_us: f64::NEG_INFINITY,
-        name_ids: HashMap::default(),
-        phase_names: IntMap::default(),
-        legend: IntMap::default(),
-    };
-    b.t.track_offsets.push(0);
-    b.t.track_sublanes.push(0);
-    let multi = models.len() > 1;
-    let mut sources: Vec<String> = Vec::new();
-    for (d, (label, m)) in models.iter().enumerate() {
-        let d = d as u32;
+    let mut builder = TimelineBuilder::new(sink, models.len() > 1);
+    for (label, m) in models {
+        builder.add(label, m);
+    }
+    builder.finish()
+}
+
+/// [`build_into`] one dataset at a time: [`TimelineBuilder::add`] each model in order (a
+/// caller may load a model, add it and drop it before loading the next), then
+/// [`TimelineBuilder::finish`].
+pub struct TimelineBuilder<'s> {
+    b: Builder<'s>,
+    multi: bool,
+    datasets: u32,
+    sources: Vec<String>,
+}
+
+impl<'s> TimelineBuilder<'s> {
+    /// A builder writing render columns to `sink`; `multi`: more than one dataset will be
+    /// added (their groups and warnings are prefixed with the dataset labels).
+    pub fn new(sink: &'s mut dyn ColumnSink, multi: bool) -> Self {
+        let mut b = Builder {
+            t: Timeline::default(),
+            sink,
+            scratch: RenderColumns::default(),
+            first_us: f64::INFINITY,
+            last_us: f64::NEG_INFINITY,
+            name_ids: HashMap::default(),
+            phase_names: IntMap::default(),
+            legend: IntMap::default(),
+        };
+        b.t.track_offsets.push(0);
+        b.t.track_sublanes.push(0);
+        Self { b, multi, datasets: 0, sources: Vec::new() }
+    }
+
+    /// Adds the tracks of the next dataset, `label` its path.
+    pub fn add(&mut self, label: &str, m: &RuntimeModel) {
+        let (b, multi) = (&mut self.b, self.multi);
+        let d = self.datasets;
+        self.datasets += 1;
         let prefix = if multi { format!("{label} · ") } else { String::new() };
         let mut cx = Ctx { m, d, func_names: IntMap::default(), spmd_rows: spmd_rows(m) };
-        worker_view(&mut b, &mut cx, &prefix);
-        scheduler_view(&mut b, &mut cx, &prefix);
-        aicpu_scheduler(&mut b, &cx, &prefix);
-        orchestrator(&mut b, &cx, &prefix);
+        worker_view(b, &mut cx, &prefix);
+        scheduler_view(b, &mut cx, &prefix);
+        aicpu_scheduler(b, &cx, &prefix);
+        orchestrator(b, &cx, &prefix);
         b.t.has_static_path |= !m.static_path.is_empty();
         b.t.has_observed_path |= !m.observed_path.is_empty();
-        if !m.path_source.is_empty() && !sources.contains(&m.path_source) {
-            sources.push(m.path_source.clone());
+        if !m.path_source.is_empty() && !self.sources.contains(&m.path_source) {
+            self.sources.push(m.path_source.clone());
         }
         for w in &m.warnings {
             b.t.warnings.push(if multi { format!("{label}: {w}") } else { w.clone() });
         }
     }
-    b.t.path_source = sources.join(", ");
-    b.t.source.shrink_to_fit();
-    b.t.name_index.shrink_to_fit();
-    b.t.first_start_us = if b.first_us.is_finite() { b.first_us } else { 0.0 };
-    b.t.last_end_us = if b.last_us.is_finite() { b.last_us } else { 0.0 };
-    let names = &b.t.names;
-    let mut legend: Vec<(u32, String, u64)> = b
-        .legend
-        .iter()
-        .filter(|(_, (_, n))| *n > 0)
-        .map(|(&k, &(name, n))| (k, names.get(name as usize).cloned().unwrap_or_default(), n))
-        .collect();
-    legend.sort_by_key(|e| e.0);
-    b.t.legend = legend;
-    b.t
+
+    /// The timeline of the datasets added.
+    pub fn finish(self) -> Timeline {
+        let mut b = self.b;
+        b.t.path_source = self.sources.join(", ");
+        b.t.source.shrink_to_fit();
+        b.t.name_index.shrink_to_fit();
+        b.t.first_start_us = if b.first_us.is_finite() { b.first_us } else { 0.0 };
+        b.t.last_end_us = if b.last_us.is_finite() { b.last_us } else { 0.0 };
+        let names = &b.t.names;
+        let mut legend: Vec<(u32, String, u64)> = b
+            .legend
+            .iter()
+            .filter(|(_, (_, n))| *n > 0)
+            .map(|(&k, &(name, n))| (k, names.get(name as usize).cloned().unwrap_or_default(), n))
+            .collect();
+        legend.sort_by_key(|e| e.0);
+        b.t.legend = legend;
+        b.t
+    }
 }
 
 /// At least the bars [`build`] draws from `m` (every task twice, every marker, scheduler phase,

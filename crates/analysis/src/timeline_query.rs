@@ -1,14 +1,14 @@
 //! Queries over a built [`Timeline`] and the [`RuntimeModel`]s it was built from (same order):
 //! bar times and reference labels, bar details with the SPMD group, the dependency closure
 //! of a bar's task at depth N with its arrows ([`crate::hb_violation::compute_edges`], SPMD
-//! anchors of §1.11), search, and per-name statistics of a time range. For the worker; none
+//! anchors of §1.11) and search. For the worker; none
 //! of these needs the render columns (they may have been handed to the page already).
 
 #![allow(clippy::many_single_char_names, clippy::cast_possible_wrap, clippy::type_complexity, clippy::single_match_else)] // short loop names over columns; name lengths and arg indices are tiny
 
 use crate::hb_violation;
 use crate::runtime_model::{DepsDetails, RuntimeModel};
-use crate::task_kinds::{AnchorRef, TaskKind};
+use crate::task_kinds::{AnchorRef, PhaseFields, PhaseLookup, TaskKind};
 use crate::tasks::{self, FuncIdOf};
 use crate::timeline::{phase_name, first_kernel, Timeline, TrackKind, View};
 use crate::worker_view::bar_start_us;
@@ -60,11 +60,11 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
         }
         TrackKind::SchedCore { .. } => pair(m.tasks.dispatch_us(src), m.tasks.finish_us(src)),
         TrackKind::Aicpu { .. } => pair(m.kinds.markers.start_us.get(src).copied(), m.kinds.markers.end_us.get(src).copied()),
-        TrackKind::SchedThread { thread } => {
-            let p = m.phases.get(thread as usize)?;
-            let s = p.start_us.get(src).unwrap_or(0.0);
-            (s, s, p.end_us.get(src).unwrap_or(s))
-        }
+        TrackKind::SchedThread { thread } => match m.phases.get(thread as usize)?.lookup(src)? {
+            PhaseLookup::Here(p) => (p.start_us, p.start_us, p.end_us),
+            // Detached (the analysis worker's copy): in the records file only.
+            PhaseLookup::InFile { .. } => return None,
+        },
         TrackKind::Orch { lane } => {
             let o = m.orch.get(lane as usize)?;
             let s = o.start_us.get(src).unwrap_or(0.0);
@@ -290,8 +290,32 @@ fn id_list(ids: &[u64]) -> String {
 /// Details of a bar: `(title, fields, SPMD group)`.
 #[allow(clippy::too_many_lines)] // one field after the other, per bar kind
 pub fn bar_details(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(String, Vec<(String, String)>, Vec<BarAt>)> {
-    bar_details_with(t, models, bar, &|_, _, _| None)
+    bar_details_with(t, models, bar, &|_, _, _, _| None)
 }
+
+/// A file a bar's details read again: deps.json (a task's tensor arguments, when it was read
+/// lean) or the records file (a scheduler phase record, when the phases are detached).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DetailFile {
+    Deps,
+    Records,
+}
+
+/// `read(dataset, file, offset, len)`: those bytes of that dataset's file, or `None` when
+/// they were not read (yet).
+pub type ReadBack<'a> = dyn Fn(usize, DetailFile, u64, u32) -> Option<Vec<u8>> + 'a;
+
+/// The fields of a scheduler phase bar's record: from the model, or read back with `read`.
+fn phase_fields(m: &RuntimeModel, dataset: usize, thread: u32, src: usize, read: &ReadBack<'_>) -> Option<PhaseFields> {
+    let p = m.phases.get(thread as usize)?;
+    match p.lookup(src)? {
+        PhaseLookup::Here(f) => Some(f),
+        PhaseLookup::InFile { offset, len, position } => p.read_back(&read(dataset, DetailFile::Records, offset, len)?, position),
+    }
+}
+
+/// Text of a detail row whose bytes were not read back (yet).
+pub const NOT_READ: &str = "could not read it back from the file";
 
 /// A task's arguments as detail rows (`Arg <idx>` → type, dtype, shape, offset, strides,
 /// tensor) from deps task `i` of `d`.
@@ -314,22 +338,34 @@ fn arg_fields(d: &DepsDetails, i: usize, push: &mut dyn FnMut(&str, String)) {
     }
 }
 
-/// [`bar_details`] for models whose deps.json was read lean: `read_task(model, offset, len)`
-/// returns those bytes of that model's deps.json (the worker reads the file slice), from
-/// which the task's arguments are re-read.
+/// [`bar_details`] for models whose files are read back: `read(dataset, file, offset, len)`
+/// returns those bytes of that dataset's deps.json (a lean read: the task's tensor arguments)
+/// or records file (detached scheduler phases: the bar's record). A row whose bytes `read`
+/// does not give says so ([`NOT_READ`]).
 #[allow(clippy::type_complexity, clippy::too_many_lines)] // one field list per lane kind
 pub fn bar_details_with(
     t: &Timeline,
     models: &[&RuntimeModel],
     bar: BarAt,
-    read_task: &dyn Fn(usize, u64, u32) -> Option<Vec<u8>>,
+    read: &ReadBack<'_>,
 ) -> Option<(String, Vec<(String, String)>, Vec<BarAt>)> {
     let g = t.bar_index(bar.track, bar.index)?;
     let tr = t.tracks.get(bar.track as usize)?;
     let m = model(t, models, bar.track)?;
     let src = t.source.get(g)? as usize;
-    let (_, start, end) = bar_times(t, models, bar)?;
-    let title = bar_label(t, models, bar);
+    let dataset = tr.dataset as usize;
+    let phase = match tr.kind {
+        TrackKind::SchedThread { thread } => Some(phase_fields(m, dataset, thread, src, read)),
+        _ => None,
+    };
+    let (start, end, title) = match &phase {
+        Some(Some(p)) => (p.start_us, p.end_us, format!("{}({})", phase_name(&p.kind), p.tasks_processed)),
+        Some(None) => (0.0, 0.0, tr.label.clone()),
+        None => {
+            let (_, start, end) = bar_times(t, models, bar)?;
+            (start, end, bar_label(t, models, bar))
+        }
+    };
     let mut f: Vec<(String, String)> = Vec::new();
     let mut push = |k: &str, v: String| f.push((k.to_owned(), v));
     push("Lane", format!("{} · {}", tr.view.title(), tr.label));
@@ -365,23 +401,25 @@ pub fn bar_details_with(
                 push("Propagation (receive − dispatch)", us(r - d));
             }
         }
-        TrackKind::SchedThread { thread } => {
-            if let Some(p) = m.phases.get(thread as usize) {
-                if let Some(k) = p.kind.get(src) {
-                    push("Phase", phase_name(k).to_owned());
-                }
+        TrackKind::SchedThread { thread } => match &phase {
+            Some(Some(p)) => {
+                push("Phase", phase_name(&p.kind).to_owned());
                 push("Thread", format!("Sched_{thread}"));
                 push("Start", us(start));
                 push("End", us(end));
                 push("Duration", us(end - start));
-                push("Loop iteration", p.loop_iter.get(src).unwrap_or(0).to_string());
-                push("Tasks processed", p.tasks_processed.get(src).unwrap_or(0).to_string());
-                let (h, mi) = (p.pop_hit.get(src).unwrap_or(0), p.pop_miss.get(src).unwrap_or(0));
+                push("Loop iteration", p.loop_iter.to_string());
+                push("Tasks processed", p.tasks_processed.to_string());
+                let (h, mi) = (p.pop_hit, p.pop_miss);
                 if h + mi > 0 {
                     push("Pop hit / miss", format!("{h} / {mi}"));
                 }
             }
-        }
+            _ => {
+                push("Thread", format!("Sched_{thread}"));
+                push("Record", NOT_READ.to_owned());
+            }
+        },
         TrackKind::Uploads => {
             push("Phase", m.uploads.name.get(src).cloned().unwrap_or_default());
             push("Bytes", m.uploads.bytes.get(src).copied().unwrap_or(0).to_string());
@@ -425,16 +463,15 @@ pub fn bar_details_with(
         push("Fan-out", id_list(&ids(true)));
         if let Some(i) = di {
             if d.args_on_demand() {
-                let dataset = t.tracks.get(bar.track as usize).map_or(0, |x| x.dataset as usize);
                 let one = d
                     .task_offsets
                     .get(i)
                     .zip(d.task_lens.get(i))
-                    .and_then(|(off, len)| read_task(dataset, off, len))
+                    .and_then(|(off, len)| read(dataset, DetailFile::Deps, off, len))
                     .and_then(|bytes| pypto_formats::deps::parse_task(&bytes));
                 match one {
                     Some(one) => arg_fields(&DepsDetails::from_deps(one), 0, &mut push),
-                    None => push("Arguments", "could not re-read this task from deps.json".to_owned()),
+                    None => push("Arguments", NOT_READ.to_owned()),
                 }
             } else {
                 arg_fields(d, i, &mut push);
@@ -607,61 +644,6 @@ fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], score
         }
     }
     (total, found)
-}
-
-/// One row of range statistics.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RangeRow {
-    pub name: String,
-    pub count: u64,
-    pub total_us: f64,
-    pub avg_us: f64,
-    pub max_us: f64,
-}
-
-/// Per name: bars of `tracks` overlapping `[start_us, end_us]` (count, total/avg/max of
-/// `end − start`), sorted by total descending.
-pub fn range_stats(t: &Timeline, models: &[&RuntimeModel], tracks: &[u32], start_us: f64, end_us: f64) -> Vec<RangeRow> {
-    let mut acc: HashMap<u32, (u64, f64, f64)> = HashMap::new();
-    for &k in tracks {
-        let first = t.track_range(k).start;
-        let times = |g: usize| bar_times(t, models, BarAt { track: k, index: (g - first) as u32 });
-        for row in t.track_rows(k) {
-            // The row's bars starting by `end_us` (starts are sorted within a row).
-            let (mut lo, mut hi) = (row.start, row.end);
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                if times(mid).is_some_and(|x| x.1 <= end_us) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            for g in row.start..lo {
-                let Some((_, s, e)) = times(g) else { continue };
-                if e < start_us {
-                    continue;
-                }
-                let name = t.name_index.get(g).unwrap_or(0);
-                let a = acc.entry(name).or_insert((0, 0.0, 0.0));
-                a.0 += 1;
-                a.1 += e - s;
-                a.2 = a.2.max(e - s);
-            }
-        }
-    }
-    let mut rows: Vec<RangeRow> = acc
-        .into_iter()
-        .map(|(n, (c, tot, mx))| RangeRow {
-            name: t.names.get(n as usize).cloned().unwrap_or_default(),
-            count: c,
-            total_us: tot,
-            avg_us: if c > 0 { tot / c as f64 } else { 0.0 },
-            max_us: mx,
-        })
-        .collect();
-    rows.sort_by(|a, b| b.total_us.total_cmp(&a.total_us).then(a.name.cmp(&b.name)));
-    rows
 }
 
 /// Global bar index → `(track, index)`.

@@ -35,7 +35,7 @@
 #![allow(clippy::many_single_char_names, clippy::similar_names, clippy::cast_possible_wrap)] // short names over columns (t, s, g, e), as in `timeline`; positions are far below 2^63
 
 use crate::timeline::{RenderColumns, FLAG_MARKER, NO_TASK};
-use crate::timeline_query::{fuzzy_score, BarAt, Hit, RangeRow};
+use crate::timeline_query::{fuzzy_score, BarAt, Hit};
 use pypto_formats::chrome_trace::{flags, ArgValue, ChromeTrace, TraceId};
 use pypto_formats::strace::{self, ProcessKind, ServingStrace};
 use std::collections::HashMap;
@@ -453,6 +453,16 @@ pub fn search(t: &TraceTimeline, query: &str, limit: usize) -> (u64, Vec<Hit>) {
         })
         .collect();
     (total, hits)
+}
+
+/// One row of range statistics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RangeRow {
+    pub name: String,
+    pub count: u64,
+    pub total_us: f64,
+    pub avg_us: f64,
+    pub max_us: f64,
 }
 
 /// Per colour name (event name without `(…)`, device-lane stage): spans of `tracks`

@@ -30,7 +30,7 @@ fn lean_deps_model_gives_the_same_details_and_dependencies() {
         let ta = timeline::build(&[("", &a)]);
         let tb = timeline::build(&[("", &b)]);
         assert_eq!(ta.bar_count(), tb.bar_count());
-        let read = |_: usize, off: u64, len: u32| dep_bytes.get(off as usize..off as usize + len as usize).map(<[u8]>::to_vec);
+        let read = |_: usize, _: q::DetailFile, off: u64, len: u32| dep_bytes.get(off as usize..off as usize + len as usize).map(<[u8]>::to_vec);
         for track in 0..ta.tracks.len() as u32 {
             for index in 0..ta.track_range(track).len() as u32 {
                 let bar = q::BarAt { track, index };

@@ -143,7 +143,7 @@ fn timeline_details_stage(c: &mut Ctx) -> StageResult {
     let bar = pypto_analysis::timeline_query::BarAt { track: 0, index: (t.track_range(0).len() / 2) as u32 };
     // A lean-read deps.json re-reads the task's arguments from the file, as the worker does.
     let file = c.deps_file.as_ref().map(|f| &f.bytes);
-    let read_task = |_: usize, off: u64, len: u32| {
+    let read_task = |_: usize, _: pypto_analysis::timeline_query::DetailFile, off: u64, len: u32| {
         file.and_then(|b| b.get(off as usize..(off as usize).saturating_add(len as usize))).map(<[u8]>::to_vec)
     };
     let d = pypto_analysis::timeline_query::bar_details_with(t, &[m], bar, &read_task).map_or(0, |x| x.1.len());

@@ -306,7 +306,15 @@ pub struct SchedThread {
     pub shared_at_start: QueueDepthsColumn,
     pub shared_at_end: QueueDepthsColumn,
     pub run_epoch: NarrowU32Column,
+    /// Where the records are in the file, when it was read slice by slice ([`RecordsStream`]):
+    /// the byte offset of records 0, [`SCHED_OFFSET_STRIDE`], 2 · that, …, and just past the
+    /// last one (`records_end`); empty otherwise. [`sched_records_at`] reads records back.
+    pub record_offsets: Vec<u64>,
+    pub records_end: u64,
 }
+
+/// Scheduler records per entry of [`SchedThread::record_offsets`].
+pub const SCHED_OFFSET_STRIDE: usize = 64;
 
 impl SchedThread {
     pub fn len(&self) -> usize {
@@ -315,6 +323,77 @@ impl SchedThread {
     pub fn is_empty(&self) -> bool {
         self.kind.is_empty()
     }
+    /// Whether every record's place in the file is known (see [`SchedThread::record_offsets`]).
+    pub fn has_offsets(&self) -> bool {
+        self.records_end > 0 && self.record_offsets.len() == self.len().div_ceil(SCHED_OFFSET_STRIDE)
+    }
+    /// The file bytes holding record `i` and the ones after it in its group: `(offset, len,
+    /// position of record i among the records there)`.
+    pub fn record_span(&self, i: usize) -> Option<(u64, u32, usize)> {
+        if !self.has_offsets() || i >= self.len() {
+            return None;
+        }
+        let g = i / SCHED_OFFSET_STRIDE;
+        let from = *self.record_offsets.get(g)?;
+        // One byte past the last record (its `]` or whitespace), so it reads as complete.
+        let to = self.record_offsets.get(g + 1).copied().unwrap_or(self.records_end + 1);
+        Some((from, u32::try_from(to.checked_sub(from)?).ok()?, i % SCHED_OFFSET_STRIDE))
+    }
+}
+
+/// One scheduler phase record read back from the file ([`sched_records_at`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchedRecord {
+    pub kind: SchedKind,
+    pub start_cycles: u64,
+    pub end_cycles: u64,
+    pub loop_iter: u32,
+    pub tasks_processed: u32,
+    pub pop_hit: u32,
+    pub pop_miss: u32,
+    pub task_id: Option<u64>,
+}
+
+/// The `k`-th raw scheduler record of `bytes`, a piece of a records file that starts at a
+/// record of `aicpu_scheduler_phases` (as [`SchedThread::record_span`] gives it): records
+/// separated by commas, read as the whole-file reader reads them. `None` when the piece does
+/// not hold that many raw records.
+pub fn sched_records_at(bytes: &[u8], k: usize) -> Option<SchedRecord> {
+    use crate::json_fast::skip_ws;
+    let mut sink = SchedSink::default();
+    let mut at = 0usize;
+    while sink.raw.len() <= k {
+        at = skip_ws(bytes, at);
+        let rest = bytes.get(at..)?;
+        let n = match fast_sched_rec(rest) {
+            Some((r, n)) => {
+                sink.push(r);
+                n
+            }
+            None => match json_stream::de_one(rest, |r, _| sink.push(r)) {
+                json_stream::Elem::Done(n) => n,
+                _ => return None,
+            },
+        };
+        if !sink.v1.kind.is_empty() {
+            return None;
+        }
+        at = skip_ws(bytes, at + n);
+        if bytes.get(at) == Some(&b',') {
+            at += 1;
+        }
+    }
+    let t = &sink.raw;
+    Some(SchedRecord {
+        kind: t.kind.get(k)?.clone(),
+        start_cycles: t.start_cycles.get(k)?,
+        end_cycles: t.end_cycles.get(k)?,
+        loop_iter: t.loop_iter.get(k)?,
+        tasks_processed: t.tasks_processed.get(k)?,
+        pop_hit: t.pop_hit.get(k)?,
+        pop_miss: t.pop_miss.get(k)?,
+        task_id: t.task_id.get(k),
+    })
 }
 
 /// One AICPU orchestrator thread's per-submit records (cycle domain).
@@ -1592,20 +1671,32 @@ impl json_stream::Target for StreamSinks {
             _ => self.host_orch.get_or_insert_with(Vec::new).push(HostOrchSink::default()),
         }
     }
-    fn element(&mut self, slot: usize, bytes: &[u8], _offset: u64) -> json_stream::Elem {
+    fn element(&mut self, slot: usize, bytes: &[u8], offset: u64) -> json_stream::Elem {
         match slot {
             0 => push_into(self.v1.as_mut(), bytes),
             1 => push_into(self.aicore.as_mut(), bytes),
             2 => push_into(self.aicpu.as_mut(), bytes),
             3 => {
-                let sink = self.sched.as_mut().and_then(|v| v.last_mut());
-                match (sink, fast_sched_rec(bytes)) {
-                    (Some(sink), Some((r, n))) => {
+                let Some(sink) = self.sched.as_mut().and_then(|v| v.last_mut()) else { return json_stream::Elem::Fail };
+                let before = sink.raw.len();
+                let done = match fast_sched_rec(bytes) {
+                    Some((r, n)) => {
                         sink.push(r);
                         json_stream::Elem::Done(n)
                     }
-                    (sink, _) => push_into(sink, bytes),
+                    None => push_into(Some(&mut *sink), bytes),
+                };
+                // Where raw records are, for reading one back later (the bar details).
+                if let json_stream::Elem::Done(n) = done {
+                    let t = &mut sink.raw;
+                    if t.len() > before {
+                        if before % SCHED_OFFSET_STRIDE == 0 {
+                            t.record_offsets.push(offset);
+                        }
+                        t.records_end = offset + n as u64;
+                    }
                 }
+                done
             }
             4 => push_into(self.orch.as_mut().and_then(|v| v.last_mut()), bytes),
             5 => push_into(self.host_orch.as_mut().and_then(|v| v.last_mut()), bytes),

@@ -45,7 +45,7 @@ const SLICES: [usize; 7] = [1, 2, 3, 7, 61, 4096, usize::MAX];
 fn records_stream_equals_whole_parse() {
     let list = files("records");
     assert!(list.len() > 20, "too few records fixtures: {}", list.len());
-    let mut checked_ok = 0;
+    let (mut checked_ok, mut read_back_threads) = (0, 0);
     for p in list {
         let bytes = std::fs::read(&p).unwrap();
         let whole = records::parse("f", &bytes);
@@ -54,7 +54,29 @@ fn records_stream_equals_whole_parse() {
             for chunk in bytes.chunks(slice.min(bytes.len().max(1))) {
                 s.feed(chunk);
             }
-            let streamed = s.finish("f");
+            let mut streamed = s.finish("f");
+            if let Some(r) = streamed.as_mut() {
+                // The stream also notes where each raw scheduler record of
+                // `aicpu_scheduler_phases` is (newer `scheduler_records` streams are read whole):
+                // every one reads back from its span of the file as the record the columns hold.
+                for t in &mut r.sched_threads {
+                    read_back_threads += usize::from(t.has_offsets() && !t.is_empty());
+                    for i in (0..t.len()).filter(|_| t.has_offsets()) {
+                        let (offset, len, k) = t.record_span(i).unwrap();
+                        let piece = &bytes[offset as usize..(offset as usize + len as usize).min(bytes.len())];
+                        let rec = records::sched_records_at(piece, k).unwrap_or_else(|| panic!("{}: record {i} not read back", p.display()));
+                        assert_eq!(
+                            (Some(&rec.kind), Some(rec.start_cycles), Some(rec.end_cycles), Some(rec.tasks_processed), t.task_id.get(i)),
+                            (t.kind.get(i), t.start_cycles.get(i), t.end_cycles.get(i), t.tasks_processed.get(i), rec.task_id),
+                            "{}: record {i}",
+                            p.display()
+                        );
+                        assert_eq!((rec.loop_iter, rec.pop_hit, rec.pop_miss), (t.loop_iter.get(i).unwrap(), t.pop_hit.get(i).unwrap(), t.pop_miss.get(i).unwrap()));
+                    }
+                    t.record_offsets.clear();
+                    t.records_end = 0;
+                }
+            }
             match &whole {
                 Ok(w) => assert_eq!(streamed.as_ref(), Some(w), "{} (slice {slice})", p.display()),
                 Err(e) => assert!(streamed.is_none(), "{}: stream accepted a file the reader rejects ({e})", p.display()),
@@ -63,6 +85,7 @@ fn records_stream_equals_whole_parse() {
         checked_ok += usize::from(whole.is_ok());
     }
     assert!(checked_ok > 15);
+    assert!(read_back_threads > 50, "{read_back_threads} threads read back");
 }
 
 #[test]

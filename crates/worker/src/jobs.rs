@@ -28,8 +28,14 @@ use wasm_bindgen::JsCast;
 /// What a job is asked to do.
 #[derive(Serialize, Deserialize)]
 pub(crate) enum ToJob {
-    /// Read and analyse one runtime dataset ([`crate::session`]'s load, in the job).
+    /// Read and analyse one runtime dataset ([`crate::job_work::load_runtime`]).
     LoadRuntime(RuntimeInputs),
+    /// The timeline of one or more datasets, from their files ([`crate::job_work::build_timeline`]).
+    Timeline { datasets: Vec<RuntimeInputs>, dataset_ids: Vec<u32> },
+    /// The timeline of datasets as Chrome Trace Event JSON ([`crate::job_work::export_trace`]).
+    ExportTrace { datasets: Vec<RuntimeInputs>, window_us: Option<(f64, f64)> },
+    /// The Performance Analysis path tables of a dataset ([`crate::job_work::path_tables`]).
+    PerfPaths(RuntimeInputs),
 }
 
 /// The files of one runtime dataset: `entries` parallel to the job's `files`.
@@ -43,6 +49,8 @@ pub(crate) struct RuntimeInputs {
     pub(crate) name_map: Option<usize>,
     /// `(entry index, is static)` of each `CPM_*.json`.
     pub(crate) cpm: Vec<(usize, bool)>,
+    /// Build the dataset's timeline in its load job (the page opens it first).
+    pub(crate) prebuild_timeline: bool,
 }
 
 /// A job's answer.
@@ -56,6 +64,13 @@ pub(crate) enum FromJob {
         summary: DatasetSummary,
         timeline: Option<TimelineHeader>,
     },
+    /// A timeline's header; its render columns are `columns.timeline`, its query index is
+    /// encoded in `columns.index`.
+    TimelineBuilt { header: TimelineHeader },
+    /// Chrome Trace Event JSON in `columns.json`.
+    TraceExported { slices: u64, flows: u64 },
+    /// Encoded [`crate::job_work::PathResult`] in `columns.tables`.
+    PathTables,
     Failed {
         message: String,
     },
@@ -232,6 +247,22 @@ pub(crate) async fn run(request: &ToJob, files: &js_sys::Array) -> Result<JsValu
         .map_err(|e| text_of(&e))
 }
 
+/// [`run`], its answer read: the job's reply and `columns` (a failed job's message as `Err`).
+pub(crate) async fn ask(request: &ToJob, files: &js_sys::Array) -> Result<(FromJob, JsValue), String> {
+    let envelope = run(request, files).await?;
+    let get = |key: &str| js_sys::Reflect::get(&envelope, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+    match serde_wasm_bindgen::from_value::<FromJob>(get("job")).map_err(|e| format!("unreadable job reply: {e}"))? {
+        FromJob::Failed { message } => Err(message),
+        reply => Ok((reply, get("columns"))),
+    }
+}
+
+/// Decodes the chunks under `columns[key]` ([`encode`]).
+pub(crate) fn decode_at<T: for<'de> Deserialize<'de>>(columns: &JsValue, key: &str) -> Result<T, String> {
+    let chunks = js_sys::Reflect::get(columns, &JsValue::from_str(key)).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok()).ok_or_else(|| format!("the job sent no {key}"))?;
+    decode(chunks)
+}
+
 /// Handles the `{ job }` message that makes this instance a job.
 pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
     IS_JOB.set(true);
@@ -242,19 +273,20 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
         &JsValue::TRUE,
     );
     let job = js_sys::Reflect::get(data, &JsValue::from_str("job")).unwrap_or(JsValue::UNDEFINED);
-    match serde_wasm_bindgen::from_value::<ToJob>(job) {
-        Ok(ToJob::LoadRuntime(inputs)) => wasm_bindgen_futures::spawn_local(async move {
-            let sources: Vec<JsValue> = files.iter().collect();
-            let (reply, columns) = crate::session::load_runtime_job(&inputs, &sources).await;
-            post(&reply, &columns);
-        }),
-        Err(e) => post(
-            &FromJob::Failed {
-                message: format!("unreadable job request: {e}"),
-            },
-            &js_sys::Object::new(),
-        ),
-    }
+    let request = match serde_wasm_bindgen::from_value::<ToJob>(job) {
+        Ok(request) => request,
+        Err(e) => return post(&FromJob::Failed { message: format!("unreadable job request: {e}") }, &js_sys::Object::new()),
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let sources: Vec<JsValue> = files.iter().collect();
+        let (reply, columns) = match request {
+            ToJob::LoadRuntime(inputs) => crate::job_work::load_runtime(&inputs, &sources).await,
+            ToJob::Timeline { datasets, dataset_ids } => crate::job_work::build_timeline(&datasets, &dataset_ids, &sources).await,
+            ToJob::ExportTrace { datasets, window_us } => crate::job_work::export_trace(&datasets, window_us, &sources).await,
+            ToJob::PerfPaths(inputs) => crate::job_work::path_tables(&inputs, &sources).await,
+        };
+        post(&reply, &columns);
+    });
 }
 
 /// Posts a job's answer to the analysis worker, the buffers of `columns` (typed arrays, or

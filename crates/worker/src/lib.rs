@@ -8,6 +8,7 @@
 
 pub mod reading;
 mod graph;
+mod job_work;
 mod jobs;
 mod memory_map;
 mod perf_panel;

@@ -2,22 +2,20 @@
 //! dispatch, continuous single-dependency chains) for the page: computed by
 //! `pypto_analysis::perf_panel::paths` on the first `ToWorker::PerfPaths` of a runtime dataset
 //! (the app asks when a path tab opens), not at load — the analyses need the raw records and
-//! `deps.json`, which the worker drops once the model is built, so they are read again then
-//! (slice by slice, as at load) — and kept as small result tables until the next folder
+//! `deps.json`, which the worker drops once the model is built, so a job reads them again then
+//! ([`crate::job_work::path_tables`]) — and kept as small result tables until the next folder
 //! opens. Answers `ToWorker::PerfPaths` and `ToWorker::GapThreshold`.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use pypto_analysis::perf_panel::gap_blocker::{self, GapBlockerTable};
-use pypto_analysis::perf_panel::paths::{self, PathInfo, PathTables};
-use pypto_analysis::runtime_model::CpmInputs;
+use pypto_analysis::perf_panel::paths::{PathInfo, PathTables};
 use pypto_analysis::tasks::task_id_display;
 use pypto_protocol::{
-    ChainRow, CriticalPathInfo, EarlyDispatchRow, EntryMeta, FamilyShareRow, FromWorker, GapRow, PathTaskRow, PerfPathsData,
+    ChainRow, CriticalPathInfo, EarlyDispatchRow, FamilyShareRow, FromWorker, GapRow, PathTaskRow, PerfPathsData,
     StallShareRow,
 };
-use wasm_bindgen::JsValue;
 
 use crate::session::SESSION;
 use crate::transport;
@@ -28,20 +26,11 @@ struct Stored {
     gaps: GapBlockerTable,
 }
 
-/// What a dataset's tables are computed from, kept at load ([`remember`]).
-struct Inputs {
-    /// The records entry and its `File` (or URL).
-    records: (EntryMeta, JsValue),
-    /// The capture's `CPM_*.json` paths.
-    cpm: CpmInputs,
-}
-
 #[derive(Default)]
 struct Store {
     /// The session generation these tables belong to.
     generation: u64,
-    inputs: HashMap<u32, Inputs>,
-    /// Datasets whose tables are being computed.
+    /// Datasets whose tables a job is computing.
     pending: Vec<u32>,
     datasets: HashMap<u32, Stored>,
 }
@@ -50,64 +39,27 @@ thread_local! {
     static STORE: RefCell<Store> = RefCell::new(Store::default());
 }
 
-/// At load: where a dataset's tables will be computed from.
-pub(crate) fn remember(generation: u64, dataset_id: u32, records: (EntryMeta, JsValue), cpm: CpmInputs) {
+/// Computes the tables in a job ([`crate::job_work::path_tables`]: the records, deps.json and
+/// CPM files read again) and keeps them.
+async fn compute(generation: u64, dataset_id: u32) -> Result<PerfPathsData, String> {
+    let (mut datasets, files) = crate::session::job_inputs(&[dataset_id])?;
+    let inputs = datasets.pop().ok_or("no dataset")?;
+    let (reply, columns) = crate::jobs::ask(&crate::jobs::ToJob::PerfPaths(inputs), &files).await?;
+    if !matches!(reply, crate::jobs::FromJob::PathTables) {
+        return Err("the path job answered something else".to_owned());
+    }
+    let result: crate::job_work::PathResult = crate::jobs::decode_at(&columns, "tables")?;
+    if SESSION.with_borrow(|s| s.generation) != generation {
+        return Err("a new folder was opened".to_string());
+    }
+    let gaps = GapBlockerTable { gap_us: result.gap_us, ..GapBlockerTable::default() };
     STORE.with_borrow_mut(|s| {
         if s.generation != generation {
             *s = Store { generation, ..Store::default() };
         }
-        s.inputs.insert(dataset_id, Inputs { records, cpm });
+        s.datasets.insert(dataset_id, Stored { data: result.data.clone(), gaps });
     });
-}
-
-/// Reads the records and `deps.json` again and computes the tables (the model gives the
-/// joined tasks and the names).
-async fn compute(generation: u64, dataset_id: u32) -> Result<PerfPathsData, String> {
-    let Some((records_file, cpm)) =
-        STORE.with_borrow(|s| s.inputs.get(&dataset_id).map(|i| (i.records.clone(), i.cpm.clone())))
-    else {
-        return Err(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)"));
-    };
-    let (deps_file, names) = SESSION.with_borrow(|s| {
-        let d = s.runtime.get(&dataset_id);
-        (d.and_then(|d| d.deps_file.clone()), d.and_then(|d| d.model.as_ref()).and_then(|m| m.names.clone()))
-    });
-    let mut errors = Vec::new();
-    let deps = match deps_file {
-        Some((entry, source)) => match crate::session::parse_deps(0, &[entry], &[source], &mut errors).await {
-            Some((_, Ok(d))) => Some(d),
-            _ => None,
-        },
-        None => None,
-    };
-    let records = match crate::session::parse_records(0, &[records_file.0], &[records_file.1], &mut errors).await {
-        Some((_, Ok(r))) => r,
-        Some((_, Err(e))) => return Err(format!("could not read the swimlane records again: {e}")),
-        None => {
-            let why = errors.first().map_or_else(String::new, |e| format!(": {}", e.message));
-            return Err(format!("could not read the swimlane records again{why}"));
-        }
-    };
-    if SESSION.with_borrow(|s| s.generation) != generation {
-        return Err("a new folder was opened".to_string());
-    }
-    let prep = paths::prepare(&records, deps.as_ref(), names.as_ref(), &cpm);
-    drop(deps);
-    let tables = SESSION.with_borrow(|s| {
-        let model = s.runtime.get(&dataset_id)?.model.as_ref()?;
-        Some(prep.finish(&model.tasks, &records))
-    });
-    let Some(tables) = tables else {
-        return Err(format!("dataset {dataset_id} has no swimlane model"));
-    };
-    let gaps = GapBlockerTable { gap_us: tables.gap_blocker.gap_us.clone(), ..GapBlockerTable::default() };
-    let data = to_protocol(dataset_id, tables);
-    STORE.with_borrow_mut(|s| {
-        if s.generation == generation {
-            s.datasets.insert(dataset_id, Stored { data: data.clone(), gaps });
-        }
-    });
-    Ok(data)
+    Ok(result.data)
 }
 
 fn with_stored<R>(dataset_id: u32, f: impl FnOnce(&Stored) -> R) -> Option<R> {
@@ -126,8 +78,12 @@ pub(crate) fn post(dataset_id: u32) {
         return transport::post(&FromWorker::PerfPaths(data), None);
     }
     let generation = SESSION.with_borrow(|s| s.generation);
+    let has_model = SESSION.with_borrow(|s| s.runtime.get(&dataset_id).is_some_and(|d| d.model.is_some()));
     let start = STORE.with_borrow_mut(|s| {
-        if s.generation != generation || !s.inputs.contains_key(&dataset_id) {
+        if s.generation != generation {
+            *s = Store { generation, ..Store::default() };
+        }
+        if !has_model {
             return Err(());
         }
         if s.pending.contains(&dataset_id) {
@@ -200,7 +156,7 @@ fn path_info(p: PathInfo) -> CriticalPathInfo {
     }
 }
 
-fn to_protocol(dataset_id: u32, t: PathTables) -> PerfPathsData {
+pub(crate) fn to_protocol(dataset_id: u32, t: PathTables) -> PerfPathsData {
     let g = &t.gap_blocker;
     let gap_rows = (0..g.len())
         .map(|i| {

@@ -4,14 +4,13 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
+use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_formats::discovery;
-use pypto_formats::{cpm, deps, manifest, name_map, passes_dump, records, FormatError};
+use pypto_formats::{deps, manifest, name_map, passes_dump, records, FormatError};
 use pypto_protocol::{
-    DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, DepsSummary, EntryMeta, FileError, FromWorker, PassDumpSummary,
-    RecordsSummary, ToWorker,
+    DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, EntryMeta, FileError, FromWorker, PassDumpSummary, ToWorker,
 };
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 use crate::reading;
 use crate::transport;
@@ -19,15 +18,19 @@ use crate::transport;
 /// A runtime dataset: its path (group label prefix in multi-rank timelines) and its model
 /// (absent when the records file is missing or unreadable).
 pub(crate) struct RuntimeDataset {
-    pub(crate) path: String,
     pub(crate) model: Option<RuntimeModel>,
     /// The deps.json `File` when it was read lean (task arguments re-read on demand).
     pub(crate) deps_source: Option<JsValue>,
+    /// The records `File` (or URL): detached scheduler phases are read back from it.
+    pub(crate) records_source: Option<JsValue>,
     /// The deps.json entry and `File` (or URL), re-read whole for the dependency graph.
     pub(crate) deps_file: Option<(EntryMeta, JsValue)>,
     /// The name map when no records model holds it (a folder with deps.json and a name map
     /// but no records: the dependency graph still names its functions).
     pub(crate) names: Option<name_map::NameMap>,
+    /// The dataset's files, for the jobs that read them again (timelines, exports, paths).
+    pub(crate) inputs: crate::jobs::RuntimeInputs,
+    pub(crate) files: js_sys::Array,
 }
 
 #[derive(Default)]
@@ -62,8 +65,9 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::Search { timeline_id, query, limit } if crate::traces::search(timeline_id, &query, limit) => {}
         ToWorker::Search { timeline_id, query, limit } => crate::timelines::post_search(timeline_id, &query, limit),
         ToWorker::RangeStats { timeline_id, tracks, start_us, end_us } if crate::traces::range_stats(timeline_id, &tracks, start_us, end_us) => {}
-        ToWorker::RangeStats { timeline_id, tracks, start_us, end_us } => {
-            crate::timelines::post_range_stats(timeline_id, &tracks, start_us, end_us);
+        // The page computes a chip timeline's range statistics from its own columns.
+        ToWorker::RangeStats { timeline_id, .. } => {
+            transport::post(&FromWorker::Error { message: format!("timeline {timeline_id} is not a Chrome trace: its range statistics come from the page") }, None);
         }
         ToWorker::TraceTimeline { timeline_id, dataset_id, path } => crate::traces::post_timeline(timeline_id, dataset_id, path),
         ToWorker::PerfPanel { dataset_id } => crate::perf_panel::post(dataset_id),
@@ -91,7 +95,7 @@ pub(crate) fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-fn file_error(err: FormatError) -> FileError {
+pub(crate) fn file_error(err: FormatError) -> FileError {
     FileError { path: err.path, line: err.line, column: err.column, message: err.message }
 }
 
@@ -182,13 +186,20 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
         .collect();
     transport::post(&FromWorker::Datasets { source_label, datasets: infos, ignored_files: found.ignored_files }, None);
 
+    let mut prebuilt_one = false;
     for (index, dataset) in found.datasets.iter().enumerate() {
         if SESSION.with_borrow(|s| s.generation) != generation {
             return;
         }
         let dataset_id = index as u32;
         let summary = match dataset.kind {
-            discovery::DatasetKind::Runtime => load_runtime(dataset_id, dataset, &entries, &sources, generation).await,
+            discovery::DatasetKind::Runtime => {
+                // The page opens the first dataset with records: its load job builds the
+                // timeline too.
+                let prebuild = !prebuilt_one && dataset.records.is_some();
+                prebuilt_one |= prebuild;
+                load_runtime(dataset_id, dataset, &entries, &sources, generation, prebuild).await
+            }
             discovery::DatasetKind::PassDump => {
                 crate::passes::remember(dataset_id, dataset, &entries, &sources);
                 crate::memory_map::remember(dataset_id, dataset, &entries, &sources);
@@ -223,7 +234,7 @@ fn pass_dump_summary(dataset: &discovery::Dataset, entries: &[EntryMeta]) -> Dat
 }
 
 /// Reads the entry at `entry_index`, or records why it could not be read.
-async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Vec<u8>)> {
+pub(crate) async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Vec<u8>)> {
     let entry = entries.get(entry_index)?;
     let source = sources.get(entry_index)?;
     let path = entry.path.clone();
@@ -237,6 +248,26 @@ async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValu
             None
         }
     }
+}
+
+/// The files of runtime datasets `ids` for a job: their inputs (in `ids` order) and every file,
+/// one dataset's after the other's; `Err` names a dataset that is not a loaded runtime dataset.
+pub(crate) fn job_inputs(ids: &[u32]) -> Result<(Vec<crate::jobs::RuntimeInputs>, js_sys::Array), String> {
+    SESSION.with_borrow(|s| {
+        let files = js_sys::Array::new();
+        let mut inputs = Vec::with_capacity(ids.len());
+        for id in ids {
+            let d = s.runtime.get(id).ok_or_else(|| format!("dataset {id} is not a loaded runtime dataset"))?;
+            if d.model.is_none() {
+                return Err(format!("dataset {id} has no readable swimlane records"));
+            }
+            inputs.push(crate::jobs::RuntimeInputs { prebuild_timeline: false, ..d.inputs.clone() });
+            for f in d.files.iter() {
+                files.push(&f);
+            }
+        }
+        Ok((inputs, files))
+    })
 }
 
 /// Prints a progress line for the bench (`tests/bench/swimlane-bench.mjs` collects the
@@ -302,10 +333,12 @@ pub(crate) async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[J
     Some((path, parsed))
 }
 
-/// Reads a records file like [`parse_deps`] ([`records::RecordsStream`] for a large file).
+/// Reads a records file slice by slice ([`records::RecordsStream`], which also notes where
+/// each scheduler record is, so the resident model can read one back instead of keeping it),
+/// or whole when the stream gave up (for the exact error position).
 pub(crate) async fn parse_records(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<records::ChipRecords, FormatError>)> {
     let entry = entries.get(index)?;
-    if entry.size_bytes > reading::SLICE_BYTES {
+    {
         let mut stream = records::RecordsStream::new();
         if !stream_entry(entry, sources.get(index)?, &mut |b| stream.feed(b), errors).await {
             return None;
@@ -328,6 +361,7 @@ async fn load_runtime(
     entries: &[EntryMeta],
     sources: &[JsValue],
     generation: u64,
+    prebuild_timeline: bool,
 ) -> DatasetSummary {
     let deps_file = dataset.deps.and_then(|i| Some((entries.get(i)?.clone(), sources.get(i)?.clone())));
     // A big task graph: warm the layout's JIT now, while the rest loads (see graph.rs).
@@ -343,6 +377,7 @@ async fn load_runtime(
         deps: None,
         name_map: None,
         cpm: Vec::new(),
+        prebuild_timeline,
     };
     let files = js_sys::Array::new();
     let mut take = |index: usize| -> Option<usize> {
@@ -373,35 +408,22 @@ async fn load_runtime(
         let path = records.and_then(|i| inputs.entries.get(i)).map_or_else(|| dataset.path.clone(), |e| e.path.clone());
         DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message }], ..DatasetSummary::default() }
     };
-    let envelope = match crate::jobs::run(&crate::jobs::ToJob::LoadRuntime(inputs.clone()), &files).await {
-        Ok(envelope) => envelope,
+    let (summary, header, columns) = match crate::jobs::ask(&crate::jobs::ToJob::LoadRuntime(inputs.clone()), &files).await {
+        Ok((crate::jobs::FromJob::RuntimeLoaded { summary, timeline }, columns)) => (summary, timeline, columns),
+        Ok(_) => return failed("the load job answered something else".to_owned()),
         Err(message) => return failed(message),
     };
+    let mut summary = summary;
     let get = |v: &JsValue, key: &str| js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
-    let reply = serde_wasm_bindgen::from_value::<crate::jobs::FromJob>(get(&envelope, "job")).map_err(|e| format!("unreadable load job reply: {e}"));
-    let (mut summary, header) = match reply {
-        Ok(crate::jobs::FromJob::RuntimeLoaded { summary, timeline }) => (summary, timeline),
-        Ok(crate::jobs::FromJob::Failed { message }) | Err(message) => return failed(message),
-    };
-    let columns = get(&envelope, "columns");
     let decoded_from_ms = now_ms();
-    let state: crate::jobs::LoadedRuntime = match get(&columns, "state").dyn_into::<js_sys::Array>() {
-        Ok(chunks) => match crate::jobs::decode(chunks) {
-            Ok(state) => state,
-            Err(message) => {
-                summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message });
-                return summary;
-            }
-        },
-        Err(_) => crate::jobs::LoadedRuntime::default(),
+    let state: crate::jobs::LoadedRuntime = match crate::jobs::decode_at(&columns, "state") {
+        Ok(state) => state,
+        Err(message) => {
+            summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message });
+            return summary;
+        }
     };
     bench_log(&format!("pypto-worker model {}: decoded from the load job in {:.0} ms", dataset.path, now_ms() - decoded_from_ms));
-    if let (Some(records), Some(source)) = (dataset.records.and_then(|i| entries.get(i)), dataset.records.and_then(|i| sources.get(i))) {
-        if state.model.is_some() {
-            // The Performance Analysis tables are computed when the panel asks.
-            crate::perf_paths::remember(generation, dataset_id, (records.clone(), source.clone()), state.cpm.clone());
-        }
-    }
     if let Some(r) = &summary.records {
         crate::perf_panel::remember(generation, dataset_id, r.level, r.warnings.clone());
     }
@@ -412,7 +434,11 @@ async fn load_runtime(
     };
     SESSION.with_borrow_mut(|s| {
         if s.generation == generation {
-            s.runtime.insert(dataset_id, RuntimeDataset { path: dataset.path.clone(), model: state.model, deps_source, deps_file, names: state.names });
+            let records_source = dataset.records.and_then(|i| sources.get(i)).cloned();
+            s.runtime.insert(
+                dataset_id,
+                RuntimeDataset { model: state.model, deps_source, records_source, deps_file, names: state.names, inputs, files },
+            );
             if let Some(p) = prebuilt {
                 s.prebuilt.insert(dataset_id, p);
             }
@@ -421,105 +447,3 @@ async fn load_runtime(
     summary
 }
 
-/// The load job's work ([`crate::jobs::ToJob::LoadRuntime`]): reads and analyses the dataset,
-/// builds its timeline (render columns in JS typed arrays), and encodes what the analysis
-/// worker keeps.
-pub(crate) async fn load_runtime_job(inputs: &crate::jobs::RuntimeInputs, sources: &[JsValue]) -> (crate::jobs::FromJob, js_sys::Object) {
-    let entries = &inputs.entries;
-    let mut summary = DatasetSummary::default();
-    let mut deps_model = None;
-    let mut deps_lean = false;
-    let mut names_model = None;
-    if let Some(index) = inputs.deps {
-        if let Some((path, parsed)) = parse_deps(index, entries, sources, &mut summary.errors).await {
-            match parsed {
-                Ok(parsed) => {
-                    summary.deps = Some(DepsSummary {
-                        path,
-                        tasks: parsed.task_count() as u64,
-                        edges: parsed.edge_count() as u64,
-                        tensors: parsed.tensor_count() as u64,
-                    });
-                    deps_lean = !parsed.task_offsets.is_empty();
-                    deps_model = Some(parsed);
-                }
-                Err(err) => summary.errors.push(file_error(err)),
-            }
-        }
-    }
-    if let Some(index) = inputs.name_map {
-        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
-            match name_map::parse(&path, &bytes) {
-                Ok(parsed) => {
-                    summary.name_map_entries = Some(parsed.entries.len() as u64);
-                    names_model = Some(parsed);
-                }
-                Err(err) => summary.errors.push(file_error(err)),
-            }
-        }
-    }
-    let mut cpm_inputs = CpmInputs::default();
-    for &(index, is_static) in &inputs.cpm {
-        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
-            match cpm::read_path(&path, &bytes) {
-                Ok(parsed) => {
-                    let name = path.rsplit('/').next().unwrap_or(&path).to_string();
-                    let slot = if is_static { &mut cpm_inputs.static_path } else { &mut cpm_inputs.observed_path };
-                    if slot.is_none() {
-                        *slot = Some((name, parsed));
-                    }
-                }
-                Err(err) => summary.errors.push(file_error(err)),
-            }
-        }
-    }
-    let mut state = crate::jobs::LoadedRuntime { deps_lean, cpm: cpm_inputs.clone(), ..Default::default() };
-    if let Some(index) = inputs.records {
-        if let Some((path, parsed)) = parse_records(index, entries, sources, &mut summary.errors).await {
-            match parsed {
-                Ok(parsed) => {
-                    let build_started_ms = now_ms();
-                    let mut step = |name: &str| bench_log(&format!("pypto-worker model step {name}"));
-                    let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
-                    bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
-                    summary.records = Some(RecordsSummary {
-                        path,
-                        level: facts.level,
-                        format: facts.format.clone(),
-                        clock_freq_hz: facts.clock_freq_hz,
-                        num_cores: facts.num_cores,
-                        task_count: facts.task_count as u64,
-                        aicore_rows: facts.aicore_rows as u64,
-                        first_start_us: facts.first_start_us,
-                        last_end_us: facts.last_end_us,
-                        span_us: facts.span_us,
-                        scheduler_threads: facts.scheduler_threads as u32,
-                        warnings: facts.warnings.clone(),
-                    });
-                    state.model = Some(built);
-                }
-                Err(err) => summary.errors.push(file_error(err)),
-            }
-        }
-    }
-    if state.model.is_none() {
-        state.names = names_model;
-    }
-    let columns = js_sys::Object::new();
-    let mut header = None;
-    if let Some(model) = &state.model {
-        let (t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), model)]);
-        header = Some(crate::timelines::header(0, &[inputs.dataset_id], &t));
-        let _ = js_sys::Reflect::set(&columns, &JsValue::from_str("timeline"), &timeline_columns);
-        state.timeline = Some(t);
-    }
-    let encode_from_ms = now_ms();
-    match crate::jobs::encode(&state) {
-        Ok(chunks) => {
-            let _ = js_sys::Reflect::set(&columns, &JsValue::from_str("state"), &chunks);
-            bench_log(&format!("pypto-worker load job {}: state encoded in {:.0} ms", inputs.path, now_ms() - encode_from_ms));
-        }
-        Err(message) => return (crate::jobs::FromJob::Failed { message }, js_sys::Object::new()),
-    }
-    (crate::jobs::FromJob::RuntimeLoaded { summary, timeline: header }, columns)
-}

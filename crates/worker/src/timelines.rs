@@ -7,9 +7,9 @@
 use pypto_formats::packed::PackedU32;
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::timeline::{self, RenderColumns, Timeline, View};
-use pypto_analysis::timeline_query::{self as query, BarAt};
+use pypto_analysis::timeline_query::{self as query, BarAt, DetailFile};
 use pypto_protocol::{
-    AbsentView, Arrow, BarRef, FromWorker, LegendEntry, RangeStatsRow, SearchHit, TimelineHeader, TimelineView, TrackGroupInfo,
+    AbsentView, Arrow, BarRef, FromWorker, LegendEntry, SearchHit, TimelineHeader, TimelineView, TrackGroupInfo,
     TrackInfo,
 };
 
@@ -88,7 +88,7 @@ pub(crate) fn render_columns(track_offsets: &[u32], name_index: &[u32], c: &Rend
 
 /// The render columns in JS typed arrays, filled piece by piece as the timeline is built
 /// (so they never all sit in the worker's wasm memory), sized for `capacity` bars.
-struct JsColumns {
+pub(crate) struct JsColumns {
     f64s: [js_sys::Float64Array; 3],
     u32s: [js_sys::Uint32Array; 5],
     bars: u32,
@@ -99,7 +99,7 @@ impl JsColumns {
     const F64_NAMES: [&'static str; 3] = ["start_us", "end_us", "setup_start_us"];
     const U32_NAMES: [&'static str; 5] = ["color_key", "row", "flags", "task_ring", "task_local"];
 
-    fn new(capacity: usize) -> Self {
+    pub(crate) fn new(capacity: usize) -> Self {
         let n = capacity as u32;
         let f = || js_sys::Float64Array::new_with_length(n);
         let u = || js_sys::Uint32Array::new_with_length(n);
@@ -128,7 +128,7 @@ impl JsColumns {
     }
 
     /// The columns cut to the bars written, beside the track offsets and name indices.
-    fn into_columns(self, track_offsets: &[u32], name_index: &PackedU32) -> Columns {
+    pub(crate) fn into_columns(self, track_offsets: &[u32], name_index: &PackedU32) -> Columns {
         let mut columns = Columns::new();
         columns.u32("track_offsets", track_offsets);
         for (name, a) in Self::F64_NAMES.iter().zip(&self.f64s) {
@@ -170,13 +170,14 @@ pub(crate) fn build_columns(models: &[(&str, &RuntimeModel)]) -> (Timeline, js_s
     let started_ms = crate::graph::now_ms();
     let mut sink = JsColumns::new(timeline::bar_capacity(models));
     let t = timeline::build_into(models, &mut sink);
-    crate::session::bench_log(&format!("pypto-worker timeline: {} bars built in {:.0} ms", t.source.len(), crate::graph::now_ms() - started_ms));
+    crate::session::bench_log(&format!("pypto-worker timeline built: {} bars in {:.0} ms", t.source.len(), crate::graph::now_ms() - started_ms));
     let columns = sink.into_columns(&t.track_offsets, &t.name_index).into_object();
     (t, columns)
 }
 
 /// `ToWorker::Timeline`: the load job's prebuilt timeline of one dataset (its columns handed
-/// over once), else built here; posts header + columns and keeps the index.
+/// over once), else one a job builds from the datasets' files (the resident models keep no
+/// scheduler phases to lay out); posts header + columns and keeps the index.
 pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
     let prebuilt = match dataset_ids {
         [d] => SESSION.with_borrow_mut(|s| s.prebuilt.remove(d)),
@@ -192,30 +193,35 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
         });
         return;
     }
-    let built = SESSION.with_borrow(|s| {
-        let mut models: Vec<(&str, &RuntimeModel)> = Vec::with_capacity(dataset_ids.len());
-        for id in dataset_ids {
-            let Some(d) = s.runtime.get(id) else {
-                return Err(format!("dataset {id} is not a loaded runtime dataset"));
-            };
-            let Some(m) = d.model.as_ref() else {
-                return Err(format!("dataset {id} has no readable swimlane records"));
-            };
-            models.push((d.path.as_str(), m));
-        }
-        if models.is_empty() {
-            return Err("a timeline needs at least one dataset".to_string());
-        }
-        Ok(build_columns(&models))
-    });
-    let (t, columns) = match built {
-        Ok(built) => built,
+    if dataset_ids.is_empty() {
+        return error("a timeline needs at least one dataset".to_string());
+    }
+    let (datasets, files) = match crate::session::job_inputs(dataset_ids) {
+        Ok(inputs) => inputs,
         Err(message) => return error(message),
     };
-    let msg = FromWorker::Timeline(header(timeline_id, dataset_ids, &t));
-    transport::post_object(&msg, &columns);
-    SESSION.with_borrow_mut(|s| {
-        s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: t });
+    let dataset_ids = dataset_ids.to_vec();
+    let generation = SESSION.with_borrow(|s| s.generation);
+    wasm_bindgen_futures::spawn_local(async move {
+        let request = crate::jobs::ToJob::Timeline { datasets, dataset_ids: dataset_ids.clone() };
+        let answer = crate::jobs::ask(&request, &files).await.and_then(|(reply, columns)| match reply {
+            crate::jobs::FromJob::TimelineBuilt { header } => Ok((header, crate::jobs::decode_at::<Timeline>(&columns, "index")?, columns)),
+            _ => Err("the timeline job answered something else".to_owned()),
+        });
+        if SESSION.with_borrow(|s| s.generation) != generation {
+            return;
+        }
+        match answer {
+            Ok((mut header, t, columns)) => {
+                header.timeline_id = timeline_id;
+                let render = js_sys::Reflect::get(&columns, &wasm_bindgen::JsValue::from_str("timeline")).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
+                transport::post_object(&FromWorker::Timeline(header), &render);
+                SESSION.with_borrow_mut(|s| {
+                    s.timelines.insert(timeline_id, StoredTimeline { dataset_ids, timeline: t });
+                });
+            }
+            Err(message) => error(format!("the timeline could not be built: {message}")),
+        }
     });
 }
 
@@ -241,52 +247,65 @@ fn bar_ref(bar: BarAt) -> BarRef {
     BarRef { track: bar.track, index: bar.index }
 }
 
-/// What `bar_details_with` answers when the task's arguments could not be read; in the first
-/// reply of a lean-read deps.json it means "not read yet".
-const ARGS_UNREAD: &str = "could not re-read this task from deps.json";
-
-/// `ToWorker::BarDetails`. With a lean-read deps.json the task's tensor arguments are in the
-/// file, not in memory: the details are posted at once with the arguments marked as being
-/// read, then the task's bytes are read without blocking (`reading::read_range`: a slice of
-/// the `File`, or a `Range` request) and the details are posted again with them.
+/// `ToWorker::BarDetails`. Some details live in the files, not in memory: a task's tensor
+/// arguments (deps.json read lean) and a scheduler phase's record (detached phases). Those
+/// bytes are read without blocking (`reading::read_range`: a slice of the `File`, or a `Range`
+/// request) and the details posted with them; when only the arguments are missing, the rest
+/// is posted at once first, the arguments marked as being read.
 pub(crate) fn post_bar_details(timeline_id: u32, bar: BarRef) {
-    let sources: Vec<Option<wasm_bindgen::JsValue>> = SESSION.with_borrow(|s| {
+    // Per dataset of the timeline: its deps.json (read lean) and records sources.
+    let sources: Vec<[Option<wasm_bindgen::JsValue>; 2]> = SESSION.with_borrow(|s| {
         s.timelines.get(&timeline_id).map_or_else(Vec::new, |st| {
-            st.dataset_ids.iter().map(|id| s.runtime.get(id).and_then(|d| d.deps_source.clone())).collect()
+            st.dataset_ids
+                .iter()
+                .map(|id| s.runtime.get(id).map_or([None, None], |d| [d.deps_source.clone(), d.records_source.clone()]))
+                .collect()
         })
     });
-    // The first pass records which task span the details wanted.
-    let wanted: std::cell::Cell<Option<(usize, u64, u32)>> = std::cell::Cell::new(None);
-    let note_task = |model: usize, offset: u64, len: u32| {
-        if sources.get(model).is_some_and(Option::is_some) {
-            wanted.set(Some((model, offset, len)));
+    let source_of = |dataset: usize, file: DetailFile| sources.get(dataset).and_then(|s| s[usize::from(file == DetailFile::Records)].clone());
+    // The first pass records which bytes the details want.
+    let wanted: std::cell::RefCell<Vec<(usize, DetailFile, u64, u32)>> = std::cell::RefCell::new(Vec::new());
+    let note = |dataset: usize, file: DetailFile, offset: u64, len: u32| {
+        if source_of(dataset, file).is_some() {
+            wanted.borrow_mut().push((dataset, file, offset, len));
         }
         None
     };
-    let Some(details) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &note_task)) else { return };
+    let Some(details) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &note)) else { return };
     let Some((title, mut fields, group)) = details else {
         return error(format!("no bar at track {}, index {}", bar.track, bar.index));
     };
-    let wanted = wanted.get();
-    if wanted.is_some() {
-        for f in &mut fields {
-            if f.0 == "Arguments" && f.1 == ARGS_UNREAD {
-                "reading the task's arguments from deps.json…".clone_into(&mut f.1);
+    let wanted = wanted.into_inner();
+    let group: Vec<BarRef> = group.into_iter().map(bar_ref).collect();
+    if !wanted.iter().any(|w| w.1 == DetailFile::Records) {
+        if !wanted.is_empty() {
+            for f in &mut fields {
+                if f.0 == "Arguments" && f.1 == query::NOT_READ {
+                    "reading the task's arguments from deps.json…".clone_into(&mut f.1);
+                }
             }
         }
+        transport::post(&FromWorker::BarDetails { timeline_id, bar, title, fields, group: group.clone() }, None);
     }
-    let group: Vec<BarRef> = group.into_iter().map(bar_ref).collect();
-    transport::post(&FromWorker::BarDetails { timeline_id, bar, title, fields, group: group.clone() }, None);
-    let Some((model, offset, len)) = wanted else { return };
-    let Some(source) = sources.get(model).cloned().flatten() else { return };
+    if wanted.is_empty() {
+        return;
+    }
     let generation = SESSION.with_borrow(|s| s.generation);
+    let reads: Vec<_> = wanted.iter().map(|&(d, f, o, l)| ((d, f, o, l), source_of(d, f))).collect();
     wasm_bindgen_futures::spawn_local(async move {
-        let bytes = crate::reading::read_range(&source, offset, len).await;
+        let mut got = Vec::with_capacity(reads.len());
+        for (key, source) in reads {
+            let bytes = match source {
+                Some(source) => crate::reading::read_range(&source, key.2, key.3).await,
+                None => None,
+            };
+            got.push((key, bytes));
+        }
         if SESSION.with_borrow(|s| s.generation) != generation {
             return;
         }
-        let read_task = |m: usize, o: u64, l: u32| if (m, o, l) == (model, offset, len) { bytes.clone() } else { None };
-        if let Some(Some((title, fields, _))) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read_task)) {
+        let read = |d: usize, f: DetailFile, o: u64, l: u32| got.iter().find(|(k, _)| *k == (d, f, o, l)).and_then(|(_, b)| b.clone());
+        if let Some(Some((title, fields, _))) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read)) {
             transport::post(&FromWorker::BarDetails { timeline_id, bar, title, fields, group }, None);
         }
     });
@@ -304,34 +323,30 @@ pub(crate) fn post_search(timeline_id: u32, text: &str, limit: u32) {
     transport::post(&FromWorker::SearchResults { timeline_id, query: text.to_string(), total, hits }, None);
 }
 
-pub(crate) fn post_range_stats(timeline_id: u32, tracks: &[u32], start_us: f64, end_us: f64) {
-    let Some(rows) = with_timeline(timeline_id, |t, m| query::range_stats(t, m, tracks, start_us, end_us)) else { return };
-    let rows = rows
-        .into_iter()
-        .map(|r| RangeStatsRow { name: r.name, count: r.count, total_us: r.total_us, avg_us: r.avg_us, max_us: r.max_us })
-        .collect();
-    transport::post(&FromWorker::RangeStats { timeline_id, start_us, end_us, rows }, None);
-}
 
-/// `ToWorker::ExportTrace`: the timeline as Chrome Trace Event JSON (Perfetto), bytes moved to
-/// the page as the `json` column.
+/// `ToWorker::ExportTrace`: the timeline as Chrome Trace Event JSON (Perfetto), written by a
+/// job from the datasets' files, bytes moved to the page as the `json` column.
 pub(crate) fn post_trace_export(timeline_id: u32, window_us: Option<(f64, f64)>) {
-    let Some(written) = with_timeline(timeline_id, |t, m| {
-        let mut json = Vec::new();
-        pypto_analysis::timeline_export::write_chrome_trace(t, m, window_us, &mut json).map(|counts| (json, counts))
-    }) else {
-        return;
+    let Some(dataset_ids) = SESSION.with_borrow(|s| s.timelines.get(&timeline_id).map(|t| t.dataset_ids.clone())) else {
+        return error(format!("timeline {timeline_id} is not built (request Timeline first)"));
     };
-    match written {
-        Ok((json, counts)) => {
-            let mut columns = Columns::new();
-            columns.u8("json", &json);
-            let file_name = if window_us.is_some() { "pypto-swimlane-window.perfetto.json" } else { "pypto-swimlane.perfetto.json" };
-            transport::post(
-                &FromWorker::TraceExport { timeline_id, file_name: file_name.to_owned(), slices: counts.slices as u64, flows: counts.flows as u64 },
-                Some(columns),
-            );
+    let (datasets, files) = match crate::session::job_inputs(&dataset_ids) {
+        Ok(inputs) => inputs,
+        Err(message) => return error(message),
+    };
+    let generation = SESSION.with_borrow(|s| s.generation);
+    wasm_bindgen_futures::spawn_local(async move {
+        let answer = crate::jobs::ask(&crate::jobs::ToJob::ExportTrace { datasets, window_us }, &files).await;
+        if SESSION.with_borrow(|s| s.generation) != generation {
+            return;
         }
-        Err(e) => error(format!("Perfetto export failed: {e}")),
-    }
+        match answer {
+            Ok((crate::jobs::FromJob::TraceExported { slices, flows }, columns)) => {
+                let file_name = if window_us.is_some() { "pypto-swimlane-window.perfetto.json" } else { "pypto-swimlane.perfetto.json" };
+                transport::post_object(&FromWorker::TraceExport { timeline_id, file_name: file_name.to_owned(), slices, flows }, &columns);
+            }
+            Ok(_) => error("the export job answered something else".to_owned()),
+            Err(message) => error(format!("Perfetto export failed: {message}")),
+        }
+    });
 }

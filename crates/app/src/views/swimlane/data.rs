@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use pypto_protocol::{BarRef, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK};
+use pypto_protocol::{BarRef, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK};
 use pypto_render::lane_lod::LanePyramid;
 use pypto_render::lanes::LaneIndex;
 use pypto_render::palette::DISTINCT_COLORS;
@@ -418,6 +418,45 @@ impl Timeline {
     /// Heap bytes of the lanes' LOD pyramids (lives in the page, next to the columns).
     pub fn lod_bytes(&self) -> usize {
         self.lanes.iter().filter_map(|l| l.lod.as_ref()).map(LanePyramid::heap_bytes).sum()
+    }
+
+    /// Per-name statistics of the bars of `tracks` overlapping `[start_us, end_us]` (count,
+    /// total/avg/max of `end − start`), sorted by total descending then name: the area
+    /// selection's table, from the page's own columns (the analysis worker keeps no times of
+    /// most bars).
+    pub fn range_stats(&self, tracks: &[u32], start_us: f64, end_us: f64) -> Vec<RangeStatsRow> {
+        let mut acc: std::collections::HashMap<u32, (u64, f64, f64)> = std::collections::HashMap::new();
+        for &track in tracks {
+            let lanes = self.track_lanes.get(track as usize).cloned().unwrap_or_default();
+            for lane in self.lanes.get(lanes).unwrap_or_default() {
+                let (starts, ends) = self.lane_times(lane);
+                // The row's bars starting by `end_us` (starts are sorted within a row).
+                let last = starts.partition_point(|&s| s <= end_us);
+                for k in 0..last {
+                    let (Some(&s), Some(&e)) = (starts.get(k), ends.get(k)) else { continue };
+                    let Some(name) = lane.global(k).and_then(|g| self.name_index.get(g)) else { continue };
+                    if e < start_us {
+                        continue;
+                    }
+                    let a = acc.entry(name).or_insert((0, 0.0, 0.0));
+                    a.0 += 1;
+                    a.1 += e - s;
+                    a.2 = a.2.max(e - s);
+                }
+            }
+        }
+        let mut rows: Vec<RangeStatsRow> = acc
+            .into_iter()
+            .map(|(n, (count, total_us, max_us))| RangeStatsRow {
+                name: self.header.names.get(n as usize).cloned().unwrap_or_default(),
+                count,
+                total_us,
+                avg_us: if count > 0 { total_us / count as f64 } else { 0.0 },
+                max_us,
+            })
+            .collect();
+        rows.sort_by(|a, b| b.total_us.total_cmp(&a.total_us).then(a.name.cmp(&b.name)));
+        rows
     }
 
     /// `(setup_start, start, end)` of a bar.

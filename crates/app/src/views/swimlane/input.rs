@@ -187,7 +187,13 @@ impl SwimlaneRenderer {
         }
         let (start_us, end_us) = (a.min(b), a.max(b));
         self.state.swim.range_stats.set(None);
-        worker_client::send(ToWorker::RangeStats { timeline_id: d.header.timeline_id, tracks, start_us, end_us }, None);
+        if super::trace::is_trace_mode(&self.state) {
+            // A Chrome trace's statistics group by its colour names: the worker's trace model.
+            worker_client::send(ToWorker::RangeStats { timeline_id: d.header.timeline_id, tracks, start_us, end_us }, None);
+        } else {
+            let rows = d.range_stats(&tracks, start_us, end_us);
+            self.state.swim.range_stats.set(Some(super::RangeStatsView { start_us, end_us, rows }));
+        }
     }
 
     fn key_action(&self, k: &web_sys::KeyboardEvent) -> Option<KeyAction> {

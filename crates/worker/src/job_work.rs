@@ -1,0 +1,253 @@
+//! What the jobs ([`crate::jobs`]) do: read and analyse runtime datasets from their files —
+//! a dataset's load (summary, resident model, its timeline's render columns), a timeline of
+//! one or more datasets, a Perfetto export, the Performance Analysis path tables. Each runs in
+//! a job's own wasm instance, so what it peaks at is given back when the job ends.
+
+use pypto_analysis::perf_panel::paths;
+use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
+use pypto_analysis::timeline::{self, TimelineBuilder};
+use pypto_formats::{cpm, name_map};
+use pypto_protocol::{DatasetSummary, DepsSummary, RecordsSummary};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+
+use crate::jobs::{FromJob, LoadedRuntime, RuntimeInputs};
+use crate::session::{bench_log, file_error, now_ms, parse_deps, parse_records, read_entry};
+
+/// Reads and analyses one runtime dataset: its summary (file errors included) and the model.
+pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSummary, LoadedRuntime) {
+    let entries = &inputs.entries;
+    let mut summary = DatasetSummary::default();
+    let mut deps_model = None;
+    let mut deps_lean = false;
+    let mut names_model = None;
+    if let Some(index) = inputs.deps {
+        if let Some((path, parsed)) = parse_deps(index, entries, sources, &mut summary.errors).await {
+            match parsed {
+                Ok(parsed) => {
+                    summary.deps = Some(DepsSummary {
+                        path,
+                        tasks: parsed.task_count() as u64,
+                        edges: parsed.edge_count() as u64,
+                        tensors: parsed.tensor_count() as u64,
+                    });
+                    deps_lean = !parsed.task_offsets.is_empty();
+                    deps_model = Some(parsed);
+                }
+                Err(err) => summary.errors.push(file_error(err)),
+            }
+        }
+    }
+    if let Some(index) = inputs.name_map {
+        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
+            match name_map::parse(&path, &bytes) {
+                Ok(parsed) => {
+                    summary.name_map_entries = Some(parsed.entries.len() as u64);
+                    names_model = Some(parsed);
+                }
+                Err(err) => summary.errors.push(file_error(err)),
+            }
+        }
+    }
+    let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
+    let mut state = LoadedRuntime { deps_lean, cpm: cpm_inputs.clone(), ..Default::default() };
+    if let Some(index) = inputs.records {
+        if let Some((path, parsed)) = parse_records(index, entries, sources, &mut summary.errors).await {
+            match parsed {
+                Ok(parsed) => {
+                    let build_started_ms = now_ms();
+                    let mut step = |name: &str| bench_log(&format!("pypto-worker model step {name}"));
+                    let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
+                    bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
+                    summary.records = Some(RecordsSummary {
+                        path,
+                        level: facts.level,
+                        format: facts.format.clone(),
+                        clock_freq_hz: facts.clock_freq_hz,
+                        num_cores: facts.num_cores,
+                        task_count: facts.task_count as u64,
+                        aicore_rows: facts.aicore_rows as u64,
+                        first_start_us: facts.first_start_us,
+                        last_end_us: facts.last_end_us,
+                        span_us: facts.span_us,
+                        scheduler_threads: facts.scheduler_threads as u32,
+                        warnings: facts.warnings.clone(),
+                    });
+                    state.model = Some(built);
+                }
+                Err(err) => summary.errors.push(file_error(err)),
+            }
+        }
+    }
+    if state.model.is_none() {
+        state.names = names_model;
+    }
+    (summary, state)
+}
+
+/// The dataset's `CPM_*.json` paths (the first of each kind), their errors in `summary`.
+async fn read_cpm(inputs: &RuntimeInputs, sources: &[JsValue], summary: &mut DatasetSummary) -> CpmInputs {
+    let mut cpm_inputs = CpmInputs::default();
+    for &(index, is_static) in &inputs.cpm {
+        if let Some((path, bytes)) = read_entry(index, &inputs.entries, sources, &mut summary.errors).await {
+            match cpm::read_path(&path, &bytes) {
+                Ok(parsed) => {
+                    let name = path.rsplit('/').next().unwrap_or(&path).to_string();
+                    let slot = if is_static { &mut cpm_inputs.static_path } else { &mut cpm_inputs.observed_path };
+                    if slot.is_none() {
+                        *slot = Some((name, parsed));
+                    }
+                }
+                Err(err) => summary.errors.push(file_error(err)),
+            }
+        }
+    }
+    cpm_inputs
+}
+
+fn set(object: &js_sys::Object, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(object, &JsValue::from_str(key), value);
+}
+
+/// Encodes `value` into `columns[key]`, or says why it could not.
+fn put_encoded<T: Serialize>(columns: &js_sys::Object, key: &str, value: &T) -> Result<(), String> {
+    let started_ms = now_ms();
+    let chunks = crate::jobs::encode(value)?;
+    set(columns, key, &chunks);
+    bench_log(&format!("pypto-worker load job: {key} encoded in {:.0} ms", now_ms() - started_ms));
+    Ok(())
+}
+
+/// [`crate::jobs::ToJob::LoadRuntime`]: the dataset read and analysed; its timeline built
+/// when asked (`inputs.prebuild_timeline`: the page will open it first), the render columns
+/// in `columns.timeline`; the model's scheduler phases detached; the state encoded.
+pub(crate) async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+    let (summary, mut state) = read_dataset(inputs, sources).await;
+    let columns = js_sys::Object::new();
+    let mut header = None;
+    if let Some(model) = state.model.as_ref().filter(|_| inputs.prebuild_timeline) {
+        let (t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), model)]);
+        header = Some(crate::timelines::header(0, &[inputs.dataset_id], &t));
+        set(&columns, "timeline", &timeline_columns);
+        state.timeline = Some(t);
+    }
+    if let Some(model) = state.model.as_mut() {
+        model.detach_phases();
+    }
+    if let Err(message) = put_encoded(&columns, "state", &state) {
+        return (FromJob::Failed { message }, js_sys::Object::new());
+    }
+    (FromJob::RuntimeLoaded { summary, timeline: header }, columns)
+}
+
+/// The files of dataset `k` of a job's `datasets` (each dataset's files follow the previous
+/// dataset's in the job's `files`).
+fn sources_of<'a>(datasets: &[RuntimeInputs], sources: &'a [JsValue], k: usize) -> &'a [JsValue] {
+    let first: usize = datasets.iter().take(k).map(|d| d.entries.len()).sum();
+    let n = datasets.get(k).map_or(0, |d| d.entries.len());
+    sources.get(first..first + n).unwrap_or_default()
+}
+
+/// The model of dataset `k` of a job, or why there is none.
+async fn model_of(datasets: &[RuntimeInputs], sources: &[JsValue], k: usize) -> Result<RuntimeModel, String> {
+    let inputs = datasets.get(k).ok_or("no such dataset")?;
+    let (summary, state) = read_dataset(inputs, sources_of(datasets, sources, k)).await;
+    state.model.ok_or_else(|| {
+        let why = summary.errors.first().map_or_else(String::new, |e| format!(": {} {}", e.path, e.message));
+        format!("{} has no readable swimlane records{why}", inputs.path)
+    })
+}
+
+/// [`crate::jobs::ToJob::Timeline`]: the timeline of `datasets` (read one after the other,
+/// each model dropped once its tracks are laid out), its render columns in
+/// `columns.timeline` and its query index encoded in `columns.index`.
+pub(crate) async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u32], sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+    let mut sink = crate::timelines::JsColumns::new(0);
+    let mut builder = TimelineBuilder::new(&mut sink, datasets.len() > 1);
+    for (k, inputs) in datasets.iter().enumerate() {
+        match model_of(datasets, sources, k).await {
+            Ok(model) => builder.add(&inputs.path, &model),
+            Err(message) => return (FromJob::Failed { message }, js_sys::Object::new()),
+        }
+    }
+    let t = builder.finish();
+    let header = crate::timelines::header(0, dataset_ids, &t);
+    let columns = js_sys::Object::new();
+    set(&columns, "timeline", &sink.into_columns(&t.track_offsets, &t.name_index).into_object());
+    if let Err(message) = put_encoded(&columns, "index", &t) {
+        return (FromJob::Failed { message }, js_sys::Object::new());
+    }
+    (FromJob::TimelineBuilt { header }, columns)
+}
+
+/// [`crate::jobs::ToJob::ExportTrace`]: the timeline of `datasets` as Chrome Trace Event
+/// JSON (`columns.json`, bytes).
+pub(crate) async fn export_trace(datasets: &[RuntimeInputs], window_us: Option<(f64, f64)>, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+    let mut models = Vec::with_capacity(datasets.len());
+    for k in 0..datasets.len() {
+        match model_of(datasets, sources, k).await {
+            Ok(model) => models.push(model),
+            Err(message) => return (FromJob::Failed { message }, js_sys::Object::new()),
+        }
+    }
+    let labelled: Vec<(&str, &RuntimeModel)> = datasets.iter().map(|d| d.path.as_str()).zip(&models).collect();
+    let t = timeline::build(&labelled);
+    let bare: Vec<&RuntimeModel> = models.iter().collect();
+    let mut json = Vec::new();
+    match pypto_analysis::timeline_export::write_chrome_trace(&t, &bare, window_us, &mut json) {
+        Ok(counts) => {
+            let columns = js_sys::Object::new();
+            set(&columns, "json", &js_sys::Uint8Array::from(json.as_slice()));
+            (FromJob::TraceExported { slices: counts.slices as u64, flows: counts.flows as u64 }, columns)
+        }
+        Err(e) => (FromJob::Failed { message: format!("Perfetto export failed: {e}") }, js_sys::Object::new()),
+    }
+}
+
+/// The path tables of a dataset and its gap column (for the threshold), as a path job returns
+/// them (encoded in `columns.tables`).
+#[derive(Serialize, Deserialize)]
+pub(crate) struct PathResult {
+    pub(crate) data: pypto_protocol::PerfPathsData,
+    pub(crate) gap_us: Vec<f64>,
+}
+
+/// [`crate::jobs::ToJob::PerfPaths`]: the Performance Analysis path tables of one dataset,
+/// from its records, deps.json and CPM files read again.
+pub(crate) async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+    let mut summary = DatasetSummary::default();
+    let deps = match inputs.deps {
+        Some(index) => match parse_deps(index, &inputs.entries, sources, &mut summary.errors).await {
+            Some((_, Ok(d))) => Some(d),
+            _ => None,
+        },
+        None => None,
+    };
+    let names = match inputs.name_map {
+        Some(index) => read_entry(index, &inputs.entries, sources, &mut summary.errors).await.and_then(|(path, bytes)| name_map::parse(&path, &bytes).ok()),
+        None => None,
+    };
+    let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
+    let Some(index) = inputs.records else {
+        return (FromJob::Failed { message: format!("{} has no swimlane records", inputs.path) }, js_sys::Object::new());
+    };
+    let records = match parse_records(index, &inputs.entries, sources, &mut summary.errors).await {
+        Some((_, Ok(r))) => r,
+        Some((_, Err(e))) => return (FromJob::Failed { message: format!("could not read the swimlane records again: {e}") }, js_sys::Object::new()),
+        None => {
+            let why = summary.errors.first().map_or_else(String::new, |e| format!(": {}", e.message));
+            return (FromJob::Failed { message: format!("could not read the swimlane records again{why}") }, js_sys::Object::new());
+        }
+    };
+    let prep = paths::prepare(&records, deps.as_ref(), names.as_ref(), &cpm_inputs);
+    drop(deps);
+    let joined = pypto_analysis::tasks::join(&records);
+    let tables = prep.finish(&joined, &records);
+    let gap_us = tables.gap_blocker.gap_us.clone();
+    let data = crate::perf_paths::to_protocol(inputs.dataset_id, tables);
+    let columns = js_sys::Object::new();
+    if let Err(message) = put_encoded(&columns, "tables", &PathResult { data, gap_us }) {
+        return (FromJob::Failed { message }, js_sys::Object::new());
+    }
+    (FromJob::PathTables, columns)
+}
