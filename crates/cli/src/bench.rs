@@ -211,7 +211,9 @@ fn deps_parse(c: &mut Ctx) -> StageResult {
 /// The worker's slice size for large files.
 const STREAM_SLICE_BYTES: usize = 8 * 1024 * 1024;
 
-/// The worker's path: the records file fed in 8 MiB slices (result dropped; must equal parse).
+/// The worker's path: the records file fed in 8 MiB slices. Its result (the parse's, plus
+/// where each scheduler record is) replaces the parse's, so the model is built as the
+/// worker builds it.
 fn records_stream_parse(c: &mut Ctx) -> StageResult {
     let Some(f) = &c.records_file else {
         return Ok(None);
@@ -221,7 +223,9 @@ fn records_stream_parse(c: &mut Ctx) -> StageResult {
         s.feed(chunk);
     }
     let r = s.finish(&f.rel).ok_or("the slice-by-slice reader gave up (malformed file?)")?;
-    Ok(Some(Done { items: r.aicore_row_count(), input_bytes: f.bytes.len() as u64 }))
+    let done = Done { items: r.aicore_row_count(), input_bytes: f.bytes.len() as u64 };
+    c.records = Some(r);
+    Ok(Some(done))
 }
 
 /// The worker's path for deps.json: fed in 8 MiB slices.
@@ -605,6 +609,9 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
         .unwrap_or(0);
     rep.peak_bytes = rep.stages.iter().map(|s| s.peak_bytes).max().unwrap_or(0);
     if let Some(m) = &ctx.model {
+        // What the analysis worker keeps: the model with its scheduler phases detached.
+        let mut m = m.clone();
+        m.detach_phases();
         rep.worker_components = m
             .resident_bytes_by_component()
             .into_iter()
