@@ -164,47 +164,6 @@ test('clicking a known task shows its known numbers', async () => {
   await screenshot(page, 'swimlane-details-known-task');
 });
 
-test('a scheduler phase bar shows its record, read back from the records file', async () => {
-  // The worker keeps no scheduler phase columns: a phase bar's details read its record back.
-  const records = JSON.parse(fs.readFileSync(path.join(FIX, 'chip_swimlane_records.json'), 'utf8'));
-  const inner = new Set(['resolve', 'drain_prepare', 'drain_publish', 'dummy_task', 'predicated_skip', 'idle', 'scan']);
-  const outer = records.aicpu_scheduler_phases[0].filter((r) => !inner.has(r.kind)).map((r, i) => ({ r, i }));
-  outer.sort((a, b) => a.r.start_cycles - b.r.start_cycles || a.i - b.i);
-  const index = outer.reduce((best, o, k) => (o.r.end_cycles - o.r.start_cycles > outer[best].r.end_cycles - outer[best].r.start_cycles ? k : best), 0);
-  const rec = outer[index].r;
-  const durUs = ((rec.end_cycles - rec.start_cycles) * 1e6) / records.metadata.clock_freq_hz;
-  const track = await api('trackIndex', 'Sched_0');
-  assert.ok(track !== null, 'a Sched_0 lane');
-  assert.equal(await api('barLabel', track, index), `${rec.kind}(${rec.tasks_processed})`);
-  await api('scrollToTrack', track);
-  // Zoom at the bar until it is wide enough to click.
-  for (let k = 0; k < 30; k += 1) {
-    const r = await api('barRect', track, index);
-    assert.ok(r, 'the phase bar is laid out');
-    if (r.w >= 30) break;
-    await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
-    await page.keyboard.down('Control');
-    await page.mouse.wheel(0, -400);
-    await page.keyboard.up('Control');
-    await page.waitForTimeout(50);
-  }
-  const r = await api('barRect', track, index);
-  await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
-  await page.waitForFunction(() => document.querySelector('#task-details [data-complete="true"]')?.textContent.includes('Loop iteration'), null, { timeout: TIMEOUT_MS });
-  const rows = Object.fromEntries(await page.$$eval('#task-details tr', (trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent])));
-  assert.equal(rows.Phase, rec.kind, JSON.stringify(rows));
-  assert.equal(rows.Thread, 'Sched_0');
-  assert.equal(rows['Loop iteration'], String(rec.loop_iter));
-  assert.equal(rows['Tasks processed'], String(rec.tasks_processed));
-  if (rec.pop_hit !== undefined && rec.pop_hit + rec.pop_miss > 0) assert.equal(rows['Pop hit / miss'], `${rec.pop_hit} / ${rec.pop_miss}`);
-  const dur = Number(String(rows.Duration).replace(/[^0-9.]/g, ''));
-  assert.ok(Math.abs(dur - durUs) < 0.002, `duration ${dur} vs ${durUs}`);
-  const title = await page.$eval('#task-details .details-title', (e) => e.textContent);
-  assert.ok(title.includes(`${rec.kind}(${rec.tasks_processed})`), title);
-  await screenshot(page, 'swimlane-details-scheduler-phase');
-  await page.keyboard.press('f');
-});
-
 test('search by rXtY selects the right task', async () => {
   const e = workerBars[Math.floor(workerBars.length / 3)];
   const task = taskText(e);
@@ -345,4 +304,44 @@ test('the URL hash keeps the window and selection; a reload restores them', asyn
   const st2 = await api('state');
   assert.deepEqual(st2.selected, st.selected);
   assert.ok(Math.abs(st2.t0 - st.t0) < 0.01 && Math.abs(st2.t1 - st.t1) < 0.01, JSON.stringify({ st, st2, hits: hits.length }));
+});
+
+test('a scheduler phase bar shows its record, read back from the records file', async () => {
+  // The worker keeps no scheduler phase columns: a phase bar's details read its record back.
+  const records = JSON.parse(fs.readFileSync(path.join(FIX, 'chip_swimlane_records.json'), 'utf8'));
+  const inner = new Set(['resolve', 'drain_prepare', 'drain_publish', 'dummy_task', 'predicated_skip', 'idle', 'scan']);
+  const outer = records.aicpu_scheduler_phases[0].filter((r) => !inner.has(r.kind)).map((r, i) => ({ r, i }));
+  outer.sort((a, b) => a.r.start_cycles - b.r.start_cycles || a.i - b.i);
+  const index = outer.reduce((best, o, k) => (o.r.end_cycles - o.r.start_cycles > outer[best].r.end_cycles - outer[best].r.start_cycles ? k : best), 0);
+  const rec = outer[index].r;
+  const durUs = ((rec.end_cycles - rec.start_cycles) * 1e6) / records.metadata.clock_freq_hz;
+  const track = await api('trackIndex', 'Sched_0');
+  assert.ok(track !== null, 'a Sched_0 lane');
+  assert.equal(await api('barLabel', track, index), `${rec.kind}(${rec.tasks_processed})`);
+  await api('scrollToTrack', track);
+  // Zoom at the bar until it is wide enough to click.
+  for (let k = 0; k < 30; k += 1) {
+    const r = await api('barRect', track, index);
+    assert.ok(r, 'the phase bar is laid out');
+    if (r.w >= 30) break;
+    await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
+    await page.waitForTimeout(50);
+  }
+  const r = await api('barRect', track, index);
+  await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+  await page.waitForFunction(() => document.querySelector('#task-details [data-complete="true"]')?.textContent.includes('Loop iteration'), null, { timeout: TIMEOUT_MS });
+  const rows = Object.fromEntries(await page.$$eval('#task-details tr', (trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent])));
+  assert.equal(rows.Phase, rec.kind, JSON.stringify(rows));
+  assert.equal(rows.Thread, 'Sched_0');
+  assert.equal(rows['Loop iteration'], String(rec.loop_iter));
+  assert.equal(rows['Tasks processed'], String(rec.tasks_processed));
+  if (rec.pop_hit !== undefined && rec.pop_hit + rec.pop_miss > 0) assert.equal(rows['Pop hit / miss'], `${rec.pop_hit} / ${rec.pop_miss}`);
+  const dur = Number(String(rows.Duration).replace(/[^0-9.]/g, ''));
+  assert.ok(Math.abs(dur - durUs) < 0.002, `duration ${dur} vs ${durUs}`);
+  const title = await page.$eval('#task-details .details-title', (e) => e.textContent);
+  assert.ok(title.includes(`${rec.kind}(${rec.tasks_processed})`), title);
+  await screenshot(page, 'swimlane-details-scheduler-phase');
 });

@@ -328,8 +328,9 @@ impl RuntimeModel {
         (model, facts)
     }
 
-    /// Trims every column's capacity to its length.
-    fn shrink(&mut self) {
+    /// Trims every column's capacity to its length (also after decoding a model: serde's
+    /// vectors grow by doubling).
+    pub fn shrink(&mut self) {
         self.tasks.shrink_to_fit();
         self.func_ids.shrink_to_fit();
         let k = &mut self.kinds;

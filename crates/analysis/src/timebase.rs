@@ -73,11 +73,12 @@ impl Timebase {
             return 0.0;
         }
         let f = self.clock_freq_hz as f64;
+        // `c - base` as f64 without an i128 conversion (a slow software routine): a u64
+        // difference converts with the same rounding, and the rounding is sign-symmetric.
+        let delta = |base: u64| if c >= base { (c - base) as f64 } else { -((base - c) as f64) };
         match &self.alignment {
-            Alignment::Device => (i128::from(c) - i128::from(self.base_cycles)) as f64 * 1e6 / f,
-            Alignment::HostComposite { offset_us } => {
-                offset_us + (i128::from(c) - i128::from(self.base_cycles)) as f64 * 1e6 / f
-            }
+            Alignment::Device => delta(self.base_cycles) * 1e6 / f,
+            Alignment::HostComposite { offset_us } => offset_us + delta(self.base_cycles) * 1e6 / f,
             Alignment::HostCalibrated {
                 origin_ns,
                 start_mid_ns,
@@ -314,6 +315,27 @@ impl From<Vec<f64>> for UsColumn {
 #[cfg(test)]
 mod us_column_tests {
     use super::*;
+
+    #[test]
+    fn device_conversion_equals_the_i128_formula() {
+        let mut state = 11u64;
+        let mut next = || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            state
+        };
+        for &(base, f) in &[(0u64, 50_000_000u64), (100_000_000_000, 50_000_000), (u64::MAX / 3, 1_000_000_000), (1, 7)] {
+            let tb = Timebase::device(base, f);
+            let reference = |c: u64| (i128::from(c) - i128::from(base)) as f64 * 1e6 / f as f64;
+            let edges = [1, base.saturating_sub(1), base, base.saturating_add(1), u64::MAX, u64::MAX - 1, 1 << 53, (1 << 53) + 1];
+            let random: Vec<u64> = (0..10_000).map(|_| next()).collect();
+            let near: Vec<u64> = (0..10_000).map(|_| base.wrapping_add(next() >> 20)).collect();
+            for c in edges.into_iter().chain(random).chain(near) {
+                if c != 0 {
+                    assert_eq!(tb.us(c).to_bits(), reference(c).to_bits(), "c {c} base {base}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn cycles_read_back_exactly_as_the_eager_conversion() {

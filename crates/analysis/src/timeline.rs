@@ -606,10 +606,13 @@ fn model_bar_capacity(m: &RuntimeModel) -> usize {
 }
 
 fn spmd_rows(m: &RuntimeModel) -> Vec<bool> {
+    // The task ids decoded once: a binary search of the packed column per row was a large
+    // share of the build.
+    let ids = m.kinds.task_id.to_vec();
     m.tasks
         .task_id
         .iter()
-        .map(|id| m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false))
+        .map(|id| ids.binary_search(&id).ok().and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false))
         .collect()
 }
 
@@ -621,15 +624,16 @@ fn worker_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
     let m = cx.m;
     let t = &m.tasks;
     let g = b.group(prefix, View::Worker, cx.d);
+    let cores: Vec<u32> = t.core_id.to_vec();
     let mut order: Vec<u32> = (0..t.len() as u32).collect();
-    order.sort_by_key(|&i| t.core_id.get(i as usize).unwrap_or(0));
+    order.sort_by_key(|&i| cores.get(i as usize).copied().unwrap_or(0));
     let mut k = 0;
     while let Some(&first) = order.get(k) {
-        let core = t.core_id.get(first as usize).unwrap_or(0);
+        let core = cores.get(first as usize).copied().unwrap_or(0);
         let ct = t.core_type(first as usize).unwrap_or_default();
         let mut bars = Vec::new();
         while let Some(&r) = order.get(k) {
-            if t.core_id.get(r as usize).unwrap_or(0) != core {
+            if cores.get(r as usize).copied().unwrap_or(0) != core {
                 break;
             }
             bars.push(cx.row_bar(b, r as usize, false));
@@ -704,26 +708,20 @@ pub fn first_kernel(m: &RuntimeModel, task_id: u64) -> i64 {
 fn scheduler_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
     let t = &cx.m.tasks;
     let g = b.group(prefix, View::Scheduler, cx.d);
-    let mut order: Vec<u32> = (0..t.len() as u32).filter(|&i| t.has_aicpu(i as usize)).collect();
-    let key = |i: u32| {
-        (
-            t.core_id.get(i as usize).unwrap_or(0),
-            t.dispatch_us(i as usize).unwrap_or(0.0),
-        )
-    };
-    order.sort_by(|&a, &c| {
-        let (ca, da) = key(a);
-        let (cc, dc) = key(c);
-        ca.cmp(&cc).then(da.total_cmp(&dc))
-    });
+    // (core, dispatch, row) of the rows with AICPU timing, each decoded once, sorted stably
+    // by core and dispatch.
+    let mut order: Vec<(u32, f64, u32)> = (0..t.len() as u32)
+        .filter(|&i| t.has_aicpu(i as usize))
+        .map(|i| (t.core_id.get(i as usize).unwrap_or(0), t.dispatch_us(i as usize).unwrap_or(0.0), i))
+        .collect();
+    order.sort_by(|a, c| a.0.cmp(&c.0).then(a.1.total_cmp(&c.1)));
     let mut k = 0;
-    while let Some(&first) = order.get(k) {
-        let core = key(first).0;
+    while let Some(&(core, _, first)) = order.get(k) {
         let ct = t.core_type(first as usize).unwrap_or_default();
         let mut bars = Vec::new();
         let mut lane_finish: Vec<f64> = Vec::new();
-        while let Some(&r) = order.get(k) {
-            if key(r).0 != core {
+        while let Some(&(c, _, r)) = order.get(k) {
+            if c != core {
                 break;
             }
             let mut bar = cx.row_bar(b, r as usize, true);

@@ -22,17 +22,47 @@ pub const BLOCK: usize = 128;
 /// [`PackedU64::push`]; the last, partial block stays unpacked until it fills.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PackedU64 {
-    /// Per full block: the base (prediction at position 0 minus nothing: residuals are >= 0).
-    bases: Vec<u64>,
-    /// Per full block: the slope (empty while every block's slope is 0).
-    slopes: Vec<i64>,
-    /// Per full block: the residual width in bits (0..=64).
-    widths: Vec<u8>,
+    /// Per full block: its line and residual width (one load per value read).
+    #[serde(deserialize_with = "exact_vec")]
+    blocks: Vec<Block>,
     /// Per full block: index of its first word in `words`.
+    #[serde(deserialize_with = "exact_vec")]
     word_offsets: Vec<u32>,
+    #[serde(deserialize_with = "exact_vec")]
     words: Vec<u64>,
     /// The values after the last full block.
+    #[serde(deserialize_with = "exact_vec")]
     tail: Vec<u64>,
+}
+
+/// One block's frame: value `k` is `base + slope · k + residual_k`, residuals `width` bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Block {
+    base: u64,
+    slope: i32,
+    width: u8,
+}
+
+/// Deserialises a `Vec` with exactly the capacity the encoding announces (a binary encoding
+/// gives the length first): a decoded column holds no slack, where serde's own `Vec` grows
+/// by doubling (up to twice the memory, and three times while it reallocates).
+fn exact_vec<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    struct Exact<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Exact<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            // Bounded, so a corrupt length cannot ask for all memory at once.
+            let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 27));
+            while let Some(x) = seq.next_element()? {
+                v.push(x);
+            }
+            Ok(v)
+        }
+    }
+    d.deserialize_seq(Exact(std::marker::PhantomData))
 }
 
 fn bits_for(span: u64) -> u8 {
@@ -54,9 +84,9 @@ fn fit(values: &[u64]) -> (u64, i64, u8) {
         return plain;
     }
     let (first, last) = (values[0], values[n - 1]);
-    // Average step (signed, in the wrapping domain), rounded toward zero.
+    // Average step (signed, in the wrapping domain), rounded toward zero; within an i32.
     let step = last.wrapping_sub(first).cast_signed() / (n as i64 - 1);
-    if step == 0 {
+    if step == 0 || i32::try_from(step).is_err() {
         return plain;
     }
     // Residuals against the line, in i128 so no step of the search overflows.
@@ -87,7 +117,7 @@ impl PackedU64 {
 
     /// Number of values.
     pub fn len(&self) -> usize {
-        self.widths.len() * BLOCK + self.tail.len()
+        self.blocks.len() * BLOCK + self.tail.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -104,13 +134,7 @@ impl PackedU64 {
 
     fn pack_tail(&mut self) {
         let (base, slope, width) = fit(&self.tail);
-        let b = self.widths.len();
-        if slope != 0 || !self.slopes.is_empty() {
-            self.slopes.resize(b, 0);
-            self.slopes.push(slope);
-        }
-        self.bases.push(base);
-        self.widths.push(width);
+        self.blocks.push(Block { base, slope: i32::try_from(slope).unwrap_or(0), width });
         self.word_offsets.push(self.words.len() as u32);
         if width > 0 {
             let w = u32::from(width);
@@ -118,7 +142,7 @@ impl PackedU64 {
             // BLOCK · width bits is exactly 2 · width words.
             self.words.resize(first_word + 2 * width as usize, 0);
             for (k, &v) in self.tail.iter().enumerate() {
-                let r = v.wrapping_sub(base.wrapping_add((slope as u64).wrapping_mul(k as u64)));
+                let r = v.wrapping_sub(base.wrapping_add(slope.cast_unsigned().wrapping_mul(k as u64)));
                 let bit = k as u32 * w;
                 let (word, shift) = (first_word + (bit / 64) as usize, bit % 64);
                 self.words[word] |= r << shift;
@@ -133,13 +157,11 @@ impl PackedU64 {
     /// Value `i`, if any.
     pub fn get(&self, i: usize) -> Option<u64> {
         let b = i / BLOCK;
-        let Some(&width) = self.widths.get(b) else {
-            return self.tail.get(i - self.widths.len() * BLOCK).copied();
+        let Some(&Block { base, slope, width }) = self.blocks.get(b) else {
+            return self.tail.get(i - self.blocks.len() * BLOCK).copied();
         };
         let k = (i % BLOCK) as u64;
-        let base = self.bases.get(b).copied().unwrap_or(0);
-        let slope = self.slopes.get(b).copied().unwrap_or(0) as u64;
-        let predicted = base.wrapping_add(slope.wrapping_mul(k));
+        let predicted = base.wrapping_add(i64::from(slope).cast_unsigned().wrapping_mul(k));
         if width == 0 {
             return Some(predicted);
         }
@@ -206,9 +228,7 @@ impl PackedU64 {
 
     /// Trims the capacities.
     pub fn shrink_to_fit(&mut self) {
-        self.bases.shrink_to_fit();
-        self.slopes.shrink_to_fit();
-        self.widths.shrink_to_fit();
+        self.blocks.shrink_to_fit();
         self.word_offsets.shrink_to_fit();
         self.words.shrink_to_fit();
         self.tail.shrink_to_fit();
@@ -216,13 +236,7 @@ impl PackedU64 {
 
     /// Heap bytes (capacities).
     pub fn resident_bytes(&self) -> usize {
-        (self.bases.capacity()
-            + self.slopes.capacity()
-            + self.words.capacity()
-            + self.tail.capacity())
-            * 8
-            + self.widths.capacity()
-            + self.word_offsets.capacity() * 4
+        self.blocks.capacity() * std::mem::size_of::<Block>() + (self.words.capacity() + self.tail.capacity()) * 8 + self.word_offsets.capacity() * 4
     }
 }
 
@@ -259,14 +273,14 @@ impl Iterator for PackedIter<'_> {
     fn next(&mut self) -> Option<u64> {
         let i = self.next;
         let b = i / BLOCK;
-        let v = if b < self.column.widths.len() {
+        let v = if b < self.column.blocks.len() {
             if self.decoded != b {
                 self.column.decode_block(b, &mut self.block);
                 self.decoded = b;
             }
             self.block[i % BLOCK]
         } else {
-            *self.column.tail.get(i - self.column.widths.len() * BLOCK)?
+            *self.column.tail.get(i - self.column.blocks.len() * BLOCK)?
         };
         self.next += 1;
         Some(v)

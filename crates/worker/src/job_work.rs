@@ -9,20 +9,67 @@ use pypto_analysis::timeline::{self, TimelineBuilder};
 use pypto_formats::{cpm, name_map};
 use pypto_protocol::{DatasetSummary, DepsSummary, RecordsSummary};
 use serde::{Deserialize, Serialize};
+use std::future::Future;
+use std::task::Poll;
 use wasm_bindgen::JsValue;
 
 use crate::jobs::{FromJob, LoadedRuntime, RuntimeInputs};
 use crate::session::{bench_log, file_error, now_ms, parse_deps, parse_records, read_entry};
 
+/// Both futures, polled together (one thread: while one waits for bytes, the other parses).
+async fn join2<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (std::pin::pin!(a), std::pin::pin!(b));
+    let (mut got_a, mut got_b) = (None, None);
+    std::future::poll_fn(|cx| {
+        if got_a.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                got_a = Some(v);
+            }
+        }
+        if got_b.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                got_b = Some(v);
+            }
+        }
+        match (got_a.take(), got_b.take()) {
+            (Some(x), Some(y)) => Poll::Ready((x, y)),
+            (x, y) => {
+                (got_a, got_b) = (x, y);
+                Poll::Pending
+            }
+        }
+    })
+    .await
+}
+
 /// Reads and analyses one runtime dataset: its summary (file errors included) and the model.
+/// deps.json and the records file are read at the same time, so the waits for their bytes
+/// overlap.
 pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSummary, LoadedRuntime) {
     let entries = &inputs.entries;
     let mut summary = DatasetSummary::default();
     let mut deps_model = None;
     let mut deps_lean = false;
     let mut names_model = None;
-    if let Some(index) = inputs.deps {
-        if let Some((path, parsed)) = parse_deps(index, entries, sources, &mut summary.errors).await {
+    let (mut deps_errors, mut records_errors) = (Vec::new(), Vec::new());
+    let (deps_read, records_read) = join2(
+        async {
+            match inputs.deps {
+                Some(index) => parse_deps(index, entries, sources, &mut deps_errors).await,
+                None => None,
+            }
+        },
+        async {
+            match inputs.records {
+                Some(index) => parse_records(index, entries, sources, &mut records_errors).await,
+                None => None,
+            }
+        },
+    )
+    .await;
+    summary.errors.append(&mut deps_errors);
+    {
+        if let Some((path, parsed)) = deps_read {
             match parsed {
                 Ok(parsed) => {
                     summary.deps = Some(DepsSummary {
@@ -51,8 +98,9 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
     }
     let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
     let mut state = LoadedRuntime { deps_lean, cpm: cpm_inputs.clone(), ..Default::default() };
-    if let Some(index) = inputs.records {
-        if let Some((path, parsed)) = parse_records(index, entries, sources, &mut summary.errors).await {
+    summary.errors.append(&mut records_errors);
+    {
+        if let Some((path, parsed)) = records_read {
             match parsed {
                 Ok(parsed) => {
                     let build_started_ms = now_ms();

@@ -416,8 +416,13 @@ async fn load_runtime(
     let mut summary = summary;
     let get = |v: &JsValue, key: &str| js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
     let decoded_from_ms = now_ms();
-    let state: crate::jobs::LoadedRuntime = match crate::jobs::decode_at(&columns, "state") {
-        Ok(state) => state,
+    let state: crate::jobs::LoadedRuntime = match crate::jobs::decode_at::<crate::jobs::LoadedRuntime>(&columns, "state") {
+        Ok(mut state) => {
+            if let Some(m) = state.model.as_mut() {
+                m.shrink();
+            }
+            state
+        }
         Err(message) => {
             summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message });
             return summary;
