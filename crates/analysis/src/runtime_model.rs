@@ -11,7 +11,6 @@ use crate::summary::{self, RecordsFacts};
 use crate::task_kinds::{self, OrchSubmitsUs, SchedPhasesUs, TaskKinds};
 use crate::tasks::{self, JoinedTasks};
 use crate::timebase::Timebase;
-use pypto_formats::columns::NarrowI64Column;
 use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use pypto_formats::cpm::CpmPath;
 use pypto_formats::deps::{Deps, DepsArgs, DimRange};
@@ -114,9 +113,9 @@ pub struct RuntimeModel {
     pub level: u32,
     pub host_mode: bool,
     pub tasks: JoinedTasks,
-    /// Resolved func id per joined row ([`tasks::func_ids`]), at 1 or 2 bytes while the ids
-    /// fit (read it through [`tasks::FuncIdOf`]).
-    pub func_ids: NarrowI64Column,
+    /// Resolved func id per joined row ([`tasks::func_ids`]), bit-packed (read it through
+    /// [`tasks::FuncIdOf`]).
+    pub func_ids: PackedI64,
     pub kinds: TaskKinds,
     /// Scheduler phase lists (empty capacity slots included), µs.
     pub phases: Vec<SchedPhasesUs>,
@@ -253,7 +252,7 @@ impl RuntimeModel {
         let mut tasks = tasks::join_taking(&mut records, tb.clone());
         step("join");
         let facts = summary::records_summary_with(&records, &tasks, counts);
-        let func_ids = NarrowI64Column::from_vec(tasks::func_ids(&tasks, deps.as_ref()));
+        let func_ids: PackedI64 = tasks::func_ids(&tasks, deps.as_ref()).into_iter().collect();
         step("func ids");
         let kinds = task_kinds::classify_with(&records, &tasks, deps.as_ref(), &phases, &orch);
         step("task kinds");
@@ -427,9 +426,9 @@ impl RuntimeModel {
         let k = &self.kinds;
         let mk = &k.markers;
         let kinds = k.task_id.resident_bytes()
-            + k.kind.capacity() * size_of::<task_kinds::TaskKind>()
-            + k.spmd.capacity()
-            + k.mix.capacity()
+            + k.kind.resident_bytes()
+            + k.spmd.resident_bytes()
+            + k.mix.resident_bytes()
             + k.row_offsets.resident_bytes()
             + k.row_index.resident_bytes()
             + k.marker_offsets.resident_bytes()

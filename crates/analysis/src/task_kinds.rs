@@ -61,6 +61,13 @@ pub enum TaskKind {
 }
 
 impl TaskKind {
+    /// Every kind, in code order ([`KindCodes`]).
+    pub const ALL: [TaskKind; 6] = [Self::Regular, Self::Dummy, Self::Alloc, Self::PredicatedSkip, Self::GraphOuter, Self::GraphNode];
+
+    fn code(self) -> u32 {
+        Self::ALL.iter().position(|&k| k == self).unwrap_or(0) as u32
+    }
+
     /// Lower-case name (`regular`, `dummy`, `alloc`, `predicated_skip`, `graph_outer`,
     /// `graph_node`).
     pub fn as_str(self) -> &'static str {
@@ -405,16 +412,72 @@ pub enum AnchorRef {
     Marker(u32),
 }
 
+/// A task kind per task, bit-packed (a few bits a task).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct KindCodes(PackedU32);
+
+impl KindCodes {
+    pub fn push(&mut self, kind: TaskKind) {
+        self.0.push(kind.code());
+    }
+    pub fn get(&self, k: usize) -> Option<TaskKind> {
+        self.0.get(k).and_then(|c| TaskKind::ALL.get(c as usize).copied())
+    }
+    pub fn iter(&self) -> impl Iterator<Item = TaskKind> + '_ {
+        self.0.iter().map(|c| TaskKind::ALL.get(c as usize).copied().unwrap_or(TaskKind::Regular))
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+    pub fn resident_bytes(&self) -> usize {
+        self.0.resident_bytes()
+    }
+}
+
+/// A flag per task, bit-packed (runs of equal flags take no bits).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Flags(PackedU32);
+
+impl Flags {
+    pub fn push(&mut self, flag: bool) {
+        self.0.push(u32::from(flag));
+    }
+    pub fn get(&self, k: usize) -> Option<bool> {
+        self.0.get(k).map(|v| v != 0)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = bool> + '_ {
+        self.0.iter().map(|v| v != 0)
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+    pub fn resident_bytes(&self) -> usize {
+        self.0.resident_bytes()
+    }
+}
+
 /// Task kinds of one capture (columns, one entry per task id, ascending).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskKinds {
     /// Ascending (bit-packed: a few bits a task; [`TaskKinds::index_of`] searches it).
     pub task_id: PackedU64,
-    pub kind: Vec<TaskKind>,
+    pub kind: KindCodes,
     /// SPMD (§1.11: deps `block_num > 1`, else several same-type rows).
-    pub spmd: Vec<bool>,
+    pub spmd: Flags,
     /// MIX: rows of more than one core type, or more than one active kernel slot.
-    pub mix: Vec<bool>,
+    pub mix: Flags,
     /// Rows of task `k` are `row_index[row_offsets[k]..row_offsets[k + 1]]` (joined order);
     /// `row_index` is empty when it would be `0, 1, 2, …` (the joined rows are sorted by task
     /// id, as the join leaves them in a single-epoch capture): then the rows are the range
@@ -478,7 +541,7 @@ impl TaskKinds {
     /// Kind of a task id (None when the capture never mentions it).
     pub fn kind_of(&self, task_id: u64) -> Option<TaskKind> {
         self.index_of(task_id)
-            .and_then(|k| self.kind.get(k).copied())
+            .and_then(|k| self.kind.get(k))
     }
 
     /// Joined rows of a task id.
@@ -499,22 +562,22 @@ impl TaskKinds {
 
     /// Count of task ids of a kind.
     pub fn count(&self, kind: TaskKind) -> usize {
-        self.kind.iter().filter(|&&k| k == kind).count()
+        self.kind.iter().filter(|&k| k == kind).count()
     }
 
     /// Task ids of a kind, ascending.
     pub fn ids_of_kind(&self, kind: TaskKind) -> Vec<u64> {
         self.task_id
             .iter()
-            .zip(&self.kind)
-            .filter(|(_, &k)| k == kind)
+            .zip(self.kind.iter())
+            .filter(|&(_, k)| k == kind)
             .map(|(id, _)| id)
             .collect()
     }
 
     fn is_spmd(&self, task_id: u64) -> bool {
         self.index_of(task_id)
-            .and_then(|k| self.spmd.get(k).copied())
+            .and_then(|k| self.spmd.get(k))
             .unwrap_or(false)
     }
 
@@ -879,9 +942,6 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
         aicpu_lane_count: sched_count + orch.len() as u32,
         ..TaskKinds::default()
     };
-    out.kind.reserve_exact(n);
-    out.spmd.reserve_exact(n);
-    out.mix.reserve_exact(n);
     for (k, &id) in index.0.iter().enumerate() {
         let kind = kind_of(id, k);
         out.kind.push(kind);

@@ -31,6 +31,12 @@ impl FuncIdOf for Vec<i64> {
     }
 }
 
+impl FuncIdOf for PackedI64 {
+    fn func_id(&self, row: usize) -> i64 {
+        self.get(row).unwrap_or(-1)
+    }
+}
+
 impl FuncIdOf for pypto_formats::columns::NarrowI64Column {
     fn func_id(&self, row: usize) -> i64 {
         self.get(row).unwrap_or(-1)
@@ -279,6 +285,21 @@ impl JoinedTasks {
                 c.shrink_to_fit();
             }
         }
+    }
+    /// Heap bytes per column (capacities), for `bench`.
+    pub fn resident_bytes_by_column(&self) -> Vec<(&'static str, usize)> {
+        let mut out = vec![("task ids", self.task_id.resident_bytes()), ("cores", self.core_id.resident_bytes() + self.core_type.resident_bytes())];
+        match &self.times {
+            RowTimes::Cycles { start, end, receive, dispatch, finish, .. } => {
+                out.push(("start", start.resident_bytes()));
+                out.push(("end", end.resident_bytes()));
+                out.push(("receive", receive.resident_bytes()));
+                out.push(("dispatch", dispatch.resident_bytes()));
+                out.push(("finish", finish.resident_bytes()));
+            }
+            RowTimes::Us { start, .. } => out.push(("times (µs)", start.capacity() * 40)),
+        }
+        out
     }
     /// Heap bytes of the columns (capacities).
     pub fn resident_bytes(&self) -> usize {

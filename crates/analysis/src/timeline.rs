@@ -78,6 +78,9 @@ pub const COLOR_GRAPH: u32 = 0x4000_0104;
 /// "No task id" in the `task_ring` / `task_local` columns.
 pub const NO_TASK: u32 = u32::MAX;
 
+/// "No name kept" in [`Timeline::name_index`] ([`Timeline::compact_for_queries`]).
+pub const NO_NAME: u32 = u32::MAX;
+
 /// The views (mirrors the protocol's `TimelineView`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum View {
@@ -187,7 +190,13 @@ pub struct Timeline {
     /// Per bar: its row in the model's lane columns, and its name in `names` (bit-packed: see
     /// [`PackedU32`]).
     pub source: PackedU32,
+    /// Per bar (see above); [`NO_NAME`] for the bars whose names the analysis worker never
+    /// reads once [`Timeline::compact_for_queries`] ran (the page holds them all).
     pub name_index: PackedU32,
+    /// Per track: `Some(other)` when the track's bars have `other`'s sources, bar for bar
+    /// (a Scheduler View lane in the order of its core's Worker View lane); their own
+    /// entries in `source` are then 0. Read sources with [`Timeline::source_of`].
+    pub source_alias: Vec<Option<u32>>,
     pub names: Vec<String>,
     pub columns: RenderColumns,
     /// `(color_key, name, bars)`, ascending key.
@@ -612,7 +621,7 @@ fn spmd_rows(m: &RuntimeModel) -> Vec<bool> {
     m.tasks
         .task_id
         .iter()
-        .map(|id| ids.binary_search(&id).ok().and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false))
+        .map(|id| ids.binary_search(&id).ok().and_then(|k| m.kinds.spmd.get(k)).unwrap_or(false))
         .collect()
 }
 
@@ -683,7 +692,7 @@ fn worker_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
                     (COLOR_DUMMY, b.intern("dummy"), true)
                 }
             };
-            let spmd = m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false);
+            let spmd = m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k)).unwrap_or(false);
             let flags = FLAG_TASK | (u32::from(marker) * FLAG_MARKER) | (u32::from(spmd) * FLAG_SPMD) | cx.path_flags(id);
             bars.push(Bar { start, end, setup: start, color, name, row: 0, flags, source: i as u32, task: id });
         }
@@ -934,6 +943,53 @@ impl Timeline {
         let first = self.track_sublanes.get(track as usize).copied().unwrap_or(0) as usize;
         let end = self.track_sublanes.get(track as usize + 1).copied().unwrap_or(0) as usize;
         self.sublanes.get(first..end.max(first)).unwrap_or_default().iter().map(|r| r.start as usize..r.end as usize)
+    }
+
+    /// The source of a global bar (its row in the model's lane columns), through
+    /// [`Timeline::source_alias`].
+    pub fn source_of(&self, bar: usize) -> Option<u32> {
+        if self.source_alias.is_empty() {
+            return self.source.get(bar);
+        }
+        let track = self.track_of(bar)?;
+        match self.source_alias.get(track as usize).copied().flatten() {
+            Some(other) => {
+                let index = bar - self.track_range(track).start;
+                let own = self.track_range(other);
+                (index < own.len()).then(|| self.source.get(own.start + index)).flatten()
+            }
+            None => self.source.get(bar),
+        }
+    }
+
+    /// Drops what the analysis worker's copy never reads, once the render columns are out:
+    /// the names of Scheduler View, AICPU Scheduler and Orchestrator bars (their details
+    /// name them from the model), and the sources of Scheduler View lanes whose bars are
+    /// their core's Worker View bars in the same order (an alias instead).
+    pub fn compact_for_queries(&mut self) {
+        let n = self.tracks.len();
+        let mut alias: Vec<Option<u32>> = vec![None; n];
+        for (k, tr) in self.tracks.iter().enumerate() {
+            let TrackKind::SchedCore { core_id } = tr.kind else { continue };
+            let Some(core) = self.tracks.iter().position(|x| x.dataset == tr.dataset && x.kind == TrackKind::Core { core_id }) else { continue };
+            let (mine, theirs) = (self.track_range(k as u32), self.track_range(core as u32));
+            if mine.len() == theirs.len() && mine.clone().zip(theirs).all(|(a, b)| self.source.get(a) == self.source.get(b)) {
+                alias[k] = Some(core as u32);
+            }
+        }
+        let unread = |tr: &Track| matches!(tr.kind, TrackKind::SchedCore { .. } | TrackKind::SchedThread { .. } | TrackKind::Orch { .. });
+        let mut source = PackedU32::new();
+        let mut name_index = PackedU32::new();
+        for (k, tr) in self.tracks.iter().enumerate() {
+            for g in self.track_range(k as u32) {
+                source.push(if alias[k].is_some() { 0 } else { self.source.get(g).unwrap_or(0) });
+                name_index.push(if unread(tr) { NO_NAME } else { self.name_index.get(g).unwrap_or(NO_NAME) });
+            }
+        }
+        source.shrink_to_fit();
+        name_index.shrink_to_fit();
+        (self.source, self.name_index) = (source, name_index);
+        self.source_alias = if alias.iter().any(Option::is_some) { alias } else { Vec::new() };
     }
 
     /// Track of a global bar index.

@@ -46,7 +46,7 @@ fn at(t: &Timeline, bar: usize) -> Option<BarAt> {
 /// `(drawn start (setup start), start, end)` of a bar in µs, from the model.
 pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(f64, f64, f64)> {
     let g = t.bar_index(bar.track, bar.index)?;
-    let src = t.source.get(g)? as usize;
+    let src = t.source_of(g)? as usize;
     let m = model(t, models, bar.track)?;
     let tr = t.tracks.get(bar.track as usize)?;
     let pair = |s: Option<f64>, e: Option<f64>| {
@@ -81,7 +81,7 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
 /// The task id a bar stands for (task bars, markers, submits, graph envelopes).
 pub fn bar_task(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<u64> {
     let g = t.bar_index(bar.track, bar.index)?;
-    let src = t.source.get(g)? as usize;
+    let src = t.source_of(g)? as usize;
     let m = model(t, models, bar.track)?;
     match t.tracks.get(bar.track as usize)?.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => m.tasks.task_id.get(src),
@@ -94,7 +94,7 @@ pub fn bar_task(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<u6
 }
 
 fn is_spmd(m: &RuntimeModel, id: u64) -> bool {
-    m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k).copied()).unwrap_or(false)
+    m.kinds.index_of(id).and_then(|k| m.kinds.spmd.get(k)).unwrap_or(false)
 }
 
 /// The reference's label of a bar (`qk_spmd(r1t5)`, `dummy(t3)`, `complete(4)`, `submit(t7)`).
@@ -109,7 +109,7 @@ pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
     let (Some(g), Some(m), Some(tr)) = (t.bar_index(bar.track, bar.index), model(t, models, bar.track), t.tracks.get(bar.track as usize)) else {
         return String::new();
     };
-    let src = t.source.get(g).unwrap_or(0) as usize;
+    let src = t.source_of(g).unwrap_or(0) as usize;
     match tr.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
             let id = m.tasks.task_id.get(src).unwrap_or(0);
@@ -162,9 +162,9 @@ fn bar_of_source(t: &Timeline, models: &[&RuntimeModel], track: u32, source: u32
                 hi = mid;
             }
         }
-        (lo..row.end).take_while(|&g| start_of(g) <= start_us).find(|&g| t.source.get(g) == Some(source))
+        (lo..row.end).take_while(|&g| start_of(g) <= start_us).find(|&g| t.source_of(g) == Some(source))
     });
-    near.or_else(|| t.track_range(track).find(|&g| t.source.get(g) == Some(source))).map(bar)
+    near.or_else(|| t.track_range(track).find(|&g| t.source_of(g) == Some(source))).map(bar)
 }
 
 /// The bar of a joined row in the Worker View (or Scheduler View).
@@ -266,7 +266,7 @@ pub fn spmd_group(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Vec<Bar
         _ => return vec![bar],
     };
     let (Some(m), Some(g)) = (models.get(d as usize), t.bar_index(bar.track, bar.index)) else { return Vec::new() };
-    let row = t.source.get(g).unwrap_or(0);
+    let row = t.source_of(g).unwrap_or(0);
     let id = m.tasks.task_id.get(row as usize).unwrap_or(0);
     let fid = m.func_ids.func_id(row as usize);
     m.kinds
@@ -352,7 +352,7 @@ pub fn bar_details_with(
     let g = t.bar_index(bar.track, bar.index)?;
     let tr = t.tracks.get(bar.track as usize)?;
     let m = model(t, models, bar.track)?;
-    let src = t.source.get(g)? as usize;
+    let src = t.source_of(g)? as usize;
     let dataset = tr.dataset as usize;
     let phase = match tr.kind {
         TrackKind::SchedThread { thread } => Some(phase_fields(m, dataset, thread, src, read)),

@@ -316,11 +316,11 @@ fn task_kinds_on_special_fixtures() {
 
     // SPMD / MIX flags.
     let c = find("a2a3sim-L4-TestSpmdMultiblockMix_Case1");
-    assert!(c.kinds.spmd.iter().any(|&s| s));
-    assert!(c.kinds.mix.iter().any(|&m| m));
+    assert!(c.kinds.spmd.iter().any(|s| s));
+    assert!(c.kinds.mix.iter().any(|m| m));
     let c = find("a2a3sim-L4-TestChipSwimlaneMixed_default");
-    assert!(c.kinds.mix.iter().any(|&m| m));
-    assert!(c.kinds.spmd.iter().all(|&s| !s));
+    assert!(c.kinds.mix.iter().any(|m| m));
+    assert!(c.kinds.spmd.iter().all(|s| !s));
 }
 
 #[test]

@@ -617,8 +617,14 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
             .into_iter()
             .map(|(n, b)| (format!("model: {n}"), b as u64))
             .collect();
+        for (n, b) in m.tasks.resident_bytes_by_column() {
+            rep.worker_components.push((format!("  of the joined tasks: {n}"), b as u64));
+        }
     }
     if let Some(t) = &ctx.timeline {
+        // The index as the analysis worker keeps it.
+        let mut t = t.clone();
+        t.compact_for_queries();
         let q = t.source.resident_bytes() + t.name_index.resident_bytes() + t.track_offsets.capacity() * 4
             + t.names.iter().map(|n| n.capacity() + 24).sum::<usize>();
         rep.worker_components.push(("timeline: query columns".to_owned(), q as u64));
@@ -702,7 +708,8 @@ pub fn render_text(r: &BenchReport) -> String {
         r.model_bytes_per_task, r.peak_bytes_per_task
     );
     if !r.worker_components.is_empty() {
-        let total: u64 = r.worker_components.iter().map(|c| c.1).sum();
+        // Indented rows break the row above down; they are not added again.
+        let total: u64 = r.worker_components.iter().filter(|c| !c.0.starts_with(' ')).map(|c| c.1).sum();
         let per = |b: u64| if r.tasks > 0 { b as f64 / r.tasks as f64 } else { 0.0 };
         let _ = writeln!(s, "worker resident (exact capacities): {:.1} MB, {:.1} bytes/task", mb(total), per(total));
         for (name, b) in &r.worker_components {

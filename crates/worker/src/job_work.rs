@@ -43,8 +43,9 @@ async fn join2<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
 }
 
 /// Reads and analyses one runtime dataset: its summary (file errors included) and the model.
-/// deps.json and the records file are read at the same time, so the waits for their bytes
-/// overlap.
+/// Local files (`File`s) of deps.json and the records are read at the same time, so the waits
+/// for their bytes overlap; over HTTP one after the other (two streams at once were slower:
+/// the server and the browser share the machine's cores with the parser).
 pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSummary, LoadedRuntime) {
     let entries = &inputs.entries;
     let mut summary = DatasetSummary::default();
@@ -52,21 +53,25 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
     let mut deps_lean = false;
     let mut names_model = None;
     let (mut deps_errors, mut records_errors) = (Vec::new(), Vec::new());
-    let (deps_read, records_read) = join2(
-        async {
-            match inputs.deps {
-                Some(index) => parse_deps(index, entries, sources, &mut deps_errors).await,
-                None => None,
-            }
-        },
-        async {
-            match inputs.records {
-                Some(index) => parse_records(index, entries, sources, &mut records_errors).await,
-                None => None,
-            }
-        },
-    )
-    .await;
+    let is_url = |i: Option<usize>| i.and_then(|i| sources.get(i)).is_some_and(JsValue::is_string);
+    let read_deps = async {
+        match inputs.deps {
+            Some(index) => parse_deps(index, entries, sources, &mut deps_errors).await,
+            None => None,
+        }
+    };
+    let read_records = async {
+        match inputs.records {
+            Some(index) => parse_records(index, entries, sources, &mut records_errors).await,
+            None => None,
+        }
+    };
+    let (deps_read, records_read) = if is_url(inputs.deps) || is_url(inputs.records) {
+        let d = read_deps.await;
+        (d, read_records.await)
+    } else {
+        join2(read_deps, read_records).await
+    };
     summary.errors.append(&mut deps_errors);
     {
         if let Some((path, parsed)) = deps_read {
@@ -104,7 +109,12 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
             match parsed {
                 Ok(parsed) => {
                     let build_started_ms = now_ms();
-                    let mut step = |name: &str| bench_log(&format!("pypto-worker model step {name}"));
+                    let mut last_ms = build_started_ms;
+                    let mut step = |name: &str| {
+                        let now = now_ms();
+                        bench_log(&format!("pypto-worker model step {name}: {:.0} ms", now - last_ms));
+                        last_ms = now;
+                    };
                     let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
                     bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
                     summary.records = Some(RecordsSummary {
@@ -174,9 +184,10 @@ pub(crate) async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) ->
     let columns = js_sys::Object::new();
     let mut header = None;
     if let Some(model) = state.model.as_ref().filter(|_| inputs.prebuild_timeline) {
-        let (t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), model)]);
+        let (mut t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), model)]);
         header = Some(crate::timelines::header(0, &[inputs.dataset_id], &t));
         set(&columns, "timeline", &timeline_columns);
+        t.compact_for_queries();
         state.timeline = Some(t);
     }
     if let Some(model) = state.model.as_mut() {
@@ -218,10 +229,11 @@ pub(crate) async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u3
             Err(message) => return (FromJob::Failed { message }, js_sys::Object::new()),
         }
     }
-    let t = builder.finish();
+    let mut t = builder.finish();
     let header = crate::timelines::header(0, dataset_ids, &t);
     let columns = js_sys::Object::new();
     set(&columns, "timeline", &sink.into_columns(&t.track_offsets, &t.name_index).into_object());
+    t.compact_for_queries();
     if let Err(message) = put_encoded(&columns, "index", &t) {
         return (FromJob::Failed { message }, js_sys::Object::new());
     }
