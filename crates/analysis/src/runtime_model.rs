@@ -41,12 +41,16 @@ pub struct DepsDetails {
     pub args: DepsArgs,
     pub dims: Vec<u32>,
     pub dtype_names: Vec<String>,
-    /// From a lean read ([`pypto_formats::deps::DepsStream::lean`]): each task's byte span
-    /// in deps.json. Then `args` is empty and the details re-read one task's arguments from
-    /// the file on demand ([`pypto_formats::deps::parse_task`]).
+    /// From a lean read ([`pypto_formats::deps::DepsStream::lean`]): the byte offset in
+    /// deps.json of tasks 0, [`DEPS_TASK_STRIDE`], 2 · that, …, and just past the last task.
+    /// Then `args` is empty and the details re-read one task's arguments from the file on
+    /// demand ([`DepsDetails::task_span`], [`pypto_formats::deps::parse_task_at`]).
     pub task_offsets: PackedU64,
-    pub task_lens: PackedU32,
+    pub tasks_end: u64,
 }
+
+/// deps.json tasks per entry of [`DepsDetails::task_offsets`].
+pub const DEPS_TASK_STRIDE: usize = 16;
 
 impl DepsDetails {
     /// Keeps the detail columns of `d` (capacities trimmed).
@@ -71,12 +75,23 @@ impl DepsDetails {
         arg_offsets.shrink_to_fit();
         let mut dims = d.dims;
         dims.shrink_to_fit();
-        let task_offsets: PackedU64 = d.task_offsets.iter().copied().collect();
-        let task_lens = PackedU32::from(d.task_lens.as_slice());
+        let task_offsets: PackedU64 = d.task_offsets.iter().step_by(DEPS_TASK_STRIDE).copied().collect();
+        let tasks_end = d.task_offsets.last().zip(d.task_lens.last()).map_or(0, |(&o, &l)| o + u64::from(l));
         if !task_offsets.is_empty() {
             arg_offsets = Vec::new();
         }
-        Self { first_kernel, block_num, arg_offsets, args, dims, dtype_names: d.dtype_names, task_offsets, task_lens }
+        Self { first_kernel, block_num, arg_offsets, args, dims, dtype_names: d.dtype_names, task_offsets, tasks_end }
+    }
+
+    /// Where deps.json task `i` is, in a lean read: `(offset, len, position)` of the piece of
+    /// the file holding it and the tasks after it in its group, and its position there (read
+    /// it with [`pypto_formats::deps::parse_task_at`]).
+    pub fn task_span(&self, i: usize) -> Option<(u64, u32, usize)> {
+        let g = i / DEPS_TASK_STRIDE;
+        let from = self.task_offsets.get(g)?;
+        // One byte past the last task, so it reads as complete.
+        let to = self.task_offsets.get(g + 1).unwrap_or(self.tasks_end + 1);
+        Some((from, u32::try_from(to.checked_sub(from)?).ok()?, i % DEPS_TASK_STRIDE))
     }
 
     /// The dims of a range (empty if out of bounds).
@@ -98,7 +113,6 @@ impl DepsDetails {
             + (a.shape.capacity() + a.strides.capacity()) * size_of::<DimRange>()
             + a.start_offset.capacity() * 8
             + self.task_offsets.resident_bytes()
-            + self.task_lens.resident_bytes()
     }
 
     /// Whether the arguments are re-read from the file on demand (lean read).
@@ -128,8 +142,8 @@ pub struct RuntimeModel {
     /// deps.json task index per [`TaskKinds::task_id`] (`u32::MAX` = not in deps.json).
     pub deps_index: PackedU32,
     /// Successors of kinds task `k`: `succ[succ_offsets[k]..succ_offsets[k+1]]` (kinds indices;
-    /// read them with [`RuntimeModel::neighbours`]). Bit-packed: offsets rise steadily and a
-    /// task's neighbours are near it, a byte or two an edge.
+    /// read them with [`RuntimeModel::neighbours`]). Bit-packed: offsets rise steadily and
+    /// neighbours are mostly near their task.
     pub succ_offsets: PackedU32,
     pub succ: PackedU32,
     pub pred_offsets: PackedU32,
@@ -369,6 +383,13 @@ impl RuntimeModel {
         for p in &mut self.phases {
             p.detach(&tb);
         }
+    }
+
+    /// The scheduler phases as [`RuntimeModel::detach_phases`] leaves them, the model untouched
+    /// (a thread that cannot be detached is copied whole).
+    pub fn detached_phases(&self) -> Vec<SchedPhasesUs> {
+        let tb = self.tasks.timebase.clone();
+        self.phases.iter().map(|p| tb.as_ref().and_then(|tb| p.detached_copy(tb)).unwrap_or_else(|| p.clone())).collect()
     }
 
     /// Whether some scheduler phases are detached (their columns dropped).

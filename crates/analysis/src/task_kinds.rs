@@ -151,15 +151,20 @@ impl SchedPhasesUs {
     /// analysis worker keeps the phases this way: a bar's details read its record back, and
     /// the timeline is built in a job from the file). No-op otherwise.
     pub fn detach(&mut self, tb: &Timebase) {
-        let len = self.kind.len();
-        let Some(file) = self.file.as_mut() else { return };
-        if file.detached.is_some() || file.offsets.len() != len.div_ceil(SCHED_OFFSET_STRIDE) || file.end == 0 {
-            return;
+        if let Some(d) = self.detached_copy(tb) {
+            *self = d;
         }
-        file.detached = Some((len, Box::new(Timebase { warnings: Vec::new(), ..tb.clone() })));
-        let task_id = std::mem::take(&mut self.task_id);
-        let file = self.file.take();
-        *self = Self { task_id, file, ..Self::default() };
+    }
+    /// The phases as [`SchedPhasesUs::detach`] leaves them, `self` untouched; `None` when
+    /// they cannot be detached (or already are).
+    pub fn detached_copy(&self, tb: &Timebase) -> Option<Self> {
+        let len = self.kind.len();
+        let file = self.file.as_ref()?;
+        if file.detached.is_some() || file.offsets.len() != len.div_ceil(SCHED_OFFSET_STRIDE) || file.end == 0 {
+            return None;
+        }
+        let detached = Some((len, Box::new(Timebase { warnings: Vec::new(), ..tb.clone() })));
+        Some(Self { task_id: self.task_id.clone(), file: Some(PhaseFile { offsets: file.offsets.clone(), end: file.end, detached }), ..Self::default() })
     }
     /// Record `i`'s fields, or where to read them.
     pub fn lookup(&self, i: usize) -> Option<PhaseLookup> {

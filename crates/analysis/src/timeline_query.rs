@@ -464,11 +464,9 @@ pub fn bar_details_with(
         if let Some(i) = di {
             if d.args_on_demand() {
                 let one = d
-                    .task_offsets
-                    .get(i)
-                    .zip(d.task_lens.get(i))
-                    .and_then(|(off, len)| read(dataset, DetailFile::Deps, off, len))
-                    .and_then(|bytes| pypto_formats::deps::parse_task(&bytes));
+                    .task_span(i)
+                    .and_then(|(off, len, k)| Some((read(dataset, DetailFile::Deps, off, len)?, k)))
+                    .and_then(|(bytes, k)| pypto_formats::deps::parse_task_at(&bytes, k));
                 match one {
                     Some(one) => arg_fields(&DepsDetails::from_deps(one), 0, &mut push),
                     None => push("Arguments", NOT_READ.to_owned()),

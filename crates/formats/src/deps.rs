@@ -733,6 +733,25 @@ pub fn parse_task(bytes: &[u8]) -> Option<Deps> {
     Some(finish(b))
 }
 
+/// Re-reads the `k`-th task element of `bytes`, a piece of deps.json's `tasks` array that
+/// starts at a task (elements separated by commas), as [`parse_task`] reads one: `None` when
+/// the piece does not hold that many tasks.
+pub fn parse_task_at(bytes: &[u8], k: usize) -> Option<Deps> {
+    use crate::json_fast::{skip_value, skip_ws};
+    let mut at = skip_ws(bytes, 0);
+    for _ in 0..k {
+        at = skip_ws(bytes, skip_value(bytes, at)?);
+        if bytes.get(at) != Some(&b',') {
+            return None;
+        }
+        at = skip_ws(bytes, at + 1);
+    }
+    let t: TaskRec<'_> = serde_json::Deserializer::from_slice(bytes.get(at..)?).into_iter::<TaskRec<'_>>().next()?.ok()?;
+    let mut b = Builder::default();
+    push_task(&mut b, t);
+    Some(finish(b))
+}
+
 /// Streams tasks into the builder.
 struct TasksField<'b>(&'b mut Builder);
 /// Streams tensors into the builder.

@@ -22,12 +22,12 @@ pub const BLOCK: usize = 128;
 /// [`PackedU64::push`]; the last, partial block stays unpacked until it fills.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PackedU64 {
-    /// Per full block: its line and residual width (one load per value read).
+    /// Per full block: its line, residual width and first word (one load per value read).
     #[serde(deserialize_with = "exact_vec")]
     blocks: Vec<Block>,
-    /// Per full block: index of its first word in `words`.
+    /// Index in `words` of the first word of blocks 0, [`GROUP`], 2 · [`GROUP`], …
     #[serde(deserialize_with = "exact_vec")]
-    word_offsets: Vec<u32>,
+    group_words: Vec<u32>,
     #[serde(deserialize_with = "exact_vec")]
     words: Vec<u64>,
     /// The values after the last full block.
@@ -35,13 +35,20 @@ pub struct PackedU64 {
     tail: Vec<u64>,
 }
 
-/// One block's frame: value `k` is `base + slope · k + residual_k`, residuals `width` bits.
+/// One block's frame: value `k` is `base + slope · k + residual_k`, residuals `width` bits
+/// starting `word` words after its group's first ([`PackedU64::group_words`]). 15 bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[repr(C, packed)]
 struct Block {
     base: u64,
     slope: i32,
     width: u8,
+    word: u16,
 }
+
+/// Blocks per entry of [`PackedU64::group_words`]: a group's words (at most 128 a block) are
+/// counted from it in a `u16`.
+const GROUP: usize = 16;
 
 /// Deserialises a `Vec` with exactly the capacity the encoding announces (a binary encoding
 /// gives the length first): a decoded column holds no slack, where serde's own `Vec` grows
@@ -134,15 +141,22 @@ impl PackedU64 {
 
     fn pack_tail(&mut self) {
         let (base, slope, width) = fit(&self.tail);
-        self.blocks.push(Block { base, slope: i32::try_from(slope).unwrap_or(0), width });
-        self.word_offsets.push(self.words.len() as u32);
+        if self.blocks.len().is_multiple_of(GROUP) {
+            self.group_words.push(self.words.len() as u32);
+        }
+        let group_first = self.group_words.last().copied().unwrap_or(0) as usize;
+        let word = (self.words.len() - group_first) as u16;
+        // `fit` keeps slopes within an i32.
+        let slope = i32::try_from(slope).unwrap_or(0);
+        let step = i64::from(slope).cast_unsigned();
+        self.blocks.push(Block { base, slope, width, word });
         if width > 0 {
             let w = u32::from(width);
             let first_word = self.words.len();
             // BLOCK · width bits is exactly 2 · width words.
             self.words.resize(first_word + 2 * width as usize, 0);
             for (k, &v) in self.tail.iter().enumerate() {
-                let r = v.wrapping_sub(base.wrapping_add(slope.cast_unsigned().wrapping_mul(k as u64)));
+                let r = v.wrapping_sub(base.wrapping_add(step.wrapping_mul(k as u64)));
                 let bit = k as u32 * w;
                 let (word, shift) = (first_word + (bit / 64) as usize, bit % 64);
                 self.words[word] |= r << shift;
@@ -157,7 +171,7 @@ impl PackedU64 {
     /// Value `i`, if any.
     pub fn get(&self, i: usize) -> Option<u64> {
         let b = i / BLOCK;
-        let Some(&Block { base, slope, width }) = self.blocks.get(b) else {
+        let Some(&Block { base, slope, width, word }) = self.blocks.get(b) else {
             return self.tail.get(i - self.blocks.len() * BLOCK).copied();
         };
         let k = (i % BLOCK) as u64;
@@ -167,7 +181,8 @@ impl PackedU64 {
         }
         let w = u32::from(width);
         let bit = k as u32 * w;
-        let first = self.word_offsets.get(b).copied().unwrap_or(0) as usize + (bit / 64) as usize;
+        let group_first = self.group_words.get(b / GROUP).copied().unwrap_or(0) as usize;
+        let first = group_first + usize::from(word) + (bit / 64) as usize;
         let shift = bit % 64;
         let mut r = self.words.get(first).copied().unwrap_or(0) >> shift;
         if shift + w > 64 {
@@ -229,14 +244,14 @@ impl PackedU64 {
     /// Trims the capacities.
     pub fn shrink_to_fit(&mut self) {
         self.blocks.shrink_to_fit();
-        self.word_offsets.shrink_to_fit();
+        self.group_words.shrink_to_fit();
         self.words.shrink_to_fit();
         self.tail.shrink_to_fit();
     }
 
     /// Heap bytes (capacities).
     pub fn resident_bytes(&self) -> usize {
-        self.blocks.capacity() * std::mem::size_of::<Block>() + (self.words.capacity() + self.tail.capacity()) * 8 + self.word_offsets.capacity() * 4
+        self.blocks.capacity() * std::mem::size_of::<Block>() + (self.words.capacity() + self.tail.capacity()) * 8 + self.group_words.capacity() * 4
     }
 }
 
@@ -451,6 +466,15 @@ mod tests {
             let values: Vec<u64> = (0..1000).map(|_| splitmix(&mut s) & mask).collect();
             round_trip(&values);
         }
+        // Blocks of every width one after the other, past several groups of blocks.
+        let varied: Vec<u64> = (0..BLOCK * GROUP * 5)
+            .map(|i| {
+                let width = (i / BLOCK * 7) % 65;
+                let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+                splitmix(&mut s) & mask
+            })
+            .collect();
+        round_trip(&varied);
         round_trip(&[]);
         round_trip(&[u64::MAX, 0, u64::MAX, 1]);
         round_trip(&vec![u64::MAX; 300]);

@@ -137,6 +137,10 @@ fn deps_lean_stream_keeps_heads_and_spans() {
             for i in 0..b.task_id.len() {
                 let start = lean.task_offsets[i] as usize;
                 let one = deps::parse_task(&bytes[start..start + lean.task_lens[i] as usize]).unwrap();
+                // The same task read from a piece starting a few tasks earlier.
+                let from = i.saturating_sub(i % 5);
+                let piece = &bytes[lean.task_offsets[from] as usize..(start + lean.task_lens[i] as usize + 1).min(bytes.len())];
+                assert_eq!(deps::parse_task_at(piece, i - from).as_ref(), Some(&one), "{}: task {i} from task {from}", p.display());
                 assert_eq!(one.tasks.task_id, vec![b.task_id[i]]);
                 let (x, y) = (b.arg_offsets[i] as usize, b.arg_offsets[i + 1] as usize);
                 assert_eq!(one.args.idx, whole.args.idx[x..y]);

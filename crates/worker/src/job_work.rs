@@ -176,27 +176,38 @@ fn put_encoded<T: Serialize>(columns: &js_sys::Object, key: &str, value: &T) -> 
     Ok(())
 }
 
-/// [`crate::jobs::ToJob::LoadRuntime`]: the dataset read and analysed; its timeline built
-/// when asked (`inputs.prebuild_timeline`: the page will open it first), the render columns
-/// in `columns.timeline`; the model's scheduler phases detached; the state encoded.
+/// [`crate::jobs::ToJob::LoadRuntime`]: the dataset read and analysed. First posted (a part,
+/// [`crate::jobs::post_part`]): its summary and encoded state, the model's scheduler phases
+/// detached — the dataset counts as loaded. Then, when asked (`inputs.prebuild_timeline`: the
+/// page will open it first), its timeline: the render columns in `columns.timeline`, the
+/// query index encoded in `columns.index`.
 pub(crate) async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
     let (summary, mut state) = read_dataset(inputs, sources).await;
-    let columns = js_sys::Object::new();
-    let mut header = None;
-    if let Some(model) = state.model.as_ref().filter(|_| inputs.prebuild_timeline) {
-        let (mut t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), model)]);
-        header = Some(crate::timelines::header(0, &[inputs.dataset_id], &t));
-        set(&columns, "timeline", &timeline_columns);
-        t.compact_for_queries();
-        state.timeline = Some(t);
-    }
-    if let Some(model) = state.model.as_mut() {
-        model.detach_phases();
-    }
-    if let Err(message) = put_encoded(&columns, "state", &state) {
+    // Detached copies of the phases go to the analysis worker; the whole ones stay for the
+    // timeline.
+    let whole_phases = state.model.as_mut().map(|m| {
+        let detached = m.detached_phases();
+        std::mem::replace(&mut m.phases, detached)
+    });
+    let part = js_sys::Object::new();
+    if let Err(message) = put_encoded(&part, "state", &state) {
         return (FromJob::Failed { message }, js_sys::Object::new());
     }
-    (FromJob::RuntimeLoaded { summary, timeline: header }, columns)
+    crate::jobs::post_part(&FromJob::RuntimeLoaded { summary }, &part);
+    let Some(mut model) = state.model.take().filter(|_| inputs.prebuild_timeline) else { return (FromJob::Done, js_sys::Object::new()) };
+    if let Some(whole) = whole_phases {
+        model.phases = whole;
+    }
+    let (mut t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), &model)]);
+    drop(model);
+    let header = crate::timelines::header(0, &[inputs.dataset_id], &t);
+    let columns = js_sys::Object::new();
+    set(&columns, "timeline", &timeline_columns);
+    t.compact_for_queries();
+    if let Err(message) = put_encoded(&columns, "index", &t) {
+        return (FromJob::Failed { message }, js_sys::Object::new());
+    }
+    (FromJob::TimelineBuilt { header }, columns)
 }
 
 /// The files of dataset `k` of a job's `datasets` (each dataset's files follow the previous

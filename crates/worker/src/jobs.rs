@@ -18,7 +18,6 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
-use pypto_analysis::timeline::Timeline;
 use pypto_formats::name_map::NameMap;
 use pypto_protocol::{DatasetSummary, EntryMeta, FromWorker, TimelineHeader};
 use serde::{Deserialize, Serialize};
@@ -62,7 +61,6 @@ pub(crate) enum FromJob {
     /// `columns.timeline`.
     RuntimeLoaded {
         summary: DatasetSummary,
-        timeline: Option<TimelineHeader>,
     },
     /// A timeline's header; its render columns are `columns.timeline`, its query index is
     /// encoded in `columns.index`.
@@ -71,6 +69,8 @@ pub(crate) enum FromJob {
     TraceExported { slices: u64, flows: u64 },
     /// Encoded [`crate::job_work::PathResult`] in `columns.tables`.
     PathTables,
+    /// Nothing more (a load job that built no timeline).
+    Done,
     Failed {
         message: String,
     },
@@ -86,8 +86,6 @@ pub(crate) struct LoadedRuntime {
     pub(crate) deps_lean: bool,
     /// The capture's `CPM_*.json` paths, for the path tables.
     pub(crate) cpm: CpmInputs,
-    /// The single-dataset timeline's query index (its render columns travel beside).
-    pub(crate) timeline: Option<Timeline>,
 }
 
 thread_local! {
@@ -105,7 +103,8 @@ pub(crate) fn is_job() -> bool {
 /// A started job: its worker and what settles its promise.
 struct Running {
     worker: web_sys::Worker,
-    reject: js_sys::Function,
+    /// Fails the job's promises with its argument.
+    cancel: Closure<dyn Fn(JsValue)>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
@@ -121,10 +120,8 @@ pub(crate) fn cancel_all() {
     let all: Vec<Running> = RUNNING.with_borrow_mut(|r| r.drain().map(|(_, j)| j).collect());
     for job in all {
         job.worker.terminate();
-        let _ = job.reject.call1(
-            &JsValue::NULL,
-            &JsValue::from_str("cancelled: another folder was opened"),
-        );
+        let cancel: &js_sys::Function = job.cancel.as_ref().unchecked_ref();
+        let _ = cancel.call1(&JsValue::NULL, &JsValue::from_str("cancelled: another folder was opened"));
     }
 }
 
@@ -143,118 +140,119 @@ fn own_url() -> String {
     scope.location().href()
 }
 
-/// Runs `request` in a new job with `files` and waits for its answer: the final envelope
-/// (`{ job, columns }`), or why the job failed.
-pub(crate) async fn run(request: &ToJob, files: &js_sys::Array) -> Result<JsValue, String> {
+/// A started job: `part` settles with its first `{ part }` envelope (or its final one, when
+/// it sends none), `done` with its final `{ job }` envelope; both fail with why the job failed.
+pub(crate) struct Started {
+    pub(crate) part: js_sys::Promise,
+    pub(crate) done: js_sys::Promise,
+}
+
+/// The resolve and reject functions of a promise.
+fn settlers() -> (js_sys::Promise, js_sys::Function, js_sys::Function) {
+    let mut got: Option<(js_sys::Function, js_sys::Function)> = None;
+    let promise = js_sys::Promise::new(&mut |resolve, reject| got = Some((resolve, reject)));
+    let noop = || js_sys::Function::new_no_args("");
+    let (resolve, reject) = got.unwrap_or_else(|| (noop(), noop()));
+    (promise, resolve, reject)
+}
+
+/// Starts `request` in a new job with `files`.
+pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, String> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    let job_value = request
-        .serialize(&serializer)
-        .map_err(|e| format!("job request: {e}"))?;
+    let job_value = request.serialize(&serializer).map_err(|e| format!("job request: {e}"))?;
     let envelope = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("job"), &job_value);
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("files"), files);
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options(&own_url(), &options)
-        .map_err(|e| format!("could not start an analysis job: {}", text_of(&e)))?;
+    let worker = web_sys::Worker::new_with_options(&own_url(), &options).map_err(|e| format!("could not start an analysis job: {}", text_of(&e)))?;
     let id = NEXT_ID.get();
     NEXT_ID.set(id.wrapping_add(1));
-    let mut start = Some(move |resolve: js_sys::Function, reject: js_sys::Function| {
-        let for_message = (resolve, reject.clone(), worker.clone());
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-            move |event: web_sys::MessageEvent| {
-                let (resolve, reject, worker) = &for_message;
-                let data = event.data();
-                let get = |key: &str| {
-                    js_sys::Reflect::get(&data, &JsValue::from_str(key))
-                        .unwrap_or(JsValue::UNDEFINED)
-                };
-                if !get("job").is_undefined() {
-                    let _ = resolve.call1(&JsValue::NULL, &data);
-                    finish(id);
-                } else if let Some(line) = get("log").as_string() {
-                    web_sys::console::info_1(&JsValue::from_str(&line));
-                } else {
-                    match serde_wasm_bindgen::from_value::<FromWorker>(get("msg")) {
-                        Ok(FromWorker::Ready) => {
-                            if let Err(e) = worker.post_message(&envelope) {
-                                let _ = reject.call1(
-                                    &JsValue::NULL,
-                                    &JsValue::from_str(&format!(
-                                        "could not start an analysis job: {}",
-                                        text_of(&e)
-                                    )),
-                                );
-                                finish(id);
-                            }
-                        }
-                        Ok(FromWorker::Panic { message }) => {
-                            let _ = reject.call1(
-                                &JsValue::NULL,
-                                &JsValue::from_str(&format!(
-                                    "the analysis job panicked: {message}"
-                                )),
-                            );
-                            finish(id);
-                        }
-                        // Progress and the like: the page's, as they are.
-                        Ok(_) => {
-                            let scope: web_sys::DedicatedWorkerGlobalScope =
-                                js_sys::global().unchecked_into();
-                            let _ = scope.post_message(&data);
-                        }
-                        Err(e) => web_sys::console::error_1(&JsValue::from_str(&format!(
-                            "pypto-worker: unreadable job message: {e}"
-                        ))),
+    let (part, part_resolve, part_reject) = settlers();
+    let (done, done_resolve, done_reject) = settlers();
+    // Rejects both promises (a settled one ignores it).
+    let fail = {
+        let (a, b) = (part_reject.clone(), done_reject.clone());
+        move |why: &JsValue| {
+            let _ = a.call1(&JsValue::NULL, why);
+            let _ = b.call1(&JsValue::NULL, why);
+        }
+    };
+    let fail_message = fail.clone();
+    let for_message = worker.clone();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+        let data = event.data();
+        let get = |key: &str| js_sys::Reflect::get(&data, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        if !get("job").is_undefined() {
+            let _ = part_resolve.call1(&JsValue::NULL, &data);
+            let _ = done_resolve.call1(&JsValue::NULL, &data);
+            finish(id);
+        } else if !get("part").is_undefined() {
+            let _ = part_resolve.call1(&JsValue::NULL, &data);
+        } else if let Some(line) = get("log").as_string() {
+            web_sys::console::info_1(&JsValue::from_str(&line));
+        } else {
+            match serde_wasm_bindgen::from_value::<FromWorker>(get("msg")) {
+                Ok(FromWorker::Ready) => {
+                    if let Err(e) = for_message.post_message(&envelope) {
+                        fail_message(&JsValue::from_str(&format!("could not start an analysis job: {}", text_of(&e))));
+                        finish(id);
                     }
                 }
-            },
-        );
-        let for_error = reject.clone();
-        let on_error =
-            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
-                event.prevent_default();
-                let message = event.message();
-                let why = if message.is_empty() {
-                    "the analysis job stopped unexpectedly (out of memory?)".to_owned()
-                } else {
-                    format!("the analysis job failed: {message}")
-                };
-                let _ = for_error.call1(&JsValue::NULL, &JsValue::from_str(&why));
-                finish(id);
-            });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        RUNNING.with_borrow_mut(|r| {
-            r.insert(
-                id,
-                Running {
-                    worker,
-                    reject,
-                    _on_message: on_message,
-                    _on_error: on_error,
-                },
-            )
-        });
-    });
-    let promise = js_sys::Promise::new(&mut |resolve, reject| {
-        if let Some(start) = start.take() {
-            start(resolve, reject);
+                Ok(FromWorker::Panic { message }) => {
+                    fail_message(&JsValue::from_str(&format!("the analysis job panicked: {message}")));
+                    finish(id);
+                }
+                // Progress and the like: the page's, as they are.
+                Ok(_) => {
+                    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+                    let _ = scope.post_message(&data);
+                }
+                Err(e) => web_sys::console::error_1(&JsValue::from_str(&format!("pypto-worker: unreadable job message: {e}"))),
+            }
         }
     });
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map_err(|e| text_of(&e))
+    let fail_error = fail.clone();
+    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
+        event.prevent_default();
+        let message = event.message();
+        let why = if message.is_empty() { "the analysis job stopped unexpectedly (out of memory?)".to_owned() } else { format!("the analysis job failed: {message}") };
+        fail_error(&JsValue::from_str(&why));
+        finish(id);
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let cancel = Closure::<dyn Fn(JsValue)>::new(move |why: JsValue| fail(&why));
+    RUNNING.with_borrow_mut(|r| r.insert(id, Running { worker, cancel, _on_message: on_message, _on_error: on_error }));
+    Ok(Started { part, done })
+}
+
+/// Runs `request` in a new job with `files` and waits for its answer: the final envelope
+/// (`{ job, columns }`), or why the job failed.
+pub(crate) async fn run(request: &ToJob, files: &js_sys::Array) -> Result<JsValue, String> {
+    let started = start(request, files)?;
+    wasm_bindgen_futures::JsFuture::from(started.done).await.map_err(|e| text_of(&e))
+}
+
+/// Waits for a promise of [`Started`] and reads its envelope: the job's message and `columns`
+/// (a failed job's message as `Err`).
+pub(crate) async fn answer(promise: js_sys::Promise) -> Result<(FromJob, JsValue), String> {
+    let envelope = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| text_of(&e))?;
+    read_envelope(&envelope)
+}
+
+fn read_envelope(envelope: &JsValue) -> Result<(FromJob, JsValue), String> {
+    let get = |key: &str| js_sys::Reflect::get(envelope, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+    let message = if get("part").is_undefined() { get("job") } else { get("part") };
+    match serde_wasm_bindgen::from_value::<FromJob>(message).map_err(|e| format!("unreadable job reply: {e}"))? {
+        FromJob::Failed { message } => Err(message),
+        reply => Ok((reply, get("columns"))),
+    }
 }
 
 /// [`run`], its answer read: the job's reply and `columns` (a failed job's message as `Err`).
 pub(crate) async fn ask(request: &ToJob, files: &js_sys::Array) -> Result<(FromJob, JsValue), String> {
-    let envelope = run(request, files).await?;
-    let get = |key: &str| js_sys::Reflect::get(&envelope, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
-    match serde_wasm_bindgen::from_value::<FromJob>(get("job")).map_err(|e| format!("unreadable job reply: {e}"))? {
-        FromJob::Failed { message } => Err(message),
-        reply => Ok((reply, get("columns"))),
-    }
+    read_envelope(&run(request, files).await?)
 }
 
 /// Decodes the chunks under `columns[key]` ([`encode`]).
@@ -307,6 +305,22 @@ pub(crate) fn post(reply: &FromJob, columns: &js_sys::Object) {
             &JsValue::from_str("pypto-worker: job postMessage failed"),
             &err,
         );
+    }
+}
+
+/// Posts a job's interim answer (`{ part, columns }`), the buffers of `columns` moved; the
+/// job goes on.
+pub(crate) fn post_part(reply: &FromJob, columns: &js_sys::Object) {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    let envelope = js_sys::Object::new();
+    let part = reply.serialize(&serializer).unwrap_or_else(|e| JsValue::from_str(&format!("serialization failed: {e}")));
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("part"), &part);
+    let transfer = js_sys::Array::new();
+    collect_buffers(columns, &transfer);
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("columns"), columns);
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if let Err(err) = scope.post_message_with_transfer(&envelope, &transfer) {
+        web_sys::console::error_2(&JsValue::from_str("pypto-worker: job postMessage failed"), &err);
     }
 }
 

@@ -408,13 +408,17 @@ async fn load_runtime(
         let path = records.and_then(|i| inputs.entries.get(i)).map_or_else(|| dataset.path.clone(), |e| e.path.clone());
         DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message }], ..DatasetSummary::default() }
     };
-    let (summary, header, columns) = match crate::jobs::ask(&crate::jobs::ToJob::LoadRuntime(inputs.clone()), &files).await {
-        Ok((crate::jobs::FromJob::RuntimeLoaded { summary, timeline }, columns)) => (summary, timeline, columns),
+    let started = match crate::jobs::start(&crate::jobs::ToJob::LoadRuntime(inputs.clone()), &files) {
+        Ok(started) => started,
+        Err(message) => return failed(message),
+    };
+    // The job's first answer: the summary and the resident state (its timeline, if asked for,
+    // follows while the page takes the summary).
+    let (mut summary, columns) = match crate::jobs::answer(started.part).await {
+        Ok((crate::jobs::FromJob::RuntimeLoaded { summary }, columns)) => (summary, columns),
         Ok(_) => return failed("the load job answered something else".to_owned()),
         Err(message) => return failed(message),
     };
-    let mut summary = summary;
-    let get = |v: &JsValue, key: &str| js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
     let decoded_from_ms = now_ms();
     let state: crate::jobs::LoadedRuntime = match crate::jobs::decode_at::<crate::jobs::LoadedRuntime>(&columns, "state") {
         Ok(mut state) => {
@@ -433,10 +437,7 @@ async fn load_runtime(
         crate::perf_panel::remember(generation, dataset_id, r.level, r.warnings.clone());
     }
     let deps_source = if state.deps_lean { dataset.deps.and_then(|i| sources.get(i)).cloned() } else { None };
-    let prebuilt = match (header, state.timeline) {
-        (Some(header), Some(timeline)) => Some(crate::timelines::Prebuilt { header, timeline, columns: get(&columns, "timeline") }),
-        _ => None,
-    };
+    let prebuilding = prebuild_timeline && state.model.is_some();
     SESSION.with_borrow_mut(|s| {
         if s.generation == generation {
             let records_source = dataset.records.and_then(|i| sources.get(i)).cloned();
@@ -444,11 +445,14 @@ async fn load_runtime(
                 dataset_id,
                 RuntimeDataset { model: state.model, deps_source, records_source, deps_file, names: state.names, inputs, files },
             );
-            if let Some(p) = prebuilt {
-                s.prebuilt.insert(dataset_id, p);
+            if prebuilding {
+                s.prebuilt.insert(dataset_id, crate::timelines::Prebuilt::Pending(Vec::new()));
             }
         }
     });
+    if prebuilding {
+        wasm_bindgen_futures::spawn_local(crate::timelines::receive_prebuilt(generation, dataset_id, started.done));
+    }
     summary
 }
 

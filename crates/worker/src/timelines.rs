@@ -156,12 +156,59 @@ impl timeline::ColumnSink for JsColumns {
     }
 }
 
-/// A single-dataset timeline a load job built: its header, query index and render columns (JS
-/// typed arrays), kept until the page asks for it.
-pub(crate) struct Prebuilt {
-    pub(crate) header: TimelineHeader,
-    pub(crate) timeline: Timeline,
-    pub(crate) columns: wasm_bindgen::JsValue,
+/// A single-dataset timeline a load job builds after its first answer: pending (the
+/// `timeline_id`s the page asked for meanwhile), or its header, query index and render columns
+/// (JS typed arrays), kept until the page asks.
+#[allow(clippy::large_enum_variant)] // one per loaded dataset
+pub(crate) enum Prebuilt {
+    Pending(Vec<u32>),
+    Ready { header: TimelineHeader, timeline: Timeline, columns: wasm_bindgen::JsValue },
+}
+
+/// Posts a built timeline to the page and keeps its index.
+fn hand_over(timeline_id: u32, dataset_ids: &[u32], mut header: TimelineHeader, t: Timeline, columns: &wasm_bindgen::JsValue) {
+    header.timeline_id = timeline_id;
+    transport::post_object(&FromWorker::Timeline(header), columns);
+    SESSION.with_borrow_mut(|s| {
+        s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: t });
+    });
+}
+
+/// Waits for a load job's timeline ([`Prebuilt`]): handed to the page at once when it asked
+/// for it meanwhile, else kept until it does.
+pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: js_sys::Promise) {
+    let answer = crate::jobs::answer(done).await.and_then(|(reply, columns)| match reply {
+        crate::jobs::FromJob::TimelineBuilt { header } => Ok((header, crate::jobs::decode_at::<Timeline>(&columns, "index")?, columns)),
+        _ => Err("the load job built no timeline".to_owned()),
+    });
+    let waiting = SESSION.with_borrow_mut(|s| {
+        if s.generation != generation {
+            return None;
+        }
+        match s.prebuilt.remove(&dataset_id) {
+            Some(Prebuilt::Pending(ids)) => Some(ids),
+            _ => None,
+        }
+    });
+    let Some(waiting) = waiting else { return };
+    match answer {
+        Ok((header, t, columns)) => {
+            let render = js_sys::Reflect::get(&columns, &wasm_bindgen::JsValue::from_str("timeline")).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
+            crate::session::bench_log(&format!("pypto-worker timeline of dataset {dataset_id}: {} bars, built by the load job", t.source.len()));
+            // The page shows the last timeline it asked for.
+            match waiting.last() {
+                Some(&timeline_id) => hand_over(timeline_id, &[dataset_id], header, t, &render),
+                None => SESSION.with_borrow_mut(|s| {
+                    s.prebuilt.insert(dataset_id, Prebuilt::Ready { header, timeline: t, columns: render });
+                }),
+            }
+        }
+        Err(message) => {
+            if !waiting.is_empty() {
+                error(format!("the timeline could not be built: {message}"));
+            }
+        }
+    }
 }
 
 /// Builds the timeline of `models` with its render columns in JS typed arrays (filled piece by
@@ -179,19 +226,22 @@ pub(crate) fn build_columns(models: &[(&str, &RuntimeModel)]) -> (Timeline, js_s
 /// over once), else one a job builds from the datasets' files (the resident models keep no
 /// scheduler phases to lay out); posts header + columns and keeps the index.
 pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
+    // The load job's timeline of a single dataset: ready, or to be handed over when it comes.
     let prebuilt = match dataset_ids {
-        [d] => SESSION.with_borrow_mut(|s| s.prebuilt.remove(d)),
+        [d] => SESSION.with_borrow_mut(|s| match s.prebuilt.get_mut(d) {
+            Some(Prebuilt::Pending(waiting)) => {
+                waiting.push(timeline_id);
+                Some(None)
+            }
+            Some(Prebuilt::Ready { .. }) => s.prebuilt.remove(d).map(Some),
+            None => None,
+        }),
         _ => None,
     };
-    if let Some(p) = prebuilt {
-        let mut header = p.header;
-        header.timeline_id = timeline_id;
-        crate::session::bench_log(&format!("pypto-worker timeline {timeline_id}: {} bars, built by the load job", p.timeline.source.len()));
-        transport::post_object(&FromWorker::Timeline(header), &p.columns);
-        SESSION.with_borrow_mut(|s| {
-            s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: p.timeline });
-        });
-        return;
+    match prebuilt {
+        Some(Some(Prebuilt::Ready { header, timeline, columns })) => return hand_over(timeline_id, dataset_ids, header, timeline, &columns),
+        Some(_) => return,
+        None => {}
     }
     if dataset_ids.is_empty() {
         return error("a timeline needs at least one dataset".to_string());
@@ -212,13 +262,9 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
             return;
         }
         match answer {
-            Ok((mut header, t, columns)) => {
-                header.timeline_id = timeline_id;
+            Ok((header, t, columns)) => {
                 let render = js_sys::Reflect::get(&columns, &wasm_bindgen::JsValue::from_str("timeline")).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
-                transport::post_object(&FromWorker::Timeline(header), &render);
-                SESSION.with_borrow_mut(|s| {
-                    s.timelines.insert(timeline_id, StoredTimeline { dataset_ids, timeline: t });
-                });
+                hand_over(timeline_id, &dataset_ids, header, t, &render);
             }
             Err(message) => error(format!("the timeline could not be built: {message}")),
         }
