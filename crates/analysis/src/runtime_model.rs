@@ -288,14 +288,18 @@ impl RuntimeModel {
         let mut deps_index = vec![u32::MAX; n];
         let mut succ_pairs: Vec<(u32, u32)> = Vec::new();
         if let Some(d) = &deps {
+            // The kinds' ids decoded once for these lookups (a search of the packed column per
+            // task and edge end was most of this step).
+            let ids = kinds.task_id.to_vec();
+            let index_of = |id: u64| ids.binary_search(&id).ok();
             for (i, &id) in d.tasks.task_id.iter().enumerate() {
-                if let Some(slot) = kinds.index_of(id).and_then(|k| deps_index.get_mut(k)) {
+                if let Some(slot) = index_of(id).and_then(|k| deps_index.get_mut(k)) {
                     *slot = i as u32;
                 }
             }
             succ_pairs.reserve(d.edges.pred.len());
             for (&p, &s) in d.edges.pred.iter().zip(&d.edges.succ) {
-                if let (Some(a), Some(b)) = (kinds.index_of(p), kinds.index_of(s)) {
+                if let (Some(a), Some(b)) = (index_of(p), index_of(s)) {
                     if a != b {
                         succ_pairs.push((a as u32, b as u32));
                     }

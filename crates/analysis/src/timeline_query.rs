@@ -598,12 +598,13 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
 /// a track (sorted by execution start) contributes at most its first `limit`, so a query
 /// matching a function of 300k bars touches the times of `rows × limit` bars, not 300k.
 fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], scores: &[Option<i64>], limit: usize) -> (u64, Vec<(i64, f64, BarAt)>) {
-    let score_of = |g: usize| t.name_index.get(g).and_then(|n| scores.get(n as usize).copied().flatten());
-    // 1. Count the matches per score (names are few, bars many: a name-index lookup per bar).
+    let score_of_name = |n: u32| scores.get(n as usize).copied().flatten();
+    // 1. Count the matches per score (names are few, bars many: a name-index lookup per bar,
+    // the packed names read a block at a time).
     let mut per_score: Vec<(i64, u64)> = Vec::new();
     for &k in task_tracks {
-        for g in t.track_range(k) {
-            if let Some(s) = score_of(g) {
+        for n in t.name_index.range(t.track_range(k)) {
+            if let Some(s) = score_of_name(n) {
                 match per_score.iter_mut().find(|(x, _)| *x == s) {
                     Some((_, n)) => *n += 1,
                     None => per_score.push((s, 1)),
@@ -629,8 +630,8 @@ fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], score
         let first = t.track_range(k).start;
         for row in t.track_rows(k) {
             let mut at_threshold = 0usize;
-            for g in row {
-                let Some(s) = score_of(g) else { continue };
+            for (g, n) in row.clone().zip(t.name_index.range(row)) {
+                let Some(s) = score_of_name(n) else { continue };
                 if s < threshold || (s == threshold && at_threshold >= limit) {
                     continue;
                 }
