@@ -193,6 +193,10 @@ pub struct Timeline {
     /// Per bar (see above); [`NO_NAME`] for the bars whose names the analysis worker never
     /// reads once [`Timeline::compact_for_queries`] ran (the page holds them all).
     pub name_index: PackedU32,
+    /// Per track: its bars' distinct names and how many bars carry each, for the Worker View
+    /// tracks (the search counts matches from it), once [`Timeline::compact_for_queries`] ran;
+    /// else empty (see [`Timeline::names_of_track`]).
+    pub name_counts: Vec<Vec<(u32, u64)>>,
     /// Per track: `Some(other)` when the track's bars have `other`'s sources, bar for bar
     /// (a Scheduler View lane in the order of its core's Worker View lane); their own
     /// entries in `source` are then 0. Read sources with [`Timeline::source_of`].
@@ -962,6 +966,25 @@ impl Timeline {
         }
     }
 
+    /// The distinct names of a track's bars with their bar counts, ascending by name index.
+    pub fn names_of_track(&self, track: u32) -> Vec<(u32, u64)> {
+        if let Some(kept) = self.name_counts.get(track as usize) {
+            return kept.clone();
+        }
+        let mut counts: Vec<(u32, u64)> = Vec::new();
+        for n in self.name_index.range(self.track_range(track)) {
+            match counts.binary_search_by_key(&n, |x| x.0) {
+                Ok(i) => {
+                    if let Some(c) = counts.get_mut(i) {
+                        c.1 += 1;
+                    }
+                }
+                Err(i) => counts.insert(i, (n, 1)),
+            }
+        }
+        counts
+    }
+
     /// Drops what the analysis worker's copy never reads, once the render columns are out:
     /// the names of Scheduler View, AICPU Scheduler and Orchestrator bars (their details
     /// name them from the model), and the sources of Scheduler View lanes whose bars are
@@ -989,6 +1012,9 @@ impl Timeline {
         source.shrink_to_fit();
         name_index.shrink_to_fit();
         (self.source, self.name_index) = (source, name_index);
+        self.name_counts = (0..n as u32)
+            .map(|k| if self.tracks.get(k as usize).is_some_and(|x| x.view == View::Worker) { self.names_of_track(k) } else { Vec::new() })
+            .collect();
         self.source_alias = if alias.iter().any(Option::is_some) { alias } else { Vec::new() };
     }
 

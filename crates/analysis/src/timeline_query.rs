@@ -592,23 +592,28 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
     (total, hits)
 }
 
-/// The fuzzy matches of a search: `(total, candidates)` where the candidates include the best
-/// `limit` by (score desc, execution start asc, bar). Bars whose name scores below the
-/// `limit`-th best score are only counted; among the bars of that threshold score, each row of
-/// a track (sorted by execution start) contributes at most its first `limit`, so a query
-/// matching a function of 300k bars touches the times of `rows × limit` bars, not 300k.
+/// The fuzzy matches of a search: `(total, hits)`, the best `limit` by (score desc, execution
+/// start asc, bar), in that order. Matches are counted from each track's name counts
+/// ([`Timeline::names_of_track`]); bars scoring below the `limit`-th best score are only
+/// counted; each row of a track (sorted by execution start) is read until it gave its first
+/// `limit` bars of each score that can still be taken, and the rows are merged by start
+/// score by score, so a query matching a function of 300k bars reads the names of
+/// `rows × limit` bars and times about `limit + rows` of them.
 fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], scores: &[Option<i64>], limit: usize) -> (u64, Vec<(i64, f64, BarAt)>) {
     let score_of_name = |n: u32| scores.get(n as usize).copied().flatten();
     // 1. Count the matches per score (names are few, bars many: a name-index lookup per bar,
     // the packed names read a block at a time).
     let mut per_score: Vec<(i64, u64)> = Vec::new();
-    for &k in task_tracks {
-        for n in t.name_index.range(t.track_range(k)) {
+    let mut add = |s: i64, count: u64| match per_score.iter_mut().find(|(x, _)| *x == s) {
+        Some((_, n)) => *n += count,
+        None => per_score.push((s, count)),
+    };
+    // Per track, the bars of each name (kept beside a compacted index), else counted here.
+    let counts: Vec<Vec<(u32, u64)>> = task_tracks.iter().map(|&k| t.names_of_track(k)).collect();
+    for names in &counts {
+        for &(n, count) in names {
             if let Some(s) = score_of_name(n) {
-                match per_score.iter_mut().find(|(x, _)| *x == s) {
-                    Some((_, n)) => *n += 1,
-                    None => per_score.push((s, 1)),
-                }
+                add(s, count);
             }
         }
     }
@@ -624,25 +629,111 @@ fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], score
             break;
         }
     }
-    // 3. Candidates: every bar above the threshold, the first `limit` at it per track.
-    let mut found = Vec::new();
-    for &k in task_tracks {
+    // 3. Candidates: per row (sorted by start), its bars scoring at least the threshold, at
+    // most the first `limit` of each score; no times decoded yet.
+    let mut rows: Vec<(u32, usize, Vec<(i64, usize)>)> = Vec::new();
+    for (&k, names) in task_tracks.iter().zip(&counts) {
         let first = t.track_range(k).start;
+        // The scores this track can give at least the threshold: a row is read until each has
+        // its `limit` bars (or the row ends).
+        let mut wanted: Vec<i64> = names.iter().filter_map(|&(n, _)| score_of_name(n)).filter(|&s| s >= threshold).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            continue;
+        }
         for row in t.track_rows(k) {
-            let mut at_threshold = 0usize;
+            let mut list: Vec<(i64, usize)> = Vec::new();
+            let mut taken: Vec<(i64, usize)> = Vec::new();
+            let mut full = 0usize;
             for (g, n) in row.clone().zip(t.name_index.range(row)) {
-                let Some(s) = score_of_name(n) else { continue };
-                if s < threshold || (s == threshold && at_threshold >= limit) {
-                    continue;
+                if full == wanted.len() {
+                    break;
                 }
-                at_threshold += usize::from(s == threshold);
-                let b = BarAt { track: k, index: (g - first) as u32 };
-                let start = bar_times(t, models, b).map_or(0.0, |x| x.1);
-                found.push((s, start, b));
+                let Some(s) = score_of_name(n).filter(|&s| s >= threshold) else { continue };
+                let pos = taken.iter().position(|(x, _)| *x == s).unwrap_or_else(|| {
+                    taken.push((s, 0));
+                    taken.len() - 1
+                });
+                if let Some((_, count)) = taken.get_mut(pos).filter(|(_, c)| *c < limit) {
+                    *count += 1;
+                    full += usize::from(*count == limit);
+                    list.push((s, g));
+                }
+            }
+            if !list.is_empty() {
+                rows.push((k, first, list));
+            }
+        }
+    }
+    // 4. The best `limit`, score by score: the rows' bars of that score merged by start (each
+    // row's are in start order), so only the bars taken and the rows' next ones are timed.
+    let mut found = Vec::new();
+    let starts: Vec<_> = rows.iter().map(|&(k, _, _)| start_reader(t, models, k)).collect();
+    for &(s, _) in per_score.iter().filter(|x| x.0 >= threshold) {
+        let of_score: Vec<Vec<usize>> = rows.iter().map(|(_, _, l)| l.iter().filter(|x| x.0 == s).map(|x| x.1).collect()).collect();
+        let head = |r: usize, at: usize| -> Option<Head> {
+            let (k, first, _) = rows.get(r)?;
+            let g = *of_score.get(r)?.get(at)?;
+            let bar = BarAt { track: *k, index: (g - first) as u32 };
+            Some(Head { start: starts.get(r)?(g, bar), bar, row: r, at })
+        };
+        let mut queue: std::collections::BinaryHeap<Head> = (0..rows.len()).filter_map(|r| head(r, 0)).collect();
+        while found.len() < limit {
+            let Some(h) = queue.pop() else { break };
+            found.push((s, h.start, h.bar));
+            if let Some(next) = head(h.row, h.at + 1) {
+                queue.push(next);
             }
         }
     }
     (total, found)
+}
+
+/// A row's next candidate in the merge of [`fuzzy_hits`]: the heap pops the earliest start
+/// (then the lowest bar), as the search orders hits.
+struct Head {
+    start: f64,
+    bar: BarAt,
+    row: usize,
+    at: usize,
+}
+
+impl Ord for Head {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.start.total_cmp(&self.start).then(other.bar.cmp(&self.bar))
+    }
+}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Head {}
+
+/// The execution start of the bars of `track` (global bar, its reference): decoding only
+/// the start for Worker View task and marker lanes (the search's candidates), else
+/// [`bar_times`].
+fn start_reader<'a>(t: &'a Timeline, models: &'a [&'a RuntimeModel], track: u32) -> impl Fn(usize, BarAt) -> f64 + 'a {
+    let own = t.source_alias.get(track as usize).copied().flatten().is_none();
+    let kind = t.tracks.get(track as usize).map(|x| x.kind);
+    let m = model(t, models, track);
+    move |g: usize, b: BarAt| {
+        let direct = match (kind, m, own) {
+            (Some(TrackKind::Core { .. }), Some(m), true) => t.source.get(g).and_then(|src| m.tasks.start_us(src as usize)),
+            (Some(TrackKind::Aicpu { .. }), Some(m), true) => t.source.get(g).and_then(|src| m.kinds.markers.start_us.get(src as usize).copied()),
+            _ => None,
+        };
+        direct.or_else(|| bar_times(t, models, b).map(|x| x.1)).unwrap_or(0.0)
+    }
 }
 
 /// Global bar index → `(track, index)`.

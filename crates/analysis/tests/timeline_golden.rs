@@ -263,3 +263,49 @@ fn flags_and_critical_paths() {
     assert!(t.columns.flags.iter().any(|&f| f & timeline::FLAG_SPMD != 0));
     assert!(!t.legend.is_empty());
 }
+
+/// The fuzzy search against brute force: every Worker View bar scored by its name, ordered by
+/// score (descending), execution start, bar; from the full index and the compacted one.
+#[test]
+fn fuzzy_search_equals_brute_force() {
+    let mut checked = 0;
+    for dir in fixtures() {
+        let m = load(&dir);
+        let full = timeline::build(&[("d", &m)]);
+        let mut kept = full.clone();
+        kept.compact_for_queries();
+        let mut queries: Vec<String> = full.names.iter().take(6).flat_map(|n| [n.clone(), n.chars().take(2).collect()]).collect();
+        queries.extend(["a".to_owned(), "zzzz".to_owned(), "f_".to_owned()]);
+        for q in &queries {
+            let ql = q.trim().to_lowercase();
+            let mut all: Vec<(i64, f64, q::BarAt)> = Vec::new();
+            for (k, tr) in full.tracks.iter().enumerate() {
+                if tr.view != View::Worker {
+                    continue;
+                }
+                let first = full.track_range(k as u32).start;
+                for g in full.track_range(k as u32) {
+                    let name = &full.names[full.name_index.get(g).unwrap() as usize];
+                    if let Some(s) = q::fuzzy_score(name, &ql) {
+                        let bar = q::BarAt { track: k as u32, index: (g - first) as u32 };
+                        all.push((s, q::bar_times(&full, &[&m], bar).unwrap().1, bar));
+                    }
+                }
+            }
+            if q::parse_task_query(q).is_some() || all.is_empty() {
+                continue;
+            }
+            all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+            for limit in [1, 5, 50, 500] {
+                let want: Vec<q::BarAt> = all.iter().take(limit).map(|x| x.2).collect();
+                for t in [&full, &kept] {
+                    let (total, hits) = q::search(t, &[&m], q, limit);
+                    assert_eq!(total as usize, all.len(), "{}: {q}", dir.display());
+                    assert_eq!(hits.iter().map(|h| h.bar).collect::<Vec<_>>(), want, "{}: {q} limit {limit}", dir.display());
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}

@@ -124,16 +124,22 @@ fn timeline_stage(c: &mut Ctx) -> StageResult {
     Ok(Some(Done { items, input_bytes: 0 }))
 }
 
-/// Fuzzy search by the first function name's first letters, then exact search by `tY`.
+/// Fuzzy search by the first function name's first letters and by the whole name, then exact
+/// search by `tY`, 500 hits each, on the index the analysis worker keeps (compacted here, in
+/// the stage's time).
 #[allow(clippy::unnecessary_wraps, clippy::many_single_char_names)] // the StageFn signature
 fn timeline_search_stage(c: &mut Ctx) -> StageResult {
     let (Some(m), Some(t)) = (&c.model, &c.timeline) else { return Ok(None) };
+    // As the page asks (500 hits) of what the analysis worker keeps.
+    let mut t = t.clone();
+    t.compact_for_queries();
     let name = m.function_name(m.func_ids.get(0).unwrap_or(-1));
     let fuzzy: String = name.chars().take(3).collect();
-    let (total, _) = pypto_analysis::timeline_query::search(t, &[m], &fuzzy, 100);
+    let (total, _) = pypto_analysis::timeline_query::search(&t, &[m], &fuzzy, 500);
+    let (whole, _) = pypto_analysis::timeline_query::search(&t, &[m], &name, 500);
     let tid = m.tasks.task_id.get(m.tasks.len() / 2).unwrap_or(0);
-    let (exact, _) = pypto_analysis::timeline_query::search(t, &[m], &pypto_analysis::tasks::task_id_display(tid), 100);
-    Ok(Some(Done { items: (total + exact) as usize, input_bytes: 0 }))
+    let (exact, _) = pypto_analysis::timeline_query::search(&t, &[m], &pypto_analysis::tasks::task_id_display(tid), 500);
+    Ok(Some(Done { items: (total + whole + exact) as usize, input_bytes: 0 }))
 }
 
 /// Details (with SPMD group) and depth-2 dependencies of the middle bar of the first track.
