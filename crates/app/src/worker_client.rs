@@ -248,6 +248,8 @@ fn on_message(state: &AppState, data: &JsValue) {
         }
         FromWorker::LoadFinished { elapsed_ms } => on_load_finished(&state, elapsed_ms),
         FromWorker::Timeline(header) => {
+            // A timeline of files read again (a multi-rank group, a dataset opened later).
+            state.progress.set(None);
             let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
             if header.dataset_ids == state.swim.timeline_ids.get_untracked() && state.swim.trace_path.get_untracked().is_none() {
                 swimlane::set_timeline(&state, header, &columns);
@@ -284,6 +286,7 @@ fn on_message(state: &AppState, data: &JsValue) {
             }
         }
         FromWorker::TraceExport { timeline_id, file_name, slices, flows } => {
+            state.progress.set(None); // the export job read the files again
             if swimlane::current_timeline_id() == Some(timeline_id) {
                 let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
                 swimlane::perfetto::on_trace_export(&file_name, slices, flows, &columns);
@@ -307,7 +310,10 @@ fn on_message(state: &AppState, data: &JsValue) {
         FromWorker::PassList(data) => crate::views::pass_trace::on_list(data),
         FromWorker::PassDiff(data) => crate::views::pass_trace::on_diff(*data),
         FromWorker::MemoryMap(data) => crate::views::memory_map::on_data(&state, *data),
-        FromWorker::Error { message } => state.general_errors.update(|e| e.push(message)),
+        FromWorker::Error { message } => {
+            state.progress.set(None);
+            state.general_errors.update(|e| e.push(message));
+        }
         FromWorker::Panic { message } => {
             web_sys::console::error_1(&JsValue::from_str(&format!("analysis worker panicked: {message}")));
             crashed(&state, format!("The analysis worker crashed: {message}"));

@@ -288,33 +288,22 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
 }
 
 /// Posts a job's answer to the analysis worker, the buffers of `columns` (typed arrays, or
-/// arrays / objects of them) moved.
+/// arrays / objects of them) moved; the job is then ended.
 pub(crate) fn post(reply: &FromJob, columns: &js_sys::Object) {
-    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    let envelope = js_sys::Object::new();
-    let job = reply
-        .serialize(&serializer)
-        .unwrap_or_else(|e| JsValue::from_str(&format!("serialization failed: {e}")));
-    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("job"), &job);
-    let transfer = js_sys::Array::new();
-    collect_buffers(columns, &transfer);
-    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("columns"), columns);
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    if let Err(err) = scope.post_message_with_transfer(&envelope, &transfer) {
-        web_sys::console::error_2(
-            &JsValue::from_str("pypto-worker: job postMessage failed"),
-            &err,
-        );
-    }
+    post_as("job", reply, columns);
 }
 
 /// Posts a job's interim answer (`{ part, columns }`), the buffers of `columns` moved; the
 /// job goes on.
 pub(crate) fn post_part(reply: &FromJob, columns: &js_sys::Object) {
+    post_as("part", reply, columns);
+}
+
+fn post_as(key: &str, reply: &FromJob, columns: &js_sys::Object) {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     let envelope = js_sys::Object::new();
-    let part = reply.serialize(&serializer).unwrap_or_else(|e| JsValue::from_str(&format!("serialization failed: {e}")));
-    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("part"), &part);
+    let value = reply.serialize(&serializer).unwrap_or_else(|e| JsValue::from_str(&format!("serialization failed: {e}")));
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(key), &value);
     let transfer = js_sys::Array::new();
     collect_buffers(columns, &transfer);
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("columns"), columns);
