@@ -1,6 +1,7 @@
-//! `cargo xtask check-layers`: the pure layers (`pypto-formats`, `pypto-analysis`) must not
-//! depend, through normal dependencies at any depth, on the web stack (wasm-bindgen, web-sys,
-//! js-sys, gloo*, leptos*). Reads `cargo metadata --format-version 1`.
+//! `cargo xtask check-layers`: the pure layers (`pypto-columns`, `pypto-formats`,
+//! `pypto-analysis`) must not depend, through normal dependencies at any depth, on the web
+//! stack (wasm-bindgen, web-sys, js-sys, gloo*, leptos*). Reads
+//! `cargo metadata --format-version 1`.
 //!
 //! The metadata's resolve graph is the whole workspace's (all targets, features unified), so
 //! this check is conservative: a violation report prints the dependency chain to judge it.
@@ -13,7 +14,7 @@ use serde_json::Value;
 use crate::util;
 
 /// Packages that must stay free of the web stack.
-pub const PURE_PACKAGES: &[&str] = &["pypto-formats", "pypto-analysis"];
+pub const PURE_PACKAGES: &[&str] = &["pypto-columns", "pypto-formats", "pypto-analysis"];
 
 /// Whether a crate name belongs to the web stack.
 pub fn is_forbidden(name: &str) -> bool {
@@ -230,7 +231,7 @@ mod tests {
         let m = metadata(&[("pypto-formats", &[])], &["pypto-formats"]);
         let report = check(&m, PURE_PACKAGES).unwrap();
         assert!(report.violations.is_empty());
-        assert_eq!(report.missing, vec!["pypto-analysis".to_string()]);
+        assert_eq!(report.missing, vec!["pypto-columns".to_string(), "pypto-analysis".to_string()]);
     }
 
     #[test]

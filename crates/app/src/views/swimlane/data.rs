@@ -8,6 +8,7 @@
 
 use std::ops::Range;
 
+use pypto_columns::PackedU32;
 use pypto_protocol::{BarRef, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK};
 use pypto_render::lane_lod::LanePyramid;
 use pypto_render::lanes::LaneIndex;
@@ -85,9 +86,8 @@ pub fn lod_tag_parts(tag: u16) -> (u32, u32) {
 }
 
 /// Columns of a timeline plus derived per-lane data. Kept narrow, since a big capture has
-/// millions of bars: colour slots, flags and task rings in a byte, name indices in two bytes
-/// (while there are at most 65,536 names), the setup start only for tracks that have one, and
-/// no row column (a row is a sub-lane).
+/// millions of bars: colour slots, names, flags and tasks bit-packed, the setup start only for
+/// tracks that have one, and no row column (a row is a sub-lane).
 pub struct Timeline {
     pub header: TimelineHeader,
     pub track_offsets: Vec<u32>,
@@ -99,36 +99,23 @@ pub struct Timeline {
     /// Per track: where its bars' setup starts begin in `setup_start_us` ([`NO_SETUP`]: none
     /// differs from its start).
     setup_offsets: Vec<u32>,
-    /// Each bar's colour key modulo [`DISTINCT_COLORS`]: all the palette looks at.
-    color_slot: Vec<u8>,
-    name_index: NameIndex,
-    /// The protocol's `FLAG_*` bits (all below 256).
-    flags: Vec<u8>,
+    /// Each bar's colour key modulo [`DISTINCT_COLORS`]: all the palette looks at. This and
+    /// the columns below are bit-packed (runs of one function or one flag take a few bits).
+    color_slot: PackedU32,
+    /// Each bar's index into the header's names.
+    name_index: PackedU32,
+    /// The protocol's `FLAG_*` bits.
+    flags: PackedU32,
     /// Ring (low byte) / local id of each bar's task (`task_local` [`NO_TASK`] = none); both
     /// empty when the worker did not send them.
-    task_ring: Vec<u8>,
-    task_local: Vec<u32>,
+    task_ring: PackedU32,
+    task_local: PackedU32,
     /// Sub-lanes of each track, by row: `track_lanes[t]` = indices into `lanes`.
     pub track_lanes: Vec<Range<usize>>,
     pub lanes: Vec<SubLane>,
     /// Number of bars on the static / observed critical path (flags).
     pub static_path_bars: u64,
     pub observed_path_bars: u64,
-}
-
-/// Each bar's index into the header's names, two bytes wide while the names fit.
-pub enum NameIndex {
-    Narrow(Vec<u16>),
-    Wide(Vec<u32>),
-}
-
-impl NameIndex {
-    fn get(&self, global: usize) -> Option<u32> {
-        match self {
-            NameIndex::Narrow(v) => v.get(global).copied().map(u32::from),
-            NameIndex::Wide(v) => v.get(global).copied(),
-        }
-    }
 }
 
 /// A colour key's palette slot (what [`pypto_render::palette::color_for_key`] looks at).
@@ -161,31 +148,25 @@ fn typed_u32(columns: &JsValue, name: &str) -> Vec<u32> {
     js_column::<js_sys::Uint32Array>(columns, name).map(|a| a.to_vec()).unwrap_or_default()
 }
 
-/// A `Uint32Array` column narrowed by `narrow` as it is copied in, a chunk at a time (the
-/// full-width column never sits in wasm memory).
-fn narrowed_u32<T>(columns: &JsValue, name: &str, narrow: impl Fn(u32) -> T) -> Vec<T> {
-    let Some(a) = js_column::<js_sys::Uint32Array>(columns, name) else { return Vec::new() };
+/// A `Uint32Array` column mapped by `map` and bit-packed as it is copied in, a chunk at a
+/// time (the full-width column never sits in wasm memory).
+fn packed_u32(columns: &JsValue, name: &str, map: impl Fn(u32) -> u32) -> PackedU32 {
+    let mut out = PackedU32::new();
+    let Some(a) = js_column::<js_sys::Uint32Array>(columns, name) else { return out };
     let n = a.length() as usize;
-    let mut out = Vec::with_capacity(n);
     let mut buf = vec![0u32; COPY_CHUNK.min(n)];
     let mut at = 0;
     while at < n {
         let k = COPY_CHUNK.min(n - at);
         let Some(chunk) = buf.get_mut(..k) else { break };
         a.subarray(at as u32, (at + k) as u32).copy_to(chunk);
-        out.extend(chunk.iter().map(|&v| narrow(v)));
+        for &v in chunk.iter() {
+            out.push(map(v));
+        }
         at += k;
     }
+    out.shrink_to_fit();
     out
-}
-
-/// The `name_index` column: two bytes a bar when the header has at most 65,536 names.
-fn name_index_of(columns: &JsValue, names: usize) -> NameIndex {
-    if names <= 1 << 16 {
-        NameIndex::Narrow(narrowed_u32(columns, "name_index", |n| u16::try_from(n).unwrap_or(u16::MAX)))
-    } else {
-        NameIndex::Wide(typed_u32(columns, "name_index"))
-    }
 }
 
 /// `range` of a typed array column, copied (empty when the column is absent or short).
@@ -199,7 +180,6 @@ fn js_range<A: JsCast, T: Default + Clone>(columns: &JsValue, name: &str, range:
 impl Timeline {
     /// Reads the columns beside a `Timeline` reply.
     pub fn from_js(header: TimelineHeader, columns: &JsValue) -> Timeline {
-        let header_names = header.names.len();
         let n = typed_len(columns, "start_us");
         let rows = |r: Range<usize>| -> Vec<u32> {
             if r.end > typed_len(columns, "row") {
@@ -212,17 +192,17 @@ impl Timeline {
             typed_u32(columns, "track_offsets"),
             typed_f64(columns, "start_us"),
             typed_f64(columns, "end_us"),
-            narrowed_u32(columns, "color_key", color_slot),
-            name_index_of(columns, header_names),
-            narrowed_u32(columns, "flags", |v| (v & 0xFF) as u8),
+            packed_u32(columns, "color_key", |k| u32::from(color_slot(k))),
+            packed_u32(columns, "name_index", |n| n),
+            packed_u32(columns, "flags", |v| v & 0xFF),
             &rows,
         );
         if typed_len(columns, "setup_start_us") == n {
             t.set_setup_starts(|r| js_range(columns, "setup_start_us", r.clone(), |a: &js_sys::Float64Array, out| a.subarray(r.start as u32, r.end as u32).copy_to(out)));
         }
         if typed_len(columns, "task_ring") == n && typed_len(columns, "task_local") == n && n > 0 {
-            t.task_ring = narrowed_u32(columns, "task_ring", |v| (v & 0xFF) as u8);
-            t.task_local = typed_u32(columns, "task_local");
+            t.task_ring = packed_u32(columns, "task_ring", |v| v & 0xFF);
+            t.task_local = packed_u32(columns, "task_local", |v| v);
         }
         t
     }
@@ -254,9 +234,9 @@ impl Timeline {
     /// `(ring, local)` of a bar's task (the ring's low byte, as labels show it); `None` when
     /// the bar has no task or the columns are absent.
     pub fn task_of(&self, global: usize) -> Option<(u32, u32)> {
-        let ring = self.task_ring.get(global).copied()?;
-        let local = self.task_local.get(global).copied().filter(|&l| l != NO_TASK)?;
-        Some((u32::from(ring), local))
+        let ring = self.task_ring.get(global)?;
+        let local = self.task_local.get(global).filter(|&l| l != NO_TASK)?;
+        Some((ring, local))
     }
 
     /// The task id of a bar as shown in labels: `t{local}` on ring 0, else `r{ring}t{local}`;
@@ -274,9 +254,9 @@ impl Timeline {
         track_offsets: Vec<u32>,
         start_us: Vec<f64>,
         end_us: Vec<f64>,
-        color_slot: Vec<u8>,
-        name_index: NameIndex,
-        flags: Vec<u8>,
+        color_slot: PackedU32,
+        name_index: PackedU32,
+        flags: PackedU32,
         rows_of: &dyn Fn(Range<usize>) -> Vec<u32>,
     ) -> Timeline {
         let mut t = Timeline {
@@ -289,16 +269,16 @@ impl Timeline {
             color_slot,
             name_index,
             flags,
-            task_ring: Vec::new(),
-            task_local: Vec::new(),
+            task_ring: PackedU32::new(),
+            task_local: PackedU32::new(),
             track_lanes: Vec::new(),
             lanes: Vec::new(),
             static_path_bars: 0,
             observed_path_bars: 0,
         };
-        for &f in &t.flags {
-            t.static_path_bars += u64::from(u32::from(f) & FLAG_STATIC_PATH != 0);
-            t.observed_path_bars += u64::from(u32::from(f) & FLAG_OBSERVED_PATH != 0);
+        for f in t.flags.iter() {
+            t.static_path_bars += u64::from(f & FLAG_STATIC_PATH != 0);
+            t.observed_path_bars += u64::from(f & FLAG_OBSERVED_PATH != 0);
         }
         for track in 0..t.header.tracks.len() {
             let rows = t.header.tracks.get(track).map_or(1, |i| i.rows.max(1));
@@ -393,11 +373,11 @@ impl Timeline {
 
     /// A bar's colour key for [`pypto_render::palette::color_for_key`] (its palette slot).
     pub fn color_key_of(&self, global: usize) -> u32 {
-        self.color_slot.get(global).copied().map_or(0, u32::from)
+        self.color_slot.get(global).unwrap_or(0)
     }
 
     pub fn flags_of(&self, global: usize) -> u32 {
-        self.flags.get(global).copied().map_or(0, u32::from)
+        self.flags.get(global).unwrap_or(0)
     }
 
     /// The drawn row of a bar (the row of its sub-lane).
