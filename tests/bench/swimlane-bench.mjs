@@ -54,7 +54,7 @@ const FROM_FOLDER = process.env.BENCH_SOURCE === 'folder';
 const profileDir = FROM_FOLDER ? fs.mkdtempSync(path.join(os.tmpdir(), 'pypto-bench-profile-')) : null;
 const browser = FROM_FOLDER ? null : await launch();
 const context = FROM_FOLDER
-  ? await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 } })
+  ? await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...(process.env.PYPTO_CHROMIUM_EXTRA_ARGS ?? '').split(' ').filter(Boolean)], viewport: { width: 1400, height: 900 } })
   : await browser.newContext({ viewport: { width: 1400, height: 900 } });
 result.chromium = FROM_FOLDER ? context.browser()?.version() ?? 'persistent context' : browser.version();
 const page = await context.newPage();
