@@ -33,7 +33,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::tasks::{self, FuncIdOf, JoinedTasks};
-use pypto_formats::packed::{PackedU32, PackedU64};
+use pypto_formats::packed::{Code, Packed, PackedU32, PackedU64};
 use crate::timebase::{Timebase, UsColumn};
 use crate::worker_view::bar_start_us;
 use pypto_formats::deps::Deps;
@@ -418,58 +418,18 @@ pub enum AnchorRef {
 }
 
 /// A task kind per task, bit-packed (a few bits a task).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct KindCodes(PackedU32);
-
-impl KindCodes {
-    pub fn push(&mut self, kind: TaskKind) {
-        self.0.push(kind.code());
-    }
-    pub fn get(&self, k: usize) -> Option<TaskKind> {
-        self.0.get(k).and_then(|c| TaskKind::ALL.get(c as usize).copied())
-    }
-    pub fn iter(&self) -> impl Iterator<Item = TaskKind> + '_ {
-        self.0.iter().map(|c| TaskKind::ALL.get(c as usize).copied().unwrap_or(TaskKind::Regular))
-    }
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-    pub fn shrink_to_fit(&mut self) {
-        self.0.shrink_to_fit();
-    }
-    pub fn resident_bytes(&self) -> usize {
-        self.0.resident_bytes()
-    }
-}
+pub type KindCodes = Packed<TaskKind>;
 
 /// A flag per task, bit-packed (runs of equal flags take no bits).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Flags(PackedU32);
+pub type Flags = Packed<bool>;
 
-impl Flags {
-    pub fn push(&mut self, flag: bool) {
-        self.0.push(u32::from(flag));
+/// A kind's code is its position in [`TaskKind::ALL`] (an unknown code reads as `Regular`).
+impl Code for TaskKind {
+    fn encode(self) -> u64 {
+        u64::from(self.code())
     }
-    pub fn get(&self, k: usize) -> Option<bool> {
-        self.0.get(k).map(|v| v != 0)
-    }
-    pub fn iter(&self) -> impl Iterator<Item = bool> + '_ {
-        self.0.iter().map(|v| v != 0)
-    }
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-    pub fn shrink_to_fit(&mut self) {
-        self.0.shrink_to_fit();
-    }
-    pub fn resident_bytes(&self) -> usize {
-        self.0.resident_bytes()
+    fn decode(code: u64) -> Self {
+        usize::try_from(code).ok().and_then(|c| TaskKind::ALL.get(c).copied()).unwrap_or(TaskKind::Regular)
     }
 }
 

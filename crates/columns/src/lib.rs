@@ -333,94 +333,97 @@ impl Iterator for PackedIter<'_> {
 
 impl ExactSizeIterator for PackedIter<'_> {}
 
-/// Maps `i64` onto `u64` preserving order (so nearby signed values stay nearby).
-fn to_ordered(v: i64) -> u64 {
-    v.cast_unsigned() ^ (1 << 63)
+/// A value a [`Packed`] column holds: how it maps onto the `u64` that is packed. Nearby
+/// values should map to nearby codes (that is what keeps the residuals narrow).
+pub trait Code: Copy {
+    fn encode(self) -> u64;
+    /// The value of a code [`Code::encode`] gave.
+    fn decode(code: u64) -> Self;
 }
 
-fn from_ordered(u: u64) -> i64 {
-    (u ^ (1 << 63)).cast_signed()
+impl Code for u32 {
+    fn encode(self) -> u64 {
+        u64::from(self)
+    }
+    fn decode(code: u64) -> Self {
+        code as u32
+    }
 }
 
-/// A column of `i64`, packed as [`PackedU64`] over the order-preserving image.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PackedI64(PackedU64);
+/// The order-preserving image (so nearby signed values stay nearby).
+impl Code for i64 {
+    fn encode(self) -> u64 {
+        self.cast_unsigned() ^ (1 << 63)
+    }
+    fn decode(code: u64) -> Self {
+        (code ^ (1 << 63)).cast_signed()
+    }
+}
 
-impl PackedI64 {
+impl Code for bool {
+    fn encode(self) -> u64 {
+        u64::from(self)
+    }
+    fn decode(code: u64) -> Self {
+        code != 0
+    }
+}
+
+/// A column of `T`, its [`Code`]s packed as a [`PackedU64`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent, bound = "")]
+pub struct Packed<T> {
+    codes: PackedU64,
+    #[serde(skip)]
+    of: std::marker::PhantomData<T>,
+}
+
+/// Signed values (times as cycles, signed deltas).
+pub type PackedI64 = Packed<i64>;
+/// Indices, offsets, counts.
+pub type PackedU32 = Packed<u32>;
+
+impl<T> Default for Packed<T> {
+    fn default() -> Self {
+        Self { codes: PackedU64::default(), of: std::marker::PhantomData }
+    }
+}
+
+impl<T: Code> Packed<T> {
     pub fn new() -> Self {
         Self::default()
     }
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.codes.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.codes.is_empty()
     }
-    pub fn push(&mut self, v: i64) {
-        self.0.push(to_ordered(v));
+    pub fn push(&mut self, v: T) {
+        self.codes.push(v.encode());
     }
-    pub fn get(&self, i: usize) -> Option<i64> {
-        self.0.get(i).map(from_ordered)
+    pub fn get(&self, i: usize) -> Option<T> {
+        self.codes.get(i).map(T::decode)
     }
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = i64> + '_ {
-        self.0.iter().map(from_ordered)
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + '_ {
+        self.codes.iter().map(T::decode)
     }
-    pub fn to_vec(&self) -> Vec<i64> {
-        self.iter().collect()
+    /// The values at `range` (clamped to the column), a block at a time.
+    pub fn range(&self, range: std::ops::Range<usize>) -> impl ExactSizeIterator<Item = T> + '_ {
+        self.codes.iter_range(range).map(T::decode)
     }
-    pub fn shrink_to_fit(&mut self) {
-        self.0.shrink_to_fit();
-    }
-    pub fn resident_bytes(&self) -> usize {
-        self.0.resident_bytes()
-    }
-}
-
-impl FromIterator<i64> for PackedI64 {
-    fn from_iter<I: IntoIterator<Item = i64>>(iter: I) -> Self {
-        Self(iter.into_iter().map(to_ordered).collect())
-    }
-}
-
-/// A column of `u32` (indices, offsets, counts), packed as [`PackedU64`].
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PackedU32(PackedU64);
-
-impl PackedU32 {
-    pub fn new() -> Self {
-        Self::default()
-    }
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-    pub fn push(&mut self, v: u32) {
-        self.0.push(u64::from(v));
-    }
-    pub fn get(&self, i: usize) -> Option<u32> {
-        self.0.get(i).map(|v| v as u32)
-    }
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
-        self.0.iter().map(|v| v as u32)
-    }
-    pub fn to_vec(&self) -> Vec<u32> {
+    pub fn to_vec(&self) -> Vec<T> {
         self.iter().collect()
     }
     /// `partition_point` over a column ordered by `pred` (true, then false).
-    pub fn partition_point(&self, pred: impl Fn(u32) -> bool) -> usize {
-        self.0.partition_point(|v| pred(v as u32))
+    pub fn partition_point(&self, pred: impl Fn(T) -> bool) -> usize {
+        self.codes.partition_point(|v| pred(T::decode(v)))
     }
-    /// The values at `range` (clamped to the column), a block at a time.
-    pub fn range(&self, range: std::ops::Range<usize>) -> impl ExactSizeIterator<Item = u32> + '_ {
-        self.0.iter_range(range).map(|v| v as u32)
-    }
-    /// Hands the column out in pieces of at most 65,536 values, widened to `u32`:
-    /// `chunk(first, values)` per piece (how the worker copies it into a typed array).
-    pub fn for_each_chunk(&self, mut chunk: impl FnMut(usize, &[u32])) {
+    /// Hands the column out in pieces of at most 65,536 values: `chunk(first, values)` per
+    /// piece (how the worker copies it into a typed array).
+    pub fn for_each_chunk(&self, mut chunk: impl FnMut(usize, &[T])) {
         const PIECE: usize = 1 << 16;
-        let mut buf: Vec<u32> = Vec::with_capacity(PIECE.min(self.len()));
+        let mut buf: Vec<T> = Vec::with_capacity(PIECE.min(self.len()));
         let mut first = 0;
         for v in self.iter() {
             buf.push(v);
@@ -435,21 +438,21 @@ impl PackedU32 {
         }
     }
     pub fn shrink_to_fit(&mut self) {
-        self.0.shrink_to_fit();
+        self.codes.shrink_to_fit();
     }
     pub fn resident_bytes(&self) -> usize {
-        self.0.resident_bytes()
+        self.codes.resident_bytes()
     }
 }
 
-impl FromIterator<u32> for PackedU32 {
-    fn from_iter<I: IntoIterator<Item = u32>>(iter: I) -> Self {
-        Self(iter.into_iter().map(u64::from).collect())
+impl<T: Code> FromIterator<T> for Packed<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        Self { codes: iter.into_iter().map(T::encode).collect(), of: std::marker::PhantomData }
     }
 }
 
-impl From<&[u32]> for PackedU32 {
-    fn from(v: &[u32]) -> Self {
+impl<T: Code> From<&[T]> for Packed<T> {
+    fn from(v: &[T]) -> Self {
         v.iter().copied().collect()
     }
 }
