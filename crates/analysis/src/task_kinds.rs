@@ -1071,3 +1071,22 @@ mod rows_of_tests {
         assert_eq!(k.rows_of(20).len(), 2);
     }
 }
+
+#[cfg(test)]
+mod kind_codes_tests {
+    use super::*;
+
+    #[test]
+    fn kinds_and_flags_read_back_and_unknown_codes_read_regular() {
+        let kinds: Vec<TaskKind> = (0..1000).map(|i| TaskKind::ALL[(i * 7 / 5) % TaskKind::ALL.len()]).collect();
+        let packed: KindCodes = kinds.iter().copied().collect();
+        assert_eq!(packed.to_vec(), kinds);
+        assert_eq!(packed.get(999), kinds.last().copied());
+        assert_eq!(packed.get(1000), None);
+        assert_eq!(TaskKind::decode(TaskKind::ALL.len() as u64), TaskKind::Regular);
+        assert_eq!(TaskKind::decode(u64::MAX), TaskKind::Regular);
+        let flags: Vec<bool> = (0..300).map(|i| i % 3 == 0 || i > 200).collect();
+        let packed: Flags = flags.iter().copied().collect();
+        assert_eq!(packed.iter().collect::<Vec<_>>(), flags);
+    }
+}
