@@ -87,11 +87,7 @@ impl DepsDetails {
     /// the file holding it and the tasks after it in its group, and its position there (read
     /// it with [`pypto_formats::deps::parse_task_at`]).
     pub fn task_span(&self, i: usize) -> Option<(u64, u32, usize)> {
-        let g = i / DEPS_TASK_STRIDE;
-        let from = self.task_offsets.get(g)?;
-        // One byte past the last task, so it reads as complete.
-        let to = self.task_offsets.get(g + 1).unwrap_or(self.tasks_end + 1);
-        Some((from, u32::try_from(to.checked_sub(from)?).ok()?, i % DEPS_TASK_STRIDE))
+        pypto_formats::packed::strided_piece(|g| self.task_offsets.get(g), self.tasks_end, DEPS_TASK_STRIDE, i)
     }
 
     /// The dims of a range (empty if out of bounds).

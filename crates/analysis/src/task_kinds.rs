@@ -172,12 +172,8 @@ impl SchedPhasesUs {
             return None;
         }
         if let Some(file) = self.file.as_ref().filter(|f| f.detached.is_some()) {
-            let g = i / SCHED_OFFSET_STRIDE;
-            let from = file.offsets.get(g)?;
-            // One byte past the last record (its `]` or whitespace), so it reads as complete.
-            let to = file.offsets.get(g + 1).unwrap_or(file.end + 1);
-            let len = u32::try_from(to.checked_sub(from)?).ok()?;
-            return Some(PhaseLookup::InFile { offset: from, len, position: i % SCHED_OFFSET_STRIDE });
+            let (offset, len, position) = pypto_formats::packed::strided_piece(|g| file.offsets.get(g), file.end, SCHED_OFFSET_STRIDE, i)?;
+            return Some(PhaseLookup::InFile { offset, len, position });
         }
         Some(PhaseLookup::Here(PhaseFields {
             kind: self.kind.get(i)?.clone(),

@@ -457,6 +457,19 @@ impl<T: Code> From<&[T]> for Packed<T> {
     }
 }
 
+/// Where item `i` of a file's array is, when the byte offset of every `stride`-th item is
+/// kept (`offset_of(g)`: that of item `g · stride`) and `end` is where the last item ends:
+/// `(offset, len, position)` of the piece holding item `i` and the rest of its group, and
+/// `i`'s position among the items there. The last piece runs one byte past `end` (the
+/// array's `]` or whitespace), so a reader sees its last item complete. `None` when group
+/// `i / stride` has no offset.
+pub fn strided_piece(offset_of: impl Fn(usize) -> Option<u64>, end: u64, stride: usize, i: usize) -> Option<(u64, u32, usize)> {
+    let g = i / stride.max(1);
+    let from = offset_of(g)?;
+    let to = offset_of(g + 1).unwrap_or(end + 1);
+    Some((from, u32::try_from(to.checked_sub(from)?).ok()?, i % stride.max(1)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -478,6 +491,19 @@ mod tests {
         assert_eq!(c.get(values.len()), None);
         assert_eq!(c.to_vec(), values);
         c
+    }
+
+    #[test]
+    fn strided_pieces_cover_their_groups() {
+        let offsets = [10u64, 400, 900];
+        let at = |g: usize| offsets.get(g).copied();
+        assert_eq!(strided_piece(at, 1000, 16, 0), Some((10, 390, 0)));
+        assert_eq!(strided_piece(at, 1000, 16, 17), Some((400, 500, 1)));
+        // The last group runs one byte past the end.
+        assert_eq!(strided_piece(at, 1000, 16, 47), Some((900, 101, 15)));
+        assert_eq!(strided_piece(at, 1000, 16, 48), None);
+        // Offsets out of order (a corrupt model) give no piece.
+        assert_eq!(strided_piece(|g| [500u64, 100].get(g).copied(), 1000, 4, 1), None);
     }
 
     #[test]

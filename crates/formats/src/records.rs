@@ -333,11 +333,7 @@ impl SchedThread {
         if !self.has_offsets() || i >= self.len() {
             return None;
         }
-        let g = i / SCHED_OFFSET_STRIDE;
-        let from = *self.record_offsets.get(g)?;
-        // One byte past the last record (its `]` or whitespace), so it reads as complete.
-        let to = self.record_offsets.get(g + 1).copied().unwrap_or(self.records_end + 1);
-        Some((from, u32::try_from(to.checked_sub(from)?).ok()?, i % SCHED_OFFSET_STRIDE))
+        pypto_columns::strided_piece(|g| self.record_offsets.get(g).copied(), self.records_end, SCHED_OFFSET_STRIDE, i)
     }
 }
 
