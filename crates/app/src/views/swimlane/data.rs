@@ -410,19 +410,19 @@ impl Timeline {
             let lanes = self.track_lanes.get(track as usize).cloned().unwrap_or_default();
             for lane in self.lanes.get(lanes).unwrap_or_default() {
                 let (starts, ends) = self.lane_times(lane);
-                // The row's bars starting by `end_us` (starts are sorted within a row).
-                let last = starts.partition_point(|&s| s <= end_us);
-                for k in 0..last {
-                    let (Some(&s), Some(&e)) = (starts.get(k), ends.get(k)) else { continue };
-                    let Some(name) = lane.global(k).and_then(|g| self.name_index.get(g)) else { continue };
+                // The sub-lane's bars overlapping the range, found through its culling index
+                // (not a scan from its first bar).
+                lane.index.overlapping(starts, ends, start_us, end_us, |k| {
+                    let (Some(&s), Some(&e)) = (starts.get(k), ends.get(k)) else { return };
+                    let Some(name) = lane.global(k).and_then(|g| self.name_index.get(g)) else { return };
                     if e < start_us {
-                        continue;
+                        return;
                     }
                     let a = acc.entry(name).or_insert((0, 0.0, 0.0));
                     a.0 += 1;
                     a.1 += e - s;
                     a.2 = a.2.max(e - s);
-                }
+                });
             }
         }
         let mut rows: Vec<RangeStatsRow> = acc
