@@ -9,38 +9,10 @@ use pypto_analysis::timeline::{self, TimelineBuilder};
 use pypto_formats::{cpm, name_map};
 use pypto_protocol::{DatasetSummary, DepsSummary, RecordsSummary};
 use serde::{Deserialize, Serialize};
-use std::future::Future;
-use std::task::Poll;
 use wasm_bindgen::JsValue;
 
 use crate::jobs::{FromJob, LoadedRuntime, RuntimeInputs};
 use crate::session::{bench_log, file_error, now_ms, parse_deps, parse_records, read_entry};
-
-/// Both futures, polled together (one thread: while one waits for bytes, the other parses).
-async fn join2<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
-    let (mut a, mut b) = (std::pin::pin!(a), std::pin::pin!(b));
-    let (mut got_a, mut got_b) = (None, None);
-    std::future::poll_fn(|cx| {
-        if got_a.is_none() {
-            if let Poll::Ready(v) = a.as_mut().poll(cx) {
-                got_a = Some(v);
-            }
-        }
-        if got_b.is_none() {
-            if let Poll::Ready(v) = b.as_mut().poll(cx) {
-                got_b = Some(v);
-            }
-        }
-        match (got_a.take(), got_b.take()) {
-            (Some(x), Some(y)) => Poll::Ready((x, y)),
-            (x, y) => {
-                (got_a, got_b) = (x, y);
-                Poll::Pending
-            }
-        }
-    })
-    .await
-}
 
 /// Reads and analyses one runtime dataset: its summary (file errors included) and the model.
 /// Local files (`File`s) of deps.json and the records are read at the same time, so the waits
@@ -70,24 +42,23 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
         let d = read_deps.await;
         (d, read_records.await)
     } else {
-        join2(read_deps, read_records).await
+        // Polled together (one thread: while one waits for bytes, the other parses).
+        futures_util::future::join(read_deps, read_records).await
     };
     summary.errors.append(&mut deps_errors);
-    {
-        if let Some((path, parsed)) = deps_read {
-            match parsed {
-                Ok(parsed) => {
-                    summary.deps = Some(DepsSummary {
-                        path,
-                        tasks: parsed.task_count() as u64,
-                        edges: parsed.edge_count() as u64,
-                        tensors: parsed.tensor_count() as u64,
-                    });
-                    deps_lean = !parsed.task_offsets.is_empty();
-                    deps_model = Some(parsed);
-                }
-                Err(err) => summary.errors.push(file_error(err)),
+    if let Some((path, parsed)) = deps_read {
+        match parsed {
+            Ok(parsed) => {
+                summary.deps = Some(DepsSummary {
+                    path,
+                    tasks: parsed.task_count() as u64,
+                    edges: parsed.edge_count() as u64,
+                    tensors: parsed.tensor_count() as u64,
+                });
+                deps_lean = !parsed.task_offsets.is_empty();
+                deps_model = Some(parsed);
             }
+            Err(err) => summary.errors.push(file_error(err)),
         }
     }
     if let Some(index) = inputs.name_map {
@@ -104,37 +75,35 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
     let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
     let mut state = LoadedRuntime { deps_lean, cpm: cpm_inputs.clone(), ..Default::default() };
     summary.errors.append(&mut records_errors);
-    {
-        if let Some((path, parsed)) = records_read {
-            match parsed {
-                Ok(parsed) => {
-                    let build_started_ms = now_ms();
-                    let mut last_ms = build_started_ms;
-                    let mut step = |name: &str| {
-                        let now = now_ms();
-                        bench_log(&format!("pypto-worker model step {name}: {:.0} ms", now - last_ms));
-                        last_ms = now;
-                    };
-                    let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
-                    bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
-                    summary.records = Some(RecordsSummary {
-                        path,
-                        level: facts.level,
-                        format: facts.format.clone(),
-                        clock_freq_hz: facts.clock_freq_hz,
-                        num_cores: facts.num_cores,
-                        task_count: facts.task_count as u64,
-                        aicore_rows: facts.aicore_rows as u64,
-                        first_start_us: facts.first_start_us,
-                        last_end_us: facts.last_end_us,
-                        span_us: facts.span_us,
-                        scheduler_threads: facts.scheduler_threads as u32,
-                        warnings: facts.warnings.clone(),
-                    });
-                    state.model = Some(built);
-                }
-                Err(err) => summary.errors.push(file_error(err)),
+    if let Some((path, parsed)) = records_read {
+        match parsed {
+            Ok(parsed) => {
+                let build_started_ms = now_ms();
+                let mut last_ms = build_started_ms;
+                let mut step = |name: &str| {
+                    let now = now_ms();
+                    bench_log(&format!("pypto-worker model step {name}: {:.0} ms", now - last_ms));
+                    last_ms = now;
+                };
+                let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
+                bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
+                summary.records = Some(RecordsSummary {
+                    path,
+                    level: facts.level,
+                    format: facts.format.clone(),
+                    clock_freq_hz: facts.clock_freq_hz,
+                    num_cores: facts.num_cores,
+                    task_count: facts.task_count as u64,
+                    aicore_rows: facts.aicore_rows as u64,
+                    first_start_us: facts.first_start_us,
+                    last_end_us: facts.last_end_us,
+                    span_us: facts.span_us,
+                    scheduler_threads: facts.scheduler_threads as u32,
+                    warnings: facts.warnings.clone(),
+                });
+                state.model = Some(built);
             }
+            Err(err) => summary.errors.push(file_error(err)),
         }
     }
     if state.model.is_none() {

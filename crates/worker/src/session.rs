@@ -338,14 +338,12 @@ pub(crate) async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[J
 /// or whole when the stream gave up (for the exact error position).
 pub(crate) async fn parse_records(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<records::ChipRecords, FormatError>)> {
     let entry = entries.get(index)?;
-    {
-        let mut stream = records::RecordsStream::new();
-        if !stream_entry(entry, sources.get(index)?, &mut |b| stream.feed(b), errors).await {
-            return None;
-        }
-        if let Some(parsed) = stream.finish(&entry.path) {
-            return Some((entry.path.clone(), Ok(parsed)));
-        }
+    let mut stream = records::RecordsStream::new();
+    if !stream_entry(entry, sources.get(index)?, &mut |b| stream.feed(b), errors).await {
+        return None;
+    }
+    if let Some(parsed) = stream.finish(&entry.path) {
+        return Some((entry.path.clone(), Ok(parsed)));
     }
     let (path, bytes) = read_entry(index, entries, sources, errors).await?;
     let parsed = records::parse(&path, &bytes);

@@ -174,13 +174,19 @@ fn hand_over(timeline_id: u32, dataset_ids: &[u32], mut header: TimelineHeader, 
     });
 }
 
+/// A timeline job's answer read: the header, the query index and the render columns.
+fn built_timeline(answer: Result<(crate::jobs::FromJob, wasm_bindgen::JsValue), String>) -> Result<(TimelineHeader, Timeline, wasm_bindgen::JsValue), String> {
+    let (reply, columns) = answer?;
+    let crate::jobs::FromJob::TimelineBuilt { header } = reply else { return Err("the job built no timeline".to_owned()) };
+    let index = crate::jobs::decode_at::<Timeline>(&columns, "index")?;
+    let render = js_sys::Reflect::get(&columns, &wasm_bindgen::JsValue::from_str("timeline")).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
+    Ok((header, index, render))
+}
+
 /// Waits for a load job's timeline ([`Prebuilt`]): handed to the page at once when it asked
 /// for it meanwhile, else kept until it does.
 pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: js_sys::Promise) {
-    let answer = crate::jobs::answer(done).await.and_then(|(reply, columns)| match reply {
-        crate::jobs::FromJob::TimelineBuilt { header } => Ok((header, crate::jobs::decode_at::<Timeline>(&columns, "index")?, columns)),
-        _ => Err("the load job built no timeline".to_owned()),
-    });
+    let answer = built_timeline(crate::jobs::answer(done).await);
     let waiting = SESSION.with_borrow_mut(|s| {
         if s.generation != generation {
             return None;
@@ -192,8 +198,7 @@ pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: js_
     });
     let Some(waiting) = waiting else { return };
     match answer {
-        Ok((header, t, columns)) => {
-            let render = js_sys::Reflect::get(&columns, &wasm_bindgen::JsValue::from_str("timeline")).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
+        Ok((header, t, render)) => {
             crate::session::bench_log(&format!("pypto-worker timeline of dataset {dataset_id}: {} bars, built by the load job", t.source.len()));
             // The page shows the last timeline it asked for.
             match waiting.last() {
@@ -254,18 +259,12 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
     let generation = SESSION.with_borrow(|s| s.generation);
     wasm_bindgen_futures::spawn_local(async move {
         let request = crate::jobs::ToJob::Timeline { datasets, dataset_ids: dataset_ids.clone() };
-        let answer = crate::jobs::ask(&request, &files).await.and_then(|(reply, columns)| match reply {
-            crate::jobs::FromJob::TimelineBuilt { header } => Ok((header, crate::jobs::decode_at::<Timeline>(&columns, "index")?, columns)),
-            _ => Err("the timeline job answered something else".to_owned()),
-        });
+        let answer = built_timeline(crate::jobs::ask(&request, &files).await);
         if SESSION.with_borrow(|s| s.generation) != generation {
             return;
         }
         match answer {
-            Ok((header, t, columns)) => {
-                let render = js_sys::Reflect::get(&columns, &wasm_bindgen::JsValue::from_str("timeline")).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
-                hand_over(timeline_id, &dataset_ids, header, t, &render);
-            }
+            Ok((header, t, render)) => hand_over(timeline_id, &dataset_ids, header, t, &render),
             Err(message) => error(format!("the timeline could not be built: {message}")),
         }
     });
@@ -368,7 +367,6 @@ pub(crate) fn post_search(timeline_id: u32, text: &str, limit: u32) {
     let hits = hits.into_iter().map(|h| SearchHit { bar: bar_ref(h.bar), label: h.label, start_us: h.start_us }).collect();
     transport::post(&FromWorker::SearchResults { timeline_id, query: text.to_string(), total, hits }, None);
 }
-
 
 /// `ToWorker::ExportTrace`: the timeline as Chrome Trace Event JSON (Perfetto), written by a
 /// job from the datasets' files, bytes moved to the page as the `json` column.
