@@ -40,12 +40,12 @@
 //! - **Kernel family**: the name without a trailing `(_<digits>)?(_(aic|aiv))?`.
 //! - **µs** = `ticks / clock_freq_hz * 1e6` (the report's rule; durations only).
 
-use rustc_hash::FxHashMap as HashMap;
 use crate::tasks::task_id_display;
 use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::VecDeque;
@@ -70,14 +70,9 @@ pub enum CriticalPathError {
 impl fmt::Display for CriticalPathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NoTasks => f.write_str(
-                "critical path: no aicore_tasks records (empty or failed profiling run?)",
-            ),
+            Self::NoTasks => f.write_str("critical path: no aicore_tasks records (empty or failed profiling run?)"),
             Self::NoClock => f.write_str("critical path: metadata.clock_freq_hz is 0"),
-            Self::Cyclic { ordered, total } => write!(
-                f,
-                "critical path: happens-before graph is cyclic ({ordered}/{total})"
-            ),
+            Self::Cyclic { ordered, total } => write!(f, "critical path: happens-before graph is cyclic ({ordered}/{total})"),
         }
     }
 }
@@ -234,9 +229,7 @@ fn slices_of<'r>(records: &'r ChipRecords, warnings: &mut Vec<String>) -> (Slice
     let f = records.metadata.clock_freq_hz;
     if let Some(v1) = &records.v1_tasks {
         let freq = if f > 0 { f } else { 1_000_000_000 };
-        warnings.push(format!(
-            "object-format records carry µs, not cycles: ticks rebuilt as round(µs × {freq} / 1e6)"
-        ));
+        warnings.push(format!("object-format records carry µs, not cycles: ticks rebuilt as round(µs × {freq} / 1e6)"));
         let to_ticks = |us: f64| -> u64 {
             let t = (us * freq as f64 / 1e6).round();
             if t.is_finite() && t > 0.0 {
@@ -247,29 +240,16 @@ fn slices_of<'r>(records: &'r ChipRecords, warnings: &mut Vec<String>) -> (Slice
         };
         let n = v1.task_id.len();
         let s = Slices {
-            core: (0..n)
-                .map(|i| v1.core_id.get(i).copied().unwrap_or(0))
-                .collect(),
+            core: (0..n).map(|i| v1.core_id.get(i).copied().unwrap_or(0)).collect(),
             task: Cow::Borrowed(&v1.task_id),
-            start: (0..n)
-                .map(|i| to_ticks(v1.start_us.get(i).copied().unwrap_or(0.0)))
-                .collect(),
-            end: (0..n)
-                .map(|i| to_ticks(v1.end_us.get(i).copied().unwrap_or(0.0)))
-                .collect(),
+            start: (0..n).map(|i| to_ticks(v1.start_us.get(i).copied().unwrap_or(0.0))).collect(),
+            end: (0..n).map(|i| to_ticks(v1.end_us.get(i).copied().unwrap_or(0.0))).collect(),
         };
         return (s, freq);
     }
     let a = &records.aicore;
-    if a.has_run_epoch()
-        && a.run_epoch
-            .iter()
-            .any(|&e| e != a.run_epoch.first().copied().unwrap_or(0))
-    {
-        warnings.push(
-            "records hold several run epochs: rows of one task id across epochs are merged"
-                .to_owned(),
-        );
+    if a.has_run_epoch() && a.run_epoch.iter().any(|&e| e != a.run_epoch.first().copied().unwrap_or(0)) {
+        warnings.push("records hold several run epochs: rows of one task id across epochs are merged".to_owned());
     }
     let s = Slices {
         core: Cow::Borrowed(&a.core_id),
@@ -338,10 +318,7 @@ pub fn build_graph(
     let mut g = TaskGraph {
         clock_freq_hz: freq,
         tol_ticks,
-        timebase: records
-            .v1_tasks
-            .is_none()
-            .then(|| Timebase::from_records(records)),
+        timebase: records.v1_tasks.is_none().then(|| Timebase::from_records(records)),
         ..TaskGraph::default()
     };
     // Tasks in first-appearance order; cores in first-appearance order.
@@ -381,12 +358,7 @@ pub fn build_graph(
             .push(row as u32);
     }
     let n = g.task_id.len();
-    g.dur_ticks = g
-        .end_ticks
-        .iter()
-        .zip(&g.start_ticks)
-        .map(|(&e, &s)| e.saturating_sub(s))
-        .collect();
+    g.dur_ticks = g.end_ticks.iter().zip(&g.start_ticks).map(|(&e, &s)| e.saturating_sub(s)).collect();
     g.t0_ticks = g.start_ticks.iter().copied().min().unwrap_or(0);
     g.t1_ticks = g.end_ticks.iter().copied().max().unwrap_or(0);
 
@@ -440,9 +412,7 @@ pub fn build_graph(
             }
             drop_repeated_pairs(&mut kept, n);
         }
-        None => warnings.push(
-            "no deps.json: the critical paths use same-core links only (no data edges)".to_owned(),
-        ),
+        None => warnings.push("no deps.json: the critical paths use same-core links only (no data edges)".to_owned()),
     }
     g.kept_edges = kept.len();
     g.first_kept_rank = vec![None; n];
@@ -497,10 +467,7 @@ pub fn build_graph(
             let (st, en, _) = at(r);
             let t = row_task.get(r as usize).copied().unwrap_or(0);
             if let Some((best_end, best_task)) = best {
-                if best_task != t
-                    && best_end <= st.saturating_add(tol_ticks)
-                    && st == g.start(t as usize)
-                {
+                if best_task != t && best_end <= st.saturating_add(tol_ticks) && st == g.start(t as usize) {
                     if let Some(slot) = g.core_prev.get_mut(t as usize) {
                         if slot.is_none_or(|(_, e)| best_end > e) {
                             *slot = Some((best_task, best_end));
@@ -534,9 +501,7 @@ pub fn topo_order(g: &TaskGraph) -> Result<Vec<u32>, CriticalPathError> {
             }
         }
     }
-    let mut q: VecDeque<u32> = (0..n as u32)
-        .filter(|&t| indeg.get(t as usize) == Some(&0))
-        .collect();
+    let mut q: VecDeque<u32> = (0..n as u32).filter(|&t| indeg.get(t as usize) == Some(&0)).collect();
     let mut order = Vec::with_capacity(n);
     while let Some(u) = q.pop_front() {
         order.push(u);
@@ -550,10 +515,7 @@ pub fn topo_order(g: &TaskGraph) -> Result<Vec<u32>, CriticalPathError> {
         }
     }
     if order.len() != n {
-        return Err(CriticalPathError::Cyclic {
-            ordered: order.len(),
-            total: n,
-        });
+        return Err(CriticalPathError::Cyclic { ordered: order.len(), total: n });
     }
     Ok(order)
 }
@@ -588,9 +550,7 @@ pub fn static_cpm(g: &TaskGraph, order: &[u32]) -> (Vec<u32>, u64) {
                 best = (Some(p), fp);
             }
         }
-        let f = best
-            .1
-            .saturating_add(g.dur_ticks.get(v as usize).copied().unwrap_or(0));
+        let f = best.1.saturating_add(g.dur_ticks.get(v as usize).copied().unwrap_or(0));
         if let Some(slot) = finish.get_mut(v as usize) {
             *slot = f;
         }
@@ -676,19 +636,11 @@ pub fn observed_walk(g: &TaskGraph) -> Vec<WalkStep> {
         }
         match best {
             None => {
-                walk.push(WalkStep {
-                    task: vi as u32,
-                    kind: StallKind::FrontGap,
-                    blocker: None,
-                });
+                walk.push(WalkStep { task: vi as u32, kind: StallKind::FrontGap, blocker: None });
                 break;
             }
             Some((e, p, kind)) => {
-                walk.push(WalkStep {
-                    task: vi as u32,
-                    kind,
-                    blocker: Some((p, e)),
-                });
+                walk.push(WalkStep { task: vi as u32, kind, blocker: Some((p, e)) });
                 v = Some(p as usize);
             }
         }
@@ -770,16 +722,11 @@ impl CriticalPath {
     }
     /// `compute + stall == makespan`.
     pub fn tiling_exact(&self) -> bool {
-        self.compute_total_ticks
-            .saturating_add(self.stall_total_ticks)
-            == self.makespan_ticks
+        self.compute_total_ticks.saturating_add(self.stall_total_ticks) == self.makespan_ticks
     }
     /// Stall of one kind (0 if absent).
     pub fn stall_of(&self, kind: StallKind) -> u64 {
-        self.stall_by_kind
-            .iter()
-            .find(|(k, _)| *k == kind)
-            .map_or(0, |(_, v)| *v)
+        self.stall_by_kind.iter().find(|(k, _)| *k == kind).map_or(0, |(_, v)| *v)
     }
 }
 
@@ -826,8 +773,7 @@ pub fn analyze(g: &TaskGraph) -> Result<CriticalPath, CriticalPathError> {
         obs.compute_ticks.push(eff);
         obs.stall_ticks.push(gap);
         obs.kind.push(step.kind);
-        obs.blocker_task_id
-            .push(step.blocker.map(|(b, _)| g.id(b as usize)));
+        obs.blocker_task_id.push(step.blocker.map(|(b, _)| g.id(b as usize)));
         obs.blocker_end_ticks.push(step.blocker.map(|(_, e)| e));
         match stall_by_kind.iter_mut().find(|(k, _)| *k == step.kind) {
             Some((_, total)) => *total += gap,
@@ -841,22 +787,14 @@ pub fn analyze(g: &TaskGraph) -> Result<CriticalPath, CriticalPathError> {
     let mut families: Vec<KernelFamily> = Vec::new();
     for i in 0..obs.len() {
         let fam = kernel_family(obs.name.get(i).map_or("", String::as_str));
-        let (c, st) = (
-            obs.compute_ticks.get(i).copied().unwrap_or(0),
-            obs.stall_ticks.get(i).copied().unwrap_or(0),
-        );
+        let (c, st) = (obs.compute_ticks.get(i).copied().unwrap_or(0), obs.stall_ticks.get(i).copied().unwrap_or(0));
         match families.iter_mut().find(|f| f.family == fam) {
             Some(f) => {
                 f.compute_ticks += c;
                 f.stall_ticks += st;
                 f.on_path += 1;
             }
-            None => families.push(KernelFamily {
-                family: fam.to_owned(),
-                compute_ticks: c,
-                stall_ticks: st,
-                on_path: 1,
-            }),
+            None => families.push(KernelFamily { family: fam.to_owned(), compute_ticks: c, stall_ticks: st, on_path: 1 }),
         }
     }
     // Stable: ties keep first appearance (Counter.most_common).
@@ -870,10 +808,7 @@ pub fn analyze(g: &TaskGraph) -> Result<CriticalPath, CriticalPathError> {
         t1_ticks: g.t1_ticks,
         makespan_ticks: g.t1_ticks.saturating_sub(g.t0_ticks),
         static_path: cpm.iter().map(|&i| g.id(i as usize)).collect(),
-        static_names: cpm
-            .iter()
-            .map(|&i| g.name(i as usize).to_owned())
-            .collect(),
+        static_names: cpm.iter().map(|&i| g.name(i as usize).to_owned()).collect(),
         static_len_ticks: cpm_len,
         observed: obs,
         compute_total_ticks: compute_total,
@@ -923,11 +858,7 @@ pub fn render_report_md(ranks: &[(&str, &CriticalPath)], top: usize) -> String {
         let ms = r.makespan_ticks;
         let msf = |t: u64| r.us(t) / 1e3;
         let _ = writeln!(o, "\n## Rank `{label}`\n");
-        let _ = writeln!(
-            o,
-            "- tasks: {} | happens-before edges: {}",
-            r.task_count, r.kept_edges
-        );
+        let _ = writeln!(o, "- tasks: {} | happens-before edges: {}", r.task_count, r.kept_edges);
         let _ = writeln!(o, "- **makespan**: {:.3} ms", msf(ms));
         let _ = writeln!(
             o,
@@ -936,46 +867,19 @@ pub fn render_report_md(ranks: &[(&str, &CriticalPath)], top: usize) -> String {
             pct(r.static_len_ticks, ms),
             r.static_path.len()
         );
-        let _ = writeln!(
-            o,
-            "- **observed critical path**: {} tasks",
-            r.observed.len()
-        );
-        let _ = writeln!(
-            o,
-            "  - compute: {:.3} ms ({:.1}%)",
-            msf(r.compute_total_ticks),
-            pct(r.compute_total_ticks, ms)
-        );
-        let _ = writeln!(
-            o,
-            "  - stall (runtime scheduling): {:.3} ms ({:.1}%)",
-            msf(r.stall_total_ticks),
-            pct(r.stall_total_ticks, ms)
-        );
+        let _ = writeln!(o, "- **observed critical path**: {} tasks", r.observed.len());
+        let _ = writeln!(o, "  - compute: {:.3} ms ({:.1}%)", msf(r.compute_total_ticks), pct(r.compute_total_ticks, ms));
+        let _ = writeln!(o, "  - stall (runtime scheduling): {:.3} ms ({:.1}%)", msf(r.stall_total_ticks), pct(r.stall_total_ticks, ms));
         let mut kinds = r.stall_by_kind.clone();
         kinds.sort_by_key(|k| std::cmp::Reverse(k.1));
         for (k, v) in kinds {
             if v > 0 {
-                let _ = writeln!(
-                    o,
-                    "    - {}: {:.3} ms ({:.1}%)",
-                    k.as_str(),
-                    msf(v),
-                    pct(v, ms)
-                );
+                let _ = writeln!(o, "    - {}: {:.3} ms ({:.1}%)", k.as_str(), msf(v), pct(v, ms));
             }
         }
         let check = r.compute_total_ticks.saturating_add(r.stall_total_ticks);
-        let verdict = if check == ms {
-            "exact".to_owned()
-        } else {
-            format!("diff {}", i128::from(check) - i128::from(ms))
-        };
-        let _ = writeln!(
-            o,
-            "  - tiling check: compute+stall = {check} ticks vs makespan {ms} ticks ({verdict})"
-        );
+        let verdict = if check == ms { "exact".to_owned() } else { format!("diff {}", i128::from(check) - i128::from(ms)) };
+        let _ = writeln!(o, "  - tiling check: compute+stall = {check} ticks vs makespan {ms} ticks ({verdict})");
         o.push_str("\n### Time on the observed critical path, by kernel family\n\n");
         o.push_str("| kernel family | compute ms | % makespan | stall ms | # on path |\n");
         o.push_str("|---|---:|---:|---:|---:|\n");
@@ -998,11 +902,7 @@ pub fn render_report_md(ranks: &[(&str, &CriticalPath)], top: usize) -> String {
             let dur = p.dur_ticks.get(i).copied().unwrap_or(0);
             let c = p.compute_ticks.get(i).copied().unwrap_or(0);
             let s = p.stall_ticks.get(i).copied().unwrap_or(0);
-            let kind = if s > 0 {
-                p.kind.get(i).map_or("", |k| k.as_str())
-            } else {
-                ""
-            };
+            let kind = if s > 0 { p.kind.get(i).map_or("", |k| k.as_str()) } else { "" };
             let _ = writeln!(
                 o,
                 "| {i} | {} | {:.1} | {:.1} ({:.2}%) | {:.1} ({:.2}%) | {kind} |",
@@ -1023,11 +923,7 @@ pub fn render_summary_line(label: &str, r: &CriticalPath) -> String {
     let ms = r.makespan_ticks;
     let mut kinds = r.stall_by_kind.clone();
     kinds.sort_by_key(|k| std::cmp::Reverse(k.1));
-    let detail: Vec<String> = kinds
-        .iter()
-        .filter(|(_, v)| *v > 0)
-        .map(|(k, v)| format!("{} {:.1}%", k.as_str(), pct(*v, ms)))
-        .collect();
+    let detail: Vec<String> = kinds.iter().filter(|(_, v)| *v > 0).map(|(k, v)| format!("{} {:.1}%", k.as_str(), pct(*v, ms))).collect();
     format!(
         "[{label}] makespan={:.3}ms  CPM={:.2}ms({:.0}%)  compute={:.1}%  stall={:.1}% ({})",
         r.us(ms) / 1e3,
@@ -1143,19 +1039,11 @@ mod tests {
         // Same end, same task as data pred and core prev: data-wait wins.
         let r = records(&[(0, 1, 100, 200), (0, 2, 200, 300)]);
         let (_, cp) = compute(&r, Some(&deps_of(&[(1, 2)])), None).unwrap();
-        assert_eq!(
-            cp.observed.kind,
-            vec![StallKind::FrontGap, StallKind::DataWait]
-        );
+        assert_eq!(cp.observed.kind, vec![StallKind::FrontGap, StallKind::DataWait]);
         let (_, cp) = compute(&r, None, None).unwrap();
-        assert_eq!(
-            cp.observed.kind,
-            vec![StallKind::FrontGap, StallKind::CoreWait]
-        );
+        assert_eq!(cp.observed.kind, vec![StallKind::FrontGap, StallKind::CoreWait]);
         let md = render_report_md(&[("x", &cp)], 25);
-        assert!(
-            md.contains("tiling check: compute+stall = 200 ticks vs makespan 200 ticks (exact)")
-        );
+        assert!(md.contains("tiling check: compute+stall = 200 ticks vs makespan 200 ticks (exact)"));
         assert!(render_summary_line("x", &cp).starts_with("[x] makespan=0.004ms"));
     }
 
@@ -1172,13 +1060,7 @@ mod tests {
             ..TaskGraph::default()
         };
         g.core_prev = vec![None, None];
-        assert_eq!(
-            analyze(&g).unwrap_err(),
-            CriticalPathError::Cyclic {
-                ordered: 0,
-                total: 2
-            }
-        );
+        assert_eq!(analyze(&g).unwrap_err(), CriticalPathError::Cyclic { ordered: 0, total: 2 });
         assert_eq!(dimmed_bar_name(4_294_967_301), "\u{b7}(r1t5)");
     }
 

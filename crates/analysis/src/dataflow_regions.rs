@@ -185,13 +185,7 @@ pub struct RegionContext<'a> {
 
 impl<'a> RegionContext<'a> {
     pub fn new(deps: &'a Deps) -> Self {
-        let tensors = deps
-            .tensors
-            .tensor_id
-            .iter()
-            .enumerate()
-            .map(|(i, &id)| (id, i as u32))
-            .collect();
+        let tensors = deps.tensors.tensor_id.iter().enumerate().map(|(i, &id)| (id, i as u32)).collect();
         Self { deps, tensors }
     }
 
@@ -215,19 +209,12 @@ impl<'a> RegionContext<'a> {
         let t = &self.deps.tasks;
         let a = *t.arg_offsets.get(task_row as usize)? as usize;
         let b = *t.arg_offsets.get(task_row as usize + 1)? as usize;
-        (a..b)
-            .rev()
-            .find(|&i| self.deps.args.idx.get(i) == Some(&arg_idx))
+        (a..b).rev().find(|&i| self.deps.args.idx.get(i) == Some(&arg_idx))
     }
 
     /// Region of edge row `row` in `role`; `arg` is the consumer's arg row (consumer
     /// fields fall back to it). Returns `(buffer_addr, intervals)`.
-    pub fn row_region(
-        &self,
-        row: usize,
-        arg: Option<usize>,
-        role: Role,
-    ) -> Option<(u64, Vec<ByteInterval>)> {
+    pub fn row_region(&self, row: usize, arg: Option<usize>, role: Role) -> Option<(u64, Vec<ByteInterval>)> {
         let d = self.deps;
         let e = &d.edges;
         let args = &d.args;
@@ -242,36 +229,23 @@ impl<'a> RegionContext<'a> {
         let tensor_dtype = self.dtype_name(*d.tensors.dtype.get(t)?);
         let (start, shape, strides, dtype) = match role {
             Role::Consumer => {
-                let start = e
-                    .consumer_start_offset
-                    .get(row)
-                    .copied()
-                    .flatten()
-                    .or_else(|| arg.and_then(|a| args.start_offset.get(a).copied()))?;
+                let start =
+                    e.consumer_start_offset.get(row).copied().flatten().or_else(|| arg.and_then(|a| args.start_offset.get(a).copied()))?;
                 let shape = e
                     .consumer_shape
                     .get(row)
                     .and_then(|&r| self.dims(r))
-                    .or_else(|| {
-                        arg.and_then(|a| args.shape.get(a))
-                            .and_then(|&r| self.dims(r))
-                    })?;
+                    .or_else(|| arg.and_then(|a| args.shape.get(a)).and_then(|&r| self.dims(r)))?;
                 let strides = e
                     .consumer_strides
                     .get(row)
                     .and_then(|&r| self.dims(r))
-                    .or_else(|| {
-                        arg.and_then(|a| args.strides.get(a))
-                            .and_then(|&r| self.dims(r))
-                    })?;
+                    .or_else(|| arg.and_then(|a| args.strides.get(a)).and_then(|&r| self.dims(r)))?;
                 let dtype = e
                     .consumer_dtype
                     .get(row)
                     .and_then(|&x| self.dtype_name(x))
-                    .or_else(|| {
-                        arg.and_then(|a| args.dtype.get(a))
-                            .and_then(|&x| self.dtype_name(x))
-                    })
+                    .or_else(|| arg.and_then(|a| args.dtype.get(a)).and_then(|&x| self.dtype_name(x)))
                     .or(tensor_dtype);
                 (start, shape, strides, dtype)
             }
@@ -347,11 +321,7 @@ impl DataflowEvidence {
         for edge in 0..graph.edge_count() {
             let pred = graph.edge_pred.get(edge).copied().unwrap_or(0);
             let succ = graph.edge_succ.get(edge).copied().unwrap_or(0);
-            let succ_row = graph
-                .task_row
-                .get(succ as usize)
-                .copied()
-                .unwrap_or(u32::MAX);
+            let succ_row = graph.task_row.get(succ as usize).copied().unwrap_or(u32::MAX);
             let mut creators = 0u32;
             for &row in graph.annotation_rows(edge) {
                 let row = row as usize;
@@ -373,15 +343,11 @@ impl DataflowEvidence {
                     if !matches!(arg_type, ArgType::Inout | ArgType::OutputExisting) {
                         continue;
                     }
-                    let Some((addr, intervals)) = ctx.row_region(row, Some(arg), Role::Consumer)
-                    else {
+                    let Some((addr, intervals)) = ctx.row_region(row, Some(arg), Role::Consumer) else {
                         continue;
                     };
                     let id = ev.records.len() as u32;
-                    ev.by_owner_task_buffer
-                        .entry((pred, succ, addr))
-                        .or_default()
-                        .push(id);
+                    ev.by_owner_task_buffer.entry((pred, succ, addr)).or_default().push(id);
                     ev.records.push(CreatorRecord {
                         owner: pred,
                         task: succ,
@@ -408,17 +374,9 @@ impl DataflowEvidence {
                         continue;
                     }
                     let id = ev.modifiers.len() as u32;
-                    ev.incoming
-                        .entry((succ, arg_idx, caddr))
-                        .or_default()
-                        .push(id);
+                    ev.incoming.entry((succ, arg_idx, caddr)).or_default().push(id);
                     ev.outgoing.entry((pred, caddr)).or_default().push(id);
-                    ev.modifiers.push(Modifier {
-                        pred,
-                        succ,
-                        arg: arg_idx,
-                        overlap,
-                    });
+                    ev.modifiers.push(Modifier { pred, succ, arg: arg_idx, overlap });
                 }
             }
             ev.creator_rows.push(creators);
@@ -446,11 +404,7 @@ impl DataflowEvidence {
     }
 
     fn peers(&self, owner: u32, task: u32, addr: u64) -> impl Iterator<Item = &CreatorRecord> {
-        self.by_owner_task_buffer
-            .get(&(owner, task, addr))
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| self.records.get(i as usize))
+        self.by_owner_task_buffer.get(&(owner, task, addr)).into_iter().flatten().filter_map(|&i| self.records.get(i as usize))
     }
 
     /// The full proof for a structurally redundant edge: true when it may be dropped.
@@ -461,33 +415,20 @@ impl DataflowEvidence {
         for rec in self.edge_records(edge) {
             let addr = rec.buffer_addr;
             let mut earlier = Vec::new();
-            for m in self
-                .incoming
-                .get(&(rec.task, rec.arg, addr))
-                .into_iter()
-                .flatten()
-                .filter_map(|&i| self.modifiers.get(i as usize))
-            {
+            for m in self.incoming.get(&(rec.task, rec.arg, addr)).into_iter().flatten().filter_map(|&i| self.modifiers.get(i as usize)) {
                 for peer in self.peers(rec.owner, m.pred, addr) {
                     earlier.extend(intersect_intervals(&m.overlap, &peer.intervals));
                 }
             }
             let mut later = Vec::new();
-            for m in self
-                .outgoing
-                .get(&(rec.task, addr))
-                .into_iter()
-                .flatten()
-                .filter_map(|&i| self.modifiers.get(i as usize))
-            {
+            for m in self.outgoing.get(&(rec.task, addr)).into_iter().flatten().filter_map(|&i| self.modifiers.get(i as usize)) {
                 for peer in self.peers(rec.owner, m.succ, addr) {
                     if peer.arg == m.arg && peer.inout {
                         later.extend(intersect_intervals(&m.overlap, &peer.intervals));
                     }
                 }
             }
-            if !intervals_cover(&rec.intervals, earlier) || !intervals_cover(&rec.intervals, later)
-            {
+            if !intervals_cover(&rec.intervals, earlier) || !intervals_cover(&rec.intervals, later) {
                 return false;
             }
         }
@@ -527,10 +468,7 @@ mod tests {
         // Leaves the buffer.
         assert_eq!(strided_byte_region(0, 8, 4, 4, &[8], &[1]), None);
         // Too many intervals.
-        assert_eq!(
-            strided_byte_region(0, u64::MAX, 1, 0, &[10_001, 1], &[2, 1]),
-            None
-        );
+        assert_eq!(strided_byte_region(0, u64::MAX, 1, 0, &[10_001, 1], &[2, 1]), None);
         // Overflowing arithmetic is out of the buffer.
         assert_eq!(
             strided_byte_region(
@@ -552,10 +490,7 @@ mod tests {
         assert!(!intervals_cover(&target, vec![(0, 10), (20, 29)]));
         assert!(intervals_cover(&[], vec![]));
         assert!(!intervals_cover(&target, vec![]));
-        assert_eq!(
-            intersect_intervals(&[(0, 10), (20, 30)], &[(5, 25)]),
-            vec![(5, 10), (20, 25)]
-        );
+        assert_eq!(intersect_intervals(&[(0, 10), (20, 30)], &[(5, 25)]), vec![(5, 10), (20, 25)]);
         assert_eq!(dtype_size_bytes("bfloat16"), Some(2));
         assert_eq!(dtype_size_bytes("FP8E4M3FN"), None);
     }

@@ -83,10 +83,7 @@ pub struct DepsGraph {
 
 /// True when some kernel slot of `tasks` row `row` is active (>= 0).
 pub fn has_active_kernel(deps: &Deps, row: usize) -> bool {
-    deps.tasks
-        .kernel_ids
-        .get(row)
-        .is_some_and(|k| k.iter().any(|&x| x >= 0))
+    deps.tasks.kernel_ids.get(row).is_some_and(|k| k.iter().any(|&x| x >= 0))
 }
 
 fn source_bit(name: Option<&str>) -> u8 {
@@ -127,26 +124,12 @@ impl DepsGraph {
         }
 
         // (pred, succ, row) sorted: pairs numeric, rows in file order within a pair.
-        let mut triples: Vec<(u32, u32, u32)> = e
-            .pred
-            .iter()
-            .zip(&e.succ)
-            .enumerate()
-            .filter_map(|(row, (&p, &s))| Some((index(p)?, index(s)?, row as u32)))
-            .collect();
+        let mut triples: Vec<(u32, u32, u32)> =
+            e.pred.iter().zip(&e.succ).enumerate().filter_map(|(row, (&p, &s))| Some((index(p)?, index(s)?, row as u32))).collect();
         triples.sort_unstable();
 
-        let source_bits: Vec<u8> = deps
-            .source_names
-            .iter()
-            .map(|s| source_bit(Some(s)))
-            .collect();
-        let mut g = DepsGraph {
-            task_row,
-            ann_offsets: vec![0],
-            ann_rows: Vec::with_capacity(triples.len()),
-            ..Self::default()
-        };
+        let source_bits: Vec<u8> = deps.source_names.iter().map(|s| source_bit(Some(s))).collect();
+        let mut g = DepsGraph { task_row, ann_offsets: vec![0], ann_rows: Vec::with_capacity(triples.len()), ..Self::default() };
         for &(p, s, row) in &triples {
             let new_pair = g.edge_pred.last() != Some(&p) || g.edge_succ.last() != Some(&s);
             if new_pair {
@@ -159,10 +142,7 @@ impl DepsGraph {
             }
             g.ann_rows.push(row);
             let src = e.source.get(row as usize).copied().unwrap_or(u32::MAX);
-            let bit = source_bits
-                .get(src as usize)
-                .copied()
-                .unwrap_or(SOURCE_OTHER);
+            let bit = source_bits.get(src as usize).copied().unwrap_or(SOURCE_OTHER);
             if let Some(m) = g.edge_sources.last_mut() {
                 *m |= bit;
             }
@@ -244,11 +224,7 @@ impl DepsGraph {
     /// Edge index range of `node`'s out-edges.
     pub fn out_edges(&self, node: u32) -> std::ops::Range<usize> {
         let a = self.out_offsets.get(node as usize).copied().unwrap_or(0) as usize;
-        let b = self
-            .out_offsets
-            .get(node as usize + 1)
-            .copied()
-            .unwrap_or(0) as usize;
+        let b = self.out_offsets.get(node as usize + 1).copied().unwrap_or(0) as usize;
         a..b.max(a)
     }
 
@@ -268,9 +244,7 @@ impl DepsGraph {
 
     /// True when some annotation row of the edge has `source == "creator"`.
     pub fn is_creator_protected(&self, edge: usize) -> bool {
-        self.edge_sources
-            .get(edge)
-            .is_some_and(|&m| m & SOURCE_CREATOR != 0)
+        self.edge_sources.get(edge).is_some_and(|&m| m & SOURCE_CREATOR != 0)
     }
 
     /// `(pred, succ)` task ids of an edge.
@@ -301,12 +275,8 @@ impl DepsGraph {
                 b.saturating_sub(a)
             })
             .collect();
-        let mut heap: BinaryHeap<Reverse<u32>> = indeg
-            .iter()
-            .enumerate()
-            .filter(|(_, &d)| d == 0)
-            .map(|(i, _)| Reverse(i as u32))
-            .collect();
+        let mut heap: BinaryHeap<Reverse<u32>> =
+            indeg.iter().enumerate().filter(|(_, &d)| d == 0).map(|(i, _)| Reverse(i as u32)).collect();
         let mut order = Vec::with_capacity(n);
         while let Some(Reverse(u)) = heap.pop() {
             order.push(u);

@@ -63,12 +63,7 @@ pub fn markers(graph: &DepsGraph, deps: &Deps, kinds: &[DepsTaskKind]) -> Vec<u8
     let fire: Vec<bool> = (0..graph.node_count())
         .map(|n| {
             let alloc = kinds.get(n) == Some(&DepsTaskKind::Alloc);
-            let early = graph
-                .task_row
-                .get(n)
-                .and_then(|&row| deps.tasks.early_dispatch.get(row as usize))
-                .copied()
-                .unwrap_or(false);
+            let early = graph.task_row.get(n).and_then(|&row| deps.tasks.early_dispatch.get(row as usize)).copied().unwrap_or(false);
             alloc || early
         })
         .collect();
@@ -81,14 +76,8 @@ pub fn markers(graph: &DepsGraph, deps: &Deps, kinds: &[DepsTaskKind]) -> Vec<u8
             let preds = graph.in_edges(n as u32);
             if !preds.is_empty() {
                 let pred_of = |&e: &u32| graph.edge_pred.get(e as usize).copied().unwrap_or(0);
-                let all_fire = preds
-                    .iter()
-                    .map(pred_of)
-                    .all(|p| fire.get(p as usize) == Some(&true));
-                let some_non_alloc = preds
-                    .iter()
-                    .map(pred_of)
-                    .any(|p| kinds.get(p as usize) != Some(&DepsTaskKind::Alloc));
+                let all_fire = preds.iter().map(pred_of).all(|p| fire.get(p as usize) == Some(&true));
+                let some_non_alloc = preds.iter().map(pred_of).any(|p| kinds.get(p as usize) != Some(&DepsTaskKind::Alloc));
                 if all_fire && some_non_alloc {
                     m |= MARKER_STAR;
                 }

@@ -49,23 +49,13 @@ impl<'a> DepsViewer<'a> {
         let any_kernel_task = kinds.contains(&DepsTaskKind::Submit);
         let perf_sidecar = graph.has_sidecar_tasks || any_kernel_task;
         let func_name_map = (names_nonempty && any_kernel_task) || graph.sidecar_named_func;
-        Self {
-            deps,
-            graph,
-            kinds,
-            markers,
-            perf_sidecar,
-            func_name_map,
-            evidence: OnceLock::new(),
-        }
+        Self { deps, graph, kinds, markers, perf_sidecar, func_name_map, evidence: OnceLock::new() }
     }
 
     /// The edges of `mode` (dataflow evidence is built once, on first use).
     pub fn select(&self, mode: EdgeMode) -> EdgeSelection {
-        let evidence = (mode.is_dataflow() && self.graph.topo_order.is_some()).then(|| {
-            self.evidence
-                .get_or_init(|| DataflowEvidence::build(&self.graph, self.deps))
-        });
+        let evidence = (mode.is_dataflow() && self.graph.topo_order.is_some())
+            .then(|| self.evidence.get_or_init(|| DataflowEvidence::build(&self.graph, self.deps)));
         edge_modes::select_edges(&self.graph, self.deps, mode, evidence)
     }
 
@@ -85,16 +75,7 @@ impl<'a> DepsViewer<'a> {
                 None => "func_id=unknown".to_owned(),
             },
         };
-        let blocks = if row == NO_TASK {
-            1
-        } else {
-            self.deps
-                .tasks
-                .block_num
-                .get(row as usize)
-                .copied()
-                .unwrap_or(1)
-        };
+        let blocks = if row == NO_TASK { 1 } else { self.deps.tasks.block_num.get(row as usize).copied().unwrap_or(1) };
         if blocks > 1 {
             let _ = write!(s, " SPMD block num = {blocks}");
         }
@@ -112,17 +93,8 @@ impl<'a> DepsViewer<'a> {
             }
         }
         let is_shown = |e: usize| shown.get(e).copied().unwrap_or(false);
-        let fanin: Vec<usize> = (0..n as u32)
-            .map(|v| {
-                g.in_edges(v)
-                    .iter()
-                    .filter(|&&e| is_shown(e as usize))
-                    .count()
-            })
-            .collect();
-        let fanout: Vec<usize> = (0..n as u32)
-            .map(|u| g.out_edges(u).filter(|&e| is_shown(e)).count())
-            .collect();
+        let fanin: Vec<usize> = (0..n as u32).map(|v| g.in_edges(v).iter().filter(|&&e| is_shown(e as usize)).count()).collect();
+        let fanout: Vec<usize> = (0..n as u32).map(|u| g.out_edges(u).filter(|&e| is_shown(e)).count()).collect();
         let tensors: HashSet<u64> = self.deps.tensors.tensor_id.iter().copied().collect();
         let yes = |b: bool| if b { "yes" } else { "no" };
 
@@ -139,13 +111,7 @@ impl<'a> DepsViewer<'a> {
         let _ = writeln!(out, "TASK INDEX");
         let ids: Vec<String> = g.node_ids.iter().map(|&id| g.display_id(id)).collect();
         let labels: Vec<String> = (0..n).map(|i| self.task_labels(i)).collect();
-        let kind_of = |i: usize| {
-            self.kinds
-                .get(i)
-                .copied()
-                .unwrap_or(DepsTaskKind::Alloc)
-                .as_str()
-        };
+        let kind_of = |i: usize| self.kinds.get(i).copied().unwrap_or(DepsTaskKind::Alloc).as_str();
         let id_of = |i: usize| ids.get(i).map_or("", String::as_str);
         for i in 0..n {
             let _ = writeln!(
@@ -160,13 +126,7 @@ impl<'a> DepsViewer<'a> {
         }
         for i in 0..n {
             let _ = writeln!(out);
-            let _ = writeln!(
-                out,
-                "=== TASK {} kind={} {} ===",
-                id_of(i),
-                kind_of(i),
-                labels.get(i).map_or("", String::as_str)
-            );
+            let _ = writeln!(out, "=== TASK {} kind={} {} ===", id_of(i), kind_of(i), labels.get(i).map_or("", String::as_str));
             let _ = writeln!(out, "FANIN {}", fanin.get(i).copied().unwrap_or(0));
             for &e in g.in_edges(i as u32) {
                 if is_shown(e as usize) {

@@ -58,13 +58,7 @@ pub enum EdgeMode {
 
 impl EdgeMode {
     /// Every mode, in the reference's option order.
-    pub const ALL: [EdgeMode; 5] = [
-        Self::Full,
-        Self::Reduced,
-        Self::Omitted,
-        Self::ReducedDataflow,
-        Self::OmittedDataflow,
-    ];
+    pub const ALL: [EdgeMode; 5] = [Self::Full, Self::Reduced, Self::Omitted, Self::ReducedDataflow, Self::OmittedDataflow];
 
     /// The option value (`full`, `reduced`, `omitted`, `reduced_dataflow`, `omitted_dataflow`).
     pub fn as_str(self) -> &'static str {
@@ -117,28 +111,17 @@ impl EdgeSelection {
 
     /// Shown edges as `(pred, succ)` task ids.
     pub fn shown_pairs(&self, graph: &DepsGraph) -> Vec<(u64, u64)> {
-        self.shown
-            .iter()
-            .map(|&e| graph.edge_task_ids(e as usize))
-            .collect()
+        self.shown.iter().map(|&e| graph.edge_task_ids(e as usize)).collect()
     }
 
     /// Removed edges as `(pred, succ)` task ids, ascending.
     pub fn removed_pairs(&self, graph: &DepsGraph) -> Vec<(u64, u64)> {
-        self.removed
-            .iter()
-            .enumerate()
-            .filter(|(_, &r)| r)
-            .map(|(e, _)| graph.edge_task_ids(e))
-            .collect()
+        self.removed.iter().enumerate().filter(|(_, &r)| r).map(|(e, _)| graph.edge_task_ids(e)).collect()
     }
 
     /// Annotation rows of the shown edges (the text view's `annotated_edges`).
     pub fn shown_annotation_rows(&self, graph: &DepsGraph) -> usize {
-        self.shown
-            .iter()
-            .map(|&e| graph.annotation_rows(e as usize).len())
-            .sum()
+        self.shown.iter().map(|&e| graph.annotation_rows(e as usize).len()).sum()
     }
 
     /// The file `deps_viewer` writes for this selection: `deps_viewer.txt` for `full` and
@@ -160,11 +143,7 @@ impl EdgeSelection {
         if self.reduction_applied {
             let df = self.mode.is_dataflow();
             if self.mode.shows_kept() {
-                let prefix = if df {
-                    "Dataflow-verified transitive reduction"
-                } else {
-                    "Transitive reduction"
-                };
+                let prefix = if df { "Dataflow-verified transitive reduction" } else { "Transitive reduction" };
                 lines.push(format!(
                     "{prefix}: removed {} redundant edge(s) of {} ({} kept)",
                     self.removed_count,
@@ -172,22 +151,11 @@ impl EdgeSelection {
                     self.kept_count()
                 ));
             } else {
-                let prefix = if df {
-                    "Dataflow-verified redundant edges only"
-                } else {
-                    "Redundant edges only"
-                };
-                lines.push(format!(
-                    "{prefix}: showing {} redundant edge(s) of {}",
-                    self.removed_count, self.total_edges
-                ));
+                let prefix = if df { "Dataflow-verified redundant edges only" } else { "Redundant edges only" };
+                lines.push(format!("{prefix}: showing {} redundant edge(s) of {}", self.removed_count, self.total_edges));
             }
             for (p, s) in self.removed_pairs(graph) {
-                lines.push(format!(
-                    "  - {} -> {}",
-                    graph.display_id(p),
-                    graph.display_id(s)
-                ));
+                lines.push(format!("  - {} -> {}", graph.display_id(p), graph.display_id(s)));
             }
         }
         lines.push(format!(
@@ -213,12 +181,7 @@ impl EdgeSelection {
 
 /// Computes the selection of `mode`. `evidence` is needed for the dataflow modes (built on
 /// demand when `None`); pass one built once to share it across modes.
-pub fn select_edges(
-    graph: &DepsGraph,
-    deps: &Deps,
-    mode: EdgeMode,
-    evidence: Option<&DataflowEvidence>,
-) -> EdgeSelection {
+pub fn select_edges(graph: &DepsGraph, deps: &Deps, mode: EdgeMode, evidence: Option<&DataflowEvidence>) -> EdgeSelection {
     let total = graph.edge_count();
     let all = |cycle_fallback: bool| EdgeSelection {
         mode,
@@ -257,21 +220,8 @@ pub fn select_edges(
     };
     let removed_count = removed.iter().filter(|&&r| r).count();
     let keep_removed = !mode.shows_kept();
-    let shown = removed
-        .iter()
-        .enumerate()
-        .filter(|(_, &r)| r == keep_removed)
-        .map(|(e, _)| e as u32)
-        .collect();
-    EdgeSelection {
-        mode,
-        reduction_applied: true,
-        cycle_fallback: false,
-        removed,
-        shown,
-        total_edges: total,
-        removed_count,
-    }
+    let shown = removed.iter().enumerate().filter(|(_, &r)| r == keep_removed).map(|(e, _)| e as u32).collect();
+    EdgeSelection { mode, reduction_applied: true, cycle_fallback: false, removed, shown, total_edges: total, removed_count }
 }
 
 /// Block width of the bit-parallel reachability sweep.
@@ -299,18 +249,8 @@ pub fn structural_redundant(graph: &DepsGraph, topo: &[u32], query: &[bool]) -> 
             *c += 1;
         }
     }
-    let is_wide = |e: u32| {
-        per_pred
-            .get(r.pred_of(e as usize) as usize)
-            .copied()
-            .unwrap_or(0)
-            >= DFS_MIN_QUERIES
-    };
-    let mut wide_preds: Vec<u32> = queries
-        .iter()
-        .filter(|&&(_, e)| is_wide(e))
-        .map(|&(_, e)| r.pred_of(e as usize))
-        .collect();
+    let is_wide = |e: u32| per_pred.get(r.pred_of(e as usize) as usize).copied().unwrap_or(0) >= DFS_MIN_QUERIES;
+    let mut wide_preds: Vec<u32> = queries.iter().filter(|&&(_, e)| is_wide(e)).map(|&(_, e)| r.pred_of(e as usize)).collect();
     wide_preds.sort_unstable();
     wide_preds.dedup();
     r.answer_wide_preds(&wide_preds, &mut redundant);
@@ -340,22 +280,8 @@ impl<'g> Reach<'g> {
                 *slot = p as u32;
             }
         }
-        let mut r = Self {
-            graph,
-            topo,
-            query,
-            pos,
-            first_pos: Vec::new(),
-        };
-        r.first_pos = (0..n as u32)
-            .map(|u| {
-                graph
-                    .out_edges(u)
-                    .map(|e| r.pos_of(r.succ_of(e)))
-                    .min()
-                    .unwrap_or(u32::MAX)
-            })
-            .collect();
+        let mut r = Self { graph, topo, query, pos, first_pos: Vec::new() };
+        r.first_pos = (0..n as u32).map(|u| graph.out_edges(u).map(|e| r.pos_of(r.succ_of(e))).min().unwrap_or(u32::MAX)).collect();
         r
     }
 
@@ -372,10 +298,7 @@ impl<'g> Reach<'g> {
     }
 
     fn first_pos_of(&self, node: u32) -> u32 {
-        self.first_pos
-            .get(node as usize)
-            .copied()
-            .unwrap_or(u32::MAX)
+        self.first_pos.get(node as usize).copied().unwrap_or(u32::MAX)
     }
 
     fn is_query(&self, edge: usize) -> bool {
@@ -404,18 +327,9 @@ impl<'g> Reach<'g> {
         for (epoch, &u) in preds.iter().enumerate() {
             let epoch = epoch as u32;
             succs.clear();
-            succs.extend(
-                self.graph
-                    .out_edges(u)
-                    .map(|e| (self.pos_of(self.succ_of(e)), e)),
-            );
+            succs.extend(self.graph.out_edges(u).map(|e| (self.pos_of(self.succ_of(e)), e)));
             succs.sort_unstable();
-            let hi = succs
-                .iter()
-                .filter(|&&(_, e)| self.is_query(e))
-                .map(|&(p, _)| p)
-                .max()
-                .unwrap_or(0);
+            let hi = succs.iter().filter(|&&(_, e)| self.is_query(e)).map(|&(p, _)| p).max().unwrap_or(0);
             for &(p, e) in &succs {
                 if p > hi {
                     break;

@@ -35,12 +35,7 @@ pub fn function_regions(path: &str, text: &str) -> Option<Vec<FunctionRegion>> {
     let n_lines = split_lines(text).len() as u32;
     let mut out: Vec<FunctionRegion> = python_source::outline(&toks)
         .into_iter()
-        .map(|f| FunctionRegion {
-            key: f.key,
-            name: f.name,
-            start_line: f.start_line,
-            end_line: f.end_line,
-        })
+        .map(|f| FunctionRegion { key: f.key, name: f.name, start_line: f.start_line, end_line: f.end_line })
         .collect();
     out.sort_by_key(|r| r.start_line);
     let mut keys: Vec<&str> = out.iter().map(|r| r.key.as_str()).collect();
@@ -50,11 +45,7 @@ pub fn function_regions(path: &str, text: &str) -> Option<Vec<FunctionRegion>> {
     }
     let mut cursor = 0u32;
     for r in &out {
-        if r.start_line == 0
-            || r.start_line <= cursor
-            || r.end_line < r.start_line
-            || r.end_line > n_lines
-        {
+        if r.start_line == 0 || r.start_line <= cursor || r.end_line < r.start_line || r.end_line > n_lines {
             return None;
         }
         cursor = r.end_line;
@@ -72,27 +63,14 @@ pub struct FunctionChoice {
 
 /// The function list of a pass: keys of the after snapshot in order, then keys only in the
 /// before snapshot (deleted functions). `None` when either side has no trustworthy regions.
-pub fn function_choices(
-    before: Option<&[FunctionRegion]>,
-    after: Option<&[FunctionRegion]>,
-) -> Option<Vec<FunctionChoice>> {
+pub fn function_choices(before: Option<&[FunctionRegion]>, after: Option<&[FunctionRegion]>) -> Option<Vec<FunctionChoice>> {
     let (before, after) = (before?, after?);
     let find = |v: &[FunctionRegion], k: &str| v.iter().find(|r| r.key == k).cloned();
-    let mut out: Vec<FunctionChoice> = after
-        .iter()
-        .map(|a| FunctionChoice {
-            key: a.key.clone(),
-            before: find(before, &a.key),
-            after: Some(a.clone()),
-        })
-        .collect();
+    let mut out: Vec<FunctionChoice> =
+        after.iter().map(|a| FunctionChoice { key: a.key.clone(), before: find(before, &a.key), after: Some(a.clone()) }).collect();
     for b in before {
         if !after.iter().any(|a| a.key == b.key) {
-            out.push(FunctionChoice {
-                key: b.key.clone(),
-                before: Some(b.clone()),
-                after: None,
-            });
+            out.push(FunctionChoice { key: b.key.clone(), before: Some(b.clone()), after: None });
         }
     }
     Some(out)
@@ -124,10 +102,7 @@ mod tests {
         let (bl, al) = (split_lines(before), split_lines(after));
         let d = diff_function(&bl, &al, &ch[0]);
         assert_eq!((d.added, d.removed), (2, 1));
-        assert!(d
-            .rows
-            .iter()
-            .all(|r| r.before.is_none_or(|x| (1..4).contains(&x))));
+        assert!(d.rows.iter().all(|r| r.before.is_none_or(|x| (1..4).contains(&x))));
         let added = diff_function(&bl, &al, &ch[1]);
         assert_eq!((added.added, added.removed), (2, 0));
         let deleted = diff_function(&bl, &al, &ch[2]);

@@ -117,10 +117,7 @@ fn group(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> std::colle
     for i in 0..tasks.len() {
         let f = func_ids.func_id(i);
         let next = g.len();
-        g.entry(f).or_insert_with(|| Acc {
-            first_seen: next,
-            ..Acc::default()
-        });
+        g.entry(f).or_insert_with(|| Acc { first_seen: next, ..Acc::default() });
         if let Some(a) = g.get_mut(&f) {
             let s = tasks.start_us(i).unwrap_or(0.0);
             let e = tasks.end_us(i).unwrap_or(0.0);
@@ -131,11 +128,7 @@ fn group(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> std::colle
 }
 
 /// Computes the converter's table. `func_ids` = [`crate::tasks::func_ids`].
-pub fn converter_stats(
-    tasks: &JoinedTasks,
-    func_ids: &(impl FuncIdOf + ?Sized),
-    names: Option<&NameMap>,
-) -> ConverterStats {
+pub fn converter_stats(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), names: Option<&NameMap>) -> ConverterStats {
     let level = tasks.level;
     let aicpu = level >= 2;
     let mut groups = group(tasks, func_ids);
@@ -179,11 +172,7 @@ pub fn converter_stats(
         let sum: f64 = a.exec.iter().sum();
         total_count += count;
         total_exec += sum;
-        let exec_pct = if a.total_latency > 0.0 {
-            a.total_exec / a.total_latency * 100.0
-        } else {
-            0.0
-        };
+        let exec_pct = if a.total_latency > 0.0 { a.total_exec / a.total_latency * 100.0 } else { 0.0 };
         rows.push(FunctionRow {
             func_id,
             name: converter_func_name(func_id, names),
@@ -205,16 +194,13 @@ pub fn converter_stats(
     let mut by_seen: Vec<&Acc> = groups.values().collect();
     by_seen.sort_by_key(|a| a.first_seen);
     let total_latency: f64 = by_seen.iter().map(|a| a.total_latency).sum();
-    let total_test_time_us = (aicpu && min_dispatch.is_finite() && max_finish.is_finite())
-        .then_some(max_finish - min_dispatch);
-    let aicore_observed_span_us = (level == 1 && min_aicore.is_finite() && max_aicore.is_finite())
-        .then_some(max_aicore - min_aicore);
-    let exec_vs_overhead =
-        (aicpu && total_count > 0 && total_latency > 0.0).then(|| ExecVsOverhead {
-            avg_exec_us: total_exec / total_count as f64,
-            avg_latency_us: total_latency / total_count as f64,
-            exec_latency_pct: total_exec / total_latency * 100.0,
-        });
+    let total_test_time_us = (aicpu && min_dispatch.is_finite() && max_finish.is_finite()).then_some(max_finish - min_dispatch);
+    let aicore_observed_span_us = (level == 1 && min_aicore.is_finite() && max_aicore.is_finite()).then_some(max_aicore - min_aicore);
+    let exec_vs_overhead = (aicpu && total_count > 0 && total_latency > 0.0).then(|| ExecVsOverhead {
+        avg_exec_us: total_exec / total_count as f64,
+        avg_latency_us: total_latency / total_count as f64,
+        exec_latency_pct: total_exec / total_latency * 100.0,
+    });
     ConverterStats {
         level,
         has_aicpu_timing: aicpu,
@@ -257,14 +243,8 @@ impl ConverterStats {
             self.level,
             level_description(self.level)
         );
-        let _ = writeln!(
-            o,
-            "  Exec = kernel time on AICore; Latency = dispatch->finish (incl. head OH + Exec + tail OH)"
-        );
-        let _ = writeln!(
-            o,
-            "  Head OH split (v3): Prop = NoC propagation (dispatch_ts→AICore receive); Local = dcci+ack (receive→start)"
-        );
+        let _ = writeln!(o, "  Exec = kernel time on AICore; Latency = dispatch->finish (incl. head OH + Exec + tail OH)");
+        let _ = writeln!(o, "  Head OH split (v3): Prop = NoC propagation (dispatch_ts→AICore receive); Local = dcci+ack (receive→start)");
         let _ = writeln!(o, "{eq140}");
         let _ = writeln!(
             o,
@@ -290,12 +270,7 @@ impl ConverterStats {
                     opt2(r.avg_tail_oh_us.or(Some(0.0))),
                 )
             } else {
-                (
-                    "-".to_owned(),
-                    "-".to_owned(),
-                    "-".to_owned(),
-                    "-".to_owned(),
-                )
+                ("-".to_owned(), "-".to_owned(), "-".to_owned(), "-".to_owned())
             };
             let _ = writeln!(
                 o,
@@ -313,14 +288,7 @@ impl ConverterStats {
             );
         }
         let _ = writeln!(o, "{dash140}");
-        let _ = writeln!(
-            o,
-            "{:<21} {:>5}   {:>12.2}  {:>15}",
-            "TOTAL",
-            self.total_count,
-            self.total_exec_us,
-            opt2(self.total_latency_us)
-        );
+        let _ = writeln!(o, "{:<21} {:>5}   {:>12.2}  {:>15}", "TOTAL", self.total_count, self.total_exec_us, opt2(self.total_latency_us));
         self.render_footer(&mut o);
         let _ = writeln!(o, "{}", "=".repeat(110));
         o
@@ -330,16 +298,10 @@ impl ConverterStats {
     fn render_footer(&self, o: &mut String) {
         if let Some(t) = self.total_test_time_us {
             let _ = writeln!(o);
-            let _ = writeln!(
-                o,
-                "Total Test Time: {t:.2} us (from earliest dispatch to latest finish)"
-            );
+            let _ = writeln!(o, "Total Test Time: {t:.2} us (from earliest dispatch to latest finish)");
         } else if let Some(t) = self.aicore_observed_span_us {
             let _ = writeln!(o);
-            let _ = writeln!(
-                o,
-                "AICore Observed Span: {t:.2} us (from earliest AICore receive to latest AICore end)"
-            );
+            let _ = writeln!(o, "AICore Observed Span: {t:.2} us (from earliest AICore receive to latest AICore end)");
         }
         if let Some(x) = self.exec_vs_overhead {
             let _ = writeln!(o);
@@ -349,21 +311,14 @@ impl ConverterStats {
                 "  Per-task (all):  Avg Exec = {:.2} us,  Avg Latency (dispatch->finish) = {:.2} us,  Exec/Latency = {:.2}%",
                 x.avg_exec_us, x.avg_latency_us, x.exec_latency_pct
             );
-            let _ = writeln!(
-                o,
-                "  (Latency = dispatch→finish; Exec = AICore kernel time per task)"
-            );
+            let _ = writeln!(o, "  (Latency = dispatch→finish; Exec = AICore kernel time per task)");
         }
     }
 }
 
 /// The extension's Function Performance table (count, max/min/avg `end - start` µs), by
 /// func id ascending. `func_ids` = [`crate::tasks::func_ids`].
-pub fn function_perf(
-    tasks: &JoinedTasks,
-    func_ids: &(impl FuncIdOf + ?Sized),
-    names: Option<&NameMap>,
-) -> Vec<FunctionPerf> {
+pub fn function_perf(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), names: Option<&NameMap>) -> Vec<FunctionPerf> {
     group(tasks, func_ids)
         .into_iter()
         .map(|(func_id, a)| {

@@ -107,17 +107,10 @@ pub fn compute(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), kinds: 
 /// Arrows of both views for the given logical edges (`pred -> [succ]`), e.g. a dependency
 /// closure around one task (the timeline's dependency query).
 pub fn compute_edges(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), kinds: &TaskKinds, edges: &[(u64, Vec<u64>)]) -> HbReport {
-    let mut out = HbReport {
-        logical_edges: edges.iter().map(|(_, v)| v.len()).sum(),
-        ..HbReport::default()
-    };
+    let mut out = HbReport { logical_edges: edges.iter().map(|(_, v)| v.len()).sum(), ..HbReport::default() };
     let mut worker_cache: HashMap<u64, Vec<AnchorRef>> = HashMap::new();
-    let mut worker = |id: u64| -> Vec<AnchorRef> {
-        worker_cache
-            .entry(id)
-            .or_insert_with(|| kinds.worker_anchors(tasks, func_ids, id))
-            .clone()
-    };
+    let mut worker =
+        |id: u64| -> Vec<AnchorRef> { worker_cache.entry(id).or_insert_with(|| kinds.worker_anchors(tasks, func_ids, id)).clone() };
     for (p, succs) in edges {
         let pa = worker(*p);
         if pa.is_empty() {
@@ -133,8 +126,7 @@ pub fn compute_edges(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), k
                 let (a_start, a_end) = kinds.anchor_span_us(tasks, a);
                 for &b in &sa {
                     let (b_start, _) = kinds.anchor_span_us(tasks, b);
-                    out.worker
-                        .push(*p, s, a, b, a_start, b_start, a_end > b_start);
+                    out.worker.push(*p, s, a, b, a_start, b_start, a_end > b_start);
                 }
             }
         }
@@ -163,15 +155,7 @@ pub fn compute_edges(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), k
                         continue;
                     }
                     let b_disp = tasks.dispatch_us(bi).unwrap_or(0.0);
-                    out.scheduler.push(
-                        *p,
-                        s,
-                        AnchorRef::Row(a),
-                        AnchorRef::Row(b),
-                        a_disp,
-                        b_disp,
-                        a_fin > b_disp,
-                    );
+                    out.scheduler.push(*p, s, AnchorRef::Row(a), AnchorRef::Row(b), a_disp, b_disp, a_fin > b_disp);
                 }
             }
         }

@@ -94,34 +94,20 @@ fn pct(part: f64, total: f64) -> f64 {
 
 /// Reconstructs idle and the loop breakdown (`tasks` = [`crate::tasks::join`] of `records`).
 pub fn compute(records: &ChipRecords, tasks: &JoinedTasks) -> IdleReport {
-    let tb = tasks
-        .timebase
-        .clone()
-        .unwrap_or_else(|| Timebase::from_records(records));
+    let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(records));
     let phases = sched_phases_us(records, &tb);
     compute_from_phases(&phases, tasks, &records.metadata.core_to_thread)
 }
 
 /// [`compute`] over already converted phases.
-pub fn compute_from_phases(
-    phases: &[SchedPhasesUs],
-    tasks: &JoinedTasks,
-    core_to_thread: &[i32],
-) -> IdleReport {
+pub fn compute_from_phases(phases: &[SchedPhasesUs], tasks: &JoinedTasks, core_to_thread: &[i32]) -> IdleReport {
     // Logical task -> (latest finish, thread).
     let mut last_finish: HashMap<u64, (f64, u32)> = HashMap::new();
     for i in 0..tasks.len() {
-        let (Some(id), Some(core), Some(fin)) = (
-            tasks.task_id.get(i),
-            tasks.core_id.get(i),
-            tasks.finish_us(i),
-        ) else {
+        let (Some(id), Some(core), Some(fin)) = (tasks.task_id.get(i), tasks.core_id.get(i), tasks.finish_us(i)) else {
             continue;
         };
-        let Some(thread) = core_to_thread
-            .get(core as usize)
-            .and_then(|&t| u32::try_from(t).ok())
-        else {
+        let Some(thread) = core_to_thread.get(core as usize).and_then(|&t| u32::try_from(t).ok()) else {
             continue;
         };
         let e = last_finish.entry(id).or_insert((fin, thread));
@@ -137,11 +123,7 @@ pub fn compute_from_phases(
     let mut report = IdleReport::default();
     for (ti, p) in phases.iter().enumerate() {
         if let Some(mut t) = thread_idle(ti as u32, p) {
-            t.logical_tasks = if last_finish.is_empty() {
-                t.fins
-            } else {
-                tasks_by_thread.get(&t.thread).copied().unwrap_or(0)
-            };
+            t.logical_tasks = if last_finish.is_empty() { t.fins } else { tasks_by_thread.get(&t.thread).copied().unwrap_or(0) };
             report.threads.push(t);
         }
     }
@@ -151,23 +133,14 @@ pub fn compute_from_phases(
 
 /// One thread's numbers (logical tasks left 0), `None` without work records.
 fn thread_idle(thread: u32, p: &SchedPhasesUs) -> Option<ThreadIdle> {
-    let mut work: Vec<usize> = (0..p.len())
-        .filter(|&r| {
-            matches!(
-                p.kind.get(r),
-                Some(SchedKind::Complete | SchedKind::AsyncPoll | SchedKind::Dispatch)
-            )
-        })
-        .collect();
+    let mut work: Vec<usize> =
+        (0..p.len()).filter(|&r| matches!(p.kind.get(r), Some(SchedKind::Complete | SchedKind::AsyncPoll | SchedKind::Dispatch))).collect();
     if work.is_empty() {
         return None;
     }
     let start = |r: usize| p.start_us.get(r).unwrap_or(0.0);
     work.sort_by(|&a, &b| start(a).total_cmp(&start(b)));
-    let mut t = ThreadIdle {
-        thread,
-        ..ThreadIdle::default()
-    };
+    let mut t = ThreadIdle { thread, ..ThreadIdle::default() };
     let mut prev_end: Option<f64> = None;
     for &r in &work {
         let s = start(r);
@@ -209,11 +182,7 @@ fn thread_idle(thread: u32, p: &SchedPhasesUs) -> Option<ThreadIdle> {
     t.dispatch_pct = pct(t.dispatch_us, t.total_us);
     t.idle_pct = pct(t.idle_us, t.total_us);
     t.pop_hit_rate_pct = pct(t.pop_hit as f64, (t.pop_hit + t.pop_miss) as f64);
-    t.ns_per_loop = if t.loops > 0 {
-        t.total_us * 1000.0 / f64::from(t.loops)
-    } else {
-        0.0
-    };
+    t.ns_per_loop = if t.loops > 0 { t.total_us * 1000.0 / f64::from(t.loops) } else { 0.0 };
     Some(t)
 }
 
@@ -248,10 +217,6 @@ fn totals(threads: &[ThreadIdle]) -> IdleTotals {
     s.async_poll_per_task_us = per_task(s.async_poll_us);
     s.dispatch_per_task_us = per_task(s.dispatch_us);
     s.idle_per_task_us = per_task(s.idle_us);
-    s.ns_per_loop = if s.loops > 0 {
-        s.total_us * 1000.0 / s.loops as f64
-    } else {
-        0.0
-    };
+    s.ns_per_loop = if s.loops > 0 { s.total_us * 1000.0 / s.loops as f64 } else { 0.0 };
     s
 }

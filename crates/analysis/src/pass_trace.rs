@@ -26,8 +26,7 @@ pub fn split_lines(text: &str) -> Vec<&str> {
 fn lines_of(text: &str) -> impl Iterator<Item = &str> {
     let body = text.strip_suffix('\n').unwrap_or(text);
     let mut parts = (!text.is_empty()).then(|| body.split('\n'));
-    std::iter::from_fn(move || parts.as_mut()?.next())
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+    std::iter::from_fn(move || parts.as_mut()?.next()).map(|l| l.strip_suffix('\r').unwrap_or(l))
 }
 
 /// What a diff row shows.
@@ -76,11 +75,7 @@ impl LineDiff {
         let (mut bi, mut ai) = (b.start, a.start);
         let equal = |rows: &mut Vec<DiffRow>, bi: &mut u32, ai: &mut u32, until_b: u32| {
             while *bi < until_b {
-                rows.push(DiffRow {
-                    kind: RowKind::Equal,
-                    before: Some(*bi),
-                    after: Some(*ai),
-                });
+                rows.push(DiffRow { kind: RowKind::Equal, before: Some(*bi), after: Some(*ai) });
                 *bi += 1;
                 *ai += 1;
             }
@@ -96,16 +91,8 @@ impl LineDiff {
                 before: Some(h.before.start + k),
                 after: Some(h.after.start + k),
             }));
-            out.rows.extend((paired..nb).map(|k| DiffRow {
-                kind: RowKind::Delete,
-                before: Some(h.before.start + k),
-                after: None,
-            }));
-            out.rows.extend((paired..na).map(|k| DiffRow {
-                kind: RowKind::Insert,
-                before: None,
-                after: Some(h.after.start + k),
-            }));
+            out.rows.extend((paired..nb).map(|k| DiffRow { kind: RowKind::Delete, before: Some(h.before.start + k), after: None }));
+            out.rows.extend((paired..na).map(|k| DiffRow { kind: RowKind::Insert, before: None, after: Some(h.after.start + k) }));
             bi = h.before.end;
             ai = h.after.end;
         }
@@ -121,49 +108,27 @@ pub fn diff_lines(before: &[&str], after: &[&str]) -> LineDiff {
 
 /// Diffs `before[b]` against `after[a]`; row indices stay those of the whole lists. A range
 /// outside its list counts as empty.
-pub fn diff_ranges(
-    before: &[&str],
-    b: std::ops::Range<usize>,
-    after: &[&str],
-    a: std::ops::Range<usize>,
-) -> LineDiff {
+pub fn diff_ranges(before: &[&str], b: std::ops::Range<usize>, after: &[&str], a: std::ops::Range<usize>) -> LineDiff {
     let b = if before.get(b.clone()).is_some() { b } else { b.start..b.start };
     let a = if after.get(a.clone()).is_some() { a } else { a.start..a.start };
     let hunks = line_hunks(before, b.clone(), after, a.clone());
-    LineDiff::from_hunks(
-        &hunks,
-        b.start as u32..b.end as u32,
-        a.start as u32..a.end as u32,
-    )
+    LineDiff::from_hunks(&hunks, b.start as u32..b.end as u32, a.start as u32..a.end as u32)
 }
 
 /// The hunks of `before[b]` against `after[a]` (Histogram, lines post-processed).
-fn line_hunks(
-    before: &[&str],
-    b: std::ops::Range<usize>,
-    after: &[&str],
-    a: std::ops::Range<usize>,
-) -> Vec<Hunk> {
+fn line_hunks(before: &[&str], b: std::ops::Range<usize>, after: &[&str], a: std::ops::Range<usize>) -> Vec<Hunk> {
     let bl = before.get(b.clone()).unwrap_or(&[]);
     let al = after.get(a.clone()).unwrap_or(&[]);
     // Common head and tail lines compare cheaper than they hash: keep them out of the diff.
     let same = |(x, y): &(&&str, &&str)| bytes_eq(x.as_bytes(), y.as_bytes());
     let head = bl.iter().zip(al).take_while(same).count();
     let (bl, al) = (bl.get(head..).unwrap_or(&[]), al.get(head..).unwrap_or(&[]));
-    let tail = bl
-        .iter()
-        .rev()
-        .zip(al.iter().rev())
-        .take_while(same)
-        .count();
+    let tail = bl.iter().rev().zip(al.iter().rev()).take_while(same).count();
     let bl = bl.get(..bl.len() - tail).unwrap_or(&[]);
     let al = al.get(..al.len() - tail).unwrap_or(&[]);
     let (b0, a0) = ((b.start + head) as u32, (a.start + head) as u32);
     if bl.is_empty() || al.is_empty() {
-        let h = Hunk {
-            before: b0..b0 + bl.len() as u32,
-            after: a0..a0 + al.len() as u32,
-        };
+        let h = Hunk { before: b0..b0 + bl.len() as u32, after: a0..a0 + al.len() as u32 };
         return if h.before.is_empty() && h.after.is_empty() { Vec::new() } else { vec![h] };
     }
     let mut input: InternedInput<Line<'_>> = InternedInput::default();
@@ -172,12 +137,7 @@ fn line_hunks(
     input.update_after(al.iter().copied().map(Line));
     let mut diff = Diff::compute(Algorithm::Histogram, &input);
     diff.postprocess_lines(&input);
-    diff.hunks()
-        .map(|h| Hunk {
-            before: b0 + h.before.start..b0 + h.before.end,
-            after: a0 + h.after.start..a0 + h.after.end,
-        })
-        .collect()
+    diff.hunks().map(|h| Hunk { before: b0 + h.before.start..b0 + h.before.end, after: a0 + h.after.start..a0 + h.after.end }).collect()
 }
 
 /// A run of diff rows: shown, or an unchanged run folded away (expandable).
@@ -207,10 +167,7 @@ pub fn fold(rows: &[DiffRow], context: u32) -> Vec<Block> {
     let n = rows.len() as u32;
     let mut i = 0u32;
     while i < n {
-        let is_eq = |k: u32| {
-            rows.get(k as usize)
-                .is_some_and(|r| r.kind == RowKind::Equal)
-        };
+        let is_eq = |k: u32| rows.get(k as usize).is_some_and(|r| r.kind == RowKind::Equal);
         if !is_eq(i) {
             push(i..i + 1, false);
             i += 1;
@@ -390,8 +347,7 @@ fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 /// `\r\n` → `\n` for the no-op comparison of two texts whose lines are equal (texts that
 /// differ in a line cannot be equal after it, so the pass list asks only then).
 fn same_text(a: &str, b: &str) -> bool {
-    bytes_eq(a.as_bytes(), b.as_bytes())
-        || ((a.contains('\r') || b.contains('\r')) && a.replace("\r\n", "\n") == b.replace("\r\n", "\n"))
+    bytes_eq(a.as_bytes(), b.as_bytes()) || ((a.contains('\r') || b.contains('\r')) && a.replace("\r\n", "\n") == b.replace("\r\n", "\n"))
 }
 
 /// Makes `input.after` the lines of `text` (interned with the trace's earlier snapshots).
@@ -414,10 +370,7 @@ pub fn pass_list<T: AsRef<str>>(
     file_names: &[&str],
     mut read: impl FnMut(&str) -> Result<T, String>,
 ) -> PassList {
-    let mut out = PassList {
-        problems: listing.problems.clone(),
-        ..PassList::default()
-    };
+    let mut out = PassList { problems: listing.problems.clone(), ..PassList::default() };
     // Every text first: the interner below borrows them all.
     let frontend: Option<(&str, T)> = if listing.has_frontend {
         match read(FRONTEND) {
@@ -455,34 +408,16 @@ pub fn pass_list<T: AsRef<str>>(
                 input.before = std::mem::take(&mut input.after);
                 intern(&mut input, text);
                 interned = true;
-                diff.compute_with(
-                    Algorithm::Histogram,
-                    &input.before,
-                    &input.after,
-                    input.interner.num_tokens(),
-                );
+                diff.compute_with(Algorithm::Histogram, &input.before, &input.after, input.interner.num_tokens());
                 diff.postprocess_lines(&input);
-                let hunks: Vec<Hunk> = diff
-                    .hunks()
-                    .map(|h| Hunk {
-                        before: h.before,
-                        after: h.after,
-                    })
-                    .collect();
+                let hunks: Vec<Hunk> = diff.hunks().map(|h| Hunk { before: h.before, after: h.after }).collect();
                 let no_op = hunks.is_empty() && same_text(ptext, text);
                 (pname, diff.count_additions(), diff.count_removals(), no_op, hunks)
             }
             None => {
                 interned = false;
                 let n = lines_of(text).count() as u32;
-                let hunks = if n == 0 {
-                    Vec::new()
-                } else {
-                    vec![Hunk {
-                        before: 0..0,
-                        after: 0..n,
-                    }]
-                };
+                let hunks = if n == 0 { Vec::new() } else { vec![Hunk { before: 0..0, after: 0..n }] };
                 ("", n, 0, false, hunks)
             }
         };
@@ -516,10 +451,7 @@ mod tests {
         let d = diff_lines(&b, &a);
         assert_eq!((d.added, d.removed), (3, 2));
         let kinds: Vec<RowKind> = d.rows.iter().map(|r| r.kind).collect();
-        assert_eq!(
-            kinds,
-            vec![Equal, Replace, Equal, Delete, Equal, Insert, Insert]
-        );
+        assert_eq!(kinds, vec![Equal, Replace, Equal, Delete, Equal, Insert, Insert]);
         assert_eq!(d.rows[1].before, Some(1));
         assert_eq!(d.rows[1].after, Some(1));
         // ranges keep whole-file indices
@@ -530,50 +462,22 @@ mod tests {
 
     #[test]
     fn folding_keeps_context() {
-        let eq = |i| DiffRow {
-            kind: RowKind::Equal,
-            before: Some(i),
-            after: Some(i),
-        };
-        let ch = DiffRow {
-            kind: RowKind::Insert,
-            before: None,
-            after: Some(0),
-        };
+        let eq = |i| DiffRow { kind: RowKind::Equal, before: Some(i), after: Some(i) };
+        let ch = DiffRow { kind: RowKind::Insert, before: None, after: Some(0) };
         let mut rows: Vec<DiffRow> = (0..10).map(eq).collect();
         rows.push(ch);
         rows.extend((0..10).map(eq));
         rows.push(ch);
         rows.extend((0..3).map(eq));
         let f = fold(&rows, 3);
-        let got: Vec<(u32, u32, bool)> = f
-            .iter()
-            .map(|b| (b.rows.start, b.rows.end, b.folded))
-            .collect();
-        assert_eq!(
-            got,
-            vec![
-                (0, 7, true),
-                (7, 14, false),
-                (14, 18, true),
-                (18, 25, false)
-            ]
-        );
-        assert_eq!(
-            fold(&rows[..5], 3),
-            vec![Block {
-                rows: 0..5,
-                folded: false
-            }]
-        );
+        let got: Vec<(u32, u32, bool)> = f.iter().map(|b| (b.rows.start, b.rows.end, b.folded)).collect();
+        assert_eq!(got, vec![(0, 7, true), (7, 14, false), (14, 18, true), (18, 25, false)]);
+        assert_eq!(fold(&rows[..5], 3), vec![Block { rows: 0..5, folded: false }]);
     }
 
     #[test]
     fn refinement_marks_changed_tokens() {
-        let c = refine_line(
-            "x: pl.Tile[[16, 1], pl.FP32] = f(a)",
-            "x: pl.Tile[[16, 8], pl.FP32] = g(a)",
-        );
+        let c = refine_line("x: pl.Tile[[16, 1], pl.FP32] = f(a)", "x: pl.Tile[[16, 8], pl.FP32] = g(a)");
         assert_eq!(c.before, vec![(16, 17), (31, 32)]);
         assert_eq!(c.after, vec![(16, 17), (31, 32)]);
         let c = refine_line("", "new");
@@ -590,9 +494,7 @@ mod tests {
         ];
         let names: Vec<&str> = texts.iter().map(|t| t.0).collect();
         let listing = pypto_formats::passes_dump::validate(&names);
-        let list = pass_list(&listing, &names, |n| {
-            texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| n.to_owned())
-        });
+        let list = pass_list(&listing, &names, |n| texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| n.to_owned()));
         let counts: Vec<(u32, u32, bool)> = list.passes.iter().map(|p| (p.added, p.removed, p.no_op)).collect();
         assert_eq!(counts, vec![(2, 1, false), (0, 0, true), (1, 1, false)]);
         for (p, w) in list.passes.iter().zip(texts.windows(2)) {
@@ -612,9 +514,7 @@ mod tests {
         let texts = [("00_frontend.py", "a\nb\n"), ("01_after_X.py", "a\r\nb\r\n"), ("02_after_Y.py", "a\nb")];
         let names: Vec<&str> = texts.iter().map(|t| t.0).collect();
         let listing = pypto_formats::passes_dump::validate(&names);
-        let list = pass_list(&listing, &names, |n| {
-            texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| n.to_owned())
-        });
+        let list = pass_list(&listing, &names, |n| texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| n.to_owned()));
         let got: Vec<(u32, u32, bool)> = list.passes.iter().map(|p| (p.added, p.removed, p.no_op)).collect();
         assert_eq!(got, vec![(0, 0, true), (0, 0, false)]);
     }

@@ -11,10 +11,10 @@ use crate::summary::{self, RecordsFacts};
 use crate::task_kinds::{self, OrchSubmitsUs, SchedPhasesUs, TaskKinds};
 use crate::tasks::{self, JoinedTasks};
 use crate::timebase::Timebase;
-use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use pypto_formats::cpm::CpmPath;
 use pypto_formats::deps::{Deps, DepsArgs, DimRange};
 use pypto_formats::name_map::NameMap;
+use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use pypto_formats::records::ChipRecords;
 
 /// Host → device uploads in µs (`H2D` lane).
@@ -269,11 +269,7 @@ impl RuntimeModel {
         tasks.drop_join_columns();
         let up = &records.host_uploads;
         let uploads = UploadsUs {
-            name: up
-                .phase
-                .iter()
-                .map(|&p| up.phase_names.get(p as usize).cloned().unwrap_or_default())
-                .collect(),
+            name: up.phase.iter().map(|&p| up.phase_names.get(p as usize).cloned().unwrap_or_default()).collect(),
             start_us: up.start_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
             end_us: up.end_host_ns.iter().map(|&n| tb.host_us(n)).collect(),
             bytes: up.detail_bytes.clone(),
@@ -399,10 +395,7 @@ impl RuntimeModel {
 
     /// Whether `task_id` is on the static / observed path.
     pub fn on_paths(&self, task_id: u64) -> (bool, bool) {
-        (
-            self.static_path.binary_search(&task_id).is_ok(),
-            self.observed_path.binary_search(&task_id).is_ok(),
-        )
+        (self.static_path.binary_search(&task_id).is_ok(), self.observed_path.binary_search(&task_id).is_ok())
     }
 
     /// Display name of a function: name map, else `func_<id>_<letters>`, else `task`.
@@ -410,19 +403,12 @@ impl RuntimeModel {
         if func_id < 0 {
             return "task".to_owned();
         }
-        self.names
-            .as_ref()
-            .and_then(|n| n.name(func_id))
-            .map_or_else(|| tasks::default_func_name(func_id), str::to_owned)
+        self.names.as_ref().and_then(|n| n.name(func_id)).map_or_else(|| tasks::default_func_name(func_id), str::to_owned)
     }
 
     /// Kinds indices of the successors (or predecessors) of kinds task `k`.
     pub fn neighbours(&self, k: usize, successors: bool) -> impl Iterator<Item = u32> + '_ {
-        let (off, list) = if successors {
-            (&self.succ_offsets, &self.succ)
-        } else {
-            (&self.pred_offsets, &self.pred)
-        };
+        let (off, list) = if successors { (&self.succ_offsets, &self.succ) } else { (&self.pred_offsets, &self.pred) };
         let range = match (off.get(k), off.get(k + 1)) {
             (Some(a), Some(b)) => a as usize..b as usize,
             _ => 0..0,
@@ -476,12 +462,7 @@ impl RuntimeModel {
         let orch: usize = self
             .orch
             .iter()
-            .map(|o| {
-                o.task_id.resident_bytes()
-                    + o.submit_idx.resident_bytes()
-                    + o.start_us.resident_bytes()
-                    + o.end_us.resident_bytes()
-            })
+            .map(|o| o.task_id.resident_bytes() + o.submit_idx.resident_bytes() + o.start_us.resident_bytes() + o.end_us.resident_bytes())
             .sum();
         let adjacency = self.deps_index.resident_bytes()
             + self.succ_offsets.resident_bytes()

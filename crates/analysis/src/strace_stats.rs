@@ -121,9 +121,7 @@ pub struct StraceStats {
 }
 
 fn named(map: BTreeMap<String, DurationStats>) -> Vec<NamedStats> {
-    map.into_iter()
-        .map(|(name, stats)| NamedStats { name, stats })
-        .collect()
+    map.into_iter().map(|(name, stats)| NamedStats { name, stats }).collect()
 }
 
 /// Computes the statistics.
@@ -144,13 +142,9 @@ pub fn compute(s: &ServingStrace) -> StraceStats {
             *slot = Some(li);
         }
     }
-    let mut lane_stats: Vec<(
-        DurationStats,
-        DurationStats,
-        BTreeMap<String, DurationStats>,
-    )> = vec![Default::default(); s.device_lanes.len()];
-    let mut per_worker: BTreeMap<u32, (DurationStats, BTreeMap<String, DurationStats>)> =
-        BTreeMap::new();
+    let mut lane_stats: Vec<(DurationStats, DurationStats, BTreeMap<String, DurationStats>)> =
+        vec![Default::default(); s.device_lanes.len()];
+    let mut per_worker: BTreeMap<u32, (DurationStats, BTreeMap<String, DurationStats>)> = BTreeMap::new();
     let mut worker_names: BTreeMap<String, DurationStats> = BTreeMap::new();
     let mut span_names: BTreeMap<String, DurationStats> = BTreeMap::new();
     for &e in &s.spans {
@@ -171,9 +165,7 @@ pub fn compute(s: &ServingStrace) -> StraceStats {
             continue;
         }
         let process = trace.threads.get(thread as usize).map(|t| t.process);
-        let kind = process
-            .and_then(|p| s.processes.get(p as usize))
-            .map(|p| p.kind);
+        let kind = process.and_then(|p| s.processes.get(p as usize)).map(|p| p.kind);
         if name == WAIT_WORKER_OUTPUT {
             out.wait_worker_output.add(dur);
         }

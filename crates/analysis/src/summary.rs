@@ -59,36 +59,27 @@ pub fn record_counts(records: &ChipRecords) -> RecordCounts {
         ),
         None => (
             records.sched_threads.len(),
-            records
-                .sched_threads
-                .iter()
-                .map(pypto_formats::records::SchedThread::len)
-                .sum(),
+            records.sched_threads.iter().map(pypto_formats::records::SchedThread::len).sum(),
             records.orch_threads.len() + records.host_orch_threads.len(),
-            records
-                .orch_threads
-                .iter()
-                .map(|t| t.submit_idx.len())
-                .sum::<usize>()
-                + records
-                    .host_orch_threads
-                    .iter()
-                    .map(|t| t.submit_idx.len())
-                    .sum::<usize>(),
+            records.orch_threads.iter().map(|t| t.submit_idx.len()).sum::<usize>()
+                + records.host_orch_threads.iter().map(|t| t.submit_idx.len()).sum::<usize>(),
         ),
     };
-    RecordCounts { aicore_rows: records.aicore_row_count(), aicpu_rows: records.aicpu.len(), sched_threads, sched_records, orch_threads, orch_records }
+    RecordCounts {
+        aicore_rows: records.aicore_row_count(),
+        aicpu_rows: records.aicpu.len(),
+        sched_threads,
+        sched_records,
+        orch_threads,
+        orch_records,
+    }
 }
 
 /// [`records_summary`] with the record counts taken earlier ([`record_counts`]).
 pub fn records_summary_with(records: &ChipRecords, tasks: &JoinedTasks, counts: RecordCounts) -> RecordsFacts {
     let first = tasks.starts_us().fold(f64::INFINITY, f64::min);
     let last = tasks.ends_us().fold(f64::NEG_INFINITY, f64::max);
-    let (first, last) = if tasks.is_empty() {
-        (0.0, 0.0)
-    } else {
-        (first, last)
-    };
+    let (first, last) = if tasks.is_empty() { (0.0, 0.0) } else { (first, last) };
     let RecordCounts { aicore_rows, aicpu_rows, sched_threads, sched_records, orch_threads, orch_records } = counts;
     let mut warnings = records.warnings.clone();
     warnings.extend(tasks.warnings.iter().cloned());

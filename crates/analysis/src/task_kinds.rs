@@ -31,14 +31,14 @@
 //! dispatch among rows with AICPU timing (rows without it sort last). A task without rows
 //! anchors on its markers (Worker View only).
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::tasks::{self, FuncIdOf, JoinedTasks};
-use pypto_formats::packed::{Code, Packed, PackedU32, PackedU64};
 use crate::timebase::{Timebase, UsColumn};
 use crate::worker_view::bar_start_us;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
+use pypto_formats::packed::{Code, Packed, PackedU32, PackedU64};
 use pypto_formats::records::{ChipRecords, SchedKind};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Width the reference gives zero-length AICPU markers (µs).
 pub const MARKER_MIN_DUR_US: f64 = 0.02;
@@ -164,7 +164,11 @@ impl SchedPhasesUs {
             return None;
         }
         let detached = Some((len, Box::new(Timebase { warnings: Vec::new(), ..tb.clone() })));
-        Some(Self { task_id: self.task_id.clone(), file: Some(PhaseFile { offsets: file.offsets.clone(), end: file.end, detached }), ..Self::default() })
+        Some(Self {
+            task_id: self.task_id.clone(),
+            file: Some(PhaseFile { offsets: file.offsets.clone(), end: file.end, detached }),
+            ..Self::default()
+        })
     }
     /// Record `i`'s fields, or where to read them.
     pub fn lookup(&self, i: usize) -> Option<PhaseLookup> {
@@ -305,11 +309,7 @@ pub fn orch_submits_us(records: &ChipRecords, tb: &Timebase) -> Vec<OrchSubmitsU
                 let mut o = OrchSubmitsUs::default();
                 let (mut start_us, mut end_us) = (Vec::new(), Vec::new());
                 for i in 0..t.phase.len() {
-                    let name = t
-                        .phase
-                        .get(i)
-                        .and_then(|&p| t.phase_names.get(p as usize))
-                        .map_or("", String::as_str);
+                    let name = t.phase.get(i).and_then(|&p| t.phase_names.get(p as usize)).map_or("", String::as_str);
                     if name != "orch_submit" {
                         continue;
                     }
@@ -378,8 +378,7 @@ impl AicpuMarkers {
         self.kind.push(kind);
         self.lane.push(lane);
         self.start_us.push(start);
-        self.end_us
-            .push(start + (end - start).max(MARKER_MIN_DUR_US));
+        self.end_us.push(start + (end - start).max(MARKER_MIN_DUR_US));
         self.record_end_us.push(end);
     }
 }
@@ -501,8 +500,7 @@ impl TaskKinds {
 
     /// Kind of a task id (None when the capture never mentions it).
     pub fn kind_of(&self, task_id: u64) -> Option<TaskKind> {
-        self.index_of(task_id)
-            .and_then(|k| self.kind.get(k))
+        self.index_of(task_id).and_then(|k| self.kind.get(k))
     }
 
     /// Joined rows of a task id.
@@ -528,37 +526,20 @@ impl TaskKinds {
 
     /// Task ids of a kind, ascending.
     pub fn ids_of_kind(&self, kind: TaskKind) -> Vec<u64> {
-        self.task_id
-            .iter()
-            .zip(self.kind.iter())
-            .filter(|&(_, k)| k == kind)
-            .map(|(id, _)| id)
-            .collect()
+        self.task_id.iter().zip(self.kind.iter()).filter(|&(_, k)| k == kind).map(|(id, _)| id).collect()
     }
 
     fn is_spmd(&self, task_id: u64) -> bool {
-        self.index_of(task_id)
-            .and_then(|k| self.spmd.get(k))
-            .unwrap_or(false)
+        self.index_of(task_id).and_then(|k| self.spmd.get(k)).unwrap_or(false)
     }
 
     /// Worker View anchors of a task (see the module doc). `func_ids` per joined row.
-    pub fn worker_anchors(
-        &self,
-        tasks: &JoinedTasks,
-        func_ids: &(impl FuncIdOf + ?Sized),
-        task_id: u64,
-    ) -> Vec<AnchorRef> {
+    pub fn worker_anchors(&self, tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), task_id: u64) -> Vec<AnchorRef> {
         let rows = self.rows_of(task_id);
         if rows.len() == 0 {
             return self.markers_of(task_id).map(AnchorRef::Marker).collect();
         }
-        let key = |r: u32| {
-            (
-                bar_start_us(tasks, r as usize),
-                tasks.core_id.get(r as usize).unwrap_or(0),
-            )
-        };
+        let key = |r: u32| (bar_start_us(tasks, r as usize), tasks.core_id.get(r as usize).unwrap_or(0));
         self.pick_anchors(rows, func_ids, task_id, |a, b| {
             let (sa, ca) = key(a);
             let (sb, cb) = key(b);
@@ -571,12 +552,7 @@ impl TaskKinds {
 
     /// Scheduler View anchors of a task: joined rows only (may include rows without AICPU
     /// timing for non-SPMD tasks; the arrow code skips those).
-    pub fn scheduler_anchors(
-        &self,
-        tasks: &JoinedTasks,
-        func_ids: &(impl FuncIdOf + ?Sized),
-        task_id: u64,
-    ) -> Vec<u32> {
+    pub fn scheduler_anchors(&self, tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized), task_id: u64) -> Vec<u32> {
         let rows = self.rows_of(task_id);
         let key = |r: u32| {
             let i = r as usize;
@@ -755,10 +731,7 @@ pub(crate) fn csr_of(n: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) 
 
 /// Classifies every task id of a capture (`tasks` = [`crate::tasks::join`] of `records`).
 pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>) -> TaskKinds {
-    let tb = tasks
-        .timebase
-        .clone()
-        .unwrap_or_else(|| Timebase::from_records(records));
+    let tb = tasks.timebase.clone().unwrap_or_else(|| Timebase::from_records(records));
     let phases = sched_phases_us(records, &tb);
     let orch = orch_submits_us(records, &tb);
     classify_with(records, tasks, deps, &phases, &orch)
@@ -767,7 +740,13 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
 /// [`classify`] with the scheduler phases and orchestrator submits already converted
 /// ([`sched_phases_us`], [`orch_submits_us`]; the records' own may have been taken).
 #[allow(clippy::too_many_lines)] // one pass per source, in the reference's order
-pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>, phases: &[SchedPhasesUs], orch: &[OrchSubmitsUs]) -> TaskKinds {
+pub fn classify_with(
+    records: &ChipRecords,
+    tasks: &JoinedTasks,
+    deps: Option<&Deps>,
+    phases: &[SchedPhasesUs],
+    orch: &[OrchSubmitsUs],
+) -> TaskKinds {
     let sched_count = scheduler_thread_count(records, phases);
     // Every task id the capture names: rows, deps.json tasks and edge ends, orchestrator
     // submits, and the scheduler records that carry one.
@@ -898,11 +877,8 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
     drop(marker_pairs);
 
     let spmd_ids = tasks::spmd_task_ids(tasks, deps);
-    let mut out = TaskKinds {
-        scheduler_thread_count: sched_count,
-        aicpu_lane_count: sched_count + orch.len() as u32,
-        ..TaskKinds::default()
-    };
+    let mut out =
+        TaskKinds { scheduler_thread_count: sched_count, aicpu_lane_count: sched_count + orch.len() as u32, ..TaskKinds::default() };
     for (k, &id) in index.0.iter().enumerate() {
         let kind = kind_of(id, k);
         out.kind.push(kind);
@@ -931,12 +907,7 @@ pub fn classify_with(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&D
         out.warnings.push(format!(
             "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {}",
             out.dummy_without_record.len(),
-            out.dummy_without_record
-                .iter()
-                .take(8)
-                .map(|&id| tasks::task_id_display(id))
-                .collect::<Vec<_>>()
-                .join(", ")
+            out.dummy_without_record.iter().take(8).map(|&id| tasks::task_id_display(id)).collect::<Vec<_>>().join(", ")
         ));
     }
     out.markers = markers;
@@ -998,17 +969,9 @@ pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<Gr
         let mut end = f64::NEG_INFINITY;
         for &(i, _) in r {
             let disp = tasks.dispatch_us(i).unwrap_or(-1.0);
-            start = start.min(if disp >= 0.0 {
-                disp
-            } else {
-                bar_start_us(tasks, i)
-            });
+            start = start.min(if disp >= 0.0 { disp } else { bar_start_us(tasks, i) });
             let fin = tasks.finish_us(i).unwrap_or(0.0);
-            end = end.max(if fin > 0.0 {
-                fin
-            } else {
-                tasks.end_us(i).unwrap_or(0.0)
-            });
+            end = end.max(if fin > 0.0 { fin } else { tasks.end_us(i).unwrap_or(0.0) });
         }
         for &(s, e, _) in d {
             start = start.min(s);
@@ -1030,10 +993,7 @@ pub fn graph_executions(tasks: &JoinedTasks, phases: &[SchedPhasesUs]) -> Vec<Gr
     out.sort_by(|a, b| a.prepare_start_us.total_cmp(&b.prepare_start_us));
     let mut lane_finish: Vec<f64> = Vec::new();
     for g in &mut out {
-        let lane = lane_finish
-            .iter()
-            .position(|&f| f <= g.prepare_start_us)
-            .unwrap_or(lane_finish.len());
+        let lane = lane_finish.iter().position(|&f| f <= g.prepare_start_us).unwrap_or(lane_finish.len());
         if lane == lane_finish.len() {
             lane_finish.push(0.0);
         }

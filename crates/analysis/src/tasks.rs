@@ -9,8 +9,8 @@
 
 use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
-use pypto_formats::records::{AicoreRows, AicpuRows, ChipRecords, CoreType};
 use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
+use pypto_formats::records::{AicoreRows, AicpuRows, ChipRecords, CoreType};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The resolved func id of each joined row ([`func_ids`]), however it is stored: a slice, or
@@ -89,7 +89,13 @@ enum RowTimes {
         /// `finish - end`.
         finish: Relative,
     },
-    Us { start: Vec<f64>, end: Vec<f64>, dispatch: Vec<f64>, finish: Vec<f64>, receive: Vec<f64> },
+    Us {
+        start: Vec<f64>,
+        end: Vec<f64>,
+        dispatch: Vec<f64>,
+        finish: Vec<f64>,
+        receive: Vec<f64>,
+    },
 }
 
 impl Default for RowTimes {
@@ -288,7 +294,8 @@ impl JoinedTasks {
     }
     /// Heap bytes per column (capacities), for `bench`.
     pub fn resident_bytes_by_column(&self) -> Vec<(&'static str, usize)> {
-        let mut out = vec![("task ids", self.task_id.resident_bytes()), ("cores", self.core_id.resident_bytes() + self.core_type.resident_bytes())];
+        let mut out =
+            vec![("task ids", self.task_id.resident_bytes()), ("cores", self.core_id.resident_bytes() + self.core_type.resident_bytes())];
         match &self.times {
             RowTimes::Cycles { start, end, receive, dispatch, finish, .. } => {
                 out.push(("start", start.resident_bytes()));
@@ -305,13 +312,21 @@ impl JoinedTasks {
     pub fn resident_bytes(&self) -> usize {
         let times = match &self.times {
             RowTimes::Cycles { start, end, receive, dispatch, finish, .. } => {
-                start.resident_bytes() + end.resident_bytes() + receive.resident_bytes() + dispatch.resident_bytes() + finish.resident_bytes()
+                start.resident_bytes()
+                    + end.resident_bytes()
+                    + receive.resident_bytes()
+                    + dispatch.resident_bytes()
+                    + finish.resident_bytes()
             }
             RowTimes::Us { start, end, dispatch, finish, receive } => {
                 (start.capacity() + end.capacity() + dispatch.capacity() + finish.capacity() + receive.capacity()) * 8
             }
         };
-        self.task_id.resident_bytes() + self.core_id.resident_bytes() + self.core_type.resident_bytes() + times + self.file_func_id.capacity() * 8
+        self.task_id.resident_bytes()
+            + self.core_id.resident_bytes()
+            + self.core_type.resident_bytes()
+            + times
+            + self.file_func_id.capacity() * 8
     }
 }
 
@@ -407,9 +422,7 @@ fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRe
     if !cpu_rows.is_empty() {
         let (partner, dup, unmatched) = partners(&core_rows, &cpu_rows, with_epoch);
         if dup > 0 {
-            warnings.push(format!(
-                "{dup} duplicate AICore join key(s) (core_id, reg_task_id); the later row wins"
-            ));
+            warnings.push(format!("{dup} duplicate AICore join key(s) (core_id, reg_task_id); the later row wins"));
         }
         rows.reserve_exact(partner.iter().filter(|&&i| i != NO_ROW).count());
         rows.extend(partner.iter().enumerate().filter(|(_, &i)| i != NO_ROW).map(|(j, &i)| Row { aicore: i, aicpu: j as u32 }));
@@ -417,11 +430,7 @@ fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRe
             let total: usize = unmatched.values().sum();
             let mut top: Vec<(u32, usize)> = unmatched.into_iter().collect();
             top.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
-            let list: Vec<String> = top
-                .iter()
-                .take(3)
-                .map(|(c, n)| format!("core {c}: {n}"))
-                .collect();
+            let list: Vec<String> = top.iter().take(3).map(|(c, n)| format!("core {c}: {n}")).collect();
             warnings.push(format!(
                 "{total} AICPU row(s) without an AICore partner dropped (AICore buffer lost?); top cores: {}",
                 list.join(", ")
@@ -475,10 +484,7 @@ fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRe
 fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> JoinedTasks {
     let mut order: Vec<usize> = (0..v1.task_id.len()).collect();
     order.sort_by_key(|&i| v1.task_id.get(i).copied().unwrap_or(0));
-    let mut t = JoinedTasks {
-        level: records.level,
-        ..JoinedTasks::default()
-    };
+    let mut t = JoinedTasks { level: records.level, ..JoinedTasks::default() };
     t.file_func_id.reserve(order.len());
     for i in order {
         let start = v1.start_us.get(i).copied().unwrap_or(0.0);
@@ -489,7 +495,12 @@ fn join_v1(records: &ChipRecords, v1: &pypto_formats::records::V1Tasks) -> Joine
             v1.finish_us.get(i).copied().unwrap_or(0.0),
             start,
         ];
-        t.push_us(v1.task_id.get(i).copied().unwrap_or(0), v1.core_id.get(i).copied().unwrap_or(0), v1.core_type.get(i).copied().unwrap_or_default(), us);
+        t.push_us(
+            v1.task_id.get(i).copied().unwrap_or(0),
+            v1.core_id.get(i).copied().unwrap_or(0),
+            v1.core_type.get(i).copied().unwrap_or_default(),
+            us,
+        );
         t.file_func_id.push(v1.func_id.get(i).copied().unwrap_or(-1));
     }
     t.task_id.shrink_to_fit();
@@ -598,10 +609,7 @@ fn letters(mut n: u64) -> String {
 
 /// `func_<id>_<letters>` for a resolved func id without a name (0 → `func_0_a`).
 pub fn default_func_name(func_id: i64) -> String {
-    format!(
-        "func_{func_id}_{}",
-        letters(func_id.unsigned_abs().saturating_add(1))
-    )
+    format!("func_{func_id}_{}", letters(func_id.unsigned_abs().saturating_add(1)))
 }
 
 /// `t<local>` for ring 0, else `r<ring>t<local>` (ring = bits 39:32).
@@ -619,11 +627,7 @@ pub fn task_id_display(task_id: u64) -> String {
 /// `func_<id>_<letters>(<tid>)`; SPMD inserts `_spmd` unless the base already contains
 /// `spmd` (case-insensitive).
 pub fn task_label(task_id: u64, func_id: i64, name: Option<&str>, spmd: bool) -> String {
-    let mut base = if func_id < 0 {
-        "task".to_owned()
-    } else {
-        name.map_or_else(|| default_func_name(func_id), str::to_owned)
-    };
+    let mut base = if func_id < 0 { "task".to_owned() } else { name.map_or_else(|| default_func_name(func_id), str::to_owned) };
     if spmd && !base.to_ascii_lowercase().contains("spmd") {
         base.push_str("_spmd");
     }
@@ -703,7 +707,9 @@ mod join_tests {
         assert_eq!(column(JoinedTasks::end_us), vec![tb.us(205), tb.us(305), tb.us(405)]);
         assert!(t.warnings.iter().any(|w| w.starts_with("1 duplicate AICore join key")), "{:?}", t.warnings);
         assert!(
-            t.warnings.iter().any(|w| w.starts_with("2 AICPU row(s) without an AICore partner dropped") && w.contains("core 1: 1") && w.contains("core 5: 1")),
+            t.warnings.iter().any(|w| w.starts_with("2 AICPU row(s) without an AICore partner dropped")
+                && w.contains("core 1: 1")
+                && w.contains("core 5: 1")),
             "{:?}",
             t.warnings
         );

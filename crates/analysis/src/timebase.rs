@@ -48,13 +48,7 @@ pub struct Timebase {
 impl Timebase {
     /// A plain device time base (used by tests and v1 files).
     pub fn device(base_cycles: u64, clock_freq_hz: u64) -> Self {
-        Self {
-            base_cycles,
-            clock_freq_hz,
-            alignment: Alignment::Device,
-            host_origin_ns: None,
-            warnings: Vec::new(),
-        }
+        Self { base_cycles, clock_freq_hz, alignment: Alignment::Device, host_origin_ns: None, warnings: Vec::new() }
     }
 
     /// Builds the time base of a records file.
@@ -79,13 +73,7 @@ impl Timebase {
         match &self.alignment {
             Alignment::Device => delta(self.base_cycles) * 1e6 / f,
             Alignment::HostComposite { offset_us } => offset_us + delta(self.base_cycles) * 1e6 / f,
-            Alignment::HostCalibrated {
-                origin_ns,
-                start_mid_ns,
-                start_cycles,
-                span_cycles,
-                drift_ns,
-            } => {
+            Alignment::HostCalibrated { origin_ns, start_mid_ns, start_cycles, span_cycles, drift_ns } => {
                 let d = i128::from(c) - start_cycles;
                 let f = i128::from(self.clock_freq_hz);
                 let host_ns = start_mid_ns + d * 1_000_000_000 / f + drift_ns * d / span_cycles;
@@ -96,8 +84,7 @@ impl Timebase {
 
     /// Host ns → µs since the host origin (host mode); 0.0 without an origin.
     pub fn host_us(&self, ns: u64) -> f64 {
-        self.host_origin_ns
-            .map_or(0.0, |o| (i128::from(ns) - i128::from(o)) as f64 / 1000.0)
+        self.host_origin_ns.map_or(0.0, |o| (i128::from(ns) - i128::from(o)) as f64 / 1000.0)
     }
 }
 
@@ -110,12 +97,7 @@ pub fn base_cycles(r: &ChipRecords) -> u64 {
         }
     };
     let a = &r.aicore;
-    for ((&s, &e), &r2s) in a
-        .start_cycles
-        .iter()
-        .zip(&a.end_cycles)
-        .zip(&a.receive_to_start_cycles)
-    {
+    for ((&s, &e), &r2s) in a.start_cycles.iter().zip(&a.end_cycles).zip(&a.receive_to_start_cycles) {
         see(s.saturating_sub(r2s));
         see(e);
     }
@@ -124,16 +106,10 @@ pub fn base_cycles(r: &ChipRecords) -> u64 {
         see(f);
     }
     for t in &r.sched_threads {
-        t.start_cycles
-            .iter()
-            .chain(t.end_cycles.iter())
-            .for_each(&mut see);
+        t.start_cycles.iter().chain(t.end_cycles.iter()).for_each(&mut see);
     }
     for t in &r.orch_threads {
-        t.start_cycles
-            .iter()
-            .chain(t.end_cycles.iter())
-            .for_each(&mut see);
+        t.start_cycles.iter().chain(t.end_cycles.iter()).for_each(&mut see);
     }
     if m == u64::MAX {
         0
@@ -162,10 +138,7 @@ fn pick_anchor(r: &ChipRecords, position: &str) -> Option<Anchor> {
         })
         .min_by_key(|&(rtt, idx, _, _)| (rtt, idx))?;
     let (rtt, _, before, cycles) = best;
-    Some(Anchor {
-        mid_ns: i128::from(before) + i128::from(rtt / 2),
-        cycles: i128::from(cycles),
-    })
+    Some(Anchor { mid_ns: i128::from(before) + i128::from(rtt / 2), cycles: i128::from(cycles) })
 }
 
 fn host_alignment(r: &ChipRecords, tb: &mut Timebase) {
@@ -177,12 +150,7 @@ fn host_alignment(r: &ChipRecords, tb: &mut Timebase) {
             max_host = max_host.max(e);
         }
     }
-    for (&s, &e) in r
-        .host_uploads
-        .start_host_ns
-        .iter()
-        .zip(&r.host_uploads.end_host_ns)
-    {
+    for (&s, &e) in r.host_uploads.start_host_ns.iter().zip(&r.host_uploads.end_host_ns) {
         min_host = min_host.min(s);
         max_host = max_host.max(e);
     }

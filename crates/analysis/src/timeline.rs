@@ -24,11 +24,11 @@
 
 #![allow(clippy::many_single_char_names)] // short loop names over columns read best here
 
-use pypto_formats::packed::PackedU32;
 use crate::runtime_model::RuntimeModel;
 use crate::task_kinds::{SchedPhasesUs, TaskKind};
 use crate::tasks::{self, FuncIdOf};
 use crate::worker_view::{bar_start_us, color_key};
+use pypto_formats::packed::PackedU32;
 use pypto_formats::records::{CoreType, SchedKind};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -304,7 +304,6 @@ impl Builder<'_> {
         i
     }
 
-
     fn legend_name(&mut self, key: u32, name: &str) {
         if !self.legend.contains_key(&key) {
             let n = self.intern(name);
@@ -410,12 +409,7 @@ impl Builder<'_> {
     }
 
     fn group(&mut self, prefix: &str, view: View, dataset: u32) -> u32 {
-        self.t.groups.push(Group {
-            label: format!("{prefix}{}", view.title()),
-            view,
-            dataset,
-            tracks: Vec::new(),
-        });
+        self.t.groups.push(Group { label: format!("{prefix}{}", view.title()), view, dataset, tracks: Vec::new() });
         self.t.groups.len() as u32 - 1
     }
 
@@ -622,11 +616,7 @@ fn spmd_rows(m: &RuntimeModel) -> Vec<bool> {
     // The task ids decoded once: a binary search of the packed column per row was a large
     // share of the build.
     let ids = m.kinds.task_id.to_vec();
-    m.tasks
-        .task_id
-        .iter()
-        .map(|id| ids.binary_search(&id).ok().and_then(|k| m.kinds.spmd.get(k)).unwrap_or(false))
-        .collect()
+    m.tasks.task_id.iter().map(|id| ids.binary_search(&id).ok().and_then(|k| m.kinds.spmd.get(k)).unwrap_or(false)).collect()
 }
 
 fn absent(b: &mut Builder, view: View, d: u32, reason: String) {
@@ -711,11 +701,7 @@ fn worker_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
 /// First active kernel slot of a deps.json task (-1 if none): the func id of a row-less task.
 pub fn first_kernel(m: &RuntimeModel, task_id: u64) -> i64 {
     let Some(d) = &m.deps else { return -1 };
-    m.kinds
-        .index_of(task_id)
-        .and_then(|k| m.deps_task(k))
-        .and_then(|i| d.first_kernel.get(i))
-        .unwrap_or(-1)
+    m.kinds.index_of(task_id).and_then(|k| m.deps_task(k)).and_then(|i| d.first_kernel.get(i)).unwrap_or(-1)
 }
 
 fn scheduler_view(b: &mut Builder, cx: &mut Ctx<'_>, prefix: &str) {
@@ -812,15 +798,17 @@ fn aicpu_scheduler(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
         };
         let owned_names = std::mem::take(&mut b.phase_names);
         let names = &owned_names;
-        let bars = |want: u32| (0..p.len()).filter_map(move |i| {
-            let row = row_of(i).filter(|&r| r == want)?;
-            let color = COLOR_PHASE_BASE + phase_ordinal(p.kind.get(i)?);
-            let start = p.start_us.get(i).unwrap_or(0.0);
-            let end = p.end_us.get(i).unwrap_or(start);
-            let name = names.get(&(color, p.tasks_processed.get(i).unwrap_or(0))).copied().unwrap_or(0);
-            let task = p.task_id.get(i).unwrap_or(NO_TASK_ID);
-            Some(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task })
-        });
+        let bars = |want: u32| {
+            (0..p.len()).filter_map(move |i| {
+                let row = row_of(i).filter(|&r| r == want)?;
+                let color = COLOR_PHASE_BASE + phase_ordinal(p.kind.get(i)?);
+                let start = p.start_us.get(i).unwrap_or(0.0);
+                let end = p.end_us.get(i).unwrap_or(start);
+                let name = names.get(&(color, p.tasks_processed.get(i).unwrap_or(0))).copied().unwrap_or(0);
+                let task = p.task_id.get(i).unwrap_or(NO_TASK_ID);
+                Some(Bar { start, end, setup: start, color, name, row, flags: 0, source: i as u32, task })
+            })
+        };
         b.push_track_rows(track, sorted, bars);
         b.phase_names = owned_names;
     }
@@ -843,8 +831,8 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
     let submit = b.intern("submit");
     for (lane, o) in m.orch.iter().enumerate() {
         let sorted = o.start_us.iter().is_sorted_by(|a, b| a.total_cmp(b).is_le());
-        let bars = |_row: u32| (0..o.start_us.len())
-            .map(|i| {
+        let bars = |_row: u32| {
+            (0..o.start_us.len()).map(|i| {
                 let start = o.start_us.get(i).unwrap_or(0.0);
                 let task = o.task_id.get(i);
                 Bar {
@@ -858,7 +846,8 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
                     source: i as u32,
                     task: task.unwrap_or(NO_TASK_ID),
                 }
-            });
+            })
+        };
         let track = Track::flat(format!("{lane_prefix}_{lane}"), View::Orchestrator, g, cx.d, TrackKind::Orch { lane: lane as u32 });
         b.push_track_rows(track, sorted, bars);
     }
@@ -891,11 +880,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
         let mut bars = Vec::new();
         for (i, x) in graphs.iter().enumerate().filter(|(_, x)| x.lane == lane) {
             b.legend_name(COLOR_GRAPH, "GraphExecution");
-            let name = b.intern(&format!(
-                "GraphExecution({}, {} visible nodes)",
-                tasks::task_id_display(x.outer_task_id),
-                x.visible_nodes
-            ));
+            let name = b.intern(&format!("GraphExecution({}, {} visible nodes)", tasks::task_id_display(x.outer_task_id), x.visible_nodes));
             bars.push(Bar {
                 start: x.prepare_start_us,
                 end: x.execution_end_us,
@@ -994,7 +979,9 @@ impl Timeline {
         let mut alias: Vec<Option<u32>> = vec![None; n];
         for (k, tr) in self.tracks.iter().enumerate() {
             let TrackKind::SchedCore { core_id } = tr.kind else { continue };
-            let Some(core) = self.tracks.iter().position(|x| x.dataset == tr.dataset && x.kind == TrackKind::Core { core_id }) else { continue };
+            let Some(core) = self.tracks.iter().position(|x| x.dataset == tr.dataset && x.kind == TrackKind::Core { core_id }) else {
+                continue;
+            };
             let (mine, theirs) = (self.track_range(k as u32), self.track_range(core as u32));
             if mine.len() == theirs.len() && mine.clone().zip(theirs).all(|(a, b)| self.source.get(a) == self.source.get(b)) {
                 alias[k] = Some(core as u32);

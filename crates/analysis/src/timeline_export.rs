@@ -160,8 +160,26 @@ pub fn write_chrome_trace(
             };
             flow_id += 1;
             let name = if arrow.violation { "hb_violation" } else { "dependency" };
-            let s = FlowPoint { ph: "s", pid: pid_of(from_tr.group), tid: tid_of(arrow.from.track), name, cat: "flow", id: flow_id, ts: from_start, bp: None };
-            let f = FlowPoint { ph: "f", pid: pid_of(to_tr.group), tid: tid_of(arrow.to.track), name, cat: "flow", id: flow_id, ts: to_start, bp: Some("e") };
+            let s = FlowPoint {
+                ph: "s",
+                pid: pid_of(from_tr.group),
+                tid: tid_of(arrow.from.track),
+                name,
+                cat: "flow",
+                id: flow_id,
+                ts: from_start,
+                bp: None,
+            };
+            let f = FlowPoint {
+                ph: "f",
+                pid: pid_of(to_tr.group),
+                tid: tid_of(arrow.to.track),
+                name,
+                cat: "flow",
+                id: flow_id,
+                ts: to_start,
+                bp: Some("e"),
+            };
             event(out, &s)?;
             event(out, &f)?;
             counts.flows += 1;

@@ -10,7 +10,7 @@ use crate::hb_violation;
 use crate::runtime_model::{DepsDetails, RuntimeModel};
 use crate::task_kinds::{AnchorRef, PhaseFields, PhaseLookup, TaskKind};
 use crate::tasks::{self, FuncIdOf};
-use crate::timeline::{phase_name, first_kernel, Timeline, TrackKind, View};
+use crate::timeline::{first_kernel, phase_name, Timeline, TrackKind, View};
 use crate::worker_view::bar_start_us;
 use std::collections::{HashMap, HashSet};
 
@@ -106,7 +106,8 @@ pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
             .cloned()
             .unwrap_or_default()
     };
-    let (Some(g), Some(m), Some(tr)) = (t.bar_index(bar.track, bar.index), model(t, models, bar.track), t.tracks.get(bar.track as usize)) else {
+    let (Some(g), Some(m), Some(tr)) = (t.bar_index(bar.track, bar.index), model(t, models, bar.track), t.tracks.get(bar.track as usize))
+    else {
         return String::new();
     };
     let src = t.source_of(g).unwrap_or(0) as usize;
@@ -269,11 +270,7 @@ pub fn spmd_group(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Vec<Bar
     let row = t.source_of(g).unwrap_or(0);
     let id = m.tasks.task_id.get(row as usize).unwrap_or(0);
     let fid = m.func_ids.func_id(row as usize);
-    m.kinds
-        .rows_of(id)
-        .filter(|&r| m.func_ids.func_id(r as usize) == fid)
-        .filter_map(|r| bar_of_row(t, models, d, r, sched))
-        .collect()
+    m.kinds.rows_of(id).filter(|&r| m.func_ids.func_id(r as usize) == fid).filter_map(|r| bar_of_row(t, models, d, r, sched)).collect()
 }
 
 fn us(v: f64) -> String {
@@ -452,8 +449,7 @@ pub fn bar_details_with(
     if let (Some(id), Some(d)) = (task, &m.deps) {
         let k = m.kinds.index_of(id);
         let ids = |succ: bool| -> Vec<u64> {
-            k.map(|k| m.neighbours(k, succ).filter_map(|n| m.kinds.id_at(n as usize)).collect())
-                .unwrap_or_default()
+            k.map(|k| m.neighbours(k, succ).filter_map(|n| m.kinds.id_at(n as usize)).collect()).unwrap_or_default()
         };
         let di = k.and_then(|k| m.deps_task(k));
         if let Some(i) = di {
@@ -549,9 +545,8 @@ pub struct Hit {
 /// task), else fuzzy by function name (ranked by score, then execution start). Returns
 /// `(total, hits)`.
 pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize) -> (u64, Vec<Hit>) {
-    let task_tracks: Vec<u32> = (0..t.tracks.len() as u32)
-        .filter(|&k| t.tracks.get(k as usize).is_some_and(|x| x.view == View::Worker))
-        .collect();
+    let task_tracks: Vec<u32> =
+        (0..t.tracks.len() as u32).filter(|&k| t.tracks.get(k as usize).is_some_and(|x| x.view == View::Worker)).collect();
     let mut found: Vec<(i64, f64, BarAt)> = Vec::new();
     if let Some(id) = parse_task_query(query) {
         for (d, m) in models.iter().enumerate() {
@@ -599,7 +594,13 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
 /// `limit` bars of each score that can still be taken, and the rows are merged by start
 /// score by score, so a query matching a function of 300k bars reads the names of
 /// `rows × limit` bars and times about `limit + rows` of them.
-fn fuzzy_hits(t: &Timeline, models: &[&RuntimeModel], task_tracks: &[u32], scores: &[Option<i64>], limit: usize) -> (u64, Vec<(i64, f64, BarAt)>) {
+fn fuzzy_hits(
+    t: &Timeline,
+    models: &[&RuntimeModel],
+    task_tracks: &[u32],
+    scores: &[Option<i64>],
+    limit: usize,
+) -> (u64, Vec<(i64, f64, BarAt)>) {
     let score_of_name = |n: u32| scores.get(n as usize).copied().flatten();
     // 1. Count the matches per score (names are few, bars many: a name-index lookup per bar,
     // the packed names read a block at a time).
@@ -729,7 +730,9 @@ fn start_reader<'a>(t: &'a Timeline, models: &'a [&'a RuntimeModel], track: u32)
     move |g: usize, b: BarAt| {
         let direct = match (kind, m, own) {
             (Some(TrackKind::Core { .. }), Some(m), true) => t.source.get(g).and_then(|src| m.tasks.start_us(src as usize)),
-            (Some(TrackKind::Aicpu { .. }), Some(m), true) => t.source.get(g).and_then(|src| m.kinds.markers.start_us.get(src as usize).copied()),
+            (Some(TrackKind::Aicpu { .. }), Some(m), true) => {
+                t.source.get(g).and_then(|src| m.kinds.markers.start_us.get(src as usize).copied())
+            }
             _ => None,
         };
         direct.or_else(|| bar_times(t, models, b).map(|x| x.1)).unwrap_or(0.0)

@@ -229,7 +229,9 @@ pub fn build(s: &ServingStrace) -> TraceTimeline {
             continue;
         }
         let position: HashMap<usize, i64> = threads.iter().enumerate().map(|(k, &t)| (t, k as i64)).collect();
-        threads.sort_by_key(|&t| (trace.threads.get(t).and_then(|x| x.sort_index).unwrap_or_else(|| position.get(&t).copied().unwrap_or(0)), t));
+        threads.sort_by_key(|&t| {
+            (trace.threads.get(t).and_then(|x| x.sort_index).unwrap_or_else(|| position.get(&t).copied().unwrap_or(0)), t)
+        });
         let group = out.groups.len() as u32;
         let label = match &process.name {
             Some(n) => format!("{n} · pid {}", process.pid),
@@ -306,10 +308,7 @@ pub fn build(s: &ServingStrace) -> TraceTimeline {
     }
     out.first_start_us = if first.is_finite() { first } else { 0.0 };
     out.last_end_us = if last.is_finite() { last } else { 0.0 };
-    out.legend = legend
-        .into_iter()
-        .map(|(k, n, bars)| (k, names.names.get(n as usize).cloned().unwrap_or_default(), bars))
-        .collect();
+    out.legend = legend.into_iter().map(|(k, n, bars)| (k, names.names.get(n as usize).cloned().unwrap_or_default(), bars)).collect();
     out.names = names.names;
     out.warnings.extend(trace.warnings.iter().cloned());
     out
@@ -384,11 +383,8 @@ pub fn bar_details(t: &TraceTimeline, s: &ServingStrace, bar: BarAt) -> Option<(
         }
         other => (other as char).to_string(),
     };
-    let mut f: Vec<(String, String)> = vec![
-        ("Process".to_owned(), group.label.clone()),
-        ("Thread".to_owned(), track.label.clone()),
-        ("Phase".to_owned(), phase),
-    ];
+    let mut f: Vec<(String, String)> =
+        vec![("Process".to_owned(), group.label.clone()), ("Thread".to_owned(), track.label.clone()), ("Phase".to_owned(), phase)];
     let cat = trace.events.cat.get(e).map_or("", |&c| trace.string(c));
     if !cat.is_empty() {
         f.push(("Category".to_owned(), cat.to_owned()));
@@ -443,12 +439,8 @@ pub fn search(t: &TraceTimeline, query: &str, limit: usize) -> (u64, Vec<Hit>) {
     let hits = found
         .into_iter()
         .map(|(_, start_us, bar)| {
-            let label = t
-                .bar_index(bar)
-                .and_then(|g| t.name_index.get(g))
-                .and_then(|&n| t.names.get(n as usize))
-                .cloned()
-                .unwrap_or_default();
+            let label =
+                t.bar_index(bar).and_then(|g| t.name_index.get(g)).and_then(|&n| t.names.get(n as usize)).cloned().unwrap_or_default();
             Hit { bar, label, start_us }
         })
         .collect();
@@ -511,7 +503,11 @@ mod tests {
     use super::*;
 
     fn parse(json: &str) -> ServingStrace {
-        let trace = pypto_formats::chrome_trace::parse_with("t.json", json.as_bytes(), pypto_formats::chrome_trace::ParseOptions { keep_args: true });
+        let trace = pypto_formats::chrome_trace::parse_with(
+            "t.json",
+            json.as_bytes(),
+            pypto_formats::chrome_trace::ParseOptions { keep_args: true },
+        );
         strace::from_trace(trace.unwrap_or_default())
     }
 
@@ -540,13 +536,9 @@ mod tests {
         assert!(!t.tracks[1].controller);
         assert_eq!(main.rows, 4, "3 span rows + the instant row");
         assert_eq!(main.instant_row, Some(3));
-        let rows: Vec<(String, u32)> = (0..t.track_offsets[1] as usize)
-            .map(|g| (t.names[t.name_index[g] as usize].clone(), t.columns.row[g]))
-            .collect();
-        assert_eq!(
-            rows,
-            [("outer", 0), ("inner", 1), ("inner", 1), ("deep", 2), ("tick", 3), ("next", 0)].map(|(n, r)| (n.to_owned(), r))
-        );
+        let rows: Vec<(String, u32)> =
+            (0..t.track_offsets[1] as usize).map(|g| (t.names[t.name_index[g] as usize].clone(), t.columns.row[g])).collect();
+        assert_eq!(rows, [("outer", 0), ("inner", 1), ("inner", 1), ("deep", 2), ("tick", 3), ("next", 0)].map(|(n, r)| (n.to_owned(), r)));
         assert_eq!((t.spans, t.instants, t.not_drawn), (6, 1, 1));
         let tick = BarAt { track: 0, index: 4 };
         assert_ne!(t.columns.flags[4] & FLAG_MARKER, 0);

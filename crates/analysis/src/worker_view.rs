@@ -65,11 +65,7 @@ pub fn build(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> Worker
     let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
     let start_of = |i: u32| bar_start_us(tasks, i as usize);
     let core_of = |i: u32| tasks.core_id.get(i as usize).unwrap_or(0);
-    order.sort_by(|&a, &b| {
-        core_of(a)
-            .cmp(&core_of(b))
-            .then(start_of(a).total_cmp(&start_of(b)))
-    });
+    order.sort_by(|&a, &b| core_of(a).cmp(&core_of(b)).then(start_of(a).total_cmp(&start_of(b))));
     let mut v = WorkerView::default();
     let mut first = f64::INFINITY;
     let mut last = f64::NEG_INFINITY;
@@ -78,11 +74,7 @@ pub fn build(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> Worker
         if v.lanes.last().is_none_or(|l| l.core_id != core) {
             let ct = tasks.core_type(i as usize).unwrap_or_default();
             v.lane_offsets.push(v.start_us.len() as u32);
-            v.lanes.push(WorkerLane {
-                core_id: core,
-                core_type: ct,
-                label: format!("{}_{core}", ct.lane_prefix()),
-            });
+            v.lanes.push(WorkerLane { core_id: core, core_type: ct, label: format!("{}_{core}", ct.lane_prefix()) });
         }
         let s = start_of(i);
         let e = tasks.end_us(i as usize).unwrap_or(s);
@@ -92,10 +84,7 @@ pub fn build(tasks: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> Worker
         v.end_us.push(e);
         v.task_row.push(i);
         let tid = tasks.task_id.get(i as usize).unwrap_or(0);
-        v.color_index.push(color_key(
-            tid,
-            func_ids.func_id(i as usize),
-        ));
+        v.color_index.push(color_key(tid, func_ids.func_id(i as usize)));
     }
     v.lane_offsets.push(v.start_us.len() as u32);
     if v.start_us.is_empty() {

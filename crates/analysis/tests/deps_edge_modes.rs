@@ -2,13 +2,7 @@
 //! the reference's unit tests (`tests/ut/py/test_deps_viewer.py`, runtime-formats.md §9.1),
 //! plus cycle fallback and a scale check.
 
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::too_many_lines,
-    clippy::many_single_char_names,
-    clippy::similar_names
-)]
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::too_many_lines, clippy::many_single_char_names, clippy::similar_names)]
 
 use pypto_analysis::deps_graph::SidecarTask;
 use pypto_analysis::deps_markers::{marker_text, DepsTaskKind};
@@ -77,14 +71,8 @@ fn multi_hop_shortcut_is_dropped() {
     let om = v.select(EdgeMode::Omitted);
     assert_eq!(pairs(&v, &om), vec![(1, 4)]);
     // No creator rows: the dataflow modes agree.
-    assert_eq!(
-        pairs(&v, &v.select(EdgeMode::ReducedDataflow)),
-        vec![(1, 2), (2, 3), (3, 4)]
-    );
-    assert_eq!(
-        pairs(&v, &v.select(EdgeMode::OmittedDataflow)),
-        vec![(1, 4)]
-    );
+    assert_eq!(pairs(&v, &v.select(EdgeMode::ReducedDataflow)), vec![(1, 2), (2, 3), (3, 4)]);
+    assert_eq!(pairs(&v, &v.select(EdgeMode::OmittedDataflow)), vec![(1, 4)]);
 }
 
 #[test]
@@ -108,10 +96,7 @@ fn creator_edge_is_protected() {
     assert!(v.graph.is_creator_protected(1));
     assert!(!v.graph.is_creator_protected(0));
     let lines = sel.stdout_lines(&v.graph, "graph.txt");
-    assert_eq!(
-        lines[0],
-        "Transitive reduction: removed 0 redundant edge(s) of 4 (4 kept)"
-    );
+    assert_eq!(lines[0], "Transitive reduction: removed 0 redundant edge(s) of 4 (4 kept)");
     // Dataflow: the creator row has no task arg, so no proof: kept too.
     let df = v.select(EdgeMode::ReducedDataflow);
     assert_eq!(df.removed_count, 0);
@@ -163,31 +148,25 @@ fn output_lifetime(regions: &[(u64, Vec<u32>, Vec<u32>); 3]) -> Value {
     for (i, &t) in ids.iter().enumerate() {
         let (off, shape, strides) = &regions[i];
         let ty = if i == 0 { "OUTPUT_EXISTING" } else { "INOUT" };
-        tasks.push(
-            json!({"task_id": t.to_string(), "kernel_ids": [-1, 1, -1], "args": [
+        tasks.push(json!({"task_id": t.to_string(), "kernel_ids": [-1, 1, -1], "args": [
             {"idx": 0, "type": ty, "tensor_id": "7", "dtype": "FLOAT32", "shape": shape,
-             "start_offset": off.to_string(), "strides": strides}]}),
-        );
+             "start_offset": off.to_string(), "strides": strides}]}));
     }
     // Consumer-grouped rows in submit order.
     for (i, &t) in ids.iter().enumerate() {
         let (off, shape, strides) = &regions[i];
-        edges.push(
-            json!({"pred": alloc.to_string(), "succ": t.to_string(), "arg": 0,
+        edges.push(json!({"pred": alloc.to_string(), "succ": t.to_string(), "arg": 0,
             "source": "creator", "tensor_id": "7", "consumer_dtype": "FLOAT32",
             "consumer_shape": shape, "consumer_start_offset": off.to_string(),
-            "consumer_strides": strides}),
-        );
+            "consumer_strides": strides}));
         if i > 0 {
             let (poff, pshape, pstrides) = &regions[i - 1];
-            edges.push(
-                json!({"pred": ids[i - 1].to_string(), "succ": t.to_string(), "arg": 0,
+            edges.push(json!({"pred": ids[i - 1].to_string(), "succ": t.to_string(), "arg": 0,
                 "source": "tensormap", "overlap": "covered", "tensor_id": "7",
                 "consumer_dtype": "FLOAT32", "consumer_shape": shape,
                 "consumer_start_offset": off.to_string(), "consumer_strides": strides,
                 "producer_shape": pshape, "producer_start_offset": poff.to_string(),
-                "producer_strides": pstrides}),
-            );
+                "producer_strides": pstrides}));
         }
     }
     json!({"tasks": tasks, "tensors": [{"tensor_id": "7", "buffer_addr": "4096", "version": 0,
@@ -196,20 +175,13 @@ fn output_lifetime(regions: &[(u64, Vec<u32>, Vec<u32>); 3]) -> Value {
 
 #[test]
 fn dataflow_drops_only_full_range_middle_output() {
-    let d = parse(&output_lifetime(&[
-        (0, vec![2, 4], vec![4, 1]),
-        (0, vec![8], vec![1]),
-        (0, vec![4, 2], vec![2, 1]),
-    ]));
+    let d = parse(&output_lifetime(&[(0, vec![2, 4], vec![4, 1]), (0, vec![8], vec![1]), (0, vec![4, 2], vec![2, 1])]));
     let v = DepsViewer::new(&d, &[], None);
     let sel = v.select(EdgeMode::ReducedDataflow);
     assert!(sel.reduction_applied);
     assert_eq!(removed(&v, &sel), vec![(1, 3)]);
     assert_eq!(pairs(&v, &sel), vec![(1, 2), (1, 4), (2, 3), (3, 4)]);
-    assert_eq!(
-        pairs(&v, &v.select(EdgeMode::OmittedDataflow)),
-        vec![(1, 3)]
-    );
+    assert_eq!(pairs(&v, &v.select(EdgeMode::OmittedDataflow)), vec![(1, 3)]);
     // All alloc edges are creator-protected: plain `reduced` removes nothing.
     assert_eq!(v.select(EdgeMode::Reduced).removed_count, 0);
 }
@@ -217,19 +189,11 @@ fn dataflow_drops_only_full_range_middle_output() {
 #[test]
 fn dataflow_keeps_partial_coverage() {
     // C covers only half of B's bytes: B's later coverage fails, so alloc -> B stays.
-    let d = parse(&output_lifetime(&[
-        (0, vec![8], vec![1]),
-        (0, vec![8], vec![1]),
-        (0, vec![4], vec![1]),
-    ]));
+    let d = parse(&output_lifetime(&[(0, vec![8], vec![1]), (0, vec![8], vec![1]), (0, vec![4], vec![1])]));
     let v = DepsViewer::new(&d, &[], None);
     assert_eq!(v.select(EdgeMode::ReducedDataflow).removed_count, 0);
     // A strided INOUT view of B with stride 2 over 8 elements is covered by A's 16.
-    let d = parse(&output_lifetime(&[
-        (0, vec![16], vec![1]),
-        (0, vec![8], vec![2]),
-        (0, vec![16], vec![1]),
-    ]));
+    let d = parse(&output_lifetime(&[(0, vec![16], vec![1]), (0, vec![8], vec![2]), (0, vec![16], vec![1])]));
     let v = DepsViewer::new(&d, &[], None);
     let sel = v.select(EdgeMode::ReducedDataflow);
     assert_eq!(removed(&v, &sel), vec![(1, 3)]);
@@ -255,17 +219,10 @@ fn dataflow_does_not_cross_output_existing_reuse_boundary() {
         "consumer_start_offset": "0", "consumer_strides": [1]});
     let mut tasks = Vec::new();
     let mut edges = Vec::new();
-    for (t, ty) in [
-        (a1, "OUTPUT_EXISTING"),
-        (b1, "INOUT"),
-        (a2, "OUTPUT_EXISTING"),
-        (b2, "INOUT"),
-    ] {
-        tasks.push(
-            json!({"task_id": t.to_string(), "kernel_ids": [-1, 1, -1], "args": [
+    for (t, ty) in [(a1, "OUTPUT_EXISTING"), (b1, "INOUT"), (a2, "OUTPUT_EXISTING"), (b2, "INOUT")] {
+        tasks.push(json!({"task_id": t.to_string(), "kernel_ids": [-1, 1, -1], "args": [
             {"idx": 0, "type": ty, "tensor_id": "7", "dtype": "FLOAT32", "shape": [8],
-             "start_offset": "0", "strides": [1]}]}),
-        );
+             "start_offset": "0", "strides": [1]}]}));
         let mut row = json!({"pred": alloc.to_string(), "succ": t.to_string(), "arg": 0,
             "source": "creator", "tensor_id": "7"});
         for (k, val) in view.as_object().unwrap() {
@@ -282,14 +239,10 @@ fn dataflow_does_not_cross_output_existing_reuse_boundary() {
         }
         edges.push(row);
     }
-    edges.push(
-        json!({"pred": b1.to_string(), "succ": a2.to_string(), "arg": -1,
-        "source": "explicit"}),
-    );
-    let d = parse(
-        &json!({"tasks": tasks, "tensors": [{"tensor_id": "7", "buffer_addr": "4096",
-        "version": 0, "dtype": "FLOAT32", "buffer_numel": "128"}], "edges": edges}),
-    );
+    edges.push(json!({"pred": b1.to_string(), "succ": a2.to_string(), "arg": -1,
+        "source": "explicit"}));
+    let d = parse(&json!({"tasks": tasks, "tensors": [{"tensor_id": "7", "buffer_addr": "4096",
+        "version": 0, "dtype": "FLOAT32", "buffer_numel": "128"}], "edges": edges}));
     let v = DepsViewer::new(&d, &[], None);
     let sel = v.select(EdgeMode::ReducedDataflow);
     assert_eq!(sel.removed_count, 0);
@@ -309,20 +262,15 @@ fn ring_ids_display_as_tuples_in_stats_and_text() {
         vec![
             "Transitive reduction: removed 1 redundant edge(s) of 3 (2 kept)".to_owned(),
             "  - (1, 1) -> (1, 3)".to_owned(),
-            "Wrote deps_viewer_reduced.txt (3 tasks, 2 unique edges, 2 annotated edges, format=text)"
-                .to_owned(),
+            "Wrote deps_viewer_reduced.txt (3 tasks, 2 unique edges, 2 annotated edges, format=text)".to_owned(),
         ]
     );
     let text = v.render_selection(&sel, "deps.json");
     assert!(text.contains("unique_task_edges: 2\n  annotated_edges: 2\n"));
     let om = v.select(EdgeMode::Omitted);
-    assert_eq!(
-        om.stdout_lines(&v.graph, "x.txt")[0],
-        "Redundant edges only: showing 1 redundant edge(s) of 3"
-    );
+    assert_eq!(om.stdout_lines(&v.graph, "x.txt")[0], "Redundant edges only: showing 1 redundant edge(s) of 3");
     let text = v.render_selection(&om, "deps.json");
-    assert!(text
-        .contains("=== TASK (1, 1) kind=alloc func_id=none ===\nFANIN 0\nFANOUT 1\n  -> (1, 3)\n"));
+    assert!(text.contains("=== TASK (1, 1) kind=alloc func_id=none ===\nFANIN 0\nFANOUT 1\n  -> (1, 3)\n"));
     assert!(!text.contains("  -> (1, 2)"));
     assert!(text.contains("annotated_edges: 1\n"));
     // Full mode prints no reduction line.
@@ -341,20 +289,10 @@ fn kinds_and_labels_in_text() {
         {"task_id": "9", "kernel_ids": [-1, -1, -1]}],
         "tensors": [], "edges": [{"pred": "2", "succ": "3", "arg": -1, "source": "explicit"}]}));
     // Node 1 only in the perf sidecar (alloc); 4 and 9 are dummies without edges: not nodes.
-    let side = [SidecarTask {
-        task_id: 1,
-        func_id: None,
-    }];
+    let side = [SidecarTask { task_id: 1, func_id: None }];
     let v = DepsViewer::new(&d, &side, None);
     assert_eq!(v.graph.node_ids, vec![1, 2, 3]);
-    assert_eq!(
-        v.kinds,
-        vec![
-            DepsTaskKind::Alloc,
-            DepsTaskKind::Dummy,
-            DepsTaskKind::Submit
-        ]
-    );
+    assert_eq!(v.kinds, vec![DepsTaskKind::Alloc, DepsTaskKind::Dummy, DepsTaskKind::Submit]);
     let text = v.render_text(EdgeMode::Full, "deps.json");
     let expected = "SUMMARY
   source_deps_json: deps.json
@@ -390,21 +328,14 @@ FANOUT 0
 #[test]
 fn func_name_map_flag() {
     let d = parse(&json!({"tasks": [{"task_id": "1", "kernel_ids": [7, -1, -1]}], "edges": []}));
-    let nm = pypto_formats::name_map::parse(
-        "name_map.json",
-        br#"{"callable_id_to_name": {"7": "kernel_add"}}"#,
-    )
-    .unwrap();
+    let nm = pypto_formats::name_map::parse("name_map.json", br#"{"callable_id_to_name": {"7": "kernel_add"}}"#).unwrap();
     let v = DepsViewer::new(&d, &[], None);
     assert!(v.perf_sidecar && !v.func_name_map);
     let v = DepsViewer::new(&d, &[], Some(&nm));
     assert!(v.func_name_map);
     // Only a sidecar task with a named func.
     let d = parse(&json!({"tasks": [], "edges": []}));
-    let side = [SidecarTask {
-        task_id: 5,
-        func_id: Some(7),
-    }];
+    let side = [SidecarTask { task_id: 5, func_id: Some(7) }];
     let v = DepsViewer::new(&d, &side, Some(&nm));
     assert!(v.perf_sidecar && v.func_name_map);
     let v = DepsViewer::new(&d, &[], Some(&nm));
@@ -485,22 +416,14 @@ fn scale_100k_tasks_250k_edges() {
 fn scale_case(label: &str, alloc_source: &'static str, long_every: u64) {
     // Full size in release (`cargo test --release ... scale -- --nocapture` prints times);
     // a fifth in debug builds to keep the default test run quick.
-    let n: u64 = if cfg!(debug_assertions) {
-        20_000
-    } else {
-        100_000
-    };
+    let n: u64 = if cfg!(debug_assertions) { 20_000 } else { 100_000 };
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut rows = Vec::new();
     let ring = 1u64 << 32;
     for t in 1..n {
         let k = 2 + rng.next() % 2;
         for _ in 0..k {
-            let back = if rng.next().is_multiple_of(long_every) {
-                1 + rng.next() % 2000
-            } else {
-                1 + rng.next() % 8
-            };
+            let back = if rng.next().is_multiple_of(long_every) { 1 + rng.next() % 2000 } else { 1 + rng.next() % 8 };
             let p = t.saturating_sub(back);
             rows.push((p, t, "tensormap"));
         }
@@ -514,10 +437,7 @@ fn scale_case(label: &str, alloc_source: &'static str, long_every: u64) {
         if i > 0 {
             json_rows.push(',');
         }
-        let _ = write!(
-            json_rows,
-            "{{\"pred\":\"{p}\",\"succ\":\"{s}\",\"arg\":0,\"source\":\"{src}\",\"tensor_id\":\"7\"}}"
-        );
+        let _ = write!(json_rows, "{{\"pred\":\"{p}\",\"succ\":\"{s}\",\"arg\":0,\"source\":\"{src}\",\"tensor_id\":\"7\"}}");
     }
     json_rows.push_str("]}");
     let d = deps::parse("deps.json", json_rows.as_bytes()).unwrap();
@@ -545,11 +465,7 @@ fn scale_case(label: &str, alloc_source: &'static str, long_every: u64) {
     for e in (0..g.edge_count()).step_by(997) {
         let (u, w) = (g.edge_pred[e], g.edge_succ[e]);
         let mut seen = vec![false; g.node_count()];
-        let mut stack: Vec<u32> = g
-            .out_edges(u)
-            .map(|x| g.edge_succ[x])
-            .filter(|&x| x != w)
-            .collect();
+        let mut stack: Vec<u32> = g.out_edges(u).map(|x| g.edge_succ[x]).filter(|&x| x != w).collect();
         let mut reach = false;
         while let Some(x) = stack.pop() {
             if x == w {

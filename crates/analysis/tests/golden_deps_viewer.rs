@@ -22,11 +22,7 @@ fn deps_dirs() -> Vec<PathBuf> {
         .filter(|p| p.join("deps.json").is_file())
         .collect();
     dirs.sort();
-    assert!(
-        dirs.len() >= 16,
-        "expected 16 fixtures with deps.json, found {}",
-        dirs.len()
-    );
+    assert!(dirs.len() >= 16, "expected 16 fixtures with deps.json, found {}", dirs.len());
     dirs
 }
 
@@ -53,23 +49,14 @@ fn sidecar(dir: &Path, deps: &deps::Deps) -> Vec<SidecarTask> {
         .into_iter()
         .map(|id| {
             let rows = &by_id[&id];
-            let types: BTreeSet<u8> = rows
-                .iter()
-                .map(|&r| u8::from(joined.core_type(r) == Some(CoreType::Aic)))
-                .collect();
+            let types: BTreeSet<u8> = rows.iter().map(|&r| u8::from(joined.core_type(r) == Some(CoreType::Aic))).collect();
             let primary = if types.len() > 1 {
-                rows.iter()
-                    .copied()
-                    .find(|&r| joined.core_type(r) == Some(CoreType::Aic))
-                    .unwrap_or(rows[0])
+                rows.iter().copied().find(|&r| joined.core_type(r) == Some(CoreType::Aic)).unwrap_or(rows[0])
             } else {
                 rows[0]
             };
             let f = fids[primary];
-            SidecarTask {
-                task_id: id,
-                func_id: (f >= 0).then_some(f),
-            }
+            SidecarTask { task_id: id, func_id: (f >= 0).then_some(f) }
         })
         .collect()
 }
@@ -86,11 +73,7 @@ fn parse_text_edges(text: &str) -> BTreeSet<(String, String)> {
     let mut out = BTreeSet::new();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("=== TASK ") {
-            let id_end = if rest.starts_with('(') {
-                rest.find(')').unwrap() + 1
-            } else {
-                rest.find(' ').unwrap()
-            };
+            let id_end = if rest.starts_with('(') { rest.find(')').unwrap() + 1 } else { rest.find(' ').unwrap() };
             rest[..id_end].clone_into(&mut cur);
         } else if let Some(succ) = line.strip_prefix("  -> ") {
             out.insert((cur.clone(), succ.to_owned()));
@@ -112,53 +95,31 @@ fn every_fixture_every_mode_matches_deps_viewer() {
     let mut removed_total = 0usize;
     for dir in deps_dirs() {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let deps =
-            deps::parse("deps.json", &std::fs::read(dir.join("deps.json")).unwrap()).unwrap();
+        let deps = deps::parse("deps.json", &std::fs::read(dir.join("deps.json")).unwrap()).unwrap();
         let side = sidecar(&dir, &deps);
         let nm = name_map_of(&dir);
         let viewer = DepsViewer::new(&deps, &side, nm.as_ref());
         for mode in EdgeMode::ALL {
             let file = expected_file(mode);
-            let expected = std::fs::read_to_string(dir.join(&file))
-                .unwrap_or_else(|e| panic!("{name}/{file}: {e}"));
-            let source = expected
-                .lines()
-                .nth(1)
-                .and_then(|l| l.strip_prefix("  source_deps_json: "))
-                .expect("source line");
+            let expected = std::fs::read_to_string(dir.join(&file)).unwrap_or_else(|e| panic!("{name}/{file}: {e}"));
+            let source = expected.lines().nth(1).and_then(|l| l.strip_prefix("  source_deps_json: ")).expect("source line");
             let sel = viewer.select(mode);
             // Edge set.
-            let ours: BTreeSet<(String, String)> = sel
-                .shown_pairs(&viewer.graph)
-                .into_iter()
-                .map(|(p, s)| (viewer.graph.display_id(p), viewer.graph.display_id(s)))
-                .collect();
-            assert_eq!(
-                ours,
-                parse_text_edges(&expected),
-                "{name} {}: edge set",
-                mode.as_str()
-            );
+            let ours: BTreeSet<(String, String)> =
+                sel.shown_pairs(&viewer.graph).into_iter().map(|(p, s)| (viewer.graph.display_id(p), viewer.graph.display_id(s))).collect();
+            assert_eq!(ours, parse_text_edges(&expected), "{name} {}: edge set", mode.as_str());
             // Whole text.
             let text = viewer.render_selection(&sel, source);
             if text != expected {
                 for (i, (a, b)) in text.lines().zip(expected.lines()).enumerate() {
                     assert_eq!(a, b, "{name}/{file} line {}", i + 1);
                 }
-                assert_eq!(
-                    text.lines().count(),
-                    expected.lines().count(),
-                    "{name}/{file}"
-                );
+                assert_eq!(text.lines().count(), expected.lines().count(), "{name}/{file}");
                 panic!("{name}/{file}: trailing newline differs");
             }
             // Statistics.
             if mode != EdgeMode::Full {
-                let stdout = std::fs::read_to_string(dir.join(format!(
-                    "reference_deps_viewer_{}.stdout.txt",
-                    mode.as_str()
-                )))
-                .unwrap();
+                let stdout = std::fs::read_to_string(dir.join(format!("reference_deps_viewer_{}.stdout.txt", mode.as_str()))).unwrap();
                 let lines = sel.stdout_lines(&viewer.graph, &sel.output_file_name());
                 let exp: Vec<&str> = stdout.lines().collect();
                 assert_eq!(lines, exp, "{name} {} stdout", mode.as_str());
@@ -181,17 +142,13 @@ fn every_fixture_every_mode_matches_deps_viewer() {
 #[ignore = "needs DEPS_VIEWER_DIFF_DIR with reference outputs"]
 fn differential_against_reference_outputs() {
     let root = PathBuf::from(std::env::var("DEPS_VIEWER_DIFF_DIR").expect("DEPS_VIEWER_DIFF_DIR"));
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("deps.json").is_file())
-        .collect();
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.join("deps.json").is_file()).collect();
     dirs.sort();
     let (mut cases, mut dataflow_proofs) = (0usize, 0usize);
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let deps =
-            deps::parse("deps.json", &std::fs::read(dir.join("deps.json")).unwrap()).unwrap();
+        let deps = deps::parse("deps.json", &std::fs::read(dir.join("deps.json")).unwrap()).unwrap();
         let viewer = DepsViewer::new(&deps, &[], None);
         let mut removed = HashMap::new();
         for mode in EdgeMode::ALL {
@@ -204,13 +161,8 @@ fn differential_against_reference_outputs() {
             let lines = sel.stdout_lines(&viewer.graph, &format!("out_{m}.txt"));
             let exp: Vec<&str> = stdout.lines().collect();
             assert_eq!(lines, exp, "{name} {m} stdout");
-            let stderr =
-                std::fs::read_to_string(dir.join(format!("stderr_{m}.txt"))).unwrap_or_default();
-            assert_eq!(
-                sel.warning(),
-                stderr.lines().next().map(str::to_owned),
-                "{name} {m} stderr"
-            );
+            let stderr = std::fs::read_to_string(dir.join(format!("stderr_{m}.txt"))).unwrap_or_default();
+            assert_eq!(sel.warning(), stderr.lines().next().map(str::to_owned), "{name} {m} stderr");
             removed.insert(mode, sel.removed_count);
         }
         if removed[&EdgeMode::ReducedDataflow] > removed[&EdgeMode::Reduced] {
@@ -218,8 +170,6 @@ fn differential_against_reference_outputs() {
         }
         cases += 1;
     }
-    eprintln!(
-        "{cases} cases identical; {dataflow_proofs} with creator edges removed by a dataflow proof"
-    );
+    eprintln!("{cases} cases identical; {dataflow_proofs} with creator edges removed by a dataflow proof");
     assert!(cases > 0);
 }

@@ -3,13 +3,7 @@
 //! fixture (`reference_converter_stdout.txt`, `merged_swimlane.json`,
 //! `reference_sched_overhead_stdout.txt`).
 
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::too_many_lines,
-    clippy::float_cmp,
-    clippy::cast_possible_wrap
-)]
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::too_many_lines, clippy::float_cmp, clippy::cast_possible_wrap)]
 
 mod common;
 use common::runtime_dirs;
@@ -30,26 +24,15 @@ struct Cap {
 
 fn load(dir: &Path) -> Cap {
     let p = dir.join("chip_swimlane_records.json");
-    let records = records::parse("records", &std::fs::read(&p).expect("records"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let deps = std::fs::read(dir.join("deps.json"))
-        .ok()
-        .map(|b| deps::parse("deps.json", &b).unwrap_or_else(|e| panic!("{e}")));
+    let records = records::parse("records", &std::fs::read(&p).expect("records")).unwrap_or_else(|e| panic!("{e}"));
+    let deps = std::fs::read(dir.join("deps.json")).ok().map(|b| deps::parse("deps.json", &b).unwrap_or_else(|e| panic!("{e}")));
     // The converter takes the unique sibling name_map*.json.
     let maps = common::name_map_files(dir);
-    let names = (maps.len() == 1)
-        .then(|| name_map::parse("nm", &std::fs::read(&maps[0]).expect("nm")).expect("name map"));
+    let names = (maps.len() == 1).then(|| name_map::parse("nm", &std::fs::read(&maps[0]).expect("nm")).expect("name map"));
     let joined = tasks::join(&records);
     let fids = tasks::func_ids(&joined, deps.as_ref());
     let kinds = task_kinds::classify(&records, &joined, deps.as_ref());
-    Cap {
-        records,
-        deps,
-        names,
-        joined,
-        fids,
-        kinds,
-    }
+    Cap { records, deps, names, joined, fids, kinds }
 }
 
 fn trace_events(dir: &Path) -> Vec<serde_json::Value> {
@@ -62,13 +45,8 @@ fn trace_events(dir: &Path) -> Vec<serde_json::Value> {
 /// Function" to the closing `=`×110 line.
 fn reference_stats_block(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let title = lines
-        .iter()
-        .position(|l| *l == "Task Statistics by Function")
-        .expect("title");
-    let end = (title..lines.len())
-        .find(|&i| lines[i] == "=".repeat(110))
-        .expect("closing line");
+    let title = lines.iter().position(|l| *l == "Task Statistics by Function").expect("title");
+    let end = (title..lines.len()).find(|&i| lines[i] == "=".repeat(110)).expect("closing line");
     let mut out = String::new();
     for l in &lines[title - 1..=end] {
         out.push_str(l);
@@ -81,8 +59,7 @@ fn reference_stats_block(text: &str) -> String {
 fn converter_function_table_matches_reference_byte_for_byte() {
     let mut checked = 0;
     for dir in runtime_dirs() {
-        let text = std::fs::read_to_string(dir.join("reference_converter_stdout.txt"))
-            .expect("reference stdout");
+        let text = std::fs::read_to_string(dir.join("reference_converter_stdout.txt")).expect("reference stdout");
         let c = load(&dir);
         let stats = function_stats::converter_stats(&c.joined, &c.fids, c.names.as_ref());
         let ours = stats.render_text();
@@ -107,7 +84,11 @@ fn rows_of_every_task_are_its_joined_rows_in_either_form() {
     for dir in runtime_dirs() {
         let m = common::runtime_model(&dir);
         let k = &m.kinds;
-        if k.row_index.is_empty() { in_order += 1 } else { indexed += 1 }
+        if k.row_index.is_empty() {
+            in_order += 1
+        } else {
+            indexed += 1
+        }
         for id in &k.task_id {
             let expected: Vec<u32> = (0..m.tasks.len() as u32).filter(|&r| m.tasks.task_id.get(r as usize) == Some(id)).collect();
             assert_eq!(k.rows_of(id).collect::<Vec<u32>>(), expected, "{}: task {id}", dir.display());
@@ -120,8 +101,7 @@ fn rows_of_every_task_are_its_joined_rows_in_either_form() {
 #[test]
 fn converter_function_rows_match_reference_numbers() {
     for dir in runtime_dirs() {
-        let text = std::fs::read_to_string(dir.join("reference_converter_stdout.txt"))
-            .expect("reference stdout");
+        let text = std::fs::read_to_string(dir.join("reference_converter_stdout.txt")).expect("reference stdout");
         let block = reference_stats_block(&text);
         let c = load(&dir);
         let stats = function_stats::converter_stats(&c.joined, &c.fids, c.names.as_ref());
@@ -155,12 +135,7 @@ fn converter_function_rows_match_reference_numbers() {
             }
             assert!(close(r.avg_local_us, t[9], 0.01), "{name} local");
         }
-        let total: Vec<&str> = block
-            .lines()
-            .find(|l| l.starts_with("TOTAL"))
-            .expect("TOTAL")
-            .split_whitespace()
-            .collect();
+        let total: Vec<&str> = block.lines().find(|l| l.starts_with("TOTAL")).expect("TOTAL").split_whitespace().collect();
         assert_eq!(stats.total_count.to_string(), total[1]);
         assert!(close(Some(stats.total_exec_us), total[2], 0.01));
         assert!(close(stats.total_latency_us, total[3], 0.01));
@@ -191,25 +166,11 @@ fn function_perf_table_is_min_max_avg_of_exec() {
         }
     }
     // PagedAttention: four functions of 128 rows each, names from the name map.
-    let dir = runtime_dirs()
-        .into_iter()
-        .find(|d| d.ends_with("a2a3sim-L4-TestPagedAttention_CaseMediumLocal"))
-        .expect("paged");
+    let dir = runtime_dirs().into_iter().find(|d| d.ends_with("a2a3sim-L4-TestPagedAttention_CaseMediumLocal")).expect("paged");
     let c = load(&dir);
     let perf = function_stats::function_perf(&c.joined, &c.fids, c.names.as_ref());
-    let got: Vec<(i64, &str, usize)> = perf
-        .iter()
-        .map(|p| (p.func_id, p.name.as_str(), p.count))
-        .collect();
-    assert_eq!(
-        got,
-        vec![
-            (0, "QK", 128),
-            (1, "SF", 128),
-            (2, "PV", 128),
-            (3, "UP", 128)
-        ]
-    );
+    let got: Vec<(i64, &str, usize)> = perf.iter().map(|p| (p.func_id, p.name.as_str(), p.count)).collect();
+    assert_eq!(got, vec![(0, "QK", 128), (1, "SF", 128), (2, "PV", 128), (3, "UP", 128)]);
 }
 
 #[test]
@@ -243,26 +204,16 @@ fn aicpu_markers_match_reference_worker_view() {
         ours.sort();
         assert_eq!(ours, theirs, "{}", dir.display());
         // AICPU lanes the reference names.
-        let lanes = trace_events(&dir)
-            .iter()
-            .filter(|e| e["pid"] == 4 && e["ph"] == "M" && e["tid"].as_i64().unwrap_or(0) >= 19000)
-            .count();
+        let lanes =
+            trace_events(&dir).iter().filter(|e| e["pid"] == 4 && e["ph"] == "M" && e["tid"].as_i64().unwrap_or(0) >= 19000).count();
         if c.records.level >= 3 {
-            assert_eq!(
-                c.kinds.aicpu_lane_count as usize,
-                lanes,
-                "{}",
-                dir.display()
-            );
+            assert_eq!(c.kinds.aicpu_lane_count as usize, lanes, "{}", dir.display());
         }
     }
 }
 
 fn find(name: &str) -> Cap {
-    let dir = runtime_dirs()
-        .into_iter()
-        .find(|d| d.ends_with(name))
-        .expect("fixture");
+    let dir = runtime_dirs().into_iter().find(|d| d.ends_with(name)).expect("fixture");
     load(&dir)
 }
 
@@ -274,19 +225,13 @@ fn disp(ids: &[u64]) -> Vec<String> {
 fn task_kinds_on_special_fixtures() {
     let c = find("a2a3sim-L4-TestPagedAttention_CaseMediumLocal");
     let allocs = c.kinds.ids_of_kind(TaskKind::Alloc);
-    assert_eq!(
-        disp(&allocs),
-        (0..8).map(|i| format!("r1t{i}")).collect::<Vec<_>>()
-    );
+    assert_eq!(disp(&allocs), (0..8).map(|i| format!("r1t{i}")).collect::<Vec<_>>());
     assert_eq!(c.kinds.count(TaskKind::Regular), 512);
     assert_eq!(c.kinds.task_id.len(), 520);
     assert!(c.kinds.markers.lane.iter().all(|&l| l == 3));
 
     let c = find("a2a3sim-L4-TestDummyTask_LongDummyChain");
-    assert_eq!(
-        disp(&c.kinds.ids_of_kind(TaskKind::Dummy)),
-        ["t1", "t2", "t3", "t4"]
-    );
+    assert_eq!(disp(&c.kinds.ids_of_kind(TaskKind::Dummy)), ["t1", "t2", "t3", "t4"]);
     assert_eq!(c.kinds.count(TaskKind::Regular), 2);
     assert!(c.kinds.dummy_without_record.is_empty());
 
@@ -300,16 +245,10 @@ fn task_kinds_on_special_fixtures() {
     assert_eq!(c.kinds.count(TaskKind::Regular), 3);
 
     let c = find("a2a3sim-L4-TestSyncStartEarlyLocalOwner_single_scheduler_pending_only");
-    assert_eq!(
-        disp(&c.kinds.ids_of_kind(TaskKind::Dummy)),
-        ["r1t1", "r1t2", "r1t4", "r1t5"]
-    );
+    assert_eq!(disp(&c.kinds.ids_of_kind(TaskKind::Dummy)), ["r1t1", "r1t2", "r1t4", "r1t5"]);
 
     let c = find("a2a3sim-L4-TestGraphExecutionHostBuildGraph_record_then_replay_1d");
-    assert_eq!(
-        disp(&c.kinds.ids_of_kind(TaskKind::GraphOuter)),
-        ["t1", "t2", "t3"]
-    );
+    assert_eq!(disp(&c.kinds.ids_of_kind(TaskKind::GraphOuter)), ["t1", "t2", "t3"]);
     assert_eq!(c.kinds.count(TaskKind::GraphNode), 12);
     assert_eq!(c.kinds.count(TaskKind::Regular), 1);
     assert!(c.kinds.markers.is_empty());
@@ -346,11 +285,7 @@ fn graph_execution_envelopes_match_reference() {
             .map(|g| {
                 (
                     5000 + i64::from(g.lane),
-                    format!(
-                        "GraphExecution({}, {} visible nodes)",
-                        tasks::task_id_display(g.outer_task_id),
-                        g.visible_nodes
-                    ),
+                    format!("GraphExecution({}, {} visible nodes)", tasks::task_id_display(g.outer_task_id), g.visible_nodes),
                     (g.prepare_start_us * 1000.0).round() as i64,
                     ((g.execution_end_us - g.prepare_start_us) * 1000.0).round() as i64,
                 )
@@ -381,22 +316,11 @@ fn dependency_arrows_and_hb_violations_match_reference() {
         let hb = hb_violation::compute(&c.joined, &c.fids, &c.kinds, d);
         let text = std::fs::read_to_string(dir.join("reference_converter_stdout.txt")).unwrap();
         let printed = |prefix: &str| -> Option<usize> {
-            text.lines()
-                .find_map(|l| l.trim().strip_prefix(prefix))
-                .and_then(|s| s.split_whitespace().next())
-                .and_then(|s| s.parse().ok())
+            text.lines().find_map(|l| l.trim().strip_prefix(prefix)).and_then(|s| s.split_whitespace().next()).and_then(|s| s.parse().ok())
         };
         let name = dir.display();
-        assert_eq!(
-            Some(hb.worker.len()),
-            printed("Dependency flow events: "),
-            "{name}"
-        );
-        assert_eq!(
-            hb.worker_violations(),
-            printed("Happens-before violations: ").unwrap_or(0),
-            "{name}"
-        );
+        assert_eq!(Some(hb.worker.len()), printed("Dependency flow events: "), "{name}");
+        assert_eq!(hb.worker_violations(), printed("Happens-before violations: ").unwrap_or(0), "{name}");
         // Full arrow sets against merged_swimlane.json flow pairs.
         let events = trace_events(&dir);
         let mut starts: BTreeMap<(i64, i64), &serde_json::Value> = BTreeMap::new();
@@ -419,13 +343,7 @@ fn dependency_arrows_and_hb_violations_match_reference() {
             let f = ends[key];
             let n = s["name"].as_str().unwrap().to_owned();
             if key.0 == 4 {
-                ref_worker.push((
-                    n,
-                    s["tid"].as_i64().unwrap(),
-                    us(&s["ts"]),
-                    f["tid"].as_i64().unwrap(),
-                    us(&f["ts"]),
-                ));
+                ref_worker.push((n, s["tid"].as_i64().unwrap(), us(&s["ts"]), f["tid"].as_i64().unwrap(), us(&f["ts"])));
             } else {
                 ref_sched.push((n, us(&s["ts"]), us(&f["ts"])));
             }
@@ -445,13 +363,7 @@ fn dependency_arrows_and_hb_violations_match_reference() {
             .collect();
         let s = &hb.scheduler;
         let mut our_sched: Vec<(String, i64, i64)> = (0..s.len())
-            .map(|k| {
-                (
-                    label(s.violation[k]),
-                    (s.from_us[k] * 1000.0).round() as i64,
-                    (s.to_us[k] * 1000.0).round() as i64,
-                )
-            })
+            .map(|k| (label(s.violation[k]), (s.from_us[k] * 1000.0).round() as i64, (s.to_us[k] * 1000.0).round() as i64))
             .collect();
         ref_worker.sort();
         our_worker.sort();
@@ -476,10 +388,7 @@ struct RefPart5 {
 
 fn parse_part5(text: &str) -> RefPart5 {
     let lines: Vec<&str> = text.lines().collect();
-    let p5 = lines
-        .iter()
-        .position(|l| l.starts_with("Part 5"))
-        .expect("Part 5");
+    let p5 = lines.iter().position(|l| l.starts_with("Part 5")).expect("Part 5");
     let mut threads = Vec::new();
     let mut sum = None;
     let mut fins = 0;
@@ -489,32 +398,14 @@ fn parse_part5(text: &str) -> RefPart5 {
         let t = l.trim();
         let w: Vec<&str> = t.split_whitespace().collect();
         if w.len() == 5 && w[0].starts_with('T') && w[0][1..].parse::<u32>().is_ok() {
-            threads.push((
-                w[0][1..].parse().unwrap(),
-                w[1].parse().unwrap(),
-                w[2].parse().unwrap(),
-                w[3].to_owned(),
-                w[4].to_owned(),
-            ));
+            threads.push((w[0][1..].parse().unwrap(), w[1].parse().unwrap(), w[2].parse().unwrap(), w[3].to_owned(), w[4].to_owned()));
         } else if w.len() == 5 && w[0] == "SUM" {
-            sum = Some((
-                w[1].parse().unwrap(),
-                w[2].parse().unwrap(),
-                w[3].to_owned(),
-                w[4].to_owned(),
-            ));
+            sum = Some((w[1].parse().unwrap(), w[2].parse().unwrap(), w[3].to_owned(), w[4].to_owned()));
         } else if let Some(r) = t.strip_prefix("FINs observed (Complete phase): ") {
             fins = r.parse().unwrap();
-        } else if ["Complete (", "AsyncPoll (", "Dispatch (", "Idle ("]
-            .iter()
-            .any(|p| t.starts_with(p))
-        {
+        } else if ["Complete (", "AsyncPoll (", "Dispatch (", "Idle ("].iter().any(|p| t.starts_with(p)) {
             let n = w.len();
-            phases.push((
-                w[n - 3].to_owned(),
-                w[n - 2].to_owned(),
-                w[n - 1].to_owned(),
-            ));
+            phases.push((w[n - 3].to_owned(), w[n - 2].to_owned(), w[n - 1].to_owned()));
         } else if let Some(r) = t.strip_prefix("Pop: ") {
             let parts: Vec<&str> = r.split(", ").collect();
             pop = Some((
@@ -526,21 +417,14 @@ fn parse_part5(text: &str) -> RefPart5 {
             break;
         }
     }
-    RefPart5 {
-        threads,
-        sum: sum.expect("SUM"),
-        fins,
-        phases,
-        pop: pop.expect("Pop"),
-    }
+    RefPart5 { threads, sum: sum.expect("SUM"), fins, phases, pop: pop.expect("Pop") }
 }
 
 #[test]
 fn idle_breakdown_matches_reference_sched_overhead() {
     let mut checked = 0;
     for dir in runtime_dirs() {
-        let Ok(text) = std::fs::read_to_string(dir.join("reference_sched_overhead_stdout.txt"))
-        else {
+        let Ok(text) = std::fs::read_to_string(dir.join("reference_sched_overhead_stdout.txt")) else {
             continue;
         };
         let r = parse_part5(&text);
@@ -550,28 +434,11 @@ fn idle_breakdown_matches_reference_sched_overhead() {
         let ours: Vec<(u32, u64, u64, String, String)> = rep
             .threads
             .iter()
-            .map(|t| {
-                (
-                    t.thread,
-                    u64::from(t.loops),
-                    t.logical_tasks,
-                    format!("{:.0}", t.ns_per_loop),
-                    format!("{:.1}", t.total_us),
-                )
-            })
+            .map(|t| (t.thread, u64::from(t.loops), t.logical_tasks, format!("{:.0}", t.ns_per_loop), format!("{:.1}", t.total_us)))
             .collect();
         assert_eq!(ours, r.threads, "{name}: threads");
         let s = &rep.totals;
-        assert_eq!(
-            (
-                s.loops,
-                s.logical_tasks,
-                format!("{:.0}", s.ns_per_loop),
-                format!("{:.1}", s.total_us)
-            ),
-            r.sum,
-            "{name}: SUM"
-        );
+        assert_eq!((s.loops, s.logical_tasks, format!("{:.0}", s.ns_per_loop), format!("{:.1}", s.total_us)), r.sum, "{name}: SUM");
         assert_eq!(s.fins, r.fins, "{name}: FINs");
         let phases = [
             (s.complete_us, s.complete_pct, s.complete_per_task_us),
@@ -579,30 +446,13 @@ fn idle_breakdown_matches_reference_sched_overhead() {
             (s.dispatch_us, s.dispatch_pct, s.dispatch_per_task_us),
             (s.idle_us, s.idle_pct, s.idle_per_task_us),
         ];
-        let ours: Vec<(String, String, String)> = phases
-            .iter()
-            .map(|(us, pct, avg)| {
-                (
-                    format!("{us:.1}"),
-                    format!("{pct:.1}%"),
-                    format!("{avg:.2}"),
-                )
-            })
-            .collect();
+        let ours: Vec<(String, String, String)> =
+            phases.iter().map(|(us, pct, avg)| (format!("{us:.1}"), format!("{pct:.1}%"), format!("{avg:.2}"))).collect();
         assert_eq!(ours, r.phases, "{name}: phases");
-        assert_eq!(
-            (s.pop_hit, s.pop_miss, format!("{:.1}%", s.pop_hit_rate_pct)),
-            r.pop,
-            "{name}: pops"
-        );
+        assert_eq!((s.pop_hit, s.pop_miss, format!("{:.1}%", s.pop_hit_rate_pct)), r.pop, "{name}: pops");
         // Gap bookkeeping is consistent with the idle total.
         for t in &rep.threads {
-            let gaps: f64 = t
-                .gap_start_us
-                .iter()
-                .zip(&t.gap_end_us)
-                .map(|(a, b)| b - a)
-                .sum();
+            let gaps: f64 = t.gap_start_us.iter().zip(&t.gap_end_us).map(|(a, b)| b - a).sum();
             assert!((gaps - t.idle_us).abs() < 1e-6);
         }
         checked += 1;

@@ -14,7 +14,9 @@ use std::path::Path;
 fn lean_deps_model_gives_the_same_details_and_dependencies() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime");
     let mut checked_args = 0;
-    for dir in ["a2a3sim-L4-TestPagedAttention_CaseMediumLocal", "a2a3sim-L4-TestSpmdMultiblockMix_Case1", "a2a3sim-L4-TestChipSwimlane_default"] {
+    for dir in
+        ["a2a3sim-L4-TestPagedAttention_CaseMediumLocal", "a2a3sim-L4-TestSpmdMultiblockMix_Case1", "a2a3sim-L4-TestChipSwimlane_default"]
+    {
         let dir = root.join(dir);
         let rec = records::parse("r", &std::fs::read(dir.join("chip_swimlane_records.json")).unwrap()).unwrap();
         let dep_bytes = std::fs::read(dir.join("deps.json")).unwrap();
@@ -30,7 +32,8 @@ fn lean_deps_model_gives_the_same_details_and_dependencies() {
         let ta = timeline::build(&[("", &a)]);
         let tb = timeline::build(&[("", &b)]);
         assert_eq!(ta.bar_count(), tb.bar_count());
-        let read = |_: usize, _: q::DetailFile, off: u64, len: u32| dep_bytes.get(off as usize..off as usize + len as usize).map(<[u8]>::to_vec);
+        let read =
+            |_: usize, _: q::DetailFile, off: u64, len: u32| dep_bytes.get(off as usize..off as usize + len as usize).map(<[u8]>::to_vec);
         for track in 0..ta.tracks.len() as u32 {
             for index in 0..ta.track_range(track).len() as u32 {
                 let bar = q::BarAt { track, index };

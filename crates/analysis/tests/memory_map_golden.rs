@@ -31,14 +31,7 @@ fn references() -> Vec<(PathBuf, PathBuf)> {
             };
             let dir = p.parent().unwrap();
             let beside = dir.join(format!("{stem}.py"));
-            let dump = if beside.is_file() {
-                beside
-            } else {
-                dir.parent()
-                    .unwrap()
-                    .join("passes_dump")
-                    .join(format!("{stem}.py"))
-            };
+            let dump = if beside.is_file() { beside } else { dir.parent().unwrap().join("passes_dump").join(format!("{stem}.py")) };
             assert!(dump.is_file(), "no dump for {}", p.display());
             out.push((p, dump));
         }
@@ -52,25 +45,16 @@ fn every_reference_memory_map_is_reproduced() {
     let refs = references();
     assert_eq!(refs.len(), 3, "{refs:?}");
     for (json_path, dump_path) in refs {
-        let reference: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+        let reference: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
         let text = std::fs::read_to_string(&dump_path).unwrap();
-        let name = dump_path
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let name = dump_path.file_name().unwrap().to_string_lossy().into_owned();
         // memory_map found no ptoas/*.pto for these dumps and assumed the chip.
         let (chip, backend) = BackendChoice::resolve(None, None, None);
         assert_eq!(chip, Chip::Ascend910B);
         let map = memory_map::build(&name, &text, chip, backend).expect("map");
         let mut ours = serde_json::to_value(&map).unwrap();
         // add the per-function source lines the reference embeds
-        for (f, v) in map
-            .functions
-            .iter()
-            .zip(ours["functions"].as_array_mut().unwrap())
-        {
+        for (f, v) in map.functions.iter().zip(ours["functions"].as_array_mut().unwrap()) {
             v["source"] = serde_json::to_value(memory_map::source_lines(&text, f)).unwrap();
         }
         let rf = reference["functions"].as_array().unwrap();
@@ -112,12 +96,7 @@ fn overview_of_the_real_dump() {
             assert_eq!(cell.as_ref(), f.spaces.iter().find(|s| &s.space == space));
         }
     }
-    let max = map
-        .functions
-        .iter()
-        .flat_map(|f| &f.spaces)
-        .map(|s| s.hwm_bytes as f64 * 100.0 / s.limit_bytes as f64)
-        .fold(0.0, f64::max);
+    let max = map.functions.iter().flat_map(|f| &f.spaces).map(|s| s.hwm_bytes as f64 * 100.0 / s.limit_bytes as f64).fold(0.0, f64::max);
     assert!((o.highest_usage_percent - max).abs() < 1e-9);
 }
 
@@ -127,20 +106,14 @@ fn overview_of_the_real_dump() {
 /// refusals (no compute function with tiles; `MemRef`s not yet allocated) before it.
 #[test]
 fn every_snapshot_matches_the_tool() {
-    let expected: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(passes_root().join("expected-memory-maps.json")).unwrap(),
-    )
-    .unwrap();
+    let expected: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(passes_root().join("expected-memory-maps.json")).unwrap()).unwrap();
     let expected = expected.as_object().unwrap();
     assert!(expected.len() >= 150, "{}", expected.len());
     let (mut maps, mut refused) = (0, 0);
     for (rel, want) in expected {
         let text = std::fs::read_to_string(passes_root().join(rel)).unwrap();
-        let name = Path::new(rel)
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let name = Path::new(rel).file_name().unwrap().to_string_lossy().into_owned();
         let (chip, backend) = BackendChoice::resolve(None, None, None);
         let got = memory_map::build(&name, &text, chip, backend);
         if let Some(kind) = want["error"].as_str() {
@@ -158,10 +131,7 @@ fn every_snapshot_matches_the_tool() {
             maps += 1;
         }
     }
-    assert!(
-        maps >= 40 && refused >= 100,
-        "{maps} maps, {refused} refusals"
-    );
+    assert!(maps >= 40 && refused >= 100, "{maps} maps, {refused} refusals");
 }
 
 /// The defining and reading lines of each box's tiles span exactly the box's lifetime, on the
@@ -174,38 +144,20 @@ fn tile_lines_span_each_box() {
     ] {
         let text = std::fs::read_to_string(passes_root().join(rel)).unwrap();
         let (chip, backend) = BackendChoice::resolve(None, None, None);
-        let map =
-            memory_map::build("35_after_AllocateMemoryAddr.py", &text, chip, backend).unwrap();
+        let map = memory_map::build("35_after_AllocateMemoryAddr.py", &text, chip, backend).unwrap();
         let lines = memory_map::tile_lines(rel, &text).unwrap();
         assert_eq!(lines.len(), map.functions.len());
         for (f, (name, tl)) in map.functions.iter().zip(&lines) {
             assert_eq!(&f.name, name);
             for b in &f.boxes {
-                let names: Vec<&str> = std::iter::once(b.tile.name.as_str())
-                    .chain(b.aliases.iter().map(String::as_str))
-                    .collect();
+                let names: Vec<&str> = std::iter::once(b.tile.name.as_str()).chain(b.aliases.iter().map(String::as_str)).collect();
                 let all: Vec<u32> = tl
                     .iter()
                     .filter(|t| names.contains(&t.name.as_str()))
-                    .flat_map(|t| {
-                        t.defined
-                            .iter()
-                            .flat_map(|d| [d.0, d.1])
-                            .chain(t.read.iter().copied())
-                    })
+                    .flat_map(|t| t.defined.iter().flat_map(|d| [d.0, d.1]).chain(t.read.iter().copied()))
                     .collect();
-                assert_eq!(
-                    all.iter().min(),
-                    Some(&b.tile.start_line),
-                    "{rel} {}",
-                    b.tile.name
-                );
-                assert_eq!(
-                    all.iter().max(),
-                    Some(&b.tile.end_line),
-                    "{rel} {}",
-                    b.tile.name
-                );
+                assert_eq!(all.iter().min(), Some(&b.tile.start_line), "{rel} {}", b.tile.name);
+                assert_eq!(all.iter().max(), Some(&b.tile.end_line), "{rel} {}", b.tile.name);
             }
         }
     }

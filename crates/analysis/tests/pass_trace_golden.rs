@@ -37,10 +37,7 @@ fn dump_dirs() -> Vec<PathBuf> {
 }
 
 fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     v.sort();
     v
 }
@@ -63,31 +60,14 @@ fn pass_lists_equal_a_plain_line_diff() {
     assert_eq!(dirs.len(), want.len());
     let mut total = 0;
     for dir in dirs {
-        let rel = dir
-            .strip_prefix(passes_root())
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let rel = dir.strip_prefix(passes_root()).unwrap().to_string_lossy().into_owned();
         let files = names(&dir);
         let refs: Vec<&str> = files.iter().map(String::as_str).collect();
         let listing = passes_dump::validate(&refs);
-        let list = pass_trace::pass_list(&listing, &refs, |n| {
-            std::fs::read_to_string(dir.join(n)).map_err(|e| e.to_string())
-        });
+        let list = pass_trace::pass_list(&listing, &refs, |n| std::fs::read_to_string(dir.join(n)).map_err(|e| e.to_string()));
         assert!(list.unreadable.is_empty());
-        let got: Vec<(String, String, u32, u32, bool)> = list
-            .passes
-            .iter()
-            .map(|p| {
-                (
-                    p.file_name.clone(),
-                    p.previous_file.clone(),
-                    p.added,
-                    p.removed,
-                    p.no_op,
-                )
-            })
-            .collect();
+        let got: Vec<(String, String, u32, u32, bool)> =
+            list.passes.iter().map(|p| (p.file_name.clone(), p.previous_file.clone(), p.added, p.removed, p.no_op)).collect();
         assert_eq!(&got, want.get(&rel).unwrap(), "{rel}");
         total += got.len();
         for p in &list.passes {
@@ -97,12 +77,7 @@ fn pass_lists_equal_a_plain_line_diff() {
         if rel == "generated-paged_attention/passes_dump" {
             // the real 49-pass dump: two Simplify passes kept apart by index
             assert_eq!(list.passes.len(), 49);
-            let simplify: Vec<u32> = list
-                .passes
-                .iter()
-                .filter(|p| p.pass_name == "Simplify")
-                .map(|p| p.index)
-                .collect();
+            let simplify: Vec<u32> = list.passes.iter().filter(|p| p.pass_name == "Simplify").map(|p| p.index).collect();
             assert_eq!(simplify, [5, 45]);
             assert_eq!(list.first_changed().map(|i| list.passes[i].index), Some(4));
             // ConvertToSSA, per expected-line-counts.tsv
@@ -121,10 +96,7 @@ fn diff_rows_cover_both_files() {
         let mut prev = std::fs::read_to_string(dir.join(passes_dump::FRONTEND)).unwrap();
         for s in &listing.snapshots {
             let text = std::fs::read_to_string(dir.join(&s.file_name)).unwrap();
-            let (b, a) = (
-                pass_trace::split_lines(&prev),
-                pass_trace::split_lines(&text),
-            );
+            let (b, a) = (pass_trace::split_lines(&prev), pass_trace::split_lines(&text));
             let d = pass_trace::diff_lines(&b, &a);
             let (mut nb, mut na) = (0u32, 0u32);
             for r in &d.rows {
@@ -151,10 +123,7 @@ fn diff_rows_cover_both_files() {
             assert_eq!((nb as usize, na as usize), (b.len(), a.len()));
             let blocks = pass_trace::fold(&d.rows, 3);
             assert_eq!(blocks.first().map_or(0, |x| x.rows.start), 0);
-            assert_eq!(
-                blocks.last().map_or(0, |x| x.rows.end) as usize,
-                d.rows.len()
-            );
+            assert_eq!(blocks.last().map_or(0, |x| x.rows.end) as usize, d.rows.len());
             prev = text;
         }
     }
@@ -162,16 +131,11 @@ fn diff_rows_cover_both_files() {
 
 #[test]
 fn function_regions_equal_python_ast() {
-    let expected =
-        std::fs::read_to_string(passes_root().join("expected-function-regions.tsv")).unwrap();
+    let expected = std::fs::read_to_string(passes_root().join("expected-function-regions.tsv")).unwrap();
     let mut want: BTreeMap<String, Vec<(String, u32, u32)>> = BTreeMap::new();
     for line in expected.lines().skip(1) {
         let c: Vec<&str> = line.split('\t').collect();
-        want.entry(c[0].to_owned()).or_default().push((
-            c[1].to_owned(),
-            c[2].parse().unwrap(),
-            c[3].parse().unwrap(),
-        ));
+        want.entry(c[0].to_owned()).or_default().push((c[1].to_owned(), c[2].parse().unwrap(), c[3].parse().unwrap()));
     }
     // every .py under fixtures/passes, including ones without functions
     let mut checked = 0;
@@ -183,16 +147,8 @@ fn function_regions_equal_python_ast() {
                 stack.push(p);
                 continue;
             }
-            let rel = p
-                .strip_prefix(passes_root())
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            if std::path::Path::new(&rel)
-                .extension()
-                .is_none_or(|x| x != "py")
-                || rel.starts_with("expected-")
-            {
+            let rel = p.strip_prefix(passes_root()).unwrap().to_string_lossy().into_owned();
+            if std::path::Path::new(&rel).extension().is_none_or(|x| x != "py") || rel.starts_with("expected-") {
                 continue;
             }
             let text = std::fs::read_to_string(&p).unwrap();
@@ -216,18 +172,12 @@ fn function_filter_on_the_ruff_dump() {
     let rb = function_filter::function_regions("34", &before).unwrap();
     let ra = function_filter::function_regions("35", &after).unwrap();
     let choices = function_filter::function_choices(Some(&rb), Some(&ra)).unwrap();
-    let (bl, al) = (
-        pass_trace::split_lines(&before),
-        pass_trace::split_lines(&after),
-    );
+    let (bl, al) = (pass_trace::split_lines(&before), pass_trace::split_lines(&after));
     let whole = pass_trace::diff_lines(&bl, &al);
     let mut sum = (0, 0);
     for c in &choices {
         let d = function_filter::diff_function(&bl, &al, c);
-        let (b, a) = (
-            c.before.as_ref().unwrap().range(),
-            c.after.as_ref().unwrap().range(),
-        );
+        let (b, a) = (c.before.as_ref().unwrap().range(), c.after.as_ref().unwrap().range());
         for r in &d.rows {
             assert!(r.before.is_none_or(|x| b.contains(&(x as usize))));
             assert!(r.after.is_none_or(|x| a.contains(&(x as usize))));
@@ -238,8 +188,5 @@ fn function_filter_on_the_ruff_dump() {
     // AllocateMemoryAddr only rewrites offsets inside functions
     assert_eq!(sum, (whole.added, whole.removed));
     let key = |c: &FunctionChoice| c.key.clone();
-    assert!(choices
-        .iter()
-        .map(key)
-        .any(|k| k == "PagedAttentionProgram.kernel_qk_matmul"));
+    assert!(choices.iter().map(key).any(|k| k == "PagedAttentionProgram.kernel_qk_matmul"));
 }

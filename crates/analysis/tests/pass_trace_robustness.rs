@@ -13,10 +13,7 @@ fn exercise(text: &str, previous: &str) {
     let (chip, backend) = BackendChoice::resolve(None, None, None);
     let _ = memory_map::build("35_after_AllocateMemoryAddr.py", text, chip, backend);
     let _ = memory_map::tile_lines("x.py", text);
-    let (b, a) = (
-        pass_trace::split_lines(previous),
-        pass_trace::split_lines(text),
-    );
+    let (b, a) = (pass_trace::split_lines(previous), pass_trace::split_lines(text));
     let d = pass_trace::diff_lines(&b, &a);
     let _ = pass_trace::fold(&d.rows, 3);
     if let (Some(x), Some(y)) = (b.first(), a.first()) {

@@ -3,12 +3,7 @@
 //! `TestDummyTask_LongDummyChain` and `TestPagedAttention_CaseMediumLocal`, gap & blocker on
 //! the `PagedAttention` observed path, overview and setup leaderboards.
 
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::float_cmp,
-    clippy::many_single_char_names
-)]
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::float_cmp, clippy::many_single_char_names)]
 
 use pypto_analysis::critical_path::{self, StallKind};
 use pypto_analysis::perf_panel::gap_blocker::{self, GapCause};
@@ -18,18 +13,12 @@ use pypto_formats::{deps, name_map, records};
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/runtime")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime").join(name)
 }
 
 fn load(name: &str) -> (records::ChipRecords, deps::Deps, tasks::JoinedTasks) {
     let dir = fixture(name);
-    let r = records::parse(
-        "chip_swimlane_records.json",
-        &std::fs::read(dir.join("chip_swimlane_records.json")).unwrap(),
-    )
-    .unwrap();
+    let r = records::parse("chip_swimlane_records.json", &std::fs::read(dir.join("chip_swimlane_records.json")).unwrap()).unwrap();
     let d = deps::parse("deps.json", &std::fs::read(dir.join("deps.json")).unwrap()).unwrap();
     let j = tasks::join(&r);
     (r, d, j)
@@ -50,11 +39,7 @@ fn early_dispatch_idle_scheduler() {
     assert_eq!((row.preds, row.blocks, row.early_blocks), (1, 8, 8));
     assert_eq!(row.last_pred_task_id, Some(4_294_967_296));
     // FIN 100291298071 − dispatch 100290787396 = 510675 cycles at 50 MHz.
-    assert!(
-        (row.max_lead_us - 10_213.5).abs() < 1e-6,
-        "{}",
-        row.max_lead_us
-    );
+    assert!((row.max_lead_us - 10_213.5).abs() < 1e-6, "{}", row.max_lead_us);
     assert_eq!(row.lead_start_us, row.first_dispatch_us);
     assert_eq!(row.lead_end_us, row.last_pred_fin_us);
 }
@@ -71,11 +56,7 @@ fn early_dispatch_pending_only() {
     assert!(row.flagged && row.staged_in_phase && row.dispatched_early);
     assert_eq!((row.blocks, row.early_blocks), (8, 8));
     // Last FIN of the 16 producer blocks 100380719495 − dispatch 100378221990 = 2497505 cycles.
-    assert!(
-        (row.max_lead_us - 49_950.1).abs() < 1e-6,
-        "{}",
-        row.max_lead_us
-    );
+    assert!((row.max_lead_us - 49_950.1).abs() < 1e-6, "{}", row.max_lead_us);
 }
 
 #[test]
@@ -104,11 +85,7 @@ fn chains_paged_attention() {
     assert_eq!(c.excluded_tasks, 8, "the 8 alloc tasks");
     let kernel = |id: u64| {
         let i = d.tasks.task_id.iter().position(|&t| t == id).unwrap();
-        d.tasks.kernel_ids[i]
-            .iter()
-            .copied()
-            .find(|&k| k >= 0)
-            .unwrap()
+        d.tasks.kernel_ids[i].iter().copied().find(|&k| k >= 0).unwrap()
     };
     let mut last_head_pos = 0;
     for i in 0..c.len() {
@@ -146,12 +123,8 @@ fn chains_synthetic_rules() {
 #[test]
 fn gap_blocker_paged_attention() {
     let (r, d, _) = load(PA);
-    let nm = name_map::parse(
-        "name_map",
-        &std::fs::read(fixture(PA).join("name_map_TestPagedAttention_CaseMediumLocal.json"))
-            .unwrap(),
-    )
-    .unwrap();
+    let nm =
+        name_map::parse("name_map", &std::fs::read(fixture(PA).join("name_map_TestPagedAttention_CaseMediumLocal.json")).unwrap()).unwrap();
     let (g, cp) = critical_path::compute(&r, Some(&d), Some(&nm)).unwrap();
     let t = gap_blocker::gap_blocker(&g, &cp);
     assert_eq!(t.len(), 32);
@@ -205,10 +178,7 @@ fn overview_paged_attention() {
     assert!(o.utilisation_pct > 0.0 && o.utilisation_pct <= 100.0);
     // Task Time = the converter's time range span (first start → last end).
     assert!((o.task_time_us - (o.last_end_us - o.first_start_us)).abs() < 1e-9);
-    assert_eq!(
-        overview::overview(&tasks::JoinedTasks::default()),
-        overview::Overview::default()
-    );
+    assert_eq!(overview::overview(&tasks::JoinedTasks::default()), overview::Overview::default());
 }
 
 #[test]
@@ -224,9 +194,7 @@ fn setup_leaderboards_paged_attention() {
     for w in b.largest_ratio.windows(2) {
         assert!(w[0].setup_ratio >= w[1].setup_ratio);
     }
-    let max_setup = (0..j.len())
-        .map(|i| j.start_us(i).unwrap() - j.receive_us(i).unwrap())
-        .fold(f64::NEG_INFINITY, f64::max);
+    let max_setup = (0..j.len()).map(|i| j.start_us(i).unwrap() - j.receive_us(i).unwrap()).fold(f64::NEG_INFINITY, f64::max);
     assert_eq!(b.longest_setup[0].setup_us, max_setup);
     for e in &b.largest_ratio {
         assert!(e.setup_ratio > 0.0 && e.setup_ratio <= 1.0);
@@ -238,8 +206,5 @@ fn setup_leaderboards_paged_attention() {
     let p1 = fixture("a2a3sim-L1-TestChipSwimlane_default").join("chip_swimlane_records.json");
     let j1 = tasks::join(&records::parse("l1", &std::fs::read(p1).unwrap()).unwrap());
     let has = (0..j1.len()).any(|i| j1.start_us(i).unwrap() > j1.receive_us(i).unwrap());
-    assert_eq!(
-        setup_leaderboard::setup_leaderboards(&j1, 5).rows_with_setup > 0,
-        has
-    );
+    assert_eq!(setup_leaderboard::setup_leaderboards(&j1, 5).rows_with_setup > 0, has);
 }

@@ -23,10 +23,7 @@ fn model_and_timeline_index_survive_the_encoding() {
         let back: RuntimeModel = round_trip(&model);
         let t = timeline::build(&[("", &model)]);
         let t_back = timeline::build(&[("", &back)]);
-        assert_eq!(
-            t_back, t,
-            "{label}: the decoded model builds another timeline"
-        );
+        assert_eq!(t_back, t, "{label}: the decoded model builds another timeline");
         let mut index = t.clone();
         index.columns = timeline::RenderColumns::default();
         let index_back: Timeline = round_trip(&index);
@@ -35,16 +32,8 @@ fn model_and_timeline_index_survive_the_encoding() {
         for track in 0..t.tracks.len() as u32 {
             for index in 0..t.track_range(track).len() as u32 {
                 let bar = q::BarAt { track, index };
-                assert_eq!(
-                    q::bar_details(&index_back, &[&back], bar),
-                    q::bar_details(&t, &[&model], bar),
-                    "{label}: {bar:?}"
-                );
-                assert_eq!(
-                    q::dependencies(&index_back, &[&back], bar, 1),
-                    q::dependencies(&t, &[&model], bar, 1),
-                    "{label}: {bar:?}"
-                );
+                assert_eq!(q::bar_details(&index_back, &[&back], bar), q::bar_details(&t, &[&model], bar), "{label}: {bar:?}");
+                assert_eq!(q::dependencies(&index_back, &[&back], bar, 1), q::dependencies(&t, &[&model], bar, 1), "{label}: {bar:?}");
             }
         }
     }

@@ -212,7 +212,8 @@ fn search_details_and_dependencies() {
     let bar = hits[0].bar;
     let (title, fields, group) = q::bar_details(&t, &models, bar).unwrap();
     assert!(!title.is_empty());
-    for k in ["Function", "Func ID", "Task", "Core", "Start", "Dispatch", "Latency (finish − dispatch)", "Fan-in", "Fan-out", "block_num"] {
+    for k in ["Function", "Func ID", "Task", "Core", "Start", "Dispatch", "Latency (finish − dispatch)", "Fan-in", "Fan-out", "block_num"]
+    {
         assert!(fields.iter().any(|f| f.0 == k), "missing {k}: {fields:?}");
     }
     assert!(fields.iter().any(|f| f.0.starts_with("Arg ")), "{fields:?}");

@@ -96,10 +96,8 @@ pub fn walk_file_list(list: &web_sys::FileList) -> Walked {
     let mut walked = Walked::new(String::new());
     for i in 0..list.length() {
         let Some(file) = list.item(i) else { continue };
-        let relative = js_sys::Reflect::get(&file, &JsValue::from_str("webkitRelativePath"))
-            .ok()
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
+        let relative =
+            js_sys::Reflect::get(&file, &JsValue::from_str("webkitRelativePath")).ok().and_then(|v| v.as_string()).unwrap_or_default();
         let relative = if relative.is_empty() { file.name() } else { relative };
         let (top, rest) = relative.split_once('/').unwrap_or(("", relative.as_str()));
         if walked.label.is_empty() {
@@ -161,12 +159,11 @@ pub async fn walk_drop(transfer: &web_sys::DataTransfer) -> Result<Walked, Strin
     }
     // One dropped folder is the opened folder itself; several items keep their names.
     let single_dir = roots.len() == 1 && roots.first().is_some_and(web_sys::FileSystemEntry::is_directory);
-    let label = if single_dir { roots.first().map(web_sys::FileSystemEntry::name).unwrap_or_default() } else { "dropped items".to_string() };
+    let label =
+        if single_dir { roots.first().map(web_sys::FileSystemEntry::name).unwrap_or_default() } else { "dropped items".to_string() };
     let mut walked = Walked::new(label);
-    let mut stack: Vec<(String, web_sys::FileSystemEntry)> = roots
-        .into_iter()
-        .map(|entry| (if single_dir { String::new() } else { entry.name() }, entry))
-        .collect();
+    let mut stack: Vec<(String, web_sys::FileSystemEntry)> =
+        roots.into_iter().map(|entry| (if single_dir { String::new() } else { entry.name() }, entry)).collect();
     while let Some((path, entry)) = stack.pop() {
         if entry.is_directory() {
             let dir: web_sys::FileSystemDirectoryEntry = entry.unchecked_into();

@@ -46,7 +46,10 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
         lines.extend(r.warnings.iter().map(|w| format!("⚠ {w}")));
     }
     if let Some(t) = &summary.trace {
-        lines.push(format!("{} processes · {} lanes · {} spans · {} instants · span {:.3} µs", t.processes, t.lanes, t.spans, t.instants, t.span_us));
+        lines.push(format!(
+            "{} processes · {} lanes · {} spans · {} instants · span {:.3} µs",
+            t.processes, t.lanes, t.spans, t.instants, t.span_us
+        ));
     }
     let errors = summary.errors.len();
     if errors > 0 {

@@ -74,4 +74,3 @@ pub fn schedule(hash: String) {
         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), WRITE_DELAY_MS);
     }
 }
-

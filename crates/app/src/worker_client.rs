@@ -87,12 +87,22 @@ pub fn start(state: AppState) {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    let last_open = CLIENT.with_borrow_mut(|c| c.take().and_then(|old| {
-        old.worker.terminate();
-        old.last_open
-    }));
+    let last_open = CLIENT.with_borrow_mut(|c| {
+        c.take().and_then(|old| {
+            old.worker.terminate();
+            old.last_open
+        })
+    });
     CLIENT.with_borrow_mut(|c| {
-        *c = Some(Client { worker, ready: false, crashed: false, queued: Vec::new(), last_open, _on_message: on_message, _on_error: on_error });
+        *c = Some(Client {
+            worker,
+            ready: false,
+            crashed: false,
+            queued: Vec::new(),
+            last_open,
+            _on_message: on_message,
+            _on_error: on_error,
+        });
     });
 }
 
@@ -197,14 +207,20 @@ fn on_load_finished(state: &AppState, elapsed_ms: f64) {
     }
     let from_url = swimlane::url_state::initial_datasets();
     let url_ok = !from_url.is_empty()
-        && state.datasets.with_untracked(|rows| from_url.iter().all(|id| rows.iter().any(|r| r.info.dataset_id == *id && r.summary.as_ref().is_some_and(|s| s.records.is_some()))));
+        && state.datasets.with_untracked(|rows| {
+            from_url
+                .iter()
+                .all(|id| rows.iter().any(|r| r.info.dataset_id == *id && r.summary.as_ref().is_some_and(|s| s.records.is_some())))
+        });
     if state.selected.get_untracked().is_none() && url_ok {
         open_timeline(state, from_url);
     } else if state.selected.get_untracked().is_none() {
         let first = state.datasets.with_untracked(|rows| {
             rows.iter()
                 .find(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
-                .or_else(|| rows.iter().find(|r| r.info.kind == DatasetKind::ServingStrace && r.summary.as_ref().is_some_and(|s| s.trace.is_some())))
+                .or_else(|| {
+                    rows.iter().find(|r| r.info.kind == DatasetKind::ServingStrace && r.summary.as_ref().is_some_and(|s| s.trace.is_some()))
+                })
                 .map(|r| r.info.dataset_id)
         });
         if let Some(id) = first {
@@ -297,8 +313,12 @@ fn on_message(state: &AppState, data: &JsValue) {
             state.progress.set(None);
             crate::views::dep_graph::on_graph(header, &columns);
         }
-        FromWorker::DepNodeDetails { dataset_id, node, args, edges } => crate::views::dep_graph::on_node_details(dataset_id, node, args, edges),
-        FromWorker::DepSearchHits { dataset_id, query, nodes, total } => crate::views::dep_graph::on_search_hits(dataset_id, &query, nodes, total),
+        FromWorker::DepNodeDetails { dataset_id, node, args, edges } => {
+            crate::views::dep_graph::on_node_details(dataset_id, node, args, edges)
+        }
+        FromWorker::DepSearchHits { dataset_id, query, nodes, total } => {
+            crate::views::dep_graph::on_search_hits(dataset_id, &query, nodes, total)
+        }
         FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
         FromWorker::PerfPaths(data) => {
             state.progress.set(None); // the worker read the files again for them
@@ -327,9 +347,7 @@ pub fn select_dataset(state: AppState, dataset_id: u32) {
         rows.iter().any(|r| r.info.dataset_id == dataset_id && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
     });
     let strace = state.datasets.with_untracked(|rows| {
-        rows.iter()
-            .find(|r| r.info.dataset_id == dataset_id && r.info.kind == DatasetKind::ServingStrace)
-            .map(|r| r.info.path.clone())
+        rows.iter().find(|r| r.info.dataset_id == dataset_id && r.info.kind == DatasetKind::ServingStrace).map(|r| r.info.path.clone())
     });
     if let Some(path) = strace {
         swimlane::trace::open_trace(state, dataset_id, path);
@@ -344,7 +362,10 @@ pub fn select_dataset(state: AppState, dataset_id: u32) {
 /// Shows one timeline of several datasets (a multi-rank group: one track group per rank).
 pub fn open_timeline(state: AppState, dataset_ids: Vec<u32>) {
     let Some(&first) = dataset_ids.first() else { return };
-    if state.swim.timeline_ids.get_untracked() == dataset_ids && state.selected.get_untracked() == Some(first) && state.swim.trace_path.get_untracked().is_none() {
+    if state.swim.timeline_ids.get_untracked() == dataset_ids
+        && state.selected.get_untracked() == Some(first)
+        && state.swim.trace_path.get_untracked().is_none()
+    {
         return;
     }
     swimlane::trace::leave_trace(&state);

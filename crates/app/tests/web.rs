@@ -27,7 +27,8 @@ async fn subdir(parent: &web_sys::FileSystemDirectoryHandle, name: &str) -> web_
 async fn write_file(dir: &web_sys::FileSystemDirectoryHandle, name: &str, text: &str) {
     let options = web_sys::FileSystemGetFileOptions::new();
     options.set_create(true);
-    let handle: web_sys::FileSystemFileHandle = JsFuture::from(dir.get_file_handle_with_options(name, &options)).await.unwrap().unchecked_into();
+    let handle: web_sys::FileSystemFileHandle =
+        JsFuture::from(dir.get_file_handle_with_options(name, &options)).await.unwrap().unchecked_into();
     let stream: web_sys::FileSystemWritableFileStream = JsFuture::from(handle.create_writable()).await.unwrap().unchecked_into();
     JsFuture::from(stream.write_with_str(text).unwrap()).await.unwrap();
     JsFuture::from(stream.close()).await.unwrap();

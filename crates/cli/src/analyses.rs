@@ -93,10 +93,11 @@ pub fn run(inputs: &RuntimeInputs<'_>) -> (Map<String, Value>, String, Vec<Strin
         let _ = writeln!(text, "{}", stats.render_text());
 
         let kinds = task_kinds::classify(records, joined, inputs.deps);
-        let counts: Map<String, Value> = [TaskKind::Regular, TaskKind::Dummy, TaskKind::Alloc, TaskKind::PredicatedSkip, TaskKind::GraphOuter, TaskKind::GraphNode]
-            .into_iter()
-            .map(|k| (k.as_str().to_string(), json!(kinds.count(k))))
-            .collect();
+        let counts: Map<String, Value> =
+            [TaskKind::Regular, TaskKind::Dummy, TaskKind::Alloc, TaskKind::PredicatedSkip, TaskKind::GraphOuter, TaskKind::GraphNode]
+                .into_iter()
+                .map(|k| (k.as_str().to_string(), json!(kinds.count(k))))
+                .collect();
         let _ = writeln!(text, "task kinds: {}", Value::Object(counts.clone()));
         out.insert("task_kinds".into(), Value::Object(counts));
         warnings.extend(kinds.warnings.iter().cloned());
@@ -169,11 +170,7 @@ fn edge_modes_section(deps: &Deps, names: Option<&NameMap>, out: &mut Map<String
     let mut edge_stats = Map::new();
     for mode in EdgeMode::ALL {
         let selection = edge_modes::select_edges(&graph, deps, mode, mode.is_dataflow().then_some(&evidence));
-        let pairs: Vec<Value> = selection
-            .shown_pairs(&graph)
-            .into_iter()
-            .map(|(p, s)| json!([p.to_string(), s.to_string()]))
-            .collect();
+        let pairs: Vec<Value> = selection.shown_pairs(&graph).into_iter().map(|(p, s)| json!([p.to_string(), s.to_string()])).collect();
         let _ = writeln!(
             text,
             "edges {:<17} shown {:>7}  (total {}, removed {}{})",

@@ -90,9 +90,7 @@ pub const STAGES: &[(&str, StageFn)] = &[
     ("function_stats", function_stats_stage),
     ("deps graph", deps_graph_stage),
     ("edges reduced", |c| edge_mode_stage(c, EdgeMode::Reduced)),
-    ("edges reduced_dataflow", |c| {
-        edge_mode_stage(c, EdgeMode::ReducedDataflow)
-    }),
+    ("edges reduced_dataflow", |c| edge_mode_stage(c, EdgeMode::ReducedDataflow)),
     ("critical_path", critical_path_stage),
     ("chrome trace stream", chrome_trace_stage),
     ("runtime model", runtime_model_stage),
@@ -108,7 +106,8 @@ fn runtime_model_stage(c: &mut Ctx) -> StageResult {
     c.model = None;
     c.timeline = None;
     let deps = c.deps_lean.clone().or_else(|| c.deps.clone());
-    let m = pypto_analysis::runtime_model::RuntimeModel::build(r, deps, c.names.clone(), pypto_analysis::runtime_model::CpmInputs::default());
+    let m =
+        pypto_analysis::runtime_model::RuntimeModel::build(r, deps, c.names.clone(), pypto_analysis::runtime_model::CpmInputs::default());
     let items = m.tasks.len();
     c.model = Some(m);
     Ok(Some(Done { items, input_bytes: 0 }))
@@ -160,10 +159,7 @@ fn timeline_details_stage(c: &mut Ctx) -> StageResult {
 fn read_one(root: &Path, rel: Option<&String>) -> Result<Option<InputFile>, String> {
     let Some(rel) = rel else { return Ok(None) };
     let bytes = std::fs::read(root.join(rel)).map_err(|e| format!("cannot read {rel}: {e}"))?;
-    Ok(Some(InputFile {
-        rel: rel.clone(),
-        bytes,
-    }))
+    Ok(Some(InputFile { rel: rel.clone(), bytes }))
 }
 
 fn read_files(c: &mut Ctx) -> StageResult {
@@ -174,16 +170,9 @@ fn read_files(c: &mut Ctx) -> StageResult {
     c.deps_file = read_one(&c.root, c.deps_path.as_ref())?;
     c.name_map_file = read_one(&c.root, c.name_map_path.as_ref())?;
     let files = [&c.records_file, &c.deps_file, &c.name_map_file];
-    let bytes: u64 = files
-        .iter()
-        .filter_map(|f| f.as_ref())
-        .map(|f| f.bytes.len() as u64)
-        .sum();
+    let bytes: u64 = files.iter().filter_map(|f| f.as_ref()).map(|f| f.bytes.len() as u64).sum();
     let n = files.iter().filter(|f| f.is_some()).count();
-    Ok(Some(Done {
-        items: n,
-        input_bytes: bytes,
-    }))
+    Ok(Some(Done { items: n, input_bytes: bytes }))
 }
 
 fn records_parse(c: &mut Ctx) -> StageResult {
@@ -192,10 +181,7 @@ fn records_parse(c: &mut Ctx) -> StageResult {
     };
     c.records = None;
     let r = records::parse(&f.rel, &f.bytes).map_err(|e| e.to_string())?;
-    let done = Done {
-        items: r.aicore_row_count(),
-        input_bytes: f.bytes.len() as u64,
-    };
+    let done = Done { items: r.aicore_row_count(), input_bytes: f.bytes.len() as u64 };
     c.records = Some(r);
     Ok(Some(done))
 }
@@ -206,10 +192,7 @@ fn deps_parse(c: &mut Ctx) -> StageResult {
     };
     c.deps = None;
     let d = deps::parse(&f.rel, &f.bytes).map_err(|e| e.to_string())?;
-    let done = Done {
-        items: d.task_count(),
-        input_bytes: f.bytes.len() as u64,
-    };
+    let done = Done { items: d.task_count(), input_bytes: f.bytes.len() as u64 };
     c.deps = Some(d);
     Ok(Some(done))
 }
@@ -269,10 +252,7 @@ fn name_map_parse(c: &mut Ctx) -> StageResult {
         return Ok(None);
     };
     let m = name_map::parse(&f.rel, &f.bytes).map_err(|e| e.to_string())?;
-    let done = Done {
-        items: m.entries.len(),
-        input_bytes: f.bytes.len() as u64,
-    };
+    let done = Done { items: m.entries.len(), input_bytes: f.bytes.len() as u64 };
     c.names = Some(m);
     Ok(Some(done))
 }
@@ -282,10 +262,7 @@ fn join(c: &mut Ctx) -> StageResult {
     let Some(r) = &c.records else { return Ok(None) };
     c.joined = None;
     let j = tasks::join(r);
-    let done = Done {
-        items: j.len(),
-        input_bytes: 0,
-    };
+    let done = Done { items: j.len(), input_bytes: 0 };
     c.joined = Some(j);
     Ok(Some(done))
 }
@@ -294,10 +271,7 @@ fn join(c: &mut Ctx) -> StageResult {
 fn func_ids(c: &mut Ctx) -> StageResult {
     let Some(j) = &c.joined else { return Ok(None) };
     let f = tasks::func_ids(j, c.deps.as_ref());
-    let done = Done {
-        items: f.iter().filter(|&&id| id >= 0).count(),
-        input_bytes: 0,
-    };
+    let done = Done { items: f.iter().filter(|&&id| id >= 0).count(), input_bytes: 0 };
     c.func_ids = Some(f);
     Ok(Some(done))
 }
@@ -308,10 +282,7 @@ fn worker_view_build(c: &mut Ctx) -> StageResult {
         return Ok(None);
     };
     let v = worker_view::build(j, f);
-    Ok(Some(Done {
-        items: v.start_us.len(),
-        input_bytes: 0,
-    }))
+    Ok(Some(Done { items: v.start_us.len(), input_bytes: 0 }))
 }
 
 #[allow(clippy::unnecessary_wraps)] // the StageFn signature
@@ -320,10 +291,7 @@ fn records_summary(c: &mut Ctx) -> StageResult {
         return Ok(None);
     };
     let s = summary::records_summary(r, j);
-    Ok(Some(Done {
-        items: s.task_count,
-        input_bytes: 0,
-    }))
+    Ok(Some(Done { items: s.task_count, input_bytes: 0 }))
 }
 
 #[allow(clippy::unnecessary_wraps)] // the StageFn signature
@@ -333,10 +301,7 @@ fn function_stats_stage(c: &mut Ctx) -> StageResult {
     };
     let stats = function_stats::converter_stats(j, f, c.names.as_ref());
     let perf = function_stats::function_perf(j, f, c.names.as_ref());
-    Ok(Some(Done {
-        items: stats.rows.len().max(perf.len()),
-        input_bytes: 0,
-    }))
+    Ok(Some(Done { items: stats.rows.len().max(perf.len()), input_bytes: 0 }))
 }
 
 #[allow(clippy::unnecessary_wraps)] // the StageFn signature
@@ -344,10 +309,7 @@ fn deps_graph_stage(c: &mut Ctx) -> StageResult {
     let Some(d) = &c.deps else { return Ok(None) };
     c.deps_graph = None;
     let g = DepsGraph::build(d, &[], &|_| false);
-    let done = Done {
-        items: g.edge_count(),
-        input_bytes: 0,
-    };
+    let done = Done { items: g.edge_count(), input_bytes: 0 };
     c.deps_graph = Some(g);
     Ok(Some(done))
 }
@@ -357,24 +319,15 @@ fn edge_mode_stage(c: &mut Ctx, mode: EdgeMode) -> StageResult {
     let (Some(g), Some(d)) = (&c.deps_graph, &c.deps) else {
         return Ok(None);
     };
-    let evidence = mode
-        .is_dataflow()
-        .then(|| dataflow_regions::DataflowEvidence::build(g, d));
+    let evidence = mode.is_dataflow().then(|| dataflow_regions::DataflowEvidence::build(g, d));
     let sel = edge_modes::select_edges(g, d, mode, evidence.as_ref());
-    Ok(Some(Done {
-        items: sel.kept_count(),
-        input_bytes: 0,
-    }))
+    Ok(Some(Done { items: sel.kept_count(), input_bytes: 0 }))
 }
 
 fn critical_path_stage(c: &mut Ctx) -> StageResult {
     let Some(r) = &c.records else { return Ok(None) };
-    let (_, cp) =
-        critical_path::compute(r, c.deps.as_ref(), c.names.as_ref()).map_err(|e| e.to_string())?;
-    Ok(Some(Done {
-        items: cp.observed.len(),
-        input_bytes: 0,
-    }))
+    let (_, cp) = critical_path::compute(r, c.deps.as_ref(), c.names.as_ref()).map_err(|e| e.to_string())?;
+    Ok(Some(Done { items: cp.observed.len(), input_bytes: 0 }))
 }
 
 /// Streams the merged Perfetto trace (not held: read inside the stage, like the worker).
@@ -389,10 +342,7 @@ fn chrome_trace_stage(c: &mut Ctx) -> StageResult {
         Ok(())
     })
     .map_err(|e| e.to_string())?;
-    Ok(Some(Done {
-        items: events,
-        input_bytes: bytes.len() as u64,
-    }))
+    Ok(Some(Done { items: events, input_bytes: bytes.len() as u64 }))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -416,10 +366,7 @@ pub fn mem() -> Mem {
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
             .map_or(0, |v| v * 1024)
     };
-    Mem {
-        rss_bytes: kb("VmRSS:"),
-        hwm_bytes: kb("VmHWM:"),
-    }
+    Mem { rss_bytes: kb("VmRSS:"), hwm_bytes: kb("VmHWM:") }
 }
 
 /// Resets `VmHWM` to the current RSS (Linux ≥ 4.0); returns whether it worked.
@@ -494,11 +441,7 @@ fn run_stage(ctx: &mut Ctx, name: &str, f: StageFn, iterations: usize) -> StageR
     reset_peak();
     let before = mem();
     let mut times = Vec::with_capacity(iterations);
-    let mut sr = StageReport {
-        name: name.to_owned(),
-        status: "ok".into(),
-        ..StageReport::default()
-    };
+    let mut sr = StageReport { name: name.to_owned(), status: "ok".into(), ..StageReport::default() };
     for _ in 0..iterations {
         let t = Instant::now();
         let r = f(ctx);
@@ -539,18 +482,13 @@ fn run_stage(ctx: &mut Ctx, name: &str, f: StageFn, iterations: usize) -> StageR
 /// Runs every stage `iterations` times over the first runtime dataset under `dir`.
 pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
     let iterations = iterations.max(1);
-    let entries =
-        crate::walk::walk(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let entries = crate::walk::walk(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let disc = discovery::discover(&entries);
     let ds = disc
         .datasets
         .iter()
         .find(|d| d.kind == DatasetKind::Runtime && d.records.is_some())
-        .or_else(|| {
-            disc.datasets
-                .iter()
-                .find(|d| d.kind == DatasetKind::Runtime)
-        })
+        .or_else(|| disc.datasets.iter().find(|d| d.kind == DatasetKind::Runtime))
         .ok_or_else(|| format!("no runtime dataset under {}", dir.display()))?;
     let path_of = |i: Option<usize>| i.and_then(|i| entries.get(i)).map(|e| e.0.clone());
     // Newest by (mtime, name), like the reference tools; `files` keeps discovery order.
@@ -560,9 +498,7 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
         .filter(|f| f.role == discovery::FileRole::MergedSwimlane)
         .filter_map(|f| entries.get(f.entry_index))
         .map(|e| {
-            let mtime = std::fs::metadata(dir.join(&e.0))
-                .and_then(|m| m.modified())
-                .ok();
+            let mtime = std::fs::metadata(dir.join(&e.0)).and_then(|m| m.modified()).ok();
             (mtime, e.0.clone())
         })
         .max()
@@ -577,11 +513,7 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
     };
     let mut rep = BenchReport {
         dir: dir.display().to_string(),
-        dataset: if ds.path.is_empty() {
-            ".".into()
-        } else {
-            ds.path.clone()
-        },
+        dataset: if ds.path.is_empty() { ".".into() } else { ds.path.clone() },
         records: ctx.records_path.clone(),
         deps: ctx.deps_path.clone(),
         name_map: ctx.name_map_path.clone(),
@@ -594,35 +526,20 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
         rep.stages.push(run_stage(&mut ctx, name, f, iterations));
     }
     rep.rss_all_bytes = mem().rss_bytes;
-    rep.input_bytes = [&ctx.records_file, &ctx.deps_file, &ctx.name_map_file]
-        .iter()
-        .filter_map(|f| f.as_ref())
-        .map(|f| f.bytes.len() as u64)
-        .sum();
+    rep.input_bytes =
+        [&ctx.records_file, &ctx.deps_file, &ctx.name_map_file].iter().filter_map(|f| f.as_ref()).map(|f| f.bytes.len() as u64).sum();
     ctx.records_file = None;
     ctx.deps_file = None;
     ctx.name_map_file = None;
     rep.rss_model_bytes = mem().rss_bytes;
-    rep.aicore_rows = ctx
-        .records
-        .as_ref()
-        .map_or(0, ChipRecords::aicore_row_count);
-    rep.tasks = ctx
-        .deps
-        .as_ref()
-        .map(Deps::task_count)
-        .or_else(|| ctx.joined.as_ref().map(JoinedTasks::len))
-        .unwrap_or(0);
+    rep.aicore_rows = ctx.records.as_ref().map_or(0, ChipRecords::aicore_row_count);
+    rep.tasks = ctx.deps.as_ref().map(Deps::task_count).or_else(|| ctx.joined.as_ref().map(JoinedTasks::len)).unwrap_or(0);
     rep.peak_bytes = rep.stages.iter().map(|s| s.peak_bytes).max().unwrap_or(0);
     if let Some(m) = &ctx.model {
         // What the analysis worker keeps: the model with its scheduler phases detached.
         let mut m = m.clone();
         m.detach_phases();
-        rep.worker_components = m
-            .resident_bytes_by_component()
-            .into_iter()
-            .map(|(n, b)| (format!("model: {n}"), b as u64))
-            .collect();
+        rep.worker_components = m.resident_bytes_by_component().into_iter().map(|(n, b)| (format!("model: {n}"), b as u64)).collect();
         for (n, b) in m.tasks.resident_bytes_by_column() {
             rep.worker_components.push((format!("  of the joined tasks: {n}"), b as u64));
         }
@@ -631,7 +548,9 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
         // The index as the analysis worker keeps it.
         let mut t = t.clone();
         t.compact_for_queries();
-        let q = t.source.resident_bytes() + t.name_index.resident_bytes() + t.track_offsets.capacity() * 4
+        let q = t.source.resident_bytes()
+            + t.name_index.resident_bytes()
+            + t.track_offsets.capacity() * 4
             + t.names.iter().map(|n| n.capacity() + 24).sum::<usize>();
         rep.worker_components.push(("timeline: query columns".to_owned(), q as u64));
     }
@@ -656,11 +575,7 @@ pub fn render_text(r: &BenchReport) -> String {
         "bench {} (dataset {}): {} tasks, {} AICore rows, {} iteration(s)",
         r.dir, r.dataset, r.tasks, r.aicore_rows, r.iterations
     );
-    for (what, p) in [
-        ("records", &r.records),
-        ("deps", &r.deps),
-        ("name map", &r.name_map),
-    ] {
+    for (what, p) in [("records", &r.records), ("deps", &r.deps), ("name map", &r.name_map)] {
         let _ = writeln!(s, "  {what}: {}", p.as_deref().unwrap_or("-"));
     }
     let _ = writeln!(
@@ -671,16 +586,8 @@ pub fn render_text(r: &BenchReport) -> String {
     for st in &r.stages {
         if st.status == "ok" {
             let delta = st.rss_after_bytes as f64 - st.rss_before_bytes as f64;
-            let input = if st.input_bytes > 0 {
-                format!("{:.1}", mb(st.input_bytes))
-            } else {
-                "-".into()
-            };
-            let rate = if st.mb_per_s > 0.0 {
-                format!("{:.0}", st.mb_per_s)
-            } else {
-                "-".into()
-            };
+            let input = if st.input_bytes > 0 { format!("{:.1}", mb(st.input_bytes)) } else { "-".into() };
+            let rate = if st.mb_per_s > 0.0 { format!("{:.0}", st.mb_per_s) } else { "-".into() };
             let _ = writeln!(
                 s,
                 "{:<22} {:>10.2} {:>10.2} {:>10} {:>9} {:>10} {:>10.1} {:>10.1}",
@@ -708,11 +615,7 @@ pub fn render_text(r: &BenchReport) -> String {
         mb(r.peak_bytes),
         if r.peak_reset_supported { "" } else { " (peak not resettable: cumulative)" }
     );
-    let _ = writeln!(
-        s,
-        "bytes per task: model {:.0}, peak {:.0}",
-        r.model_bytes_per_task, r.peak_bytes_per_task
-    );
+    let _ = writeln!(s, "bytes per task: model {:.0}, peak {:.0}", r.model_bytes_per_task, r.peak_bytes_per_task);
     if !r.worker_components.is_empty() {
         // Indented rows break the row above down; they are not added again.
         let total: u64 = r.worker_components.iter().filter(|c| !c.0.starts_with(' ')).map(|c| c.1).sum();
@@ -735,9 +638,7 @@ pub fn parse_args(args: &[&str]) -> Result<(String, usize, bool), String> {
         match a {
             "--iterations" => {
                 let v = it.next().ok_or("--iterations needs a value")?;
-                iterations = v
-                    .parse()
-                    .map_err(|_| format!("--iterations: cannot parse {v:?}"))?;
+                iterations = v.parse().map_err(|_| format!("--iterations: cannot parse {v:?}"))?;
                 if iterations == 0 {
                     return Err("--iterations must be >= 1".into());
                 }
@@ -797,9 +698,7 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fixtures/runtime")
-            .join(name)
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime").join(name)
     }
 
     #[test]
@@ -827,11 +726,7 @@ mod tests {
     fn benches_a_generated_capture_and_skips_absent_inputs() {
         let dir = std::env::temp_dir().join(format!("pypto-bench-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let o = crate::gen::GenOptions {
-            tasks: 300,
-            level: 2,
-            ..crate::gen::GenOptions::default()
-        };
+        let o = crate::gen::GenOptions { tasks: 300, level: 2, ..crate::gen::GenOptions::default() };
         crate::gen::generate(&dir, &o).unwrap();
         let r = measure(&dir, 1).unwrap();
         print!("{}", render_text(&r));
@@ -847,10 +742,7 @@ mod tests {
     #[test]
     fn parses_arguments() {
         assert_eq!(parse_args(&["d"]).unwrap(), ("d".into(), 5, false));
-        assert_eq!(
-            parse_args(&["--json", "d", "--iterations", "3"]).unwrap(),
-            ("d".into(), 3, true)
-        );
+        assert_eq!(parse_args(&["--json", "d", "--iterations", "3"]).unwrap(), ("d".into(), 3, true));
         assert!(parse_args(&["d", "--iterations", "0"]).is_err());
         assert!(parse_args(&[]).is_err());
     }

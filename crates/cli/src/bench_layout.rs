@@ -272,11 +272,8 @@ fn bench_one(a: &Args, n: usize, opts: &LayoutOptions) -> Result<Row, String> {
         if let (Some(a0), Some(a1)) = (cpu0, thread_cpu_ms()) {
             best_cpu = best_cpu.min(a1 - a0);
         }
-        let phases: Vec<(Phase, f64)> = marks
-            .iter()
-            .enumerate()
-            .map(|(i, (p, at))| (*p, ms(marks.get(i + 1).map_or(end, |m| m.1) - *at)))
-            .collect();
+        let phases: Vec<(Phase, f64)> =
+            marks.iter().enumerate().map(|(i, (p, at))| (*p, ms(marks.get(i + 1).map_or(end, |m| m.1) - *at))).collect();
         if best.as_ref().is_none_or(|b| total < b.0) {
             best = Some((total, phases, layout));
         }
@@ -304,9 +301,8 @@ fn bench_one(a: &Args, n: usize, opts: &LayoutOptions) -> Result<Row, String> {
         std::fs::write(&svg, to_svg(&layout, &sizes)).map_err(|e| format!("cannot write {}: {e}", svg.display()))?;
         println!("  wrote {}", svg.display());
     }
-    let ours_lines: Vec<Vec<[f64; 2]>> = (0..edges.len())
-        .map(|e| layout.polyline(e).iter().map(|p| [f64::from(p[0]), f64::from(p[1])]).collect())
-        .collect();
+    let ours_lines: Vec<Vec<[f64; 2]>> =
+        (0..edges.len()).map(|e| layout.polyline(e).iter().map(|p| [f64::from(p[0]), f64::from(p[1])]).collect()).collect();
     let t = Instant::now();
     let ours_cross = metrics::geometric_crossings(ours_lines.iter().map(Vec::as_slice), MAX_PAIR_TESTS);
     let ours_len: f64 = ours_lines.iter().map(|l| metrics::polyline_length(l)).sum();
@@ -400,13 +396,7 @@ fn run_dot(
     std::fs::write(&dot_path, &text).map_err(|e| format!("cannot write {}: {e}", dot_path.display()))?;
     let out = std::fs::File::create(&plain_path).map_err(|e| format!("cannot write {}: {e}", plain_path.display()))?;
     let t0 = Instant::now();
-    let mut child = match Command::new("dot")
-        .arg("-Tplain")
-        .arg(&dot_path)
-        .stdout(out)
-        .stderr(Stdio::null())
-        .spawn()
-    {
+    let mut child = match Command::new("dot").arg("-Tplain").arg(&dot_path).stdout(out).stderr(Stdio::null()).spawn() {
         Ok(c) => c,
         Err(e) => return Err(format!("cannot run dot ({e}); install Graphviz (apt-get install graphviz)")),
     };

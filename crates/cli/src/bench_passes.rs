@@ -62,9 +62,7 @@ fn parse_args(args: &[&str]) -> Result<Args, String> {
     let mut it = args.iter();
     while let Some(&a) = it.next() {
         let mut num = |name: &str| -> Result<u64, String> {
-            it.next()
-                .and_then(|v| v.parse::<u64>().ok())
-                .ok_or_else(|| format!("{name} needs a number"))
+            it.next().and_then(|v| v.parse::<u64>().ok()).ok_or_else(|| format!("{name} needs a number"))
         };
         match a {
             "--lines" => out.lines = num("--lines")? as usize,
@@ -119,14 +117,9 @@ fn find_dump(root: &Path) -> Option<PathBuf> {
             if !p.is_dir() {
                 continue;
             }
-            if e.file_name().to_string_lossy().starts_with("passes_dump")
-                && p.join(passes_dump::FRONTEND).is_file()
-            {
+            if e.file_name().to_string_lossy().starts_with("passes_dump") && p.join(passes_dump::FRONTEND).is_file() {
                 let n = count(&p);
-                if best
-                    .as_ref()
-                    .is_none_or(|b| n > b.0 || (n == b.0 && p < b.1))
-                {
+                if best.as_ref().is_none_or(|b| n > b.0 || (n == b.0 && p < b.1)) {
                     best = Some((n, p.clone()));
                 }
             }
@@ -150,16 +143,10 @@ fn load_dump(dir: &Path) -> Result<(Vec<String>, Vec<NamedText>), String> {
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let listing = passes_dump::validate(&refs);
     let mut texts = Vec::new();
-    let order = std::iter::once(passes_dump::FRONTEND.to_owned()).chain(
-        listing
-            .snapshots
-            .iter()
-            .filter(|s| s.index > 0)
-            .map(|s| s.file_name.clone()),
-    );
+    let order = std::iter::once(passes_dump::FRONTEND.to_owned())
+        .chain(listing.snapshots.iter().filter(|s| s.index > 0).map(|s| s.file_name.clone()));
     for n in order {
-        let t = std::fs::read_to_string(dir.join(&n))
-            .map_err(|e| format!("{}: {e}", dir.join(&n).display()))?;
+        let t = std::fs::read_to_string(dir.join(&n)).map_err(|e| format!("{}: {e}", dir.join(&n).display()))?;
         texts.push((n, t));
     }
     Ok((names, texts))
@@ -170,11 +157,7 @@ fn trace_counts(names: &[String], texts: &[(String, String)]) -> Vec<(u32, u32)>
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let listing = passes_dump::validate(&refs);
     let list = pass_trace::pass_list(&listing, &refs, |n| {
-        texts
-            .iter()
-            .find(|t| t.0 == n)
-            .map(|t| t.1.as_str())
-            .ok_or_else(|| format!("{n} not loaded"))
+        texts.iter().find(|t| t.0 == n).map(|t| t.1.as_str()).ok_or_else(|| format!("{n} not loaded"))
     });
     list.passes.iter().map(|p| (p.added, p.removed)).collect()
 }
@@ -185,20 +168,14 @@ fn full_pair(before: &str, after: &str) -> ((u32, u32), usize) {
     if before == after {
         return ((0, 0), 0);
     }
-    let (b, a) = (
-        pass_trace::split_lines(before),
-        pass_trace::split_lines(after),
-    );
+    let (b, a) = (pass_trace::split_lines(before), pass_trace::split_lines(after));
     let d = pass_trace::diff_lines(&b, &a);
     let blocks = pass_trace::fold(&d.rows, 3);
     std::hint::black_box(&blocks);
     let mut refined = 0;
     for r in &d.rows {
         if let (pass_trace::RowKind::Replace, Some(x), Some(y)) = (r.kind, r.before, r.after) {
-            let c = pass_trace::refine_line(
-                b.get(x as usize).copied().unwrap_or(""),
-                a.get(y as usize).copied().unwrap_or(""),
-            );
+            let c = pass_trace::refine_line(b.get(x as usize).copied().unwrap_or(""), a.get(y as usize).copied().unwrap_or(""));
             std::hint::black_box(&c);
             refined += 1;
         }
@@ -271,11 +248,7 @@ fn generate_pair(n: usize, seed: u64) -> (String, String) {
             25..=29 => {
                 after.push_str(&line);
                 after.push('\n');
-                let _ = writeln!(
-                    after,
-                    "        pl.system.sync(pipe=pl.Pipe.V, event={})",
-                    rng.below(8)
-                );
+                let _ = writeln!(after, "        pl.system.sync(pipe=pl.Pipe.V, event={})", rng.below(8));
             }
             _ => {
                 after.push_str(&line);
@@ -335,37 +308,20 @@ fn run_python(
         .output()
         .map_err(|e| format!("python3: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "python3 {} failed: {}",
-            script.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("python3 {} failed: {}", script.display(), String::from_utf8_lossy(&out.stderr)));
     }
     serde_json::from_slice(&out.stdout).map_err(|e| format!("python3 output: {e}"))
 }
 
 /// Writes the pair to a temporary directory and runs the difflib script on the same inputs.
-fn python_side(
-    a: &Args,
-    dump: &Path,
-    before: &str,
-    after: &str,
-    notes: &mut Vec<String>,
-) -> Result<Option<serde_json::Value>, String> {
+fn python_side(a: &Args, dump: &Path, before: &str, after: &str, notes: &mut Vec<String>) -> Result<Option<serde_json::Value>, String> {
     let tmp = std::env::temp_dir().join(format!("pypto-bench-passes-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let (bp, ap) = (tmp.join("before.py"), tmp.join("after.py"));
     std::fs::write(&bp, before).map_err(|e| format!("{}: {e}", bp.display()))?;
     std::fs::write(&ap, after).map_err(|e| format!("{}: {e}", ap.display()))?;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/difflib_passes.py");
-    let out = match run_python(
-        &script,
-        dump,
-        &bp,
-        &ap,
-        a.iterations.min(3),
-        a.ir_trace.as_deref(),
-    ) {
+    let out = match run_python(&script, dump, &bp, &ap, a.iterations.min(3), a.ir_trace.as_deref()) {
         Ok(v) => Some(v),
         Err(e) => {
             notes.push(e);
@@ -377,40 +333,21 @@ fn python_side(
 }
 
 /// Notes a difference between the +/- counts of both tools.
-fn check_counts(
-    p: &serde_json::Value,
-    counts: &[(u32, u32)],
-    pair_counts: (u32, u32),
-    notes: &mut Vec<String>,
-) {
-    let pair = |c: &serde_json::Value| {
-        (
-            c[0].as_u64().unwrap_or(0) as u32,
-            c[1].as_u64().unwrap_or(0) as u32,
-        )
-    };
-    let py_counts: Vec<(u32, u32)> = p["dump_pass_counts"]
-        .as_array()
-        .map(|v| v.iter().map(pair).collect())
-        .unwrap_or_default();
+fn check_counts(p: &serde_json::Value, counts: &[(u32, u32)], pair_counts: (u32, u32), notes: &mut Vec<String>) {
+    let pair = |c: &serde_json::Value| (c[0].as_u64().unwrap_or(0) as u32, c[1].as_u64().unwrap_or(0) as u32);
+    let py_counts: Vec<(u32, u32)> = p["dump_pass_counts"].as_array().map(|v| v.iter().map(pair).collect()).unwrap_or_default();
     if py_counts != counts {
-        notes.push(format!(
-            "dump +/- counts differ from difflib: {counts:?} vs {py_counts:?}"
-        ));
+        notes.push(format!("dump +/- counts differ from difflib: {counts:?} vs {py_counts:?}"));
     }
     if let Some(v) = p["ir_trace_counts"].as_array() {
         let ir: Vec<(u32, u32)> = v.iter().map(pair).collect();
         if ir != counts {
-            notes.push(format!(
-                "dump +/- counts differ from ir_trace: {counts:?} vs {ir:?}"
-            ));
+            notes.push(format!("dump +/- counts differ from ir_trace: {counts:?} vs {ir:?}"));
         }
     }
     let py_pair = pair(&p["pair_counts_added_removed"]);
     if py_pair != pair_counts {
-        notes.push(format!(
-            "pair +/- counts: rust {pair_counts:?}, difflib {py_pair:?}"
-        ));
+        notes.push(format!("pair +/- counts: rust {pair_counts:?}, difflib {py_pair:?}"));
     }
 }
 
@@ -431,90 +368,54 @@ fn measure(a: &Args) -> Result<Report, String> {
             })
             .sum::<usize>()
     });
-    let (regions_ms, regions) = best_ms(a.iterations, || {
-        texts
-            .iter()
-            .filter(|t| function_filter::function_regions(&t.0, &t.1).is_some())
-            .count()
-    });
+    let (regions_ms, regions) =
+        best_ms(a.iterations, || texts.iter().filter(|t| function_filter::function_regions(&t.0, &t.1).is_some()).count());
 
     let (before, after) = match &a.pair {
-        Some((b, x)) => (
-            std::fs::read_to_string(b).map_err(|e| format!("{b}: {e}"))?,
-            std::fs::read_to_string(x).map_err(|e| format!("{x}: {e}"))?,
-        ),
+        Some((b, x)) => {
+            (std::fs::read_to_string(b).map_err(|e| format!("{b}: {e}"))?, std::fs::read_to_string(x).map_err(|e| format!("{x}: {e}"))?)
+        }
         None => generate_pair(a.lines, a.seed),
     };
     if let Some(dir) = &a.write_pair {
         let dir = Path::new(dir);
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for (name, text) in [("before.py", &before), ("after.py", &after)] {
-            std::fs::write(dir.join(name), text)
-                .map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
+            std::fs::write(dir.join(name), text).map_err(|e| format!("{}: {e}", dir.join(name).display()))?;
         }
     }
     let pair_iterations = a.iterations.min(3);
     let (pair_counts_ms, pair_counts) = best_ms(pair_iterations, || {
-        let d = pass_trace::diff_lines(
-            &pass_trace::split_lines(&before),
-            &pass_trace::split_lines(&after),
-        );
+        let d = pass_trace::diff_lines(&pass_trace::split_lines(&before), &pass_trace::split_lines(&after));
         (d.added, d.removed)
     });
     let (pair_full_ms, (_, refined_pair)) = best_ms(pair_iterations, || full_pair(&before, &after));
 
     let mut notes = Vec::new();
     if regions != texts.len() {
-        notes.push(format!(
-            "function regions unavailable for {} snapshots",
-            texts.len() - regions
-        ));
+        notes.push(format!("function regions unavailable for {} snapshots", texts.len() - regions));
     }
-    let python = if a.python {
-        python_side(a, &dump, &before, &after, &mut notes)?
-    } else {
-        None
-    };
+    let python = if a.python { python_side(a, &dump, &before, &after, &mut notes)? } else { None };
     if let Some(p) = &python {
         check_counts(p, &counts, pair_counts, &mut notes);
     }
     let stage = |name: &str, rust_ms: f64, key: &str| {
         let python_ms = python.as_ref().and_then(|p| p[key].as_f64());
-        Stage {
-            name: name.to_owned(),
-            rust_ms,
-            python_ms,
-            speedup: python_ms.map(|p| p / rust_ms.max(1e-9)),
-        }
+        Stage { name: name.to_owned(), rust_ms, python_ms, speedup: python_ms.map(|p| p / rust_ms.max(1e-9)) }
     };
     Ok(Report {
         dump: dump.display().to_string(),
         passes: counts.len(),
         changed_passes: counts.iter().filter(|c| **c != (0, 0)).count(),
         dump_lines,
-        pair_lines: (
-            pass_trace::split_lines(&before).len(),
-            pass_trace::split_lines(&after).len(),
-        ),
+        pair_lines: (pass_trace::split_lines(&before).len(), pass_trace::split_lines(&after).len()),
         pair_added_removed: pair_counts,
         refined_pairs_dump: refined_dump,
         refined_pairs_pair: refined_pair,
         stages: vec![
-            stage(
-                "dump: pass list (+/- of every pass)",
-                counts_ms,
-                "dump_counts",
-            ),
-            stage(
-                "dump: every diff with rows, folds, refinement",
-                full_ms,
-                "dump_full",
-            ),
-            stage(
-                "dump: vs pypto ir_trace build_trace (if given)",
-                full_ms + regions_ms,
-                "ir_trace_build",
-            ),
+            stage("dump: pass list (+/- of every pass)", counts_ms, "dump_counts"),
+            stage("dump: every diff with rows, folds, refinement", full_ms, "dump_full"),
+            stage("dump: vs pypto ir_trace build_trace (if given)", full_ms + regions_ms, "ir_trace_build"),
             stage("dump: function regions of every snapshot", regions_ms, ""),
             stage("pair: +/- counts", pair_counts_ms, "pair_counts"),
             stage("pair: rows, folds, refinement", pair_full_ms, "pair_full"),
@@ -539,11 +440,7 @@ fn render(r: &Report) -> String {
         r.refined_pairs_dump,
         r.refined_pairs_pair
     );
-    let _ = writeln!(
-        s,
-        "{:<50} {:>11} {:>13} {:>9}",
-        "stage", "rust ms", "difflib ms", "ratio"
-    );
+    let _ = writeln!(s, "{:<50} {:>11} {:>13} {:>9}", "stage", "rust ms", "difflib ms", "ratio");
     for st in &r.stages {
         let _ = writeln!(
             s,
@@ -597,16 +494,11 @@ mod tests {
 
     #[test]
     fn arguments() {
-        let a = parse_args(&["d", "--lines", "1000", "--no-python", "--json"])
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            (a.lines, a.python, a.json, a.dir.as_str()),
-            (1000, false, true, "d")
-        );
+        let a = parse_args(&["d", "--lines", "1000", "--no-python", "--json"]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((a.lines, a.python, a.json, a.dir.as_str()), (1000, false, true, "d"));
         assert!(parse_args(&[]).is_err());
         assert!(parse_args(&["d", "--lines"]).is_err());
-        let p = parse_args(&["d", "--pair", "b.py", "a.py", "--write-pair", "w"])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let p = parse_args(&["d", "--pair", "b.py", "a.py", "--write-pair", "w"]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(p.pair, Some(("b.py".to_owned(), "a.py".to_owned())));
         assert_eq!(p.write_pair.as_deref(), Some("w"));
         assert!(parse_args(&["d", "--pair", "b.py"]).is_err());
@@ -627,11 +519,7 @@ mod tests {
             json: false,
         };
         let r = measure(&a).unwrap_or_else(|e| panic!("{e}"));
-        assert!(
-            r.dump.ends_with("generated-paged_attention/passes_dump"),
-            "{}",
-            r.dump
-        );
+        assert!(r.dump.ends_with("generated-paged_attention/passes_dump"), "{}", r.dump);
         assert_eq!(r.passes, 49);
         assert_eq!(r.changed_passes, 13);
         assert!(r.pair_added_removed.0 > 0 && r.pair_added_removed.1 > 0);

@@ -123,9 +123,7 @@ pub fn parse_args(args: &[&str]) -> Result<(String, GenOptions), String> {
             "--tasks" => o.tasks = parse_num(a, it.next())?,
             "--cores" => {
                 let v: String = parse_num(a, it.next())?;
-                let (c, v2) = v
-                    .split_once(':')
-                    .ok_or_else(|| format!("--cores expects AIC:AIV, got {v:?}"))?;
+                let (c, v2) = v.split_once(':').ok_or_else(|| format!("--cores expects AIC:AIV, got {v:?}"))?;
                 o.aic_cores = parse_num("--cores AIC", Some(c))?;
                 o.aiv_cores = parse_num("--cores AIV", Some(v2))?;
             }
@@ -157,10 +155,7 @@ fn validate(o: &GenOptions) -> Result<(), String> {
     if !(1..=4).contains(&o.level) {
         return Err("--level must be 1..4".into());
     }
-    for (name, f) in [
-        ("--spmd-fraction", o.spmd_fraction),
-        ("--mix-fraction", o.mix_fraction),
-    ] {
+    for (name, f) in [("--spmd-fraction", o.spmd_fraction), ("--mix-fraction", o.mix_fraction)] {
         if !(0.0..=1.0).contains(&f) {
             return Err(format!("{name} must be within 0..1"));
         }
@@ -243,27 +238,22 @@ pub fn generate(dir: &Path, o: &GenOptions) -> Result<GenSummary, String> {
     let model = Model::build(o);
     let sim = Sim::run(&model, o);
     let mut files = Vec::new();
-    let mut write =
-        |name: &str, f: &dyn Fn(&mut dyn Write) -> io::Result<()>| -> Result<(), String> {
-            let path = dir.join(name);
-            let ctx = |e: io::Error| format!("cannot write {}: {e}", path.display());
-            let file = File::create(&path).map_err(ctx)?;
-            let mut w = BufWriter::with_capacity(1 << 20, file);
-            f(&mut w).map_err(ctx)?;
-            w.flush().map_err(ctx)?;
-            let len = std::fs::metadata(&path).map_err(ctx)?.len();
-            files.push((name.to_owned(), len));
-            Ok(())
-        };
-    write("chip_swimlane_records.json", &|w| {
-        write_records(w, &model, &sim, o)
-    })?;
+    let mut write = |name: &str, f: &dyn Fn(&mut dyn Write) -> io::Result<()>| -> Result<(), String> {
+        let path = dir.join(name);
+        let ctx = |e: io::Error| format!("cannot write {}: {e}", path.display());
+        let file = File::create(&path).map_err(ctx)?;
+        let mut w = BufWriter::with_capacity(1 << 20, file);
+        f(&mut w).map_err(ctx)?;
+        w.flush().map_err(ctx)?;
+        let len = std::fs::metadata(&path).map_err(ctx)?.len();
+        files.push((name.to_owned(), len));
+        Ok(())
+    };
+    write("chip_swimlane_records.json", &|w| write_records(w, &model, &sim, o))?;
     let mut tensors = 0;
     write("deps.json", &|w| write_deps(w, &model).map(|_| ()))?;
     if o.name_map {
-        write(&format!("name_map_{}.json", case_name(o)), &|w| {
-            write_name_map(w)
-        })?;
+        write(&format!("name_map_{}.json", case_name(o)), &|w| write_name_map(w))?;
     }
     // The tensor count is cheap to recompute (first-reference order over args).
     let mut seen = vec![false; model.tensors.len()];
@@ -337,51 +327,15 @@ struct Func {
 
 /// The kernels (func id = index); MIX tasks use `FusedAttn_aic` + `FusedAttn_aiv`.
 const FUNCS: [Func; 9] = [
-    Func {
-        name: "QK",
-        slot: Slot::Aic,
-        mean_cycles: 4200,
-    },
-    Func {
-        name: "SF",
-        slot: Slot::Aiv,
-        mean_cycles: 2600,
-    },
-    Func {
-        name: "PV",
-        slot: Slot::Aic,
-        mean_cycles: 3900,
-    },
-    Func {
-        name: "UP",
-        slot: Slot::Aiv,
-        mean_cycles: 1800,
-    },
-    Func {
-        name: "RmsNorm",
-        slot: Slot::Aiv,
-        mean_cycles: 1200,
-    },
-    Func {
-        name: "MatMul",
-        slot: Slot::Aic,
-        mean_cycles: 6400,
-    },
-    Func {
-        name: "FusedAttn_aic",
-        slot: Slot::Aic,
-        mean_cycles: 5200,
-    },
-    Func {
-        name: "FusedAttn_aiv",
-        slot: Slot::Aiv,
-        mean_cycles: 5200,
-    },
-    Func {
-        name: "Rope",
-        slot: Slot::Aiv,
-        mean_cycles: 900,
-    },
+    Func { name: "QK", slot: Slot::Aic, mean_cycles: 4200 },
+    Func { name: "SF", slot: Slot::Aiv, mean_cycles: 2600 },
+    Func { name: "PV", slot: Slot::Aic, mean_cycles: 3900 },
+    Func { name: "UP", slot: Slot::Aiv, mean_cycles: 1800 },
+    Func { name: "RmsNorm", slot: Slot::Aiv, mean_cycles: 1200 },
+    Func { name: "MatMul", slot: Slot::Aic, mean_cycles: 6400 },
+    Func { name: "FusedAttn_aic", slot: Slot::Aic, mean_cycles: 5200 },
+    Func { name: "FusedAttn_aiv", slot: Slot::Aiv, mean_cycles: 5200 },
+    Func { name: "Rope", slot: Slot::Aiv, mean_cycles: 900 },
 ];
 const PLAIN_FUNCS: [i32; 7] = [0, 1, 2, 3, 4, 5, 8];
 const MIX_AIC_FUNC: i32 = 6;
@@ -432,12 +386,7 @@ impl Tensor {
     /// FNV-1a 64 over the address (8 bytes LE) then the version (4 bytes LE, always 0).
     fn id(&self) -> u64 {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self
-            .addr
-            .to_le_bytes()
-            .into_iter()
-            .chain(0u32.to_le_bytes())
-        {
+        for b in self.addr.to_le_bytes().into_iter().chain(0u32.to_le_bytes()) {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
@@ -509,10 +458,7 @@ impl TaskRec {
         }
     }
     fn exec_func(&self) -> usize {
-        self.kernel_ids
-            .iter()
-            .find(|&&k| k >= 0)
-            .map_or(0, |&k| k as usize)
+        self.kernel_ids.iter().find(|&&k| k >= 0).map_or(0, |&k| k as usize)
     }
 }
 
@@ -574,27 +520,14 @@ impl Model {
         };
 
         let mut tensors = Vec::new();
-        let mut weight_heap = Heap {
-            next_addr: 0x5596_0000_0000,
-            align: 4096,
-        };
+        let mut weight_heap = Heap { next_addr: 0x5596_0000_0000, align: 4096 };
         for _ in 0..WEIGHTS {
             let numel = u64::from(TILE * WEIGHT_COLS);
             let addr = weight_heap.take(numel * 2);
-            tensors.push(Tensor {
-                addr,
-                numel,
-                dtype: Dtype::Bfloat16,
-            });
+            tensors.push(Tensor { addr, numel, dtype: Dtype::Bfloat16 });
         }
-        let mut acc_heap = Heap {
-            next_addr: 0x5610_0000_0000,
-            align: 4096,
-        };
-        let mut out_heap = Heap {
-            next_addr: 0x7fcd_4000_0000,
-            align: 512,
-        };
+        let mut acc_heap = Heap { next_addr: 0x5610_0000_0000, align: 4096 };
+        let mut out_heap = Heap { next_addr: 0x7fcd_4000_0000, align: 512 };
 
         let mut m = Model {
             tasks: Vec::with_capacity(n),
@@ -625,17 +558,8 @@ impl Model {
                 for _ in 0..ACC_BUFFERS_PER_ALLOC {
                     let numel = u64::from(ACC_ROWS * TILE);
                     let addr = acc_heap.take(numel * 4);
-                    m.tensors.push(Tensor {
-                        addr,
-                        numel,
-                        dtype: Dtype::Float32,
-                    });
-                    acc.push(AccBuf {
-                        alloc_node: node,
-                        tensor: (m.tensors.len() - 1) as u32,
-                        used: false,
-                        entries: Vec::new(),
-                    });
+                    m.tensors.push(Tensor { addr, numel, dtype: Dtype::Float32 });
+                    acc.push(AccBuf { alloc_node: node, tensor: (m.tensors.len() - 1) as u32, used: false, entries: Vec::new() });
                 }
             }
             for j in 0..gsize {
@@ -691,11 +615,7 @@ impl Model {
                         [-1, f, -1]
                     }
                 };
-                let block_num = if rng.chance(o.spmd_fraction) {
-                    SPMD_BLOCKS[rng.below(SPMD_BLOCKS.len() as u64) as usize]
-                } else {
-                    1
-                };
+                let block_num = if rng.chance(o.spmd_fraction) { SPMD_BLOCKS[rng.below(SPMD_BLOCKS.len() as u64) as usize] } else { 1 };
                 let early_dispatch = rng.below(32) == 0;
                 take_pending(&mut m, &mut preds_seen);
                 if j > 0 && rng.below(50) == 0 {
@@ -718,11 +638,8 @@ impl Model {
                         if chosen.len() == want {
                             break;
                         }
-                        let back = if rng.below(4) == 0 {
-                            rng.below(outputs.len() as u64)
-                        } else {
-                            rng.below(outputs.len().min(6) as u64)
-                        } as usize;
+                        let back = if rng.below(4) == 0 { rng.below(outputs.len() as u64) } else { rng.below(outputs.len().min(6) as u64) }
+                            as usize;
                         let pick = outputs.len() - 1 - back;
                         if !chosen.contains(&pick) {
                             chosen.push(pick);
@@ -730,25 +647,12 @@ impl Model {
                     }
                     for pick in chosen {
                         let (producer, o0, o1) = outputs[pick];
-                        let tensor = if o1 != NONE && rng.chance(0.3) {
-                            o1
-                        } else {
-                            o0
-                        };
+                        let tensor = if o1 != NONE && rng.chance(0.3) { o1 } else { o0 };
                         let shape = if tensor == o0 { SHAPE_TILE } else { SHAPE_VEC };
-                        m.args.push(Arg {
-                            kind: ArgKind::Input,
-                            tensor,
-                            shape,
-                            offset_elems: 0,
-                        });
+                        m.args.push(Arg { kind: ArgKind::Input, tensor, shape, offset_elems: 0 });
                         if !creators.contains(&producer) {
                             creators.push(producer);
-                            push_edge(
-                                &mut m,
-                                &mut preds_seen,
-                                Edge::creator(producer, idx, tensor, shape, 0),
-                            );
+                            push_edge(&mut m, &mut preds_seen, Edge::creator(producer, idx, tensor, shape, 0));
                         }
                         idx += 1;
                     }
@@ -757,12 +661,7 @@ impl Model {
                 if rng.chance(0.5) {
                     let w = rng.below(u64::from(WEIGHTS)) as u32;
                     let col = rng.below(u64::from(WEIGHT_COLS / TILE)) as u32;
-                    m.args.push(Arg {
-                        kind: ArgKind::Input,
-                        tensor: w,
-                        shape: SHAPE_WEIGHT_TILE,
-                        offset_elems: col * TILE,
-                    });
+                    m.args.push(Arg { kind: ArgKind::Input, tensor: w, shape: SHAPE_WEIGHT_TILE, offset_elems: col * TILE });
                     idx += 1;
                 }
                 // Accumulator: INOUT a slot (or the whole buffer), or INPUT a slot.
@@ -780,33 +679,16 @@ impl Model {
                             let rows = ACC_ROWS / ACC_SLOTS;
                             (s * rows, s * rows + rows)
                         };
-                        let shape = if whole {
-                            SHAPE_ACC_WHOLE
-                        } else {
-                            SHAPE_ACC_SLOT
-                        };
+                        let shape = if whole { SHAPE_ACC_WHOLE } else { SHAPE_ACC_SLOT };
                         let buf = &mut acc[bi];
                         buf.used = true;
                         let tensor = buf.tensor;
                         let alloc_node = buf.alloc_node;
-                        let kind = if inout {
-                            ArgKind::Inout
-                        } else {
-                            ArgKind::Input
-                        };
-                        m.args.push(Arg {
-                            kind,
-                            tensor,
-                            shape,
-                            offset_elems: lo * TILE,
-                        });
+                        let kind = if inout { ArgKind::Inout } else { ArgKind::Input };
+                        m.args.push(Arg { kind, tensor, shape, offset_elems: lo * TILE });
                         if !creators.contains(&alloc_node) {
                             creators.push(alloc_node);
-                            push_edge(
-                                &mut m,
-                                &mut preds_seen,
-                                Edge::creator(alloc_node, idx, tensor, shape, lo * TILE),
-                            );
+                            push_edge(&mut m, &mut preds_seen, Edge::creator(alloc_node, idx, tensor, shape, lo * TILE));
                         }
                         let mut kept = Vec::with_capacity(buf.entries.len() + 1);
                         for &(producer, plo, phi) in &buf.entries {
@@ -815,11 +697,7 @@ impl Model {
                                 continue;
                             }
                             let covered = plo <= lo && phi >= hi;
-                            let pshape = if phi - plo == ACC_ROWS {
-                                SHAPE_ACC_WHOLE
-                            } else {
-                                SHAPE_ACC_SLOT
-                            };
+                            let pshape = if phi - plo == ACC_ROWS { SHAPE_ACC_WHOLE } else { SHAPE_ACC_SLOT };
                             push_edge(
                                 &mut m,
                                 &mut preds_seen,
@@ -846,39 +724,17 @@ impl Model {
                     }
                 }
                 // Outputs (no tensor info at submit); the runtime creates them owned by `i`.
-                let tile_dtype = if rng.chance(0.5) {
-                    Dtype::Bfloat16
-                } else {
-                    Dtype::Float32
-                };
+                let tile_dtype = if rng.chance(0.5) { Dtype::Bfloat16 } else { Dtype::Float32 };
                 let numel = u64::from(TILE * TILE);
                 let addr = out_heap.take(numel * tile_dtype.size_bytes());
-                m.tensors.push(Tensor {
-                    addr,
-                    numel,
-                    dtype: tile_dtype,
-                });
+                m.tensors.push(Tensor { addr, numel, dtype: tile_dtype });
                 let o0 = (m.tensors.len() - 1) as u32;
-                m.args.push(Arg {
-                    kind: ArgKind::Output,
-                    tensor: NONE,
-                    shape: SHAPE_TILE,
-                    offset_elems: 0,
-                });
+                m.args.push(Arg { kind: ArgKind::Output, tensor: NONE, shape: SHAPE_TILE, offset_elems: 0 });
                 let o1 = if rng.chance(0.4) {
                     let numel = u64::from(TILE);
                     let addr = out_heap.take(numel * 4);
-                    m.tensors.push(Tensor {
-                        addr,
-                        numel,
-                        dtype: Dtype::Float32,
-                    });
-                    m.args.push(Arg {
-                        kind: ArgKind::Output,
-                        tensor: NONE,
-                        shape: SHAPE_VEC,
-                        offset_elems: 0,
-                    });
+                    m.tensors.push(Tensor { addr, numel, dtype: Dtype::Float32 });
+                    m.args.push(Arg { kind: ArgKind::Output, tensor: NONE, shape: SHAPE_VEC, offset_elems: 0 });
                     (m.tensors.len() - 1) as u32
                 } else {
                     NONE
@@ -899,20 +755,12 @@ impl Model {
     }
 
     fn task_args(&self, i: usize) -> &[Arg] {
-        let start = if i == 0 {
-            0
-        } else {
-            self.tasks[i - 1].args_end as usize
-        };
+        let start = if i == 0 { 0 } else { self.tasks[i - 1].args_end as usize };
         &self.args[start..self.tasks[i].args_end as usize]
     }
 
     fn task_edges(&self, i: usize) -> &[Edge] {
-        let start = if i == 0 {
-            0
-        } else {
-            self.tasks[i - 1].edges_end as usize
-        };
+        let start = if i == 0 { 0 } else { self.tasks[i - 1].edges_end as usize };
         &self.edges[start..self.tasks[i].edges_end as usize]
     }
 
@@ -1010,15 +858,8 @@ impl Sim {
         let cyc = |x: u64| -> u64 { ((x as f64 * scale).round() as u64).max(1) };
         let cores = o.aic_cores + o.aiv_cores;
         let sched_threads = cores.min(3);
-        let core_to_thread: Vec<u32> = (0..cores)
-            .map(|c| {
-                if c < o.aic_cores {
-                    c % sched_threads
-                } else {
-                    ((c - o.aic_cores) / 2) % sched_threads
-                }
-            })
-            .collect();
+        let core_to_thread: Vec<u32> =
+            (0..cores).map(|c| if c < o.aic_cores { c % sched_threads } else { ((c - o.aic_cores) / 2) % sched_threads }).collect();
         // Free AIC (cube) and AIV (vector) cores as (free_cycles, core): best fit = the latest core free by
         // the ready time, else the earliest free one.
         let mut cube_cores: BTreeSet<(u64, u32)> = (0..o.aic_cores).map(|c| (0, c)).collect();
@@ -1138,11 +979,7 @@ impl Sim {
                     for &(_, core) in &cluster {
                         let prop = cyc(rng.range(5, 40));
                         let c = core as usize;
-                        let r2s = if warm[c] {
-                            cyc(rng.range(2, 12))
-                        } else {
-                            cyc(rng.range(20, 60))
-                        };
+                        let r2s = if warm[c] { cyc(rng.range(2, 12)) } else { cyc(rng.range(20, 60)) };
                         warm[c] = true;
                         reg[c] += 1;
                         let start = dispatch + prop + r2s;
@@ -1199,11 +1036,7 @@ impl Sim {
 /// Takes the core free latest at or before `ready` (least idle time wasted), else the one
 /// free earliest.
 fn best_fit(free: &mut BTreeSet<(u64, u32)>, ready: u64) -> Option<(u64, u32)> {
-    let pick = free
-        .range(..=(ready, u32::MAX))
-        .next_back()
-        .or_else(|| free.iter().next())
-        .copied()?;
+    let pick = free.range(..=(ready, u32::MAX)).next_back().or_else(|| free.iter().next()).copied()?;
     free.remove(&pick);
     Some(pick)
 }
@@ -1241,10 +1074,7 @@ struct QueueDepth {
 
 impl QueueDepth {
     fn new(m: &Model, s: &Sim) -> Self {
-        let mut q = Self {
-            ready: Default::default(),
-            dispatched: Default::default(),
-        };
+        let mut q = Self { ready: Default::default(), dispatched: Default::default() };
         for (i, t) in m.tasks.iter().enumerate() {
             if t.is_dummy() {
                 continue;
@@ -1263,8 +1093,7 @@ impl QueueDepth {
         for (slot, out) in d.iter_mut().enumerate() {
             let r = self.ready[slot].partition_point(|&x| x <= t);
             let k = self.dispatched[slot].partition_point(|&x| x <= t);
-            *out = i64::try_from(r.saturating_sub(k))
-                .map_or(i64::from(i16::MAX), |d| d.min(i64::from(i16::MAX)));
+            *out = i64::try_from(r.saturating_sub(k)).map_or(i64::from(i16::MAX), |d| d.min(i64::from(i16::MAX)));
         }
         d
     }
@@ -1327,14 +1156,7 @@ const EV_DISPATCH: u8 = 2;
 
 /// Writes one scheduler thread's records (see the module doc for the rules).
 #[allow(clippy::too_many_lines, clippy::many_single_char_names)] // one pass over the events
-fn write_sched_thread(
-    w: &mut dyn Write,
-    m: &Model,
-    s: &Sim,
-    q: &QueueDepth,
-    thread: u32,
-    rng: &mut Rng,
-) -> io::Result<()> {
+fn write_sched_thread(w: &mut dyn Write, m: &Model, s: &Sim, q: &QueueDepth, thread: u32, rng: &mut Rng) -> io::Result<()> {
     // (time, kind, payload: row index or task index)
     let mut ev: Vec<(u64, u8, u32)> = Vec::new();
     for (ri, r) in s.rows.iter().enumerate() {
@@ -1401,8 +1223,7 @@ fn write_sched_thread(
             continue;
         }
         let mut last = k;
-        while last + 1 < ev.len() && ev[last + 1].1 == kind && ev[last + 1].0 <= ev[last].0 + window
-        {
+        while last + 1 < ev.len() && ev[last + 1].1 == kind && ev[last + 1].0 <= ev[last].0 + window {
             last += 1;
         }
         let count = (last - k + 1) as u64;
@@ -1511,25 +1332,13 @@ fn write_sched_thread(
 #[allow(clippy::too_many_lines, clippy::many_single_char_names)] // the file, key by key
 fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::Result<()> {
     let cores = o.aic_cores + o.aiv_cores;
-    write!(
-        w,
-        "{{\n  \"chip_swimlane_level\": {},\n  \"metadata\": {{\n",
-        o.level
-    )?;
-    write!(
-        w,
-        "    \"clock_freq_hz\": {},\n    \"num_cores\": {cores},\n    \"core_types\": [",
-        o.clock_hz
-    )?;
+    write!(w, "{{\n  \"chip_swimlane_level\": {},\n  \"metadata\": {{\n", o.level)?;
+    write!(w, "    \"clock_freq_hz\": {},\n    \"num_cores\": {cores},\n    \"core_types\": [", o.clock_hz)?;
     for c in 0..cores {
         if c > 0 {
             w.write_all(b", ")?;
         }
-        w.write_all(if c < o.aic_cores {
-            b"\"aic\""
-        } else {
-            b"\"aiv\""
-        })?;
+        w.write_all(if c < o.aic_cores { b"\"aic\"" } else { b"\"aiv\"" })?;
     }
     w.write_all(b"]")?;
     if o.level >= 3 {
@@ -1626,11 +1435,7 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         w.write_all(b",\n  \"aicpu_orchestrator_phases\": [\n    [")?;
         let mut first = true;
         for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
-            w.write_all(if first {
-                b"\n      {\"submit_idx\": "
-            } else {
-                b",\n      {\"submit_idx\": "
-            })?;
+            w.write_all(if first { b"\n      {\"submit_idx\": " } else { b",\n      {\"submit_idx\": " })?;
             first = false;
             put_u64(w, idx as u64)?;
             w.write_all(b", \"task_id\": ")?;
@@ -1729,11 +1534,7 @@ fn write_deps(w: &mut dyn Write, m: &Model) -> io::Result<usize> {
         put_quoted_u64(w, t.id())?;
         w.write_all(b",\"buffer_addr\":")?;
         put_quoted_u64(w, t.addr)?;
-        write!(
-            w,
-            ",\"version\":0,\"dtype\":\"{}\",\"buffer_numel\":",
-            t.dtype.name()
-        )?;
+        write!(w, ",\"version\":0,\"dtype\":\"{}\",\"buffer_numel\":", t.dtype.name())?;
         put_quoted_u64(w, t.numel)?;
         w.write_all(b"}")?;
     }
@@ -1753,29 +1554,19 @@ fn write_deps(w: &mut dyn Write, m: &Model) -> io::Result<usize> {
             w.write_all(b",\"arg\":")?;
             put_i64(w, i64::from(e.arg))?;
             w.write_all(match e.source {
-                Source::Explicit => {
-                    b",\"source\":\"explicit\",\"flags\":[\"wait\",\"retain\"]" as &[u8]
-                }
+                Source::Explicit => b",\"source\":\"explicit\",\"flags\":[\"wait\",\"retain\"]" as &[u8],
                 Source::Creator => b",\"source\":\"creator\",\"flags\":[\"wait\",\"retain\"]",
                 Source::Tensormap => b",\"source\":\"tensormap\",\"flags\":[\"wait\"]",
             })?;
             if e.source == Source::Tensormap {
-                w.write_all(if e.covered {
-                    b",\"overlap\":\"covered\"" as &[u8]
-                } else {
-                    b",\"overlap\":\"other\""
-                })?;
+                w.write_all(if e.covered { b",\"overlap\":\"covered\"" as &[u8] } else { b",\"overlap\":\"other\"" })?;
             }
             if e.source != Source::Explicit {
                 let t = &m.tensors[e.tensor as usize];
                 let (dims, strides) = SHAPES[e.consumer_shape as usize];
                 w.write_all(b",\"tensor_id\":")?;
                 put_quoted_u64(w, t.id())?;
-                write!(
-                    w,
-                    ",\"consumer_dtype\":\"{}\",\"consumer_shape\":",
-                    t.dtype.name()
-                )?;
+                write!(w, ",\"consumer_dtype\":\"{}\",\"consumer_shape\":", t.dtype.name())?;
                 put_dims(w, dims)?;
                 w.write_all(b",\"consumer_start_offset\":")?;
                 put_quoted_u64(w, u64::from(e.consumer_offset_elems))?;
@@ -1800,9 +1591,7 @@ fn write_deps(w: &mut dyn Write, m: &Model) -> io::Result<usize> {
 
 /// Writes the `SceneTest` name map (Python `json.dump(indent=2)`, no trailing newline).
 fn write_name_map(w: &mut dyn Write) -> io::Result<()> {
-    w.write_all(
-        b"{\n  \"level\": 2,\n  \"orchestrator_name\": null,\n  \"callable_id_to_name\": {",
-    )?;
+    w.write_all(b"{\n  \"level\": 2,\n  \"orchestrator_name\": null,\n  \"callable_id_to_name\": {")?;
     for (id, f) in FUNCS.iter().enumerate() {
         if id > 0 {
             w.write_all(b",")?;
@@ -1871,18 +1660,9 @@ mod tests {
             assert!(d.warnings.is_empty(), "{:?}", d.warnings);
 
             let task_ids: HashSet<u64> = d.tasks.task_id.iter().copied().collect();
-            let dummies: HashSet<u64> = (0..d.task_count())
-                .filter(|&i| d.tasks.is_dummy(i))
-                .map(|i| d.tasks.task_id[i])
-                .collect();
+            let dummies: HashSet<u64> = (0..d.task_count()).filter(|&i| d.tasks.is_dummy(i)).map(|i| d.tasks.task_id[i]).collect();
             assert_eq!(dummies.len(), 10);
-            let alloc_preds: HashSet<u64> = d
-                .edges
-                .pred
-                .iter()
-                .copied()
-                .filter(|p| !task_ids.contains(p))
-                .collect();
+            let alloc_preds: HashSet<u64> = d.edges.pred.iter().copied().filter(|p| !task_ids.contains(p)).collect();
             assert_eq!(alloc_preds.len(), 5);
             assert!(alloc_preds.iter().all(|p| p >> 32 == ALLOC_RING));
             // Acyclic: every predecessor is an alloc or submitted earlier.
@@ -1896,12 +1676,7 @@ mod tests {
             let mut span: HashMap<u64, (u64, u64)> = HashMap::new();
             let mut rows_per_task: HashMap<u64, u32> = HashMap::new();
             for k in 0..a.len() {
-                let (core, start, end, r2s) = (
-                    a.core_id[k],
-                    a.start_cycles[k],
-                    a.end_cycles[k],
-                    a.receive_to_start_cycles[k],
-                );
+                let (core, start, end, r2s) = (a.core_id[k], a.start_cycles[k], a.end_cycles[k], a.receive_to_start_cycles[k]);
                 assert!(r2s < start && start < end);
                 if let Some(&(prev_reg, prev_end)) = last_core_end.get(&core) {
                     assert_eq!(a.reg_task_id[k], prev_reg + 1, "reg ids per core");
@@ -1921,21 +1696,9 @@ mod tests {
             for i in 0..d.task_count() {
                 let id = d.tasks.task_id[i];
                 let k = d.tasks.kernel_ids[i];
-                let per_block = if k[0] >= 0 {
-                    1 + u32::from(k[1] >= 0) + u32::from(k[2] >= 0)
-                } else {
-                    1
-                };
-                let want = if d.tasks.is_dummy(i) {
-                    0
-                } else {
-                    d.tasks.block_num[i] * per_block
-                };
-                assert_eq!(
-                    rows_per_task.get(&id).copied().unwrap_or(0),
-                    want,
-                    "rows of {id}"
-                );
+                let per_block = if k[0] >= 0 { 1 + u32::from(k[1] >= 0) + u32::from(k[2] >= 0) } else { 1 };
+                let want = if d.tasks.is_dummy(i) { 0 } else { d.tasks.block_num[i] * per_block };
+                assert_eq!(rows_per_task.get(&id).copied().unwrap_or(0), want, "rows of {id}");
             }
             for (&p, &q) in d.edges.pred.iter().zip(&d.edges.succ) {
                 if let (Some(pe), Some(qs)) = (span.get(&p), span.get(&q)) {
@@ -1952,18 +1715,12 @@ mod tests {
             } else {
                 assert_eq!(r.aicpu.len(), a.len());
                 for k in 0..r.aicpu.len() {
-                    assert_eq!(
-                        (r.aicpu.core_id[k], r.aicpu.reg_task_id[k]),
-                        (a.core_id[k], a.reg_task_id[k])
-                    );
+                    assert_eq!((r.aicpu.core_id[k], r.aicpu.reg_task_id[k]), (a.core_id[k], a.reg_task_id[k]));
                     let (disp, fin) = (r.aicpu.dispatch_cycles[k], r.aicpu.finish_cycles[k]);
                     let receive = a.start_cycles[k] - a.receive_to_start_cycles[k];
                     assert!(disp < receive && a.end_cycles[k] < fin);
                     if k > 0 && a.core_id[k - 1] == a.core_id[k] {
-                        assert!(
-                            disp >= r.aicpu.finish_cycles[k - 1],
-                            "core busy dispatch..finish"
-                        );
+                        assert!(disp >= r.aicpu.finish_cycles[k - 1], "core busy dispatch..finish");
                     }
                 }
             }
@@ -1984,10 +1741,7 @@ mod tests {
                                 dummy_records.insert(th.task_id.get(k).unwrap());
                             }
                             SchedKind::Resolve => {
-                                assert!(
-                                    last_complete.0 <= st && en <= last_complete.1,
-                                    "resolve inside complete"
-                                );
+                                assert!(last_complete.0 <= st && en <= last_complete.1, "resolve inside complete");
                             }
                             kind => {
                                 assert!(st >= prev_end, "outer phases overlap");
@@ -2007,11 +1761,7 @@ mod tests {
                 assert_eq!(r.orch_threads.len(), 1);
                 let o = &r.orch_threads[0];
                 assert_eq!(o.task_id.len(), 205);
-                assert!(o
-                    .submit_idx
-                    .iter()
-                    .enumerate()
-                    .all(|(k, &s)| s as usize == k));
+                assert!(o.submit_idx.iter().enumerate().all(|(k, &s)| s as usize == k));
             } else {
                 assert!(r.orch_threads.is_empty());
             }
@@ -2025,23 +1775,13 @@ mod tests {
         let o = opts(4);
         generate(&a, &o).unwrap();
         generate(&b, &o).unwrap();
-        generate(
-            &c,
-            &GenOptions {
-                seed: 8,
-                ..o.clone()
-            },
-        )
-        .unwrap();
+        generate(&c, &GenOptions { seed: 8, ..o.clone() }).unwrap();
         let nm = format!("name_map_{}.json", case_name(&o));
         for f in ["chip_swimlane_records.json", "deps.json", nm.as_str()] {
             assert_eq!(read(&a, f), read(&b, f), "{f}");
         }
         assert_ne!(read(&a, "deps.json"), read(&c, "deps.json"));
-        assert_ne!(
-            read(&a, "chip_swimlane_records.json"),
-            read(&c, "chip_swimlane_records.json")
-        );
+        assert_ne!(read(&a, "chip_swimlane_records.json"), read(&c, "chip_swimlane_records.json"));
         for d in [a, b, c] {
             let _ = std::fs::remove_dir_all(d);
         }
@@ -2050,15 +1790,7 @@ mod tests {
     #[test]
     fn writer_layout_matches_runtime() {
         let dir = tmp("layout");
-        let o = GenOptions {
-            tasks: 20,
-            aic_cores: 1,
-            aiv_cores: 2,
-            level: 1,
-            dummy: Some(0),
-            alloc: Some(1),
-            ..opts(1)
-        };
+        let o = GenOptions { tasks: 20, aic_cores: 1, aiv_cores: 2, level: 1, dummy: Some(0), alloc: Some(1), ..opts(1) };
         generate(&dir, &o).unwrap();
         let rec = String::from_utf8(read(&dir, "chip_swimlane_records.json")).unwrap();
         assert!(rec.starts_with(
@@ -2066,21 +1798,14 @@ mod tests {
         ), "{rec:.300}");
         assert!(rec.ends_with("]\n  ],\n  \"aicpu_tasks\": []\n}\n"));
         let deps_text = String::from_utf8(read(&dir, "deps.json")).unwrap();
-        assert!(deps_text.starts_with(
-            "{\"tasks\":[{\"task_id\":\"8589934592\",\"scope\":\"auto\",\"early_dispatch\":"
-        ));
+        assert!(deps_text.starts_with("{\"tasks\":[{\"task_id\":\"8589934592\",\"scope\":\"auto\",\"early_dispatch\":"));
         assert!(deps_text.ends_with("]}\n") && !deps_text.contains(' '));
         // Tensor ids are FNV-1a of (addr, version) and every referenced id is in the table.
         let v: serde_json::Value = serde_json::from_str(&deps_text).unwrap();
         let mut table = HashSet::new();
         for t in v["tensors"].as_array().unwrap() {
             let addr: u64 = t["buffer_addr"].as_str().unwrap().parse().unwrap();
-            let id = Tensor {
-                addr,
-                numel: 0,
-                dtype: Dtype::Float32,
-            }
-            .id();
+            let id = Tensor { addr, numel: 0, dtype: Dtype::Float32 }.id();
             assert_eq!(t["tensor_id"].as_str().unwrap(), id.to_string());
             table.insert(t["tensor_id"].as_str().unwrap().to_owned());
         }
@@ -2092,8 +1817,7 @@ mod tests {
             assert_eq!(e.get("producer_shape").is_some(), src == "tensormap");
             assert_eq!(e.get("consumer_shape").is_some(), src != "explicit");
         }
-        let nm =
-            String::from_utf8(read(&dir, &format!("name_map_{}.json", case_name(&o)))).unwrap();
+        let nm = String::from_utf8(read(&dir, &format!("name_map_{}.json", case_name(&o)))).unwrap();
         assert!(nm.starts_with("{\n  \"level\": 2,\n  \"orchestrator_name\": null,\n  \"callable_id_to_name\": {\n    \"0\": \"QK\","));
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -2101,25 +1825,12 @@ mod tests {
     #[test]
     fn clock_scales_durations() {
         let (a, b) = (tmp("clk-a"), tmp("clk-b"));
-        let o = GenOptions {
-            tasks: 50,
-            level: 1,
-            ..opts(1)
-        };
+        let o = GenOptions { tasks: 50, level: 1, ..opts(1) };
         generate(&a, &o).unwrap();
-        generate(
-            &b,
-            &GenOptions {
-                clock_hz: 1_000_000_000,
-                ..o.clone()
-            },
-        )
-        .unwrap();
+        generate(&b, &GenOptions { clock_hz: 1_000_000_000, ..o.clone() }).unwrap();
         let dur = |dir: &Path| {
             let r = records::parse("r", &read(dir, "chip_swimlane_records.json")).unwrap();
-            (0..r.aicore.len())
-                .map(|k| r.aicore.end_cycles[k] - r.aicore.start_cycles[k])
-                .sum::<u64>()
+            (0..r.aicore.len()).map(|k| r.aicore.end_cycles[k] - r.aicore.start_cycles[k]).sum::<u64>()
         };
         let ratio = dur(&b) as f64 / dur(&a) as f64;
         assert!((ratio - 20.0).abs() < 0.5, "{ratio}");

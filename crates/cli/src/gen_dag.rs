@@ -36,8 +36,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Usage line for the DAG generator.
-pub const USAGE: &str =
-    "  pypto-viewer gen <out-dir> --dag [--tasks N] [--seed S] [--name-map]   (deps.json only)";
+pub const USAGE: &str = "  pypto-viewer gen <out-dir> --dag [--tasks N] [--seed S] [--name-map]   (deps.json only)";
 
 const TASK_RING: u64 = 2;
 const ALLOC_RING: u64 = 1;
@@ -257,7 +256,8 @@ fn tensor_id(buffer: u32) -> u64 {
 }
 
 const SLICE: &str = "\"dtype\":\"FLOAT32\",\"shape\":[16,128],\"start_offset\":\"0\",\"strides\":[128,1]";
-const CONSUMER: &str = "\"consumer_dtype\":\"FLOAT32\",\"consumer_shape\":[16,128],\"consumer_start_offset\":\"0\",\"consumer_strides\":[128,1]";
+const CONSUMER: &str =
+    "\"consumer_dtype\":\"FLOAT32\",\"consumer_shape\":[16,128],\"consumer_start_offset\":\"0\",\"consumer_strides\":[128,1]";
 const PRODUCER: &str = "\"producer_shape\":[16,128],\"producer_start_offset\":\"0\",\"producer_strides\":[128,1]";
 
 /// Writes the compact `deps.json`; returns the edge row count.

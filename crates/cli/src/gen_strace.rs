@@ -80,7 +80,8 @@ fn parse_args(args: &[&str]) -> Result<(String, StraceOptions), String> {
         let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
         v.parse().map_err(|_| format!("{flag}: cannot parse {v:?}"))
     };
-    let small = |flag: &str, v: Option<&str>| -> Result<u32, String> { u32::try_from(num(flag, v)?).map_err(|_| format!("{flag} is too large")) };
+    let small =
+        |flag: &str, v: Option<&str>| -> Result<u32, String> { u32::try_from(num(flag, v)?).map_err(|_| format!("{flag} is too large")) };
     while let Some(a) = it.next() {
         match a {
             "--strace" => {}
@@ -209,8 +210,22 @@ pub fn generate(o: &StraceOptions) -> Value {
         let tid = 9_000 + u64::from(r);
         request_tids.push((tid, t_req));
         metas.push(meta("thread_name", api_pid, Some(tid), json!({"name": format!("Task-{}", r + 1)})));
-        events.push(instant("request.queued", "request", api_pid, tid, t_req, json!({"request_id": format!("chatcmpl-{r:04}"), "prompt_tokens": 512 + r * 64})));
-        events.push(instant("ReplicaEngineCore.add_request", "serving", gen_pid, main_tid(gen_pid), t_req + 40.0, json!({"request_id": format!("chatcmpl-{r:04}")})));
+        events.push(instant(
+            "request.queued",
+            "request",
+            api_pid,
+            tid,
+            t_req,
+            json!({"request_id": format!("chatcmpl-{r:04}"), "prompt_tokens": 512 + r * 64}),
+        ));
+        events.push(instant(
+            "ReplicaEngineCore.add_request",
+            "serving",
+            gen_pid,
+            main_tid(gen_pid),
+            t_req + 40.0,
+            json!({"request_id": format!("chatcmpl-{r:04}")}),
+        ));
         t_req += rng.us(300.0, 1500.0);
     }
     // Worker start-up and prefill.
@@ -218,7 +233,15 @@ pub fn generate(o: &StraceOptions) -> Value {
     for w in 0..o.workers {
         let pid = worker_pid(w);
         let d = rng.us(8_000.0, 12_000.0);
-        events.push(span("WorkerProcess.init_device_and_model", "worker", pid, main_tid(pid), rng.us(0.0, 50.0), d, json!({"devices": worker_devices.get(w as usize).cloned().unwrap_or_default()})));
+        events.push(span(
+            "WorkerProcess.init_device_and_model",
+            "worker",
+            pid,
+            main_tid(pid),
+            rng.us(0.0, 50.0),
+            d,
+            json!({"devices": worker_devices.get(w as usize).cloned().unwrap_or_default()}),
+        ));
         t0 = f64::max(t0, d + 100.0);
     }
     let strace_pid = worker_pid(o.workers.saturating_sub(1)) + 1;
@@ -230,7 +253,15 @@ pub fn generate(o: &StraceOptions) -> Value {
     metas.push(meta("process_sort_index", strace_pid, None, json!({"sort_index": 2 + o.workers})));
     let mut invocation = 0u64;
     // One chip invocation on a device: root bar with bind / runner_run / validate inside.
-    let mut chip_run = |events: &mut Vec<Value>, rng: &mut Rng, dev: u32, start: f64, tag: &str, callable: &str, step: Option<u32>, runner_us: f64| -> f64 {
+    let mut chip_run = |events: &mut Vec<Value>,
+                        rng: &mut Rng,
+                        dev: u32,
+                        start: f64,
+                        tag: &str,
+                        callable: &str,
+                        step: Option<u32>,
+                        runner_us: f64|
+     -> f64 {
         invocation += 1;
         let bind = rng.us(40.0, 120.0);
         let validate = rng.us(15.0, 60.0);
@@ -243,7 +274,8 @@ pub fn generate(o: &StraceOptions) -> Value {
                    "clock": "host CLOCK_MONOTONIC", "strace_depth": depth})
         };
         let bar = |stage: &str, ts: f64, dur: f64, depth: u32| {
-            let mut e = span(&format!("{tag} {callable} | {stage}"), "strace.host", strace_pid, u64::from(dev), ts, dur, args(stage, depth));
+            let mut e =
+                span(&format!("{tag} {callable} | {stage}"), "strace.host", strace_pid, u64::from(dev), ts, dur, args(stage, depth));
             if let Some(m) = e.as_object_mut() {
                 m.insert("cname".into(), json!("thread_state_running"));
             }
@@ -265,11 +297,26 @@ pub fn generate(o: &StraceOptions) -> Value {
             let runner = rng.us(6_000.0, 9_000.0);
             end = end.max(start + 20.0 + chip_run(&mut events, &mut rng, dev, start + 20.0, "P000", "prefill.main", None, runner));
         }
-        events.push(span("WorkerProcess.batch_prefill", "worker", pid, main_tid(pid), start, end - start + 15.0, json!({"batch": o.requests})));
+        events.push(span(
+            "WorkerProcess.batch_prefill",
+            "worker",
+            pid,
+            main_tid(pid),
+            start,
+            end - start + 15.0,
+            json!({"batch": o.requests}),
+        ));
         prefill_end = prefill_end.max(end + 15.0);
     }
     for &(tid, at) in &request_tids {
-        events.push(instant("request.prefilled", "request", api_pid, tid, prefill_end + rng.us(1.0, 20.0), json!({"queue_us": prefill_end - at})));
+        events.push(instant(
+            "request.prefilled",
+            "request",
+            api_pid,
+            tid,
+            prefill_end + rng.us(1.0, 20.0),
+            json!({"queue_us": prefill_end - at}),
+        ));
     }
     // Decode steps.
     let mut t = prefill_end + 50.0;
@@ -286,7 +333,15 @@ pub fn generate(o: &StraceOptions) -> Value {
             let main = main_tid(pid);
             let ws = step_start + rng.us(5.0, 40.0);
             let prepare = rng.us(150.0, 400.0);
-            events.push(span("WorkerProcess.prepare_decode", "worker", pid, main, ws + 5.0, prepare, json!({"step_id": step, "buffer_slot": step % 2})));
+            events.push(span(
+                "WorkerProcess.prepare_decode",
+                "worker",
+                pid,
+                main,
+                ws + 5.0,
+                prepare,
+                json!({"step_id": step, "buffer_slot": step % 2}),
+            ));
             let dispatch_start = ws + 10.0 + prepare;
             let mut devices_end = dispatch_start;
             let slow = rng.us(0.0, 1.0) < 0.1;
@@ -296,18 +351,58 @@ pub fn generate(o: &StraceOptions) -> Value {
                 let host = chip_run(&mut events, &mut rng, dev, dispatch_start + 30.0, &tag, "decode.main+verify+mtp", Some(step), runner);
                 devices_end = devices_end.max(dispatch_start + 30.0 + host);
             }
-            events.push(span("PyptoExecutor.run_prepared_decode", "executor", pid, main, dispatch_start + 10.0, devices_end - dispatch_start, json!({"step_id": step})));
-            events.push(span("WorkerProcess.dispatch_decode", "worker", pid, main, dispatch_start, devices_end - dispatch_start + 20.0, json!({"step_id": step})));
+            events.push(span(
+                "PyptoExecutor.run_prepared_decode",
+                "executor",
+                pid,
+                main,
+                dispatch_start + 10.0,
+                devices_end - dispatch_start,
+                json!({"step_id": step}),
+            ));
+            events.push(span(
+                "WorkerProcess.dispatch_decode",
+                "worker",
+                pid,
+                main,
+                dispatch_start,
+                devices_end - dispatch_start + 20.0,
+                json!({"step_id": step}),
+            ));
             let reclaim = rng.us(80.0, 200.0);
             let reclaim_start = devices_end + 30.0;
-            events.push(span("WorkerProcess.reclaim_decode", "worker", pid, main, reclaim_start, reclaim, json!({"step_id": step, "buffer_slot": step % 2})));
-            events.push(span("PyptoExecutor.reclaim_prepared_decode", "executor", pid, main + 1, reclaim_start + 5.0, reclaim - 10.0, json!({"step_id": step})));
+            events.push(span(
+                "WorkerProcess.reclaim_decode",
+                "worker",
+                pid,
+                main,
+                reclaim_start,
+                reclaim,
+                json!({"step_id": step, "buffer_slot": step % 2}),
+            ));
+            events.push(span(
+                "PyptoExecutor.reclaim_prepared_decode",
+                "executor",
+                pid,
+                main + 1,
+                reclaim_start + 5.0,
+                reclaim - 10.0,
+                json!({"step_id": step}),
+            ));
             let end = reclaim_start + reclaim + 10.0;
             events.push(span("WorkerProcess.execute_step", "worker", pid, main, ws, end - ws, json!({"step_id": step})));
             events.push(instant("worker.step_done", "worker", pid, main + 1, end, json!({"step_id": step, "tokens": o.requests})));
             step_end = step_end.max(end);
         }
-        events.push(span("scheduler.wait_worker_output", "scheduler", gen_pid, sched, step_start, step_end - step_start + 15.0, json!({"step_id": step})));
+        events.push(span(
+            "scheduler.wait_worker_output",
+            "scheduler",
+            gen_pid,
+            sched,
+            step_start,
+            step_end - step_start + 15.0,
+            json!({"step_id": step}),
+        ));
         let process = rng.us(40.0, 120.0);
         events.push(span("scheduler.process_step_output", "scheduler", gen_pid, sched, step_end + 20.0, process, json!({"step_id": step})));
         t = step_end + 20.0 + process + rng.us(10.0, 50.0);
@@ -315,8 +410,23 @@ pub fn generate(o: &StraceOptions) -> Value {
     // Requests complete at the end of the run.
     for (r, &(tid, at)) in request_tids.iter().enumerate() {
         let end = t + (r as f64) * 25.0;
-        events.push(span("http.chat_completions", "request", api_pid, tid, at + 5.0, end - at, json!({"request_id": format!("chatcmpl-{r:04}"), "output_tokens": o.steps})));
-        events.push(instant("request.finished", "request", api_pid, tid, end + 5.0, json!({"request_id": format!("chatcmpl-{r:04}"), "finish_reason": "length"})));
+        events.push(span(
+            "http.chat_completions",
+            "request",
+            api_pid,
+            tid,
+            at + 5.0,
+            end - at,
+            json!({"request_id": format!("chatcmpl-{r:04}"), "output_tokens": o.steps}),
+        ));
+        events.push(instant(
+            "request.finished",
+            "request",
+            api_pid,
+            tid,
+            end + 5.0,
+            json!({"request_id": format!("chatcmpl-{r:04}"), "finish_reason": "length"}),
+        ));
     }
     // Metadata first, then by pid, tid, ts (the script's order).
     let key = |e: &Value| {

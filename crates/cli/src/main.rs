@@ -21,8 +21,8 @@
 
 mod analyses;
 mod bench;
-mod bench_passes;
 mod bench_layout;
+mod bench_passes;
 mod gen;
 mod gen_dag;
 mod gen_strace;
@@ -75,10 +75,7 @@ fn manifest(dir: &str) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let entries: Vec<(String, u64)> = entries
-        .into_iter()
-        .filter(|(p, _)| p != pypto_formats::manifest::FILE_NAME)
-        .collect();
+    let entries: Vec<(String, u64)> = entries.into_iter().filter(|(p, _)| p != pypto_formats::manifest::FILE_NAME).collect();
     let json = pypto_formats::manifest::to_json(&entries);
     let out = root.join(pypto_formats::manifest::FILE_NAME);
     if let Err(e) = std::fs::write(&out, json) {

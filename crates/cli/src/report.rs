@@ -19,35 +19,25 @@ fn entry_path(entries: &[(String, u64)], i: Option<usize>) -> Option<&str> {
     i.and_then(|i| entries.get(i)).map(|e| e.0.as_str())
 }
 
-fn runtime(
-    root: &Path,
-    entries: &[(String, u64)],
-    ds: &Dataset,
-    errors: &mut Vec<String>,
-) -> Value {
+fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Vec<String>) -> Value {
     let mut out = serde_json::Map::new();
-    let deps = entry_path(entries, ds.deps).and_then(|p| {
-        match read(root, p).and_then(|b| deps::parse(p, &b)) {
-            Ok(d) => {
-                out.insert(
-                    "deps".into(),
-                    json!({"file": p, "tasks": d.task_count(), "edges": d.edge_count(),
+    let deps = entry_path(entries, ds.deps).and_then(|p| match read(root, p).and_then(|b| deps::parse(p, &b)) {
+        Ok(d) => {
+            out.insert(
+                "deps".into(),
+                json!({"file": p, "tasks": d.task_count(), "edges": d.edge_count(),
                            "tensors": d.tensor_count(), "warnings": d.warnings}),
-                );
-                Some(d)
-            }
-            Err(e) => {
-                errors.push(e.to_string());
-                None
-            }
+            );
+            Some(d)
+        }
+        Err(e) => {
+            errors.push(e.to_string());
+            None
         }
     });
     let names = entry_path(entries, ds.name_map).and_then(|p| match read(root, p).and_then(|b| name_map::parse(p, &b)) {
         Ok(m) => {
-            out.insert(
-                "name_map".into(),
-                json!({"file": p, "entries": m.entries.len(), "orchestrator_name": m.orchestrator_name}),
-            );
+            out.insert("name_map".into(), json!({"file": p, "entries": m.entries.len(), "orchestrator_name": m.orchestrator_name}));
             Some(m)
         }
         Err(e) => {
@@ -67,10 +57,7 @@ fn runtime(
                 let facts = summary::records_summary(&r, &joined);
                 let fids = tasks::func_ids(&joined, deps.as_ref());
                 let resolved = fids.iter().filter(|&&f| f >= 0).count();
-                let named_rows = fids
-                    .iter()
-                    .filter(|&&f| names.as_ref().is_some_and(|map| map.name(f).is_some()))
-                    .count();
+                let named_rows = fids.iter().filter(|&&f| names.as_ref().is_some_and(|map| map.name(f).is_some())).count();
                 warnings.extend(facts.warnings.iter().cloned());
                 let mut v = serde_json::to_value(&facts).unwrap_or(Value::Null);
                 if let Value::Object(m) = &mut v {
@@ -137,12 +124,8 @@ fn serving_strace(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: 
 }
 
 fn pass_dump(entries: &[(String, u64)], ds: &Dataset) -> Value {
-    let names: Vec<&str> = ds
-        .files
-        .iter()
-        .filter_map(|f| entries.get(f.entry_index))
-        .map(|e| e.0.rsplit('/').next().unwrap_or(""))
-        .collect();
+    let names: Vec<&str> =
+        ds.files.iter().filter_map(|f| entries.get(f.entry_index)).map(|e| e.0.rsplit('/').next().unwrap_or("")).collect();
     let l = passes_dump::validate(&names);
     json!({"snapshots": l.snapshots.len(), "has_frontend": l.has_frontend, "problems": l.problems,
            "memory_snapshot": l.memory_snapshot().map(|s| s.file_name.clone())})
@@ -157,11 +140,7 @@ fn kind_name(k: DatasetKind) -> &'static str {
 }
 
 fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
-    let path = if ds.path.is_empty() {
-        "."
-    } else {
-        ds.path.as_str()
-    };
+    let path = if ds.path.is_empty() { "." } else { ds.path.as_str() };
     println!("[{}] {path}", kind_name(ds.kind));
     if let Some(g) = &ds.group {
         println!("  group: {}", if g.is_empty() { "." } else { g });
@@ -184,29 +163,16 @@ fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
             r["last_end_us"].as_f64().unwrap_or(0.0),
             r["span_us"].as_f64().unwrap_or(0.0)
         );
-        println!(
-            "  scheduler threads: {}, orchestrator threads: {}",
-            r["scheduler_threads"], r["orchestrator_threads"]
-        );
+        println!("  scheduler threads: {}, orchestrator threads: {}", r["scheduler_threads"], r["orchestrator_threads"]);
     }
     for w in facts.get("warnings").and_then(Value::as_array).into_iter().flatten() {
         println!("  warning: {}", w.as_str().unwrap_or(""));
     }
     if let Some(d) = facts.get("deps") {
-        println!(
-            "  deps: {} tasks, {} edges, {} tensors ({})",
-            d["tasks"],
-            d["edges"],
-            d["tensors"],
-            d["file"].as_str().unwrap_or("")
-        );
+        println!("  deps: {} tasks, {} edges, {} tensors ({})", d["tasks"], d["edges"], d["tensors"], d["file"].as_str().unwrap_or(""));
     }
     if let Some(m) = facts.get("name_map") {
-        println!(
-            "  name map: {} entries ({})",
-            m["entries"],
-            m["file"].as_str().unwrap_or("")
-        );
+        println!("  name map: {} entries ({})", m["entries"], m["file"].as_str().unwrap_or(""));
     }
     if ds.kind == DatasetKind::PassDump {
         println!("  pass snapshots: {}", facts["snapshots"]);
@@ -262,11 +228,8 @@ pub fn run(dir: &str, as_json: bool) -> ExitCode {
                     m.extend(facts.into_iter().filter(|(k, _)| k != "analysis_text"));
                 }
                 m.insert("errors".into(), json!(errors));
-                let files: Vec<Value> = ds
-                    .files
-                    .iter()
-                    .map(|f| json!({"role": f.role, "path": entry_path(&entries, Some(f.entry_index))}))
-                    .collect();
+                let files: Vec<Value> =
+                    ds.files.iter().map(|f| json!({"role": f.role, "path": entry_path(&entries, Some(f.entry_index))})).collect();
                 m.insert("files".into(), json!(files));
             }
             all.push(v);
@@ -278,11 +241,7 @@ pub fn run(dir: &str, as_json: bool) -> ExitCode {
         let doc = json!({"root": dir, "datasets": all, "ignored_files": disc.ignored_files});
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
-        println!(
-            "{} dataset(s), {} file(s) ignored",
-            disc.datasets.len(),
-            disc.ignored_files
-        );
+        println!("{} dataset(s), {} file(s) ignored", disc.datasets.len(), disc.ignored_files);
     }
     ExitCode::SUCCESS
 }

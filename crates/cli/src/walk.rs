@@ -16,11 +16,7 @@ pub fn walk(root: &Path) -> std::io::Result<Vec<(String, u64)>> {
                 continue;
             }
             let ty = entry.file_type()?;
-            let child = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
+            let child = if rel.is_empty() { name.clone() } else { format!("{rel}/{name}") };
             if ty.is_dir() {
                 stack.push((entry.path(), child));
             } else if ty.is_file() || ty.is_symlink() && entry.path().is_file() {

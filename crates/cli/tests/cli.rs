@@ -31,9 +31,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn temp_fixture(name: &str) -> PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/runtime")
-        .join(name);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime").join(name);
     let dst = std::env::temp_dir().join(format!("pypto-cli-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dst);
     copy_dir(&src, &dst.join("dfx_outputs"));
@@ -44,46 +42,29 @@ fn temp_fixture(name: &str) -> PathBuf {
 fn manifest_and_report() {
     let dir = temp_fixture("a2a3sim-L4-TestChipSwimlane_default");
     std::fs::write(dir.join(".hidden.json"), "{}").expect("hidden");
-    let out = bin()
-        .args(["manifest", dir.to_str().expect("utf8")])
-        .output()
-        .expect("run");
+    let out = bin().args(["manifest", dir.to_str().expect("utf8")]).output().expect("run");
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
-    let n_files = std::fs::read_dir(dir.join("dfx_outputs"))
-        .expect("dir")
-        .count();
+    let n_files = std::fs::read_dir(dir.join("dfx_outputs")).expect("dir").count();
     assert!(text.starts_with(&format!("{n_files} files")), "{text}");
     let m = std::fs::read(dir.join("pypto-viewer-manifest.json")).expect("manifest");
     let entries = pypto_formats::manifest::parse("m", &m).expect("parse");
     assert_eq!(entries.len(), n_files);
     assert!(entries.iter().all(|(p, _)| p.starts_with("dfx_outputs/")));
     // Running again does not list the manifest itself.
-    let out = bin()
-        .args(["manifest", dir.to_str().expect("utf8")])
-        .output()
-        .expect("run");
+    let out = bin().args(["manifest", dir.to_str().expect("utf8")]).output().expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with(&format!("{n_files} files")));
 
-    let out = bin()
-        .args(["report", dir.to_str().expect("utf8")])
-        .output()
-        .expect("run");
+    let out = bin().args(["report", dir.to_str().expect("utf8")]).output().expect("run");
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("[runtime] dfx_outputs"), "{text}");
     assert!(text.contains("level 4"), "{text}");
     assert!(text.contains("5 tasks"), "{text}");
-    assert!(
-        text.contains("time range: 271.460 us - 3046.640 us (span: 2775.180 us)"),
-        "{text}"
-    );
+    assert!(text.contains("time range: 271.460 us - 3046.640 us (span: 2775.180 us)"), "{text}");
     assert!(text.contains("deps: 5 tasks, 6 edges, 7 tensors"), "{text}");
 
-    let out = bin()
-        .args(["report", dir.to_str().expect("utf8"), "--json"])
-        .output()
-        .expect("run");
+    let out = bin().args(["report", dir.to_str().expect("utf8"), "--json"]).output().expect("run");
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let ds = &v["datasets"][0];
@@ -99,20 +80,11 @@ fn report_lists_file_errors_and_exits_zero() {
     let rec = dir.join("dfx_outputs/chip_swimlane_records.json");
     let bytes = std::fs::read(&rec).expect("read");
     std::fs::write(&rec, &bytes[..bytes.len() / 2]).expect("truncate");
-    let out = bin()
-        .args(["report", dir.to_str().expect("utf8")])
-        .output()
-        .expect("run");
+    let out = bin().args(["report", dir.to_str().expect("utf8")]).output().expect("run");
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
-    let line = text
-        .lines()
-        .find(|l| l.contains("error: "))
-        .expect("error line");
-    assert!(
-        line.contains("dfx_outputs/chip_swimlane_records.json:"),
-        "{line}"
-    );
+    let line = text.lines().find(|l| l.contains("error: ")).expect("error line");
+    assert!(line.contains("dfx_outputs/chip_swimlane_records.json:"), "{line}");
     let pos: Vec<&str> = line.split(':').collect();
     assert!(pos[2].trim().parse::<u64>().expect("line") > 0, "{line}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -121,26 +93,7 @@ fn report_lists_file_errors_and_exits_zero() {
 #[test]
 fn usage_errors_exit_2() {
     assert_eq!(bin().output().expect("run").status.code(), Some(2));
-    assert_eq!(
-        bin()
-            .args(["frobnicate"])
-            .output()
-            .expect("run")
-            .status
-            .code(),
-        Some(2)
-    );
-    assert_eq!(
-        bin().args(["report"]).output().expect("run").status.code(),
-        Some(2)
-    );
-    assert_eq!(
-        bin()
-            .args(["report", "/nonexistent/dir/x"])
-            .output()
-            .expect("run")
-            .status
-            .code(),
-        Some(2)
-    );
+    assert_eq!(bin().args(["frobnicate"]).output().expect("run").status.code(), Some(2));
+    assert_eq!(bin().args(["report"]).output().expect("run").status.code(), Some(2));
+    assert_eq!(bin().args(["report", "/nonexistent/dir/x"]).output().expect("run").status.code(), Some(2));
 }

@@ -16,11 +16,8 @@ fn fixtures() -> PathBuf {
 }
 
 fn report_json() -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_pypto-viewer"))
-        .args(["report", "--json"])
-        .arg(fixtures())
-        .output()
-        .expect("run pypto-viewer");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_pypto-viewer")).args(["report", "--json"]).arg(fixtures()).output().expect("run pypto-viewer");
     assert!(out.status.success(), "report failed: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("report --json is JSON")
 }
@@ -96,7 +93,19 @@ fn report_json_matches_every_reference_output() {
             .unwrap()
             .iter()
             .map(|f| {
-                for key in ["func_id", "name", "count", "avg_exec_us", "max_exec_us", "min_exec_us", "avg_latency_us", "avg_head_oh_us", "avg_tail_oh_us", "avg_prop_us", "avg_local_us"] {
+                for key in [
+                    "func_id",
+                    "name",
+                    "count",
+                    "avg_exec_us",
+                    "max_exec_us",
+                    "min_exec_us",
+                    "avg_latency_us",
+                    "avg_head_oh_us",
+                    "avg_tail_oh_us",
+                    "avg_prop_us",
+                    "avg_local_us",
+                ] {
                     assert!(f.get(key).is_some(), "{name}: functions[].{key}");
                 }
                 (f["func_id"].to_string(), f["count"].as_u64().unwrap())

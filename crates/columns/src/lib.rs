@@ -252,12 +252,7 @@ impl PackedU64 {
 
     /// Every value, in order, a block at a time.
     pub fn iter(&self) -> PackedIter<'_> {
-        PackedIter {
-            column: self,
-            next: 0,
-            block: [0; BLOCK],
-            decoded: usize::MAX,
-        }
+        PackedIter { column: self, next: 0, block: [0; BLOCK], decoded: usize::MAX }
     }
 
     /// The values as a `Vec` (tests, small columns).
@@ -275,7 +270,9 @@ impl PackedU64 {
 
     /// Heap bytes (capacities).
     pub fn resident_bytes(&self) -> usize {
-        self.blocks.capacity() * std::mem::size_of::<Block>() + (self.words.capacity() + self.tail.capacity()) * 8 + self.group_words.capacity() * 4
+        self.blocks.capacity() * std::mem::size_of::<Block>()
+            + (self.words.capacity() + self.tail.capacity()) * 8
+            + self.group_words.capacity() * 4
     }
 }
 
@@ -510,11 +507,7 @@ mod tests {
     fn every_width_and_edge_value_reads_back() {
         let mut s = 7u64;
         for width in 0..=64u32 {
-            let mask = if width == 64 {
-                u64::MAX
-            } else {
-                (1u64 << width) - 1
-            };
+            let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
             let values: Vec<u64> = (0..1000).map(|_| splitmix(&mut s) & mask).collect();
             round_trip(&values);
         }
@@ -543,11 +536,7 @@ mod tests {
         // Sorted ids with unit steps: no residual bits at all.
         let ids: Vec<u64> = (0..10_000u64).map(|k| (2 << 32) | k).collect();
         let c = round_trip(&ids);
-        assert!(
-            c.resident_bytes() < 10_000 / 4,
-            "{} bytes",
-            c.resident_bytes()
-        );
+        assert!(c.resident_bytes() < 10_000 / 4, "{} bytes", c.resident_bytes());
         // CSR-like offsets: steps of 1..4.
         let mut s = 3u64;
         let mut at = 0u64;
@@ -577,20 +566,11 @@ mod tests {
         assert_eq!(c.to_vec(), values);
         assert_eq!(c.get(3), Some(i64::MIN));
         let small: PackedI64 = (0..1_024).map(|k| (k % 3) - 1).collect();
-        assert!(
-            small.resident_bytes() < 600,
-            "{} bytes",
-            small.resident_bytes()
-        );
-        let u: Vec<u32> = (0..1_000u32)
-            .map(|k| k * 3 + u32::from(k % 2 == 0))
-            .collect();
+        assert!(small.resident_bytes() < 600, "{} bytes", small.resident_bytes());
+        let u: Vec<u32> = (0..1_000u32).map(|k| k * 3 + u32::from(k % 2 == 0)).collect();
         let c = PackedU32::from(u.as_slice());
         assert_eq!(c.to_vec(), u);
-        assert_eq!(
-            c.partition_point(|x| x < 1_500),
-            u.partition_point(|&x| x < 1_500)
-        );
+        assert_eq!(c.partition_point(|x| x < 1_500), u.partition_point(|&x| x < 1_500));
     }
 
     #[test]
@@ -603,9 +583,6 @@ mod tests {
         let json = serde_json::to_string(&c).unwrap_or_default();
         let back: PackedU64 = serde_json::from_str(&json).unwrap_or_default();
         assert_eq!(back, c);
-        assert_eq!(
-            back.to_vec(),
-            (0..300u64).map(|k| k * k).collect::<Vec<_>>()
-        );
+        assert_eq!(back.to_vec(), (0..300u64).map(|k| k * k).collect::<Vec<_>>());
     }
 }

@@ -150,9 +150,7 @@ impl ArgRef<'_> {
             Self::I64(v) => Some(*v as u64),
             Self::Str(s) => {
                 let t = s.trim();
-                t.parse::<u64>()
-                    .ok()
-                    .or_else(|| t.parse::<i64>().ok().map(|v| v as u64))
+                t.parse::<u64>().ok().or_else(|| t.parse::<i64>().ok().map(|v| v as u64))
             }
             _ => None,
         }
@@ -319,27 +317,19 @@ impl TraceEvents {
     }
     /// `args.taskId` of event `i`.
     pub fn task_id_of(&self, i: usize) -> Option<u64> {
-        self.flag(i, flags::TASK_ID)
-            .then(|| self.task_id.get(i).copied())
-            .flatten()
+        self.flag(i, flags::TASK_ID).then(|| self.task_id.get(i).copied()).flatten()
     }
     /// `args.task_id` of event `i` (only when it has no `args.taskId`).
     pub fn task_id_snake_of(&self, i: usize) -> Option<u64> {
-        self.flag(i, flags::TASK_ID_SNAKE)
-            .then(|| self.task_id.get(i).copied())
-            .flatten()
+        self.flag(i, flags::TASK_ID_SNAKE).then(|| self.task_id.get(i).copied()).flatten()
     }
     /// `id` of event `i`.
     pub fn id_of(&self, i: usize) -> Option<u64> {
-        self.flag(i, flags::HAS_ID)
-            .then(|| self.id.get(i).copied())
-            .flatten()
+        self.flag(i, flags::HAS_ID).then(|| self.id.get(i).copied()).flatten()
     }
     /// `bind_id` of event `i`.
     pub fn bind_id_of(&self, i: usize) -> Option<u64> {
-        self.flag(i, flags::HAS_BIND_ID)
-            .then(|| self.bind_id.get(i).copied())
-            .flatten()
+        self.flag(i, flags::HAS_BIND_ID).then(|| self.bind_id.get(i).copied()).flatten()
     }
     /// `ts + dur` of event `i` (µs; `ts` for events without `dur`).
     pub fn end_us(&self, i: usize) -> f64 {
@@ -376,16 +366,12 @@ impl ChromeTrace {
 
     /// Thread of event `i`.
     pub fn event_thread(&self, i: usize) -> Option<&TraceThread> {
-        self.events
-            .thread
-            .get(i)
-            .and_then(|&t| self.threads.get(t as usize))
+        self.events.thread.get(i).and_then(|&t| self.threads.get(t as usize))
     }
 
     /// Process of event `i`.
     pub fn event_process(&self, i: usize) -> Option<&TraceProcess> {
-        self.event_thread(i)
-            .and_then(|t| self.processes.get(t.process as usize))
+        self.event_thread(i).and_then(|t| self.processes.get(t.process as usize))
     }
 
     /// Numeric pid of event `i`.
@@ -395,9 +381,7 @@ impl ChromeTrace {
 
     /// Numeric tid of event `i`.
     pub fn event_tid(&self, i: usize) -> Option<i64> {
-        self.event_thread(i)
-            .and_then(|t| t.tid.as_ref())
-            .and_then(TraceId::as_i64)
+        self.event_thread(i).and_then(|t| t.tid.as_ref()).and_then(TraceId::as_i64)
     }
 
     /// Arguments of event `i` as `(key, value)` pairs (empty without `keep_args`).
@@ -408,12 +392,7 @@ impl ChromeTrace {
             Some((a, lo..hi))
         });
         range.into_iter().flat_map(move |(a, r)| {
-            a.key
-                .get(r.clone())
-                .unwrap_or(&[])
-                .iter()
-                .zip(a.value.get(r).unwrap_or(&[]))
-                .map(move |(&k, v)| (self.string(k), v))
+            a.key.get(r.clone()).unwrap_or(&[]).iter().zip(a.value.get(r).unwrap_or(&[])).map(move |(&k, v)| (self.string(k), v))
         })
     }
 
@@ -430,9 +409,7 @@ impl ChromeTrace {
 
     /// Index of the process with numeric pid `pid`.
     pub fn process_index(&self, pid: i64) -> Option<usize> {
-        self.processes
-            .iter()
-            .position(|p| p.pid == TraceId::Num(pid))
+        self.processes.iter().position(|p| p.pid == TraceId::Num(pid))
     }
 }
 
@@ -472,12 +449,7 @@ struct State<'de, 's, S> {
 /// Streams every event of a trace to `f` without storing them. `want_args` fills
 /// [`EventRef::args`]. `f` may stop the read by returning an error message (it is reported
 /// with the event's index and position). Returns the document's top-level facts.
-pub fn for_each_event<F>(
-    path: &str,
-    bytes: &[u8],
-    want_args: bool,
-    f: F,
-) -> Result<TraceDocument, FormatError>
+pub fn for_each_event<F>(path: &str, bytes: &[u8], want_args: bool, f: F) -> Result<TraceDocument, FormatError>
 where
     F: FnMut(&EventRef<'_>) -> Result<(), String>,
 {
@@ -487,18 +459,9 @@ where
 
 fn run<S: EventSink>(path: &str, bytes: &[u8], sink: &mut S) -> Result<TraceDocument, FormatError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut state = State {
-        sink,
-        index: 0,
-        in_event: false,
-        seen_events: false,
-        document: TraceDocument::default(),
-        args: Vec::new(),
-    };
+    let mut state = State { sink, index: 0, in_event: false, seen_events: false, document: TraceDocument::default(), args: Vec::new() };
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let result = TopSeed { state: &mut state }
-        .deserialize(&mut de)
-        .and_then(|()| de.end());
+    let result = TopSeed { state: &mut state }.deserialize(&mut de).and_then(|()| de.end());
     match result {
         Ok(()) => {
             let mut doc = state.document;
@@ -546,9 +509,7 @@ impl<'de, S: EventSink> Visitor<'de> for TopSeed<'_, 'de, '_, S> {
                         return Err(de::Error::custom("duplicate `traceEvents`"));
                     }
                     self.state.seen_events = true;
-                    map.next_value_seed(EventsSeed {
-                        state: &mut *self.state,
-                    })?;
+                    map.next_value_seed(EventsSeed { state: &mut *self.state })?;
                 }
                 "displayTimeUnit" => {
                     let v: serde_json::Value = map.next_value()?;
@@ -591,9 +552,7 @@ impl<'de, S: EventSink> Visitor<'de> for EventsSeed<'_, 'de, '_, S> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         loop {
             self.state.in_event = true;
-            let more = seq.next_element_seed(EventSeed {
-                state: &mut *self.state,
-            })?;
+            let more = seq.next_element_seed(EventSeed { state: &mut *self.state })?;
             self.state.in_event = false;
             if more.is_none() {
                 return Ok(());
@@ -667,10 +626,7 @@ impl<'de, S: EventSink> Visitor<'de> for EventSeed<'_, 'de, '_, S> {
                     scope = s.as_bytes().first().copied();
                 }
                 "args" => {
-                    args = map.next_value_seed(ArgsSeed {
-                        want_all: want_args,
-                        out: &mut state.args,
-                    })?;
+                    args = map.next_value_seed(ArgsSeed { want_all: want_args, out: &mut state.args })?;
                 }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
@@ -681,10 +637,7 @@ impl<'de, S: EventSink> Visitor<'de> for EventSeed<'_, 'de, '_, S> {
             return Err(de::Error::custom("event without `ph`"));
         };
         if ph != b'M' && ts_us.is_none() {
-            return Err(de::Error::custom(format!(
-                "`{}` event without `ts`",
-                char::from(ph)
-            )));
+            return Err(de::Error::custom(format!("`{}` event without `ts`", char::from(ph))));
         }
         if ph == b'X' && dur_us.is_none() {
             return Err(de::Error::custom("`X` event without `dur`"));
@@ -900,9 +853,7 @@ impl<'de> DeserializeSeed<'de> for FlowIdSeed {
 }
 
 fn fnv1a(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 impl Visitor<'_> for FlowIdSeed {
@@ -1029,31 +980,19 @@ impl Builder {
                 let k = self.id_texts.intern(s);
                 let idx = *self.process_by_text.entry(k).or_insert(next);
                 if idx == next {
-                    self.processes.push(TraceProcess {
-                        pid: TraceId::Text(s.as_ref().to_owned()),
-                        name: None,
-                        sort_index: None,
-                    });
+                    self.processes.push(TraceProcess { pid: TraceId::Text(s.as_ref().to_owned()), name: None, sort_index: None });
                 }
                 return Ok(idx);
             }
         };
         let idx = *slot.or_insert(next);
         if idx == next {
-            self.processes.push(TraceProcess {
-                pid: owned,
-                name: None,
-                sort_index: None,
-            });
+            self.processes.push(TraceProcess { pid: owned, name: None, sort_index: None });
         }
         Ok(idx)
     }
 
-    fn thread_of(
-        &mut self,
-        pid: Option<&IdRef<'_>>,
-        tid: Option<&IdRef<'_>>,
-    ) -> Result<u32, String> {
+    fn thread_of(&mut self, pid: Option<&IdRef<'_>>, tid: Option<&IdRef<'_>>) -> Result<u32, String> {
         let pid_num = match pid {
             None => Some(0),
             Some(p) => p.as_i64(),
@@ -1076,13 +1015,7 @@ impl Builder {
         let next = to_u32(self.threads.len(), "threads")?;
         let idx = *self.thread_by_key.entry((process, key)).or_insert(next);
         if idx == next {
-            self.threads.push(TraceThread {
-                process,
-                tid: tid.map(IdRef::to_owned_id),
-                name: None,
-                sort_index: None,
-                event_count: 0,
-            });
+            self.threads.push(TraceThread { process, tid: tid.map(IdRef::to_owned_id), name: None, sort_index: None, event_count: 0 });
         }
         if numeric {
             self.last_thread = Some((pid_num, tid_num, idx));
@@ -1096,15 +1029,12 @@ impl Builder {
         };
         match e.name {
             "process_name" => {
-                if let (Some(p), Some(n)) = (self.processes.get_mut(t.process as usize), e.arg_name)
-                {
+                if let (Some(p), Some(n)) = (self.processes.get_mut(t.process as usize), e.arg_name) {
                     p.name = Some(n.to_owned());
                 }
             }
             "process_sort_index" => {
-                if let (Some(p), Some(s)) =
-                    (self.processes.get_mut(t.process as usize), e.arg_sort_index)
-                {
+                if let (Some(p), Some(s)) = (self.processes.get_mut(t.process as usize), e.arg_sort_index) {
                     p.sort_index = Some(s);
                 }
             }
@@ -1123,10 +1053,7 @@ impl Builder {
     fn finish(self, document: TraceDocument) -> ChromeTrace {
         let mut warnings = Vec::new();
         if self.bad_task_ids > 0 {
-            warnings.push(format!(
-                "{} args.taskId/args.task_id values were not integers and were ignored",
-                self.bad_task_ids
-            ));
+            warnings.push(format!("{} args.taskId/args.task_id values were not integers and were ignored", self.bad_task_ids));
         }
         let mut args = self.args;
         args.offsets.push(args.key.len() as u32);
@@ -1159,8 +1086,7 @@ impl EventSink for Builder {
         ev.ph.push(e.ph);
         ev.name.push(self.strings.intern(e.name));
         ev.cat.push(self.strings.intern(e.cat));
-        ev.cname
-            .push(e.cname.map_or(NO_STRING, |c| self.strings.intern(c)));
+        ev.cname.push(e.cname.map_or(NO_STRING, |c| self.strings.intern(c)));
         ev.thread.push(thread);
         if e.ts_us.is_some() {
             fl |= flags::HAS_TS;
@@ -1199,9 +1125,7 @@ impl EventSink for Builder {
         ev.flags.push(fl);
         self.bad_task_ids += u64::from(e.bad_task_ids);
         if self.keep_args {
-            self.args
-                .offsets
-                .push(to_u32(self.args.key.len(), "arguments")?);
+            self.args.offsets.push(to_u32(self.args.key.len(), "arguments")?);
             for (k, v) in e.args {
                 self.args.key.push(self.strings.intern(k));
                 let stored = match v {
@@ -1226,11 +1150,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<ChromeTrace, FormatError> {
 }
 
 /// Reads a whole trace into columns with `options`.
-pub fn parse_with(
-    path: &str,
-    bytes: &[u8],
-    options: ParseOptions,
-) -> Result<ChromeTrace, FormatError> {
+pub fn parse_with(path: &str, bytes: &[u8], options: ParseOptions) -> Result<ChromeTrace, FormatError> {
     let mut b = Builder {
         keep_args: options.keep_args,
         strings: Interner::default(),

@@ -590,7 +590,15 @@ mod tests {
         for r in &rows[..2] {
             q.push(*r);
         }
-        assert_eq!(q.resident_bytes(), q.0.iter().map(|c| match c { NarrowI32Column::W1(v) => v.capacity(), _ => usize::MAX }).sum::<usize>());
+        assert_eq!(
+            q.resident_bytes(),
+            q.0.iter()
+                .map(|c| match c {
+                    NarrowI32Column::W1(v) => v.capacity(),
+                    _ => usize::MAX,
+                })
+                .sum::<usize>()
+        );
         for r in &rows[2..] {
             q.push(*r);
         }
@@ -627,7 +635,8 @@ mod tests {
 
     #[test]
     fn ids_of_any_ring_and_a_files_minus_one_round_trip() {
-        let ids: Vec<Option<u64>> = [Some(5), None, Some(3 << 32 | 7), Some(u64::MAX - 1), Some(0), None].into_iter().cycle().take(6 * 1000).collect();
+        let ids: Vec<Option<u64>> =
+            [Some(5), None, Some(3 << 32 | 7), Some(u64::MAX - 1), Some(0), None].into_iter().cycle().take(6 * 1000).collect();
         let mut c: OptIdColumn = ids.iter().copied().collect();
         c.shrink_to_fit();
         assert!(matches!(c, OptIdColumn::Packed(_)));

@@ -33,9 +33,7 @@ impl CpmKind {
     /// `CPM_static*.json` → `Static`, `CPM_observed*.json` → `Observed` (file name only).
     pub fn from_file_name(name: &str) -> Option<Self> {
         let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-        let ext_ok = base
-            .rsplit_once('.')
-            .is_some_and(|(_, e)| e.eq_ignore_ascii_case("json"));
+        let ext_ok = base.rsplit_once('.').is_some_and(|(_, e)| e.eq_ignore_ascii_case("json"));
         if !ext_ok {
             None
         } else if base.starts_with("CPM_static") {
@@ -120,9 +118,7 @@ pub fn read_path(path: &str, bytes: &[u8]) -> Result<CpmPath, FormatError> {
         }
     }
     if out.task_bars == 0 {
-        out.warnings.push(format!(
-            "no Worker View task bars (ph X, pid {WORKER_VIEW_PID}, args.taskId): empty path"
-        ));
+        out.warnings.push(format!("no Worker View task bars (ph X, pid {WORKER_VIEW_PID}, args.taskId): empty path"));
     }
     on.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     for (first, task, last) in on {

@@ -96,9 +96,7 @@ impl DepsTasks {
     }
     /// True when every kernel slot is -1 (dummy task or graph boundary).
     pub fn is_dummy(&self, i: usize) -> bool {
-        self.kernel_ids
-            .get(i)
-            .is_some_and(|k| k.iter().all(|&x| x < 0))
+        self.kernel_ids.get(i).is_some_and(|k| k.iter().all(|&x| x < 0))
     }
 }
 
@@ -235,9 +233,7 @@ impl Deps {
     }
     /// The dims of a range (empty if out of bounds).
     pub fn dims_of(&self, r: DimRange) -> &[u32] {
-        self.dims
-            .get(r.offset as usize..(r.offset as usize).saturating_add(r.len as usize))
-            .unwrap_or(&[])
+        self.dims.get(r.offset as usize..(r.offset as usize).saturating_add(r.len as usize)).unwrap_or(&[])
     }
     /// Name of an interned source index.
     pub fn source_name(&self, i: u32) -> Option<&str> {
@@ -260,10 +256,7 @@ impl Builder {
     fn dims(&mut self, v: Option<&[u32]>) -> DimRange {
         match v {
             Some(v) if !v.is_empty() => {
-                let r = DimRange {
-                    offset: self.deps.dims.len() as u32,
-                    len: v.len() as u32,
-                };
+                let r = DimRange { offset: self.deps.dims.len() as u32, len: v.len() as u32 };
                 self.deps.dims.extend_from_slice(v);
                 r
             }
@@ -283,10 +276,7 @@ struct KernelIds {
 
 impl Default for KernelIds {
     fn default() -> Self {
-        Self {
-            ids: [-1; 3],
-            ok: false,
-        }
+        Self { ids: [-1; 3], ok: false }
     }
 }
 
@@ -313,10 +303,7 @@ impl<'de> Deserialize<'de> for KernelIds {
                 if n == 3 {
                     Ok(KernelIds { ids, ok: true })
                 } else {
-                    Ok(KernelIds {
-                        ids: [-1; 3],
-                        ok: false,
-                    })
+                    Ok(KernelIds { ids: [-1; 3], ok: false })
                 }
             }
         }
@@ -419,12 +406,8 @@ impl<'de> Deserialize<'de> for EdgeRec<'de> {
                 f.write_str("an edge object or a [pred, succ] pair")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<EdgeRec<'de>, A::Error> {
-                let pred: IdNum = seq
-                    .next_element()?
-                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
-                let succ: IdNum = seq
-                    .next_element()?
-                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                let pred: IdNum = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let succ: IdNum = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
                 while seq.next_element::<de::IgnoredAny>()?.is_some() {}
                 Ok(EdgeRec::Pair(pred.0, succ.0))
             }
@@ -450,10 +433,7 @@ fn push_task(b: &mut Builder, t: TaskRec<'_>) {
     tasks.task_id.push(t.task_id.0);
     tasks.kernel_ids.push(k.ids);
     tasks.has_kernel_ids.push(k.ok);
-    tasks.block_num.push(
-        t.block_num
-            .map_or(1, |n| n.clamp(1, i64::from(u32::MAX)) as u32),
-    );
+    tasks.block_num.push(t.block_num.map_or(1, |n| n.clamp(1, i64::from(u32::MAX)) as u32));
     tasks.early_dispatch.push(t.early_dispatch.unwrap_or(false));
     tasks.scope.push(match t.scope.as_deref() {
         Some("auto") => Scope::Auto,
@@ -466,11 +446,7 @@ fn push_task(b: &mut Builder, t: TaskRec<'_>) {
         let dtype = b.dtype(a.dtype.as_deref());
         let args = &mut b.deps.args;
         args.idx.push(a.idx.unwrap_or(-1));
-        args.arg_type.push(
-            a.arg_type
-                .as_deref()
-                .map_or(ArgType::Unknown, ArgType::from_name),
-        );
+        args.arg_type.push(a.arg_type.as_deref().map_or(ArgType::Unknown, ArgType::from_name));
         args.tensor_id.push(a.tensor_id.map(|x| x.0));
         args.dtype.push(dtype);
         args.shape.push(shape);
@@ -823,9 +799,7 @@ impl<'de> de::DeserializeSeed<'de> for EdgesField<'_> {
 }
 
 fn push_edge(b: &mut Builder, pred: u64, succ: u64, o: Option<&EdgeObj<'_>>) {
-    let source = o
-        .and_then(|o| o.source.as_deref())
-        .map_or(u32::MAX, |s| b.sources.intern(s));
+    let source = o.and_then(|o| o.source.as_deref()).map_or(u32::MAX, |s| b.sources.intern(s));
     let flags = o.and_then(|o| o.flags.as_ref()).map_or(0u8, |f| {
         f.iter().fold(0u8, |acc, x| match x.as_ref() {
             "wait" => acc | FLAG_WAIT,
@@ -855,12 +829,10 @@ fn push_edge(b: &mut Builder, pred: u64, succ: u64, o: Option<&EdgeObj<'_>>) {
     e.consumer_dtype.push(consumer_dtype);
     e.consumer_shape.push(cs);
     e.consumer_strides.push(cst);
-    e.consumer_start_offset
-        .push(o.and_then(|o| o.consumer_start_offset).map(|x| x.0));
+    e.consumer_start_offset.push(o.and_then(|o| o.consumer_start_offset).map(|x| x.0));
     e.producer_shape.push(ps);
     e.producer_strides.push(pst);
-    e.producer_start_offset
-        .push(o.and_then(|o| o.producer_start_offset).map(|x| x.0));
+    e.producer_start_offset.push(o.and_then(|o| o.producer_start_offset).map(|x| x.0));
 }
 
 /// Top level: a map visited key by key so the big arrays stream into the builder.
@@ -881,14 +853,10 @@ impl<'de> de::DeserializeSeed<'de> for Top<'_> {
                 // merging two `tasks` arrays would silently double the graph.
                 let mut seen = [false; 5];
                 while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                    let slot = ["tasks", "tensors", "edges", "version", "runtime"]
-                        .iter()
-                        .position(|k| *k == key.as_ref());
+                    let slot = ["tasks", "tensors", "edges", "version", "runtime"].iter().position(|k| *k == key.as_ref());
                     if let Some(i) = slot {
                         if seen.get(i).copied().unwrap_or(false) {
-                            return Err(de::Error::custom(format_args!(
-                                "duplicate key `{key}` (each top-level key may appear once)"
-                            )));
+                            return Err(de::Error::custom(format_args!("duplicate key `{key}` (each top-level key may appear once)")));
                         }
                         if let Some(s) = seen.get_mut(i) {
                             *s = true;
@@ -917,9 +885,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Deps, FormatError> {
     use de::DeserializeSeed;
     let mut b = Builder::default();
     let mut json = serde_json::Deserializer::from_slice(bytes);
-    Top(&mut b)
-        .deserialize(&mut json)
-        .map_err(|e| json_error(path, bytes, &e))?;
+    Top(&mut b).deserialize(&mut json).map_err(|e| json_error(path, bytes, &e))?;
     json.end().map_err(|e| json_error(path, bytes, &e))?;
     Ok(finish(b))
 }
@@ -934,13 +900,10 @@ fn finish(b: Builder) -> Deps {
     deps.dtype_names = b.dtypes.names;
     deps.source_names = b.sources.names;
     if deps.tasks.is_empty() && deps.edges.pred.is_empty() && deps.tensors.tensor_id.is_empty() {
-        deps.warnings
-            .push("deps.json has no tasks, tensors or edges".to_owned());
+        deps.warnings.push("deps.json has no tasks, tensors or edges".to_owned());
     }
     if deps.missing_kernel_ids {
-        deps.warnings.push(
-            "some tasks have no valid `kernel_ids` (older deps.json): their functions cannot be resolved".to_owned(),
-        );
+        deps.warnings.push("some tasks have no valid `kernel_ids` (older deps.json): their functions cannot be resolved".to_owned());
     }
     deps
 }
@@ -1067,7 +1030,9 @@ mod fast_head_tests {
             br#"{"task_id":"7","early_dispatch":null,"block_num":2.0},"#,
         ];
         for (i, c) in cases.iter().enumerate() {
-            let fast = fast_task_head(c).map(|(t, n)| (t.task_id.0, t.scope.map(Cow::into_owned), t.early_dispatch, t.kernel_ids.map(|k| (k.ids, k.ok)), t.block_num, n));
+            let fast = fast_task_head(c).map(|(t, n)| {
+                (t.task_id.0, t.scope.map(Cow::into_owned), t.early_dispatch, t.kernel_ids.map(|k| (k.ids, k.ok)), t.block_num, n)
+            });
             if let Some(f) = &fast {
                 assert_eq!(Some(f.clone()), serde_head(c), "case {i}");
             }

@@ -110,10 +110,7 @@ fn is_records(name: &str) -> bool {
 pub fn runtime_role(name: &str) -> Option<FileRole> {
     if is_records(name) {
         Some(FileRole::Records)
-    } else if name.starts_with("deps")
-        && !name.starts_with("deps_viewer")
-        && name.ends_with(".json")
-    {
+    } else if name.starts_with("deps") && !name.starts_with("deps_viewer") && name.ends_with(".json") {
         Some(FileRole::Deps)
     } else if name.starts_with("name_map") && name.ends_with(".json") {
         Some(FileRole::NameMap)
@@ -135,22 +132,16 @@ fn is_strace(name: &str) -> bool {
 }
 
 fn is_hidden(path: &str) -> bool {
-    path.split('/')
-        .any(|s| s.starts_with('.') || s == "node_modules")
+    path.split('/').any(|s| s.starts_with('.') || s == "node_modules")
 }
 
 fn numbered(seg: &str, prefix: &str) -> bool {
-    seg.strip_prefix(prefix)
-        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    seg.strip_prefix(prefix).is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The multi-rank group of a directory, if it is `.../rank<N>[/d<K>]`.
 fn group_of(dir: &str) -> Option<String> {
-    let segs: Vec<&str> = if dir.is_empty() {
-        Vec::new()
-    } else {
-        dir.split('/').collect()
-    };
+    let segs: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
     let n = segs.len();
     let rank_at = match segs.as_slice() {
         [.., r, d] if numbered(r, "rank") && numbered(d, "d") => n - 2,
@@ -163,10 +154,7 @@ fn group_of(dir: &str) -> Option<String> {
 /// Picks the canonical name if present, else the lexicographically greatest.
 fn choose(entries: &[(String, u64)], idxs: &[usize], canonical: &str) -> Option<usize> {
     let name = |i: usize| entries.get(i).map_or("", |e| split(&e.0).1);
-    idxs.iter()
-        .copied()
-        .find(|&i| name(i) == canonical)
-        .or_else(|| idxs.iter().copied().max_by(|&a, &b| name(a).cmp(name(b))))
+    idxs.iter().copied().find(|&i| name(i) == canonical).or_else(|| idxs.iter().copied().max_by(|&a, &b| name(a).cmp(name(b))))
 }
 
 /// Groups folder entries `(relative path with '/', size_bytes)` into datasets.
@@ -194,10 +182,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
                 kind: DatasetKind::ServingStrace,
                 path: path.to_owned(),
                 group: group_of(dir),
-                files: vec![DatasetFile {
-                    role: FileRole::StraceTrace,
-                    entry_index: i,
-                }],
+                files: vec![DatasetFile { role: FileRole::StraceTrace, entry_index: i }],
                 views: vec!["Serving STRACE swimlane".to_owned()],
                 missing: Vec::new(),
                 records: None,
@@ -215,11 +200,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
     }
 
     for (dir, files) in dumps {
-        let names: Vec<&str> = files
-            .iter()
-            .filter_map(|&i| entries.get(i))
-            .map(|e| split(&e.0).1)
-            .collect();
+        let names: Vec<&str> = files.iter().filter_map(|&i| entries.get(i)).map(|e| split(&e.0).1).collect();
         let listing = passes_dump::validate(&names);
         let mut ds_files = Vec::new();
         for &i in &files {
@@ -234,10 +215,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
                 None
             };
             match role {
-                Some(role) => ds_files.push(DatasetFile {
-                    role,
-                    entry_index: i,
-                }),
+                Some(role) => ds_files.push(DatasetFile { role, entry_index: i }),
                 None => out.ignored_files += 1,
             }
         }
@@ -247,20 +225,13 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
         if !listing.snapshots.is_empty() || listing.has_frontend {
             views.push("IR Pass Trace".to_owned());
         }
-        if listing
-            .snapshots
-            .iter()
-            .any(|s| s.file_name.ends_with("after_AllocateMemoryAddr.py"))
-        {
+        if listing.snapshots.iter().any(|s| s.file_name.ends_with("after_AllocateMemoryAddr.py")) {
             views.push("Memory Reuse".to_owned());
         } else {
             missing.push("no *after_AllocateMemoryAddr.py: no memory reuse map".to_owned());
         }
         if !listing.has_frontend {
-            missing.push(format!(
-                "no {}: the first pass cannot be compared",
-                passes_dump::FRONTEND
-            ));
+            missing.push(format!("no {}: the first pass cannot be compared", passes_dump::FRONTEND));
         }
         out.datasets.push(Dataset {
             kind: DatasetKind::PassDump,
@@ -278,9 +249,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
     }
 
     for (dir, files) in runtime {
-        let of = |role: FileRole| -> Vec<usize> {
-            files.iter().filter(|f| f.0 == role).map(|f| f.1).collect()
-        };
+        let of = |role: FileRole| -> Vec<usize> { files.iter().filter(|f| f.0 == role).map(|f| f.1).collect() };
         let recs = of(FileRole::Records);
         let deps = of(FileRole::Deps);
         let maps = of(FileRole::NameMap);
@@ -288,17 +257,10 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
         let records = choose(entries, &recs, "chip_swimlane_records.json");
         let deps_i = choose(entries, &deps, "deps.json");
         let name_map = choose(entries, &maps, "");
-        let name = |i: Option<usize>| {
-            i.and_then(|i| entries.get(i))
-                .map_or(String::new(), |e| split(&e.0).1.to_owned())
-        };
+        let name = |i: Option<usize>| i.and_then(|i| entries.get(i)).map_or(String::new(), |e| split(&e.0).1.to_owned());
         let mut notes = Vec::new();
         if recs.len() > 1 {
-            notes.push(format!(
-                "{} records files; using {}",
-                recs.len(),
-                name(records)
-            ));
+            notes.push(format!("{} records files; using {}", recs.len(), name(records)));
         }
         if deps.len() > 1 {
             notes.push(format!("{} deps files; using {}", deps.len(), name(deps_i)));
@@ -336,16 +298,12 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
             });
         }
         if has_r && !has_d {
-            missing
-                .push("no deps.json: function names and dependency lines unavailable".to_owned());
+            missing.push("no deps.json: function names and dependency lines unavailable".to_owned());
         }
         if (has_r || has_d) && !has_n {
             missing.push("no name_map*.json: functions shown by id (func_N)".to_owned());
         }
-        let mut ds_files: Vec<DatasetFile> = files
-            .iter()
-            .map(|&(role, entry_index)| DatasetFile { role, entry_index })
-            .collect();
+        let mut ds_files: Vec<DatasetFile> = files.iter().map(|&(role, entry_index)| DatasetFile { role, entry_index }).collect();
         sort_files(entries, &mut ds_files);
         out.datasets.push(Dataset {
             kind: DatasetKind::Runtime,
@@ -361,8 +319,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
             problems: Vec::new(),
         });
     }
-    out.datasets
-        .sort_by(|a, b| a.path.cmp(&b.path).then(a.kind.cmp(&b.kind)));
+    out.datasets.sort_by(|a, b| a.path.cmp(&b.path).then(a.kind.cmp(&b.kind)));
     out
 }
 

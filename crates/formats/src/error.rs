@@ -19,12 +19,7 @@ pub struct FormatError {
 impl FormatError {
     /// An error at a known position.
     pub fn at(path: &str, line: u64, column: u64, message: impl Into<String>) -> Self {
-        Self {
-            path: path.to_owned(),
-            line,
-            column,
-            message: message.into(),
-        }
+        Self { path: path.to_owned(), line, column, message: message.into() }
     }
 
     /// An error without a position.
@@ -45,11 +40,7 @@ impl FormatError {
     pub fn from_json(path: &str, err: &serde_json::Error) -> Self {
         let line = err.line() as u64;
         let raw_column = err.column() as u64;
-        let column = if line > 0 {
-            raw_column.max(1)
-        } else {
-            raw_column
-        };
+        let column = if line > 0 { raw_column.max(1) } else { raw_column };
         let full = err.to_string();
         let suffix = format!(" at line {line} column {raw_column}");
         let message = full.strip_suffix(&suffix).unwrap_or(&full);
@@ -67,11 +58,7 @@ impl FormatError {
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.path, self.line, self.column, self.message
-        )
+        write!(f, "{}:{}:{}: {}", self.path, self.line, self.column, self.message)
     }
 }
 

@@ -60,10 +60,7 @@ impl HostPhaseRecords {
     }
     /// Phase name of record `r`.
     pub fn phase_name(&self, r: usize) -> &str {
-        self.phase
-            .get(r)
-            .and_then(|&p| self.phase_names.get(p as usize))
-            .map_or("", String::as_str)
+        self.phase.get(r).and_then(|&p| self.phase_names.get(p as usize)).map_or("", String::as_str)
     }
     /// Record index range of pass `p`.
     pub fn records_of(&self, p: usize) -> std::ops::Range<usize> {
@@ -97,9 +94,7 @@ impl<'de> Deserialize<'de> for IntLike {
                 Ok(IntLike(u64::try_from(v).ok()))
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<IntLike, E> {
-                Ok(IntLike(
-                    ((0.0..1.8e19).contains(&v)).then(|| v.trunc() as u64),
-                ))
+                Ok(IntLike(((0.0..1.8e19).contains(&v)).then(|| v.trunc() as u64)))
             }
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<IntLike, E> {
                 Ok(IntLike(Some(u64::from(v))))
@@ -360,30 +355,16 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
         }
         let lead = (raw_line.len() - raw_line.trim_ascii_start().len()) as u64;
         let warn = |out: &mut HostPhaseRecords, column: u64, msg: String| {
-            out.warnings
-                .push(FormatError::at(path, line_no, column, msg));
+            out.warnings.push(FormatError::at(path, line_no, column, msg));
         };
         let pass = match serde_json::from_slice::<LenientPass>(line) {
             Err(e) => {
-                let what = if e.is_eof() {
-                    "line ends early (truncated?)"
-                } else {
-                    "not valid JSON"
-                };
-                warn(
-                    &mut out,
-                    lead + e.column() as u64,
-                    format!("{what}, pass skipped"),
-                );
+                let what = if e.is_eof() { "line ends early (truncated?)" } else { "not valid JSON" };
+                warn(&mut out, lead + e.column() as u64, format!("{what}, pass skipped"));
                 continue;
             }
             Ok(LenientPass(None)) => {
-                warn(
-                    &mut out,
-                    lead + 1,
-                    "expected a pass object `{\"pid\", \"inv\", \"records\": [...]}`, line skipped"
-                        .to_owned(),
-                );
+                warn(&mut out, lead + 1, "expected a pass object `{\"pid\", \"inv\", \"records\": [...]}`, line skipped".to_owned());
                 continue;
             }
             Ok(LenientPass(Some(p))) => p,
@@ -392,17 +373,12 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
             None => Vec::new(),
             Some(RawRecords::List(r)) => r,
             Some(RawRecords::NotAList) => {
-                warn(
-                    &mut out,
-                    lead + 1,
-                    "`records` is not an array, pass skipped".to_owned(),
-                );
+                warn(&mut out, lead + 1, "`records` is not an array, pass skipped".to_owned());
                 continue;
             }
         };
         for (k, rec) in records.into_iter().enumerate() {
-            let parsed =
-                rec.and_then(|r| Some((r.phase?, r.start_ns?, r.end_ns?, r.detail, r.tid)));
+            let parsed = rec.and_then(|r| Some((r.phase?, r.start_ns?, r.end_ns?, r.detail, r.tid)));
             let Some((phase, start, end, detail, tid)) = parsed else {
                 warn(
                     &mut out,
@@ -425,8 +401,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
         out.pass_clock.push(pass.clock);
         out.pass_dropped.push(pass.dropped.unwrap_or(0));
         out.pass_line.push(line_no);
-        let n = u32::try_from(out.phase.len())
-            .map_err(|_| FormatError::at(path, line_no, 0, "more than 2^32 records"))?;
+        let n = u32::try_from(out.phase.len()).map_err(|_| FormatError::at(path, line_no, 0, "more than 2^32 records"))?;
         out.record_offsets.push(n);
     }
     out.phase_names = phases.names;

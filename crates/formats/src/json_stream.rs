@@ -102,7 +102,12 @@ enum State {
     Colon(Vec<u8>),
     Value(Vec<u8>),
     /// Inside a streamed array. `inner` is the inner array's state for nested layouts.
-    Array { slot: usize, layout: Layout, outer: Arr, inner: Option<Arr> },
+    Array {
+        slot: usize,
+        layout: Layout,
+        outer: Arr,
+        inner: Option<Arr>,
+    },
     /// After a value: `,` or `}`.
     AfterValue,
     /// After the closing `}`: only whitespace.

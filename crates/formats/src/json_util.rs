@@ -76,9 +76,7 @@ impl Visitor<'_> for IdVisitor {
         }
         let digits = t.strip_prefix('-').unwrap_or(t);
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(E::custom(format_args!(
-                "id {v:?} does not fit in 64 bits (ids are -9223372036854775808..=18446744073709551615)"
-            )));
+            return Err(E::custom(format_args!("id {v:?} does not fit in 64 bits (ids are -9223372036854775808..=18446744073709551615)")));
         }
         Err(E::invalid_value(de::Unexpected::Str(v), &self))
     }
@@ -131,22 +129,13 @@ pub(crate) fn json_error(path: &str, bytes: &[u8], err: &serde_json::Error) -> F
         let line_start = if e.line <= 1 {
             Some(0)
         } else {
-            bytes
-                .iter()
-                .enumerate()
-                .filter(|&(_, &b)| b == b'\n')
-                .nth((e.line - 2) as usize)
-                .map(|(i, _)| i + 1)
+            bytes.iter().enumerate().filter(|&(_, &b)| b == b'\n').nth((e.line - 2) as usize).map(|(i, _)| i + 1)
         };
         if let Some(start) = line_start {
             // serde_json's column is the byte it stopped at (1-based) or the one after it.
             let at = start + (e.column as usize).saturating_sub(1);
             for token in ["NaN", "-Infinity", "Infinity"] {
-                let hit = [at.saturating_sub(1), at].iter().any(|&i| {
-                    bytes
-                        .get(i..)
-                        .is_some_and(|r| r.starts_with(token.as_bytes()))
-                });
+                let hit = [at.saturating_sub(1), at].iter().any(|&i| bytes.get(i..).is_some_and(|r| r.starts_with(token.as_bytes())));
                 if hit {
                     e.message = format!(
                         "`{token}` is not valid JSON (Python's json writes it for a float that \
@@ -197,9 +186,6 @@ pub(crate) fn position_of_offset(bytes: &[u8], at: usize) -> (u64, u64) {
     let before = bytes.get(..at).unwrap_or(bytes);
     #[allow(clippy::naive_bytecount)] // error path only; no extra dependency for it
     let line = before.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
     (line, (at - line_start) as u64 + 1)
 }

@@ -83,25 +83,16 @@ pub fn check_path(p: &str) -> Option<&'static str> {
 
 /// Parses a manifest into `(path, size_bytes)` entries (file order).
 pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<(String, u64)>, FormatError> {
-    let ObjectOnly(m): ObjectOnly<RawManifest> =
-        serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
+    let ObjectOnly(m): ObjectOnly<RawManifest> = serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
     if m.format != FORMAT {
-        return Err(FormatError::at_key(
-            path,
-            bytes,
-            "format",
-            format!("`format` is {:?}; expected {FORMAT:?}", m.format),
-        ));
+        return Err(FormatError::at_key(path, bytes, "format", format!("`format` is {:?}; expected {FORMAT:?}", m.format)));
     }
     if m.version != VERSION {
         return Err(FormatError::at_key(
             path,
             bytes,
             "version",
-            format!(
-                "manifest version {} is not supported (expected {VERSION})",
-                m.version
-            ),
+            format!("manifest version {} is not supported (expected {VERSION})", m.version),
         ));
     }
     let mut out = Vec::with_capacity(m.files.len());
@@ -117,12 +108,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<(String, u64)>, FormatError
                 },
                 at => at,
             };
-            return Err(FormatError::at(
-                path,
-                line,
-                column,
-                format!("unsafe manifest path {lit}: {why}"),
-            ));
+            return Err(FormatError::at(path, line, column, format!("unsafe manifest path {lit}: {why}")));
         }
         out.push((e.path, e.size_bytes));
     }
@@ -133,8 +119,5 @@ fn find(bytes: &[u8], needle: &[u8]) -> (u64, u64) {
     if needle.is_empty() || needle.len() > bytes.len() {
         return (0, 0);
     }
-    bytes
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map_or((0, 0), |at| crate::json_util::position_of_offset(bytes, at))
+    bytes.windows(needle.len()).position(|w| w == needle).map_or((0, 0), |at| crate::json_util::position_of_offset(bytes, at))
 }

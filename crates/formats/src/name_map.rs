@@ -22,31 +22,18 @@ pub struct NameMap {
 impl NameMap {
     /// The name of `func_id`, if mapped.
     pub fn name(&self, func_id: i64) -> Option<&str> {
-        self.entries
-            .binary_search_by_key(&func_id, |(id, _)| *id)
-            .ok()
-            .and_then(|i| self.entries.get(i))
-            .map(|(_, n)| n.as_str())
+        self.entries.binary_search_by_key(&func_id, |(id, _)| *id).ok().and_then(|i| self.entries.get(i)).map(|(_, n)| n.as_str())
     }
 }
 
 /// Parses a name map. `path` is only used in errors.
 pub fn parse(path: &str, bytes: &[u8]) -> Result<NameMap, FormatError> {
-    let v: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| crate::json_util::json_error(path, bytes, &e))?;
+    let v: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| crate::json_util::json_error(path, bytes, &e))?;
     let serde_json::Value::Object(top) = v else {
-        return Err(FormatError::at(
-            path,
-            1,
-            1,
-            "expected a JSON object mapping func ids to names",
-        ));
+        return Err(FormatError::at(path, 1, 1, "expected a JSON object mapping func ids to names"));
     };
     let mut out = NameMap {
-        orchestrator_name: top
-            .get("orchestrator_name")
-            .and_then(|x| x.as_str())
-            .map(str::to_owned),
+        orchestrator_name: top.get("orchestrator_name").and_then(|x| x.as_str()).map(str::to_owned),
         level: top.get("level").and_then(serde_json::Value::as_i64),
         ..NameMap::default()
     };
@@ -61,17 +48,12 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<NameMap, FormatError> {
                 "`callable_id_to_name` must be an object mapping func ids to names",
             ));
         }
-        None if top.contains_key("orchestrator_name") || top.contains_key("level") => {
-            return Ok(out)
-        }
+        None if top.contains_key("orchestrator_name") || top.contains_key("level") => return Ok(out),
         None => &top,
     };
     let mut skipped = 0usize;
     for (k, val) in map {
-        if matches!(
-            k.as_str(),
-            "level" | "orchestrator_name" | "callable_id_to_name"
-        ) {
+        if matches!(k.as_str(), "level" | "orchestrator_name" | "callable_id_to_name") {
             continue;
         }
         match (k.trim().parse::<i64>(), val.as_str()) {
@@ -80,9 +62,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<NameMap, FormatError> {
         }
     }
     if skipped > 0 {
-        out.warnings.push(format!(
-            "{skipped} name map entr(y/ies) skipped (key not an integer or value not a string)"
-        ));
+        out.warnings.push(format!("{skipped} name map entr(y/ies) skipped (key not an integer or value not a string)"));
     }
     out.entries.sort_by_key(|(id, _)| *id);
     out.entries.dedup_by_key(|(id, _)| *id);

@@ -29,10 +29,7 @@ pub fn parse(text: &str) -> Vec<PassWarning> {
         let Some(at) = line.find(": warning: ") else {
             continue;
         };
-        let (location, rest) = (
-            line.get(..at).unwrap_or(""),
-            line.get(at + 11..).unwrap_or(""),
-        );
+        let (location, rest) = (line.get(..at).unwrap_or(""), line.get(at + 11..).unwrap_or(""));
         if location.is_empty() || location.starts_with(' ') {
             continue;
         }
@@ -85,20 +82,11 @@ mod tests {
         let w = parse(log);
         assert_eq!(w.len(), 3);
         assert_eq!(w[0].file, "passes_dump/03_after_ConvertToSSA.py");
-        assert_eq!(
-            (w[0].line, w[0].column, w[0].log_line),
-            (Some(41), Some(9), 1)
-        );
+        assert_eq!((w[0].line, w[0].column, w[0].log_line), (Some(41), Some(9), 1));
         assert_eq!(w[0].rule.as_deref(), Some("UnusedVariableCheck"));
-        assert_eq!(
-            w[0].message,
-            "Unused variable 'raw__ssa_v0' in function 'decode'"
-        );
+        assert_eq!(w[0].message, "Unused variable 'raw__ssa_v0' in function 'decode'");
         assert_eq!((w[1].line, w[1].log_line), (None, 4));
         assert_eq!(w[1].rule.as_deref(), Some("OutParamWriteDropped"));
-        assert_eq!(
-            (w[2].file.as_str(), w[2].line, w[2].rule.as_deref()),
-            ("C:\\x\\y.py", Some(3), None)
-        );
+        assert_eq!((w[2].file.as_str(), w[2].line, w[2].rule.as_deref()), ("C:\\x\\y.py", Some(3), None));
     }
 }

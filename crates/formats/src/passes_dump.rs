@@ -43,10 +43,7 @@ impl PassDumpListing {
 
     /// The last `AllocateMemoryAddr` snapshot (input of the memory reuse view).
     pub fn memory_snapshot(&self) -> Option<&Snapshot> {
-        self.snapshots
-            .iter()
-            .rev()
-            .find(|s| s.pass_name == "AllocateMemoryAddr")
+        self.snapshots.iter().rev().find(|s| s.pass_name == "AllocateMemoryAddr")
     }
 }
 
@@ -99,78 +96,46 @@ pub fn validate(file_names: &[&str]) -> PassDumpListing {
         match classify(name) {
             Kind::Frontend => out.has_frontend = true,
             Kind::Snapshot(index, pass_name) => {
-                out.snapshots.push(Snapshot {
-                    index,
-                    pass_name,
-                    file_name: name.to_owned(),
-                });
+                out.snapshots.push(Snapshot { index, pass_name, file_name: name.to_owned() });
             }
             Kind::Malformed => malformed.push(name),
             Kind::Ignored => {}
         }
     }
-    out.snapshots.sort_by(|a, b| {
-        a.index
-            .cmp(&b.index)
-            .then_with(|| a.file_name.cmp(&b.file_name))
-    });
+    out.snapshots.sort_by(|a, b| a.index.cmp(&b.index).then_with(|| a.file_name.cmp(&b.file_name)));
     if !out.has_frontend {
-        out.problems.push(format!(
-            "missing {FRONTEND}: the first pass has nothing to be compared with"
-        ));
+        out.problems.push(format!("missing {FRONTEND}: the first pass has nothing to be compared with"));
     }
     if out.snapshots.iter().all(|s| s.index == 0) {
-        out.problems
-            .push("no pass snapshots (NN_after_<Pass>.py) found".to_owned());
+        out.problems.push("no pass snapshots (NN_after_<Pass>.py) found".to_owned());
     }
     malformed.sort_unstable();
     for m in malformed {
-        out.problems.push(format!(
-            "malformed snapshot name: {m} (expected NN_after_<Pass>.py)"
-        ));
+        out.problems.push(format!("malformed snapshot name: {m} (expected NN_after_<Pass>.py)"));
     }
     for s in out.snapshots.iter().filter(|s| s.index == 0) {
-        out.problems.push(format!(
-            "snapshot index 0 is reserved for {FRONTEND}: {}",
-            s.file_name
-        ));
+        out.problems.push(format!("snapshot index 0 is reserved for {FRONTEND}: {}", s.file_name));
     }
     let mut i = 0;
     while i < out.snapshots.len() {
         let idx = out.snapshots.get(i).map_or(0, |s| s.index);
-        let same: Vec<&str> = out
-            .snapshots
-            .iter()
-            .skip(i)
-            .take_while(|s| s.index == idx)
-            .map(|s| s.file_name.as_str())
-            .collect();
+        let same: Vec<&str> = out.snapshots.iter().skip(i).take_while(|s| s.index == idx).map(|s| s.file_name.as_str()).collect();
         if same.len() > 1 {
-            out.problems.push(format!(
-                "duplicate snapshot index {idx}: {}",
-                same.join(", ")
-            ));
+            out.problems.push(format!("duplicate snapshot index {idx}: {}", same.join(", ")));
         }
         i += same.len().max(1);
     }
     // Gaps in 1..=max, reported as runs.
     let mut expected = 1u32;
-    let mut seen: Vec<u32> = out
-        .snapshots
-        .iter()
-        .map(|s| s.index)
-        .filter(|&x| x > 0)
-        .collect();
+    let mut seen: Vec<u32> = out.snapshots.iter().map(|s| s.index).filter(|&x| x > 0).collect();
     seen.dedup();
     for &idx in &seen {
         if idx > expected {
             let last = idx - 1;
             if last == expected {
-                out.problems
-                    .push(format!("missing snapshot index {expected:02}"));
+                out.problems.push(format!("missing snapshot index {expected:02}"));
             } else {
-                out.problems
-                    .push(format!("missing snapshot indices {expected:02}..{last:02}"));
+                out.problems.push(format!("missing snapshot indices {expected:02}..{last:02}"));
             }
         }
         expected = idx.saturating_add(1);

@@ -65,9 +65,7 @@ pub struct Tokens<'a> {
 impl<'a> Tokens<'a> {
     /// The source text of a token.
     pub fn text_of(&self, t: &Token) -> &'a str {
-        self.text
-            .get(t.start as usize..t.end as usize)
-            .unwrap_or("")
+        self.text.get(t.start as usize..t.end as usize).unwrap_or("")
     }
 
     /// The tokens of one statement.
@@ -77,10 +75,8 @@ impl<'a> Tokens<'a> {
 }
 
 const THREE_CHAR_OPS: [&str; 5] = ["**=", "//=", ">>=", "<<=", "..."];
-const TWO_CHAR_OPS: [&str; 19] = [
-    "->", ":=", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "**",
-    "//", "<<", ">>",
-];
+const TWO_CHAR_OPS: [&str; 19] =
+    ["->", ":=", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "**", "//", "<<", ">>"];
 
 fn is_ident_start(c: char) -> bool {
     c == '_' || c.is_alphabetic()
@@ -95,11 +91,7 @@ fn is_ident_continue(c: char) -> bool {
 #[allow(clippy::too_many_lines, clippy::many_single_char_names)] // one scanner loop
 pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError> {
     let bytes = text.as_bytes();
-    let mut out = Tokens {
-        text,
-        tokens: Vec::new(),
-        lines: Vec::new(),
-    };
+    let mut out = Tokens { text, tokens: Vec::new(), lines: Vec::new() };
     let mut i = 0usize;
     let mut line = 1u32;
     let mut line_start = 0usize;
@@ -114,12 +106,7 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
             if n > f {
                 let first_line = out.tokens.get(f).map_or(0, |t| t.line);
                 let last_line = out.tokens.get(n - 1).map_or(0, |t| t.line);
-                out.lines.push(LogicalLine {
-                    indent,
-                    first_line,
-                    last_line,
-                    tokens: f..n,
-                });
+                out.lines.push(LogicalLine { indent, first_line, last_line, tokens: f..n });
             }
         }
     };
@@ -141,15 +128,8 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                     i += 1;
                 }
             }
-            b'\\'
-                if bytes.get(i + 1) == Some(&b'\n')
-                    || (bytes.get(i + 1) == Some(&b'\r') && bytes.get(i + 2) == Some(&b'\n')) =>
-            {
-                i += if bytes.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    3
-                };
+            b'\\' if bytes.get(i + 1) == Some(&b'\n') || (bytes.get(i + 1) == Some(&b'\r') && bytes.get(i + 2) == Some(&b'\n')) => {
+                i += if bytes.get(i + 1) == Some(&b'\n') { 2 } else { 3 };
                 line += 1;
                 line_start = i;
             }
@@ -178,12 +158,7 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                     let mut j = i + prefix_len + quote_len;
                     loop {
                         let Some(&cb) = bytes.get(j) else {
-                            return Err(FormatError::at(
-                                path,
-                                u64::from(tok_line),
-                                col(start, line_start),
-                                "unterminated string literal",
-                            ));
+                            return Err(FormatError::at(path, u64::from(tok_line), col(start, line_start), "unterminated string literal"));
                         };
                         if cb == b'\\' {
                             // Even in raw strings a backslash keeps the next quote in the literal.
@@ -208,11 +183,7 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                             j += 1;
                             continue;
                         }
-                        if cb == quote
-                            && (quote_len == 1
-                                || (bytes.get(j + 1) == Some(&quote)
-                                    && bytes.get(j + 2) == Some(&quote)))
-                        {
+                        if cb == quote && (quote_len == 1 || (bytes.get(j + 1) == Some(&quote) && bytes.get(j + 2) == Some(&quote))) {
                             j += quote_len;
                             break;
                         }
@@ -221,16 +192,10 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                     i = j;
                     kind = TokenKind::Str;
                 } else if is_ident_start(c) {
-                    let len: usize = rest
-                        .chars()
-                        .take_while(|&c| is_ident_continue(c))
-                        .map(char::len_utf8)
-                        .sum();
+                    let len: usize = rest.chars().take_while(|&c| is_ident_continue(c)).map(char::len_utf8).sum();
                     i += len;
                     kind = TokenKind::Name;
-                } else if c.is_ascii_digit()
-                    || (c == '.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
-                {
+                } else if c.is_ascii_digit() || (c == '.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
                     i += 1;
                     while i < bytes.len() {
                         let d = bytes[i];
@@ -280,28 +245,13 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                     i += len;
                     kind = TokenKind::Op;
                 }
-                let depth = if matches!(b, b')' | b']' | b'}') && kind == TokenKind::Op {
-                    depth.saturating_sub(1)
-                } else {
-                    depth
-                };
-                out.tokens.push(Token {
-                    kind,
-                    start: start as u32,
-                    end: i as u32,
-                    line: tok_line,
-                    depth,
-                });
+                let depth = if matches!(b, b')' | b']' | b'}') && kind == TokenKind::Op { depth.saturating_sub(1) } else { depth };
+                out.tokens.push(Token { kind, start: start as u32, end: i as u32, line: tok_line, depth });
             }
         }
     }
     if let Some(&(open, l, c)) = stack.last() {
-        return Err(FormatError::at(
-            path,
-            u64::from(l),
-            c as u64,
-            format!("'{}' was never closed", open as char),
-        ));
+        return Err(FormatError::at(path, u64::from(l), c as u64, format!("'{}' was never closed", open as char)));
     }
     finish(&mut out, &mut stmt_first, stmt_indent);
     Ok(out)
@@ -422,9 +372,7 @@ fn class_name<'a>(toks: &Tokens<'a>, line: &LogicalLine) -> Option<&'a str> {
 }
 
 fn is_decorator(toks: &Tokens<'_>, line: &LogicalLine) -> bool {
-    toks.line_tokens(line)
-        .first()
-        .is_some_and(|t| toks.text_of(t) == "@")
+    toks.line_tokens(line).first().is_some_and(|t| toks.text_of(t) == "@")
 }
 
 /// Index one past the last statement of the block that follows statement `at` (statements
@@ -437,12 +385,7 @@ fn block_end(toks: &Tokens<'_>, at: usize, indent: u32) -> usize {
     j
 }
 
-fn function_at(
-    toks: &Tokens<'_>,
-    decorators_from: usize,
-    at: usize,
-    class: Option<&str>,
-) -> Option<FunctionOutline> {
+fn function_at(toks: &Tokens<'_>, decorators_from: usize, at: usize, class: Option<&str>) -> Option<FunctionOutline> {
     let stmt = toks.lines.get(at)?;
     let name = def_name(toks, stmt)?;
     let end = block_end(toks, at, stmt.indent);
@@ -516,11 +459,7 @@ pub fn outline(toks: &Tokens<'_>) -> Vec<FunctionOutline> {
 /// The first statement at or after `from` that is not a decorator at `indent`.
 fn skip_decorators(toks: &Tokens<'_>, from: usize, indent: u32) -> usize {
     let mut at = from;
-    while toks
-        .lines
-        .get(at)
-        .is_some_and(|x| is_decorator(toks, x) && x.indent == indent)
-    {
+    while toks.lines.get(at).is_some_and(|x| is_decorator(toks, x) && x.indent == indent) {
         at += 1;
     }
     at
@@ -535,11 +474,7 @@ mod tests {
     fn logical_lines_span_brackets_and_strings() {
         let src = "a: pl.Tile[\n    [1, 2], pl.FP32\n] = f(x, 's)', \"\"\"x\ny\"\"\")  # c\nb = 1; c = 2\nd = \\\n  3\n";
         let t = tokenize("t.py", src).expect("ok");
-        let spans: Vec<(u32, u32, u32)> = t
-            .lines
-            .iter()
-            .map(|l| (l.first_line, l.last_line, l.indent))
-            .collect();
+        let spans: Vec<(u32, u32, u32)> = t.lines.iter().map(|l| (l.first_line, l.last_line, l.indent)).collect();
         assert_eq!(spans, vec![(1, 4, 0), (5, 5, 0), (5, 5, 0), (6, 7, 0)]);
     }
 
@@ -558,10 +493,7 @@ mod tests {
         let src = "import x\n\n@dec\ndef top(a):\n    return a\n\n\nclass P:\n    @pl.function(type=1)\n    def m(\n        self,\n    ) -> int:\n        if a:\n            b = 1\n        # trailing comment\n\n    def n(self): pass\n    class Inner:\n        def hidden(self):\n            pass\ny = 2\n";
         let t = tokenize("t.py", src).expect("ok");
         let o = outline(&t);
-        let got: Vec<(&str, u32, u32)> = o
-            .iter()
-            .map(|f| (f.key.as_str(), f.start_line, f.end_line))
-            .collect();
+        let got: Vec<(&str, u32, u32)> = o.iter().map(|f| (f.key.as_str(), f.start_line, f.end_line)).collect();
         assert_eq!(got, vec![("top", 3, 5), ("P.m", 9, 14), ("P.n", 17, 17)]);
     }
 }

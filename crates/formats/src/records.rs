@@ -87,17 +87,12 @@ pub struct Metadata {
 impl Metadata {
     /// `core_types[core_id]`, `Aiv` past the end (reference default).
     pub fn core_type(&self, core_id: u32) -> CoreType {
-        self.core_types
-            .get(core_id as usize)
-            .copied()
-            .unwrap_or_default()
+        self.core_types.get(core_id as usize).copied().unwrap_or_default()
     }
 
     /// Scheduler thread owning `core_id`, if assigned.
     pub fn thread_of_core(&self, core_id: u32) -> Option<u32> {
-        self.core_to_thread
-            .get(core_id as usize)
-            .and_then(|&t| u32::try_from(t).ok())
+        self.core_to_thread.get(core_id as usize).and_then(|&t| u32::try_from(t).ok())
     }
 }
 
@@ -490,10 +485,7 @@ impl ChipRecords {
     /// records present, or a `host_capture` object.
     pub fn is_host_mode(&self) -> bool {
         self.metadata.orchestrator_source.as_deref() == Some("host")
-            || self
-                .host_orch_threads
-                .iter()
-                .any(|t| !t.submit_idx.is_empty())
+            || self.host_orch_threads.iter().any(|t| !t.submit_idx.is_empty())
             || self.metadata.host_capture.is_some()
     }
 
@@ -538,9 +530,7 @@ impl ChipRecords {
 
     /// Number of AICore rows (or v1 task rows).
     pub fn aicore_row_count(&self) -> usize {
-        self.v1_tasks
-            .as_ref()
-            .map_or(self.aicore.len(), |v| v.task_id.len())
+        self.v1_tasks.as_ref().map_or(self.aicore.len(), |v| v.task_id.len())
     }
 }
 
@@ -628,10 +618,7 @@ impl<'de> Deserialize<'de> for AicoreRow {
                 if n < 5 {
                     return Err(de::Error::invalid_length(n, &self));
                 }
-                Ok(AicoreRow {
-                    vals,
-                    width: n as u8,
-                })
+                Ok(AicoreRow { vals, width: n as u8 })
             }
         }
         d.deserialize_seq(V)
@@ -655,12 +642,7 @@ impl Sink<'_> for AicoreSink {
             self.mixed = true;
         }
         let (Ok(core), Ok(epoch)) = (u32::try_from(core), u32::try_from(epoch)) else {
-            self.err.get_or_insert_with(|| {
-                format!(
-                    "AICore row {}: core_id or run_epoch does not fit in 32 bits",
-                    self.rows.len()
-                )
-            });
+            self.err.get_or_insert_with(|| format!("AICore row {}: core_id or run_epoch does not fit in 32 bits", self.rows.len()));
             return;
         };
         self.rows.core_id.push(core);
@@ -703,10 +685,7 @@ impl<'de> Deserialize<'de> for AicpuRow {
                 if n < 4 {
                     return Err(de::Error::invalid_length(n, &self));
                 }
-                Ok(AicpuRow {
-                    vals,
-                    width: n as u8,
-                })
+                Ok(AicpuRow { vals, width: n as u8 })
             }
         }
         d.deserialize_seq(V)
@@ -730,12 +709,7 @@ impl Sink<'_> for AicpuSink {
             self.mixed = true;
         }
         let (Ok(core), Ok(epoch)) = (u32::try_from(core), u32::try_from(epoch)) else {
-            self.err.get_or_insert_with(|| {
-                format!(
-                    "AICPU row {}: core_id or run_epoch does not fit in 32 bits",
-                    self.rows.len()
-                )
-            });
+            self.err.get_or_insert_with(|| format!("AICPU row {}: core_id or run_epoch does not fit in 32 bits", self.rows.len()));
             return;
         };
         self.rows.core_id.push(core);
@@ -891,11 +865,7 @@ struct SchedSink {
 impl<'de> Sink<'de> for SchedSink {
     type Rec = SchedRec<'de>;
     fn push(&mut self, r: SchedRec<'de>) {
-        let name = r
-            .kind
-            .as_deref()
-            .or(r.phase.as_deref())
-            .unwrap_or("unknown");
+        let name = r.kind.as_deref().or(r.phase.as_deref()).unwrap_or("unknown");
         let kind = SchedKind::from_name(name);
         let loop_iter = r.loop_iter.map_or(0, |n| n.0 as u32);
         let tasks = r.tasks_processed.map_or(0, |n| n.0 as u32);
@@ -957,9 +927,7 @@ impl<'de> Sink<'de> for OrchSink {
         let submit = r.submit_idx.map_or(0, |n| n.0 as u32);
         let task = r.task_id.map_or(u64::MAX, |n| n.0);
         if r.start_cycles.is_none() && (r.start_time_us.is_some() || r.end_time_us.is_some()) {
-            let p = self
-                .v1_phases
-                .intern(r.phase.as_deref().unwrap_or("orch_submit"));
+            let p = self.v1_phases.intern(r.phase.as_deref().unwrap_or("orch_submit"));
             self.v1.phase.push(p);
             self.v1.start_us.push(r.start_time_us.unwrap_or(0.0));
             self.v1.end_us.push(r.end_time_us.unwrap_or(0.0));
@@ -969,13 +937,9 @@ impl<'de> Sink<'de> for OrchSink {
         }
         self.raw.submit_idx.push(submit);
         self.raw.task_id.push(task);
-        self.raw
-            .start_cycles
-            .push(r.start_cycles.map_or(0, |n| n.0));
+        self.raw.start_cycles.push(r.start_cycles.map_or(0, |n| n.0));
         self.raw.end_cycles.push(r.end_cycles.map_or(0, |n| n.0));
-        self.raw
-            .run_epoch
-            .push(r.run_epoch.map_or(0, |n| n.0 as u32));
+        self.raw.run_epoch.push(r.run_epoch.map_or(0, |n| n.0 as u32));
     }
 }
 
@@ -996,9 +960,7 @@ struct HostOrchSink(HostOrchThread);
 impl Sink<'_> for HostOrchSink {
     type Rec = HostOrchRec;
     fn push(&mut self, r: HostOrchRec) {
-        self.0
-            .submit_idx
-            .push(r.submit_idx.map_or(0, |n| n.0 as u32));
+        self.0.submit_idx.push(r.submit_idx.map_or(0, |n| n.0 as u32));
         self.0.task_id.push(r.task_id.map_or(u64::MAX, |n| n.0));
         self.0.start_host_ns.push(r.start_host_ns.0);
         self.0.end_host_ns.push(r.end_host_ns.0);
@@ -1063,15 +1025,8 @@ impl<'de> Sink<'de> for V1Sink {
         t.task_id.push(r.task_id.0);
         t.func_id.push(r.func_id.unwrap_or(-1));
         t.core_id.push(r.core_id.map_or(0, |n| n.0 as u32));
-        t.core_type.push(
-            r.core_type
-                .as_deref()
-                .map_or(CoreType::Aiv, CoreType::from_name),
-        );
-        t.ring_id.push(r.ring_id.map_or_else(
-            || ((r.task_id.0 >> 32) & 0xFFFF_FFFF) as u32,
-            |n| n.0 as u32,
-        ));
+        t.core_type.push(r.core_type.as_deref().map_or(CoreType::Aiv, CoreType::from_name));
+        t.ring_id.push(r.ring_id.map_or_else(|| ((r.task_id.0 >> 32) & 0xFFFF_FFFF) as u32, |n| n.0 as u32));
         t.start_us.push(r.start_time_us);
         t.end_us.push(r.end_time_us);
         t.dispatch_us.push(r.dispatch_time_us.unwrap_or(0.0));
@@ -1263,12 +1218,7 @@ fn format_name(key: LevelKey, shape: Shape) -> &'static str {
     }
 }
 
-fn take_sink_error(
-    path: &str,
-    bytes: &[u8],
-    key: &str,
-    err: Option<String>,
-) -> Result<(), FormatError> {
+fn take_sink_error(path: &str, bytes: &[u8], key: &str, err: Option<String>) -> Result<(), FormatError> {
     match err {
         Some(msg) => Err(FormatError::at_key(path, bytes, key, msg)),
         None => Ok(()),
@@ -1277,15 +1227,9 @@ fn take_sink_error(
 
 fn convert_metadata(m: RawMetadata<'_>) -> Metadata {
     Metadata {
-        clock_freq_hz: m
-            .clock_freq_hz
-            .and_then(|n| u64::try_from(n).ok())
-            .unwrap_or(0),
+        clock_freq_hz: m.clock_freq_hz.and_then(|n| u64::try_from(n).ok()).unwrap_or(0),
         num_cores: m.num_cores.map_or(0, |n| n.0 as u32),
-        core_types: m
-            .core_types
-            .map(|v| v.iter().map(|s| CoreType::from_name(s)).collect())
-            .unwrap_or_default(),
+        core_types: m.core_types.map(|v| v.iter().map(|s| CoreType::from_name(s)).collect()).unwrap_or_default(),
         core_to_thread: m.core_to_thread.unwrap_or_default(),
         runtime: m.runtime,
         orchestrator_source: m.orchestrator_source,
@@ -1322,9 +1266,7 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
     for (pos, s) in streams.into_iter().enumerate() {
         let id = s.scheduler_id.map_or(pos, |i| i as usize);
         if id > 4096 {
-            warnings.push(format!(
-                "scheduler stream id {id} is implausibly large; stream skipped"
-            ));
+            warnings.push(format!("scheduler stream id {id} is implausibly large; stream skipped"));
             continue;
         }
         if out.len() <= id {
@@ -1333,10 +1275,7 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
         let mut t = s.records.map(|o| o.0.raw).unwrap_or_default();
         for m in s.metrics {
             if m.record_index >= t.len() {
-                warnings.push(format!(
-                    "scheduler stream {id}: metric for record {} out of range",
-                    m.record_index
-                ));
+                warnings.push(format!("scheduler stream {id}: metric for record {} out of range", m.record_index));
                 continue;
             }
             let i = m.record_index;
@@ -1355,9 +1294,7 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
         }
         if let Some(slot) = out.get_mut(id) {
             if !slot.is_empty() {
-                warnings.push(format!(
-                    "scheduler stream id {id} appears twice; later stream kept"
-                ));
+                warnings.push(format!("scheduler stream id {id} appears twice; later stream kept"));
             }
             *slot = t;
         }
@@ -1367,8 +1304,7 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
 
 /// Parses a records file. `path` is only used in errors.
 pub fn parse(path: &str, bytes: &[u8]) -> Result<ChipRecords, FormatError> {
-    let ObjectOnly(raw): ObjectOnly<RawFile<'_>> =
-        serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
+    let ObjectOnly(raw): ObjectOnly<RawFile<'_>> = serde_json::from_slice(bytes).map_err(|e| json_error(path, bytes, &e))?;
     from_raw(path, bytes, raw).map(|mut r| {
         r.shrink_to_fit();
         r
@@ -1400,20 +1336,12 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     };
     if let Some(l) = level_raw {
         if l < 0 || l > i64::from(u32::MAX) {
-            return Err(FormatError::at_key(
-                path,
-                bytes,
-                key_name,
-                format!("`{key_name}` is {l}; expected a level 1..4"),
-            ));
+            return Err(FormatError::at_key(path, bytes, key_name, format!("`{key_name}` is {l}; expected a level 1..4")));
         }
     }
 
     let clock_in_file = raw.metadata.as_ref().and_then(|m| m.0.clock_freq_hz);
-    let mut metadata = raw
-        .metadata
-        .map(|m| convert_metadata(m.0))
-        .unwrap_or_default();
+    let mut metadata = raw.metadata.map(|m| convert_metadata(m.0)).unwrap_or_default();
     if metadata.core_to_thread.is_empty() {
         if let Some(c2t) = raw.core_to_thread {
             metadata.core_to_thread = c2t;
@@ -1421,30 +1349,16 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     }
 
     let mut sched_sinks = raw.aicpu_scheduler_phases.map(|l| l.0).unwrap_or_default();
-    let orch_sinks = raw
-        .aicpu_orchestrator_phases
-        .map(|l| l.0)
-        .unwrap_or_default();
-    let host_orch_threads: Vec<HostOrchThread> = raw
-        .host_orchestrator_phases
-        .map(|l| l.0.into_iter().map(|s| s.0).collect())
-        .unwrap_or_default();
-    let host_uploads = raw
-        .host_device_uploads
-        .map_or_else(HostUploads::default, |o| {
-            let mut up = o.0.up;
-            up.phase_names = o.0.names.names;
-            up
-        });
+    let orch_sinks = raw.aicpu_orchestrator_phases.map(|l| l.0).unwrap_or_default();
+    let host_orch_threads: Vec<HostOrchThread> =
+        raw.host_orchestrator_phases.map(|l| l.0.into_iter().map(|s| s.0).collect()).unwrap_or_default();
+    let host_uploads = raw.host_device_uploads.map_or_else(HostUploads::default, |o| {
+        let mut up = o.0.up;
+        up.phase_names = o.0.names.names;
+        up
+    });
 
-    let mut out = ChipRecords {
-        level: 0,
-        format: "",
-        metadata,
-        host_orch_threads,
-        host_uploads,
-        ..ChipRecords::default()
-    };
+    let mut out = ChipRecords { level: 0, format: "", metadata, host_orch_threads, host_uploads, ..ChipRecords::default() };
 
     if let Some(tasks) = raw.tasks {
         // Object ("v1") format: µs rows, already joined.
@@ -1459,9 +1373,7 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             })
             .collect();
         if raw.aicore_tasks.is_some() {
-            warnings.push(
-                "both `tasks` and `aicore_tasks` present; read `tasks` (object format)".to_owned(),
-            );
+            warnings.push("both `tasks` and `aicore_tasks` present; read `tasks` (object format)".to_owned());
         }
         out.format = format_name(key, Shape::Object);
         out.level = match level_raw {
@@ -1477,9 +1389,7 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
                     1
                 };
                 if matches!(key, LevelKey::None) {
-                    warnings.push(format!(
-                        "no level key; level {inferred} inferred from the content"
-                    ));
+                    warnings.push(format!("no level key; level {inferred} inferred from the content"));
                 }
                 inferred
             }
@@ -1500,10 +1410,7 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     let aicore = aicore.0;
     take_sink_error(path, bytes, "aicore_tasks", aicore.err)?;
     if aicore.mixed {
-        warnings.push(format!(
-            "`aicore_tasks` rows have mixed widths; read as {} columns",
-            aicore.rows.columns
-        ));
+        warnings.push(format!("`aicore_tasks` rows have mixed widths; read as {} columns", aicore.rows.columns));
     }
     out.aicore = aicore.rows;
 
@@ -1531,10 +1438,7 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     match (raw.scheduler_tasks, raw.aicpu_tasks) {
         (Some(st), other) => {
             if other.is_some() {
-                warnings.push(
-                    "both `scheduler_tasks` and `aicpu_tasks` present; read `scheduler_tasks`"
-                        .to_owned(),
-                );
+                warnings.push("both `scheduler_tasks` and `aicpu_tasks` present; read `scheduler_tasks`".to_owned());
             }
             if let Some(rec) = st.records {
                 take_sink_error(path, bytes, "scheduler_tasks", rec.0.err)?;
@@ -1560,30 +1464,16 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     };
     out.orch_threads = orch_sinks.into_iter().map(|s| s.raw).collect();
 
-    let unknown: usize = out
-        .sched_threads
-        .iter()
-        .map(|t| {
-            t.kind
-                .iter()
-                .filter(|k| matches!(k, SchedKind::Unknown(_)))
-                .count()
-        })
-        .sum();
+    let unknown: usize = out.sched_threads.iter().map(|t| t.kind.iter().filter(|k| matches!(k, SchedKind::Unknown(_))).count()).sum();
     if unknown > 0 {
-        warnings.push(format!(
-            "{unknown} scheduler phase record(s) of unknown kind (kept, not drawn)"
-        ));
+        warnings.push(format!("{unknown} scheduler phase record(s) of unknown kind (kept, not drawn)"));
     }
 
     out.format = format_name(key, Shape::Raw(out.aicore.columns));
     out.level = match (key, level_raw) {
         (LevelKey::Version | LevelKey::None, _) | (_, None) => {
             let inferred = if out.orch_threads.iter().any(|t| !t.submit_idx.is_empty())
-                || out
-                    .host_orch_threads
-                    .iter()
-                    .any(|t| !t.submit_idx.is_empty())
+                || out.host_orch_threads.iter().any(|t| !t.submit_idx.is_empty())
             {
                 4
             } else if !out.sched_threads.is_empty() {
@@ -1593,9 +1483,7 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             } else {
                 1
             };
-            warnings.push(format!(
-                "no swimlane level key; level {inferred} inferred from the content"
-            ));
+            warnings.push(format!("no swimlane level key; level {inferred} inferred from the content"));
             inferred
         }
         (_, Some(l)) => l as u32,
@@ -1604,10 +1492,7 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
         warnings.push(format!("level {} is above 4; read as 4", out.level));
     }
     if out.is_host_mode() && out.orch_threads.iter().any(|t| !t.submit_idx.is_empty()) {
-        warnings.push(
-            "host-orchestrated capture also has AICPU orchestrator records (ambiguous clocks)"
-                .to_owned(),
-        );
+        warnings.push("host-orchestrated capture also has AICPU orchestrator records (ambiguous clocks)".to_owned());
     }
     out.warnings = warnings;
     Ok(out)
@@ -1748,8 +1633,20 @@ mod fast_sched_tests {
     fn cols(r: &SchedRec<'_>) -> String {
         format!(
             "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-            r.kind, r.phase, r.start_cycles, r.end_cycles, r.start_time_us, r.end_time_us, r.loop_iter, r.tasks_processed,
-            r.pop_hit, r.pop_miss, r.task_id, r.shared_at_start, r.shared_at_end, r.run_epoch
+            r.kind,
+            r.phase,
+            r.start_cycles,
+            r.end_cycles,
+            r.start_time_us,
+            r.end_time_us,
+            r.loop_iter,
+            r.tasks_processed,
+            r.pop_hit,
+            r.pop_miss,
+            r.task_id,
+            r.shared_at_start,
+            r.shared_at_end,
+            r.run_epoch
         )
     }
 

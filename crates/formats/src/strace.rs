@@ -96,22 +96,14 @@ pub fn split_bar_name(name: &str) -> Option<BarName<'_>> {
         Some((t, rest)) if is_step_tag(t) => (Some(t), rest),
         _ => (None, head),
     };
-    Some(BarName {
-        tag,
-        callable,
-        stage,
-    })
+    Some(BarName { tag, callable, stage })
 }
 
 /// Devices of a `serving-worker-<ids>` process name (`serving-worker-0,1,2` → `[0, 1, 2]`).
 pub fn worker_devices(name: &str) -> Vec<u32> {
     name.strip_prefix(SERVING_WORKER_PREFIX)
         .map(|s| s.trim_start_matches(['-', '_']))
-        .map(|s| {
-            s.split(',')
-                .filter_map(|p| p.trim().parse::<u32>().ok())
-                .collect()
-        })
+        .map(|s| s.split(',').filter_map(|p| p.trim().parse::<u32>().ok()).collect())
         .unwrap_or_default()
 }
 
@@ -182,23 +174,13 @@ pub fn from_trace(trace: ChromeTrace) -> ServingStrace {
             } else {
                 ProcessKind::Serving
             };
-            let worker_devices = if kind == ProcessKind::ServingWorker {
-                worker_devices(&label)
-            } else {
-                Vec::new()
-            };
-            StraceProcess {
-                kind,
-                label,
-                worker_devices,
-            }
+            let worker_devices = if kind == ProcessKind::ServingWorker { worker_devices(&label) } else { Vec::new() };
+            StraceProcess { kind, label, worker_devices }
         })
         .collect();
     let mut device_lanes = Vec::new();
     for (ti, t) in trace.threads.iter().enumerate() {
-        let is_strace = processes
-            .get(t.process as usize)
-            .is_some_and(|p| p.kind == ProcessKind::HostStrace);
+        let is_strace = processes.get(t.process as usize).is_some_and(|p| p.kind == ProcessKind::HostStrace);
         if !is_strace {
             continue;
         }
@@ -218,20 +200,13 @@ pub fn from_trace(trace: ChromeTrace) -> ServingStrace {
             device_lanes.push(DeviceLane {
                 thread: ti as u32,
                 device_id,
-                label: t
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("device {device_id}")),
+                label: t.name.clone().unwrap_or_else(|| format!("device {device_id}")),
                 sort_index: t.sort_index,
             });
         }
     }
     device_lanes.sort_by_key(|l| (l.sort_index.unwrap_or(i64::MAX), l.device_id));
-    let mut s = ServingStrace {
-        processes,
-        device_lanes,
-        ..ServingStrace::default()
-    };
+    let mut s = ServingStrace { processes, device_lanes, ..ServingStrace::default() };
     let mut first = f64::INFINITY;
     let mut last = f64::NEG_INFINITY;
     for (i, &ph) in trace.events.ph.iter().enumerate() {

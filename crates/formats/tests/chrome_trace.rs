@@ -48,19 +48,8 @@ fn task_arg(v: &Value) -> Option<u64> {
 }
 
 /// (ph, name, cat, pid, tid, ts, dur, id, `bind_id`, `taskId`, `task_id`) of one event.
-type Row = (
-    u8,
-    String,
-    String,
-    Option<TraceId>,
-    Option<TraceId>,
-    Option<f64>,
-    Option<f64>,
-    Option<u64>,
-    Option<u64>,
-    Option<u64>,
-    Option<u64>,
-);
+type Row =
+    (u8, String, String, Option<TraceId>, Option<TraceId>, Option<f64>, Option<f64>, Option<u64>, Option<u64>, Option<u64>, Option<u64>);
 
 fn value_rows(events: &[Value]) -> Vec<Row> {
     events
@@ -112,11 +101,7 @@ fn stream_rows(t: &chrome_trace::ChromeTrace) -> Vec<Row> {
 fn merged_swimlanes_stream_equal_value_reads() {
     let mut checked = 0;
     for dir in runtime_dirs() {
-        for file in [
-            "merged_swimlane.json",
-            "CPM_static.json",
-            "CPM_observed.json",
-        ] {
+        for file in ["merged_swimlane.json", "CPM_static.json", "CPM_observed.json"] {
             let p = dir.join(file);
             let Ok(bytes) = std::fs::read(&p) else {
                 continue;
@@ -128,17 +113,11 @@ fn merged_swimlanes_stream_equal_value_reads() {
             assert_eq!(t.events.len(), events.len(), "{name}: event count");
             assert_eq!(t.document.event_count, events.len() as u64);
             assert!(!t.document.bare_array);
-            assert_eq!(
-                t.document.metadata.as_ref(),
-                doc.get("metadata"),
-                "{name}: metadata"
-            );
+            assert_eq!(t.document.metadata.as_ref(), doc.get("metadata"), "{name}: metadata");
             // Counts by ph.
             let mut by_ph: BTreeMap<u8, usize> = BTreeMap::new();
             for e in events {
-                *by_ph
-                    .entry(e["ph"].as_str().unwrap().as_bytes()[0])
-                    .or_default() += 1;
+                *by_ph.entry(e["ph"].as_str().unwrap().as_bytes()[0]).or_default() += 1;
             }
             for (&ph, &n) in &by_ph {
                 assert_eq!(t.count_phase(ph), n, "{name}: count of ph {}", ph as char);
@@ -168,24 +147,13 @@ fn merged_swimlanes_stream_equal_value_reads() {
                         psort.insert(pid, e["args"]["sort_index"].as_i64().unwrap());
                     }
                     "thread_name" => {
-                        tnames.insert(
-                            (pid, e["tid"].as_i64().unwrap()),
-                            e["args"]["name"].as_str().unwrap().to_owned(),
-                        );
+                        tnames.insert((pid, e["tid"].as_i64().unwrap()), e["args"]["name"].as_str().unwrap().to_owned());
                     }
                     _ => {}
                 }
             }
-            let our_pnames: BTreeMap<i64, String> = t
-                .processes
-                .iter()
-                .filter_map(|p| Some((p.pid.as_i64()?, p.name.clone()?)))
-                .collect();
-            let our_psort: BTreeMap<i64, i64> = t
-                .processes
-                .iter()
-                .filter_map(|p| Some((p.pid.as_i64()?, p.sort_index?)))
-                .collect();
+            let our_pnames: BTreeMap<i64, String> = t.processes.iter().filter_map(|p| Some((p.pid.as_i64()?, p.name.clone()?))).collect();
+            let our_psort: BTreeMap<i64, i64> = t.processes.iter().filter_map(|p| Some((p.pid.as_i64()?, p.sort_index?))).collect();
             let our_tnames: BTreeMap<(i64, i64), String> = t
                 .threads
                 .iter()
@@ -198,10 +166,7 @@ fn merged_swimlanes_stream_equal_value_reads() {
             assert_eq!(our_psort, psort, "{name}: process sort indices");
             assert_eq!(our_tnames, tnames, "{name}: thread names");
             assert_eq!(
-                t.processes
-                    .iter()
-                    .find(|p| p.pid == TraceId::Num(4))
-                    .and_then(|p| p.name.as_deref()),
+                t.processes.iter().find(|p| p.pid == TraceId::Num(4)).and_then(|p| p.name.as_deref()),
                 Some("Worker View"),
                 "{name}"
             );
@@ -212,10 +177,7 @@ fn merged_swimlanes_stream_equal_value_reads() {
                     .filter(|r| {
                         r.0 == b'X'
                             && r.3 == Some(TraceId::Num(4))
-                            && r.4
-                                .as_ref()
-                                .and_then(TraceId::as_i64)
-                                .is_some_and(|t| (10000..19000).contains(&t))
+                            && r.4.as_ref().and_then(TraceId::as_i64).is_some_and(|t| (10000..19000).contains(&t))
                     })
                     .map(|r| (r.4.clone(), r.5.unwrap(), r.6.unwrap(), r.9))
                     .collect()
@@ -267,10 +229,7 @@ fn parse_report(text: &str) -> Vec<(usize, usize, Vec<String>)> {
             .and_then(|l| l.rsplit_once("**: "))
             .and_then(|(_, r)| r.split_whitespace().next()?.parse().ok())
             .expect("observed line");
-        let listing = section
-            .split("### Observed critical path")
-            .nth(1)
-            .expect("observed listing");
+        let listing = section.split("### Observed critical path").nth(1).expect("observed listing");
         let kernels: Vec<String> = listing
             .lines()
             .filter(|l| l.starts_with("| ") && !l.starts_with("| #"))
@@ -294,18 +253,12 @@ fn cpm_paths_match_critical_path_report() {
         assert_eq!(kernels.len(), *observed_n, "{}: listing", dir.display());
         let read = |f: &str| {
             let p = dir.join(f);
-            cpm::read_path(&p.display().to_string(), &std::fs::read(&p).unwrap())
-                .unwrap_or_else(|e| panic!("{e}"))
+            cpm::read_path(&p.display().to_string(), &std::fs::read(&p).unwrap()).unwrap_or_else(|e| panic!("{e}"))
         };
         let st = read("CPM_static.json");
         let ob = read("CPM_observed.json");
         assert_eq!(st.task_ids.len(), *static_n, "{}: static", dir.display());
-        assert_eq!(
-            ob.task_ids.len(),
-            *observed_n,
-            "{}: observed",
-            dir.display()
-        );
+        assert_eq!(ob.task_ids.len(), *observed_n, "{}: observed", dir.display());
         assert!(st.warnings.is_empty() && ob.warnings.is_empty());
         // Kernel name of a task as critical_path.py names it: first non-negative kernel id
         // of the deps.json task, looked up in the name map.
@@ -313,33 +266,18 @@ fn cpm_paths_match_critical_path_report() {
         let nm_path = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())
-            .find(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("name_map"))
-            })
+            .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("name_map")))
             .expect("name map");
         let nm = name_map::parse("nm", &std::fs::read(nm_path).unwrap()).unwrap();
         let kernel = |task: u64| -> String {
-            let i = d
-                .tasks
-                .task_id
-                .iter()
-                .position(|&t| t == task)
-                .expect("deps task");
+            let i = d.tasks.task_id.iter().position(|&t| t == task).expect("deps task");
             let k = d.tasks.kernel_ids[i].iter().copied().find(|&k| k >= 0);
-            k.and_then(|k| nm.name(k).map(str::to_owned))
-                .or_else(|| k.map(|k| format!("cid{k}")))
-                .unwrap_or_else(|| "unknown".to_owned())
+            k.and_then(|k| nm.name(k).map(str::to_owned)).or_else(|| k.map(|k| format!("cid{k}"))).unwrap_or_else(|| "unknown".to_owned())
         };
         let ours: Vec<String> = ob.task_ids.iter().map(|&t| kernel(t)).collect();
         assert_eq!(&ours, kernels, "{}: observed path order", dir.display());
         // Every Worker View taskId bar of the merged trace is either on the path or renamed.
-        let merged = chrome_trace::parse(
-            "merged",
-            &std::fs::read(dir.join("merged_swimlane.json")).unwrap(),
-        )
-        .unwrap();
+        let merged = chrome_trace::parse("merged", &std::fs::read(dir.join("merged_swimlane.json")).unwrap()).unwrap();
         let mut all: Vec<u64> = (0..merged.events.len())
             .filter(|&i| merged.events.ph[i] == b'X' && merged.event_pid(i) == Some(4))
             .filter_map(|i| merged.events.task_id_of(i))
@@ -359,14 +297,8 @@ fn cpm_paths_match_critical_path_report() {
 #[test]
 fn cpm_kind_from_file_name() {
     use cpm::CpmKind;
-    assert_eq!(
-        CpmKind::from_file_name("CPM_static.json"),
-        Some(CpmKind::Static)
-    );
-    assert_eq!(
-        CpmKind::from_file_name("a/b/CPM_observed_rank0.json"),
-        Some(CpmKind::Observed)
-    );
+    assert_eq!(CpmKind::from_file_name("CPM_static.json"), Some(CpmKind::Static));
+    assert_eq!(CpmKind::from_file_name("a/b/CPM_observed_rank0.json"), Some(CpmKind::Observed));
     assert_eq!(CpmKind::from_file_name("merged_swimlane.json"), None);
     assert_eq!(CpmKind::from_file_name("CPM_static.md"), None);
 }
@@ -414,18 +346,12 @@ fn large_and_negative_task_ids_are_exact() {
     assert_eq!(t.warnings.len(), 1, "{:?}", t.warnings);
     let p5 = t.event_process(5).unwrap();
     assert_eq!(p5.pid, TraceId::Text("18446744073709551615".to_owned()));
-    assert_eq!(
-        t.event_thread(5).unwrap().tid,
-        Some(TraceId::Text("core0".to_owned()))
-    );
+    assert_eq!(t.event_thread(5).unwrap().tid, Some(TraceId::Text("core0".to_owned())));
     assert_eq!(ev.id_of(6), Some(0x1f));
     assert_eq!(ev.bind_id_of(6), Some(99));
     assert_eq!(ev.id_of(7), Some(u64::MAX - 1));
     assert!(ev.flags[7] & chrome_trace::flags::BP_ENCLOSING != 0);
-    assert_eq!(
-        ev.flags[8] & chrome_trace::flags::SCOPE_MASK,
-        chrome_trace::flags::SCOPE_GLOBAL
-    );
+    assert_eq!(ev.flags[8] & chrome_trace::flags::SCOPE_MASK, chrome_trace::flags::SCOPE_GLOBAL);
     assert_eq!(t.event_tid(8), Some(3));
 }
 
@@ -433,33 +359,17 @@ fn large_and_negative_task_ids_are_exact() {
 fn keep_args_keeps_every_argument() {
     let text = r#"{"traceEvents":[{"ph":"i","s":"t","pid":1,"tid":2,"ts":5,"name":"request.queued",
       "args":{"request_id":"req-\u0031","n":3,"neg":-4,"x":0.5,"ok":true,"none":null,"list":[1,2],"obj":{"a":1}}}]}"#;
-    let t = chrome_trace::parse_with(
-        "a",
-        text.as_bytes(),
-        chrome_trace::ParseOptions { keep_args: true },
-    )
-    .unwrap();
+    let t = chrome_trace::parse_with("a", text.as_bytes(), chrome_trace::ParseOptions { keep_args: true }).unwrap();
     let args: Vec<(&str, &ArgValue)> = t.event_args(0).collect();
     assert_eq!(args.len(), 8);
-    assert_eq!(
-        t.event_arg(0, "request_id"),
-        Some(&ArgValue::Str(
-            t.strings.iter().position(|s| s == "req-1").unwrap() as u32
-        ))
-    );
+    assert_eq!(t.event_arg(0, "request_id"), Some(&ArgValue::Str(t.strings.iter().position(|s| s == "req-1").unwrap() as u32)));
     assert_eq!(t.event_arg(0, "n"), Some(&ArgValue::U64(3)));
     assert_eq!(t.event_arg(0, "neg"), Some(&ArgValue::I64(-4)));
     assert_eq!(t.event_arg(0, "x"), Some(&ArgValue::F64(0.5)));
     assert_eq!(t.event_arg(0, "ok"), Some(&ArgValue::Bool(true)));
     assert_eq!(t.event_arg(0, "none"), Some(&ArgValue::Null));
-    assert_eq!(
-        t.event_arg(0, "list"),
-        Some(&ArgValue::Json("[1,2]".to_owned()))
-    );
-    assert_eq!(
-        t.event_arg(0, "obj"),
-        Some(&ArgValue::Json("{\"a\":1}".to_owned()))
-    );
+    assert_eq!(t.event_arg(0, "list"), Some(&ArgValue::Json("[1,2]".to_owned())));
+    assert_eq!(t.event_arg(0, "obj"), Some(&ArgValue::Json("{\"a\":1}".to_owned())));
     // Without keep_args nothing is stored.
     let t = chrome_trace::parse("a", text.as_bytes()).unwrap();
     assert!(t.args.is_none());
@@ -479,73 +389,33 @@ fn malformed_traces_give_positioned_errors() {
         ("{\"traceEvents\": {}}", "`traceEvents` array"),
         ("{\"traceEvents\": null}", "`traceEvents` array"),
         ("42", "Chrome trace"),
-        (
-            "{\"traceEvents\": [5]}",
-            "traceEvents[0]: invalid type: integer `5`, expected a trace event object",
-        ),
-        (
-            "{\"traceEvents\": [{\"ph\":\"M\",\"pid\":1},\n {\"ph\":\"Q\",\"pid\":1,\"ts\":0}]}",
-            "traceEvents[1]: unknown ph \"Q\"",
-        ),
+        ("{\"traceEvents\": [5]}", "traceEvents[0]: invalid type: integer `5`, expected a trace event object"),
+        ("{\"traceEvents\": [{\"ph\":\"M\",\"pid\":1},\n {\"ph\":\"Q\",\"pid\":1,\"ts\":0}]}", "traceEvents[1]: unknown ph \"Q\""),
         ("[{\"ph\":\"XX\",\"ts\":0,\"dur\":1}]", "unknown ph \"XX\""),
         ("[{\"ph\":\"\",\"ts\":0}]", "unknown ph \"\""),
         ("[{\"ph\":5}]", "`ph` as a string"),
-        (
-            "[{\"pid\":1,\"ts\":0}]",
-            "traceEvents[0]: event without `ph`",
-        ),
+        ("[{\"pid\":1,\"ts\":0}]", "traceEvents[0]: event without `ph`"),
         ("[{\"ph\":\"X\",\"ts\":0}]", "`X` event without `dur`"),
         ("[{\"ph\":\"i\",\"pid\":1}]", "`i` event without `ts`"),
-        (
-            "[{\"ph\":\"X\",\"ts\":\"12\",\"dur\":1}]",
-            "`ts` as a number",
-        ),
+        ("[{\"ph\":\"X\",\"ts\":\"12\",\"dur\":1}]", "`ts` as a number"),
         ("[{\"ph\":\"X\",\"ts\":1,\"dur\":[1]}]", "`dur` as a number"),
-        (
-            "[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":true}]",
-            "`pid` as an integer or a string",
-        ),
-        (
-            "[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"tid\":1.5}]",
-            "`tid` as an integer or a string",
-        ),
-        (
-            "[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":7}]",
-            "`name` as a string",
-        ),
-        (
-            "[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":[1]}]",
-            "`args` as an object",
-        ),
-        (
-            "[{\"ph\":\"s\",\"ts\":1,\"id\":{}}]",
-            "`id` as an integer or a string",
-        ),
-        (
-            "[{\"ph\":\"X\",\"ts\":1,\"dur\":1}] x",
-            "trailing characters",
-        ),
-        (
-            "{\"traceEvents\": [], \"traceEvents\": []}",
-            "duplicate `traceEvents`",
-        ),
-        (
-            "[{\"ph\":\"X\",\"ts\":1e999,\"dur\":1}]",
-            "number out of range",
-        ),
+        ("[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":true}]", "`pid` as an integer or a string"),
+        ("[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"tid\":1.5}]", "`tid` as an integer or a string"),
+        ("[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"name\":7}]", "`name` as a string"),
+        ("[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"args\":[1]}]", "`args` as an object"),
+        ("[{\"ph\":\"s\",\"ts\":1,\"id\":{}}]", "`id` as an integer or a string"),
+        ("[{\"ph\":\"X\",\"ts\":1,\"dur\":1}] x", "trailing characters"),
+        ("{\"traceEvents\": [], \"traceEvents\": []}", "duplicate `traceEvents`"),
+        ("[{\"ph\":\"X\",\"ts\":1e999,\"dur\":1}]", "number out of range"),
     ];
     for (text, want) in cases {
         let e = err(text);
-        assert!(
-            e.message.contains(want),
-            "{text:?}: got {e}, want it to contain {want:?}"
-        );
+        assert!(e.message.contains(want), "{text:?}: got {e}, want it to contain {want:?}");
         assert!(e.line >= 1 && e.column >= 1, "{text:?}: no position in {e}");
         assert_eq!(e.path, "bad.json");
     }
     // The unknown ph is reported on the line of its event.
-    let e =
-        err("{\"traceEvents\": [{\"ph\":\"M\",\"pid\":1},\n {\"ph\":\"Q\",\"pid\":1,\"ts\":0}]}");
+    let e = err("{\"traceEvents\": [{\"ph\":\"M\",\"pid\":1},\n {\"ph\":\"Q\",\"pid\":1,\"ts\":0}]}");
     assert_eq!(e.line, 2);
     // The CPM reader and the STRACE reader report the same errors.
     let e = cpm::read_path("CPM_static.json", b"{\"metadata\": {}}").expect_err("no events");
@@ -588,11 +458,8 @@ fn host_phase_records_fixtures() {
         };
         let r = host_phase_records::parse("h.jsonl", &bytes).unwrap();
         assert!(r.warnings.is_empty(), "{:?}", r.warnings);
-        let lines: Vec<Value> = bytes
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.trim_ascii().is_empty())
-            .map(|l| serde_json::from_slice(l).unwrap())
-            .collect();
+        let lines: Vec<Value> =
+            bytes.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
         assert_eq!(r.pass_count(), lines.len());
         let mut k = 0;
         for (pi, pass) in lines.iter().enumerate() {
@@ -638,15 +505,8 @@ fn host_phase_records_skip_malformed_lines_like_the_reference() {
     assert_eq!(r.pass_line, vec![1, 9, 10, 11]);
     let warn_lines: Vec<u64> = r.warnings.iter().map(|w| w.line).collect();
     assert_eq!(warn_lines, vec![2, 3, 4, 5, 6, 7, 10, 10, 10]);
-    assert!(
-        r.warnings[5].message.contains("truncated"),
-        "{}",
-        r.warnings[5]
-    );
-    assert!(r
-        .warnings
-        .iter()
-        .all(|w| w.column >= 1 && w.path == "h.jsonl"));
+    assert!(r.warnings[5].message.contains("truncated"), "{}", r.warnings[5]);
+    assert!(r.warnings.iter().all(|w| w.column >= 1 && w.path == "h.jsonl"));
     assert_eq!(r.record_count(), 3);
     assert_eq!(r.phase_name(1), "x");
     assert_eq!((r.start_ns[1], r.end_ns[1], r.tid[1]), (30, 25, None));
@@ -666,95 +526,43 @@ fn serving_strace_model_of_the_synthetic_fixture() {
     assert_eq!(s.instants.len(), 1);
     assert_eq!(s.metadata_events, 13);
     assert_eq!(s.other_events, 0);
-    let kinds: Vec<(String, strace::ProcessKind, Vec<u32>)> = s
-        .processes
-        .iter()
-        .map(|p| (p.label.clone(), p.kind, p.worker_devices.clone()))
-        .collect();
+    let kinds: Vec<(String, strace::ProcessKind, Vec<u32>)> =
+        s.processes.iter().map(|p| (p.label.clone(), p.kind, p.worker_devices.clone())).collect();
     assert_eq!(
         kinds,
         vec![
-            (
-                "pypto-serving-api".to_owned(),
-                strace::ProcessKind::Serving,
-                vec![]
-            ),
-            (
-                "serving-worker-0,1".to_owned(),
-                strace::ProcessKind::ServingWorker,
-                vec![0, 1]
-            ),
-            (
-                "serving-worker-2,3".to_owned(),
-                strace::ProcessKind::ServingWorker,
-                vec![2, 3]
-            ),
-            (
-                "Simpler host STRACE (2 NPU lanes)".to_owned(),
-                strace::ProcessKind::HostStrace,
-                vec![]
-            ),
+            ("pypto-serving-api".to_owned(), strace::ProcessKind::Serving, vec![]),
+            ("serving-worker-0,1".to_owned(), strace::ProcessKind::ServingWorker, vec![0, 1]),
+            ("serving-worker-2,3".to_owned(), strace::ProcessKind::ServingWorker, vec![2, 3]),
+            ("Simpler host STRACE (2 NPU lanes)".to_owned(), strace::ProcessKind::HostStrace, vec![]),
         ]
     );
     assert_eq!(s.trace.processes[3].sort_index, Some(3));
-    let lanes: Vec<(u32, &str, Option<i64>)> = s
-        .device_lanes
-        .iter()
-        .map(|l| (l.device_id, l.label.as_str(), l.sort_index))
-        .collect();
-    assert_eq!(
-        lanes,
-        vec![(0, "device 0", Some(0)), (2, "device 2", Some(1))]
-    );
-    assert_eq!(
-        (s.first_ts_us, s.last_end_us, s.total_duration_us()),
-        (0.0, 400.0, 400.0)
-    );
+    let lanes: Vec<(u32, &str, Option<i64>)> = s.device_lanes.iter().map(|l| (l.device_id, l.label.as_str(), l.sort_index)).collect();
+    assert_eq!(lanes, vec![(0, "device 0", Some(0)), (2, "device 2", Some(1))]);
+    assert_eq!((s.first_ts_us, s.last_end_us, s.total_duration_us()), (0.0, 400.0, 400.0));
     // Instant arguments are available for the detail panel.
     let i = s.instants[0] as usize;
     assert_eq!(s.trace.event_name(i), "request.queued");
-    assert_eq!(
-        s.trace.events.flags[i] & chrome_trace::flags::SCOPE_MASK,
-        chrome_trace::flags::SCOPE_THREAD
-    );
+    assert_eq!(s.trace.events.flags[i] & chrome_trace::flags::SCOPE_MASK, chrome_trace::flags::SCOPE_THREAD);
     match s.trace.event_arg(i, "request_id") {
         Some(ArgValue::Str(k)) => assert_eq!(s.trace.string(*k), "req-1"),
         other => panic!("{other:?}"),
     }
     // A device bar: lane, name split, args.
-    let bar = s
-        .spans
-        .iter()
-        .map(|&e| e as usize)
-        .find(|&e| s.trace.event_name(e) == "D01 decode.main+verify+mtp | runner_run")
-        .unwrap();
+    let bar = s.spans.iter().map(|&e| e as usize).find(|&e| s.trace.event_name(e) == "D01 decode.main+verify+mtp | runner_run").unwrap();
     assert_eq!(s.event_device_lane(bar).map(|l| l.device_id), Some(0));
-    assert_eq!(
-        s.event_process_kind(bar),
-        Some(strace::ProcessKind::HostStrace)
-    );
+    assert_eq!(s.event_process_kind(bar), Some(strace::ProcessKind::HostStrace));
     assert_eq!(s.trace.event_arg(bar, "device"), Some(&ArgValue::U64(0)));
-    assert_eq!(
-        s.trace.string(s.trace.events.cname[bar]),
-        "thread_state_running"
-    );
+    assert_eq!(s.trace.string(s.trace.events.cname[bar]), "thread_state_running");
     let b = strace::split_bar_name(s.trace.event_name(bar)).unwrap();
-    assert_eq!(
-        (b.tag, b.callable, b.stage, b.is_root()),
-        (Some("D01"), "decode.main+verify+mtp", "runner_run", false)
-    );
+    assert_eq!((b.tag, b.callable, b.stage, b.is_root()), (Some("D01"), "decode.main+verify+mtp", "runner_run", false));
     let b = strace::split_bar_name("prefill.main | simpler_run").unwrap();
-    assert_eq!(
-        (b.tag, b.callable, b.is_root()),
-        (None, "prefill.main", true)
-    );
+    assert_eq!((b.tag, b.callable, b.is_root()), (None, "prefill.main", true));
     let b = strace::split_bar_name("P001 prefill.main | chip.run").unwrap();
     assert_eq!((b.tag, b.is_root()), (Some("P001"), true));
     assert!(strace::split_bar_name("WorkerProcess.execute_step").is_none());
-    assert_eq!(
-        strace::worker_devices("serving-worker-0,1,x,15"),
-        vec![0, 1, 15]
-    );
+    assert_eq!(strace::worker_devices("serving-worker-0,1,x,15"), vec![0, 1, 15]);
     assert_eq!(strace::lane_device("device 12"), Some(12));
     assert_eq!(strace::lane_device("devices 12"), None);
 }

@@ -8,22 +8,14 @@ use pypto_formats::{deps, host_phase_records, manifest, name_map, records, Forma
 
 fn assert_positioned(e: &FormatError, path: &str) {
     assert_eq!(e.path, path);
-    assert!(
-        e.line >= 1 && e.column >= 1,
-        "error without a position: {e}"
-    );
+    assert!(e.line >= 1 && e.column >= 1, "error without a position: {e}");
 }
 
 /// fuzz target `records` (first input): an empty file gave `1:0` (`serde_json`'s column 0 =
 /// "before the first byte of the line"), which reads as "column unknown".
 #[test]
 fn fuzz_empty_input_errors_have_line_and_column() {
-    for input in [
-        &b""[..],
-        b"\n",
-        b"  \n\n",
-        b"{\"chip_swimlane_level\": 2,\n",
-    ] {
+    for input in [&b""[..], b"\n", b"  \n\n", b"{\"chip_swimlane_level\": 2,\n"] {
         let e = records::parse("r.json", input).expect_err("records");
         assert_positioned(&e, "r.json");
         assert!(e.message.contains("truncated"), "{e}");
@@ -64,13 +56,7 @@ fn fuzz_manifest_escaped_unsafe_path_has_a_position() {
 /// target on every input).
 #[test]
 fn fuzz_host_phase_record_warnings_have_positions() {
-    for input in [
-        &b""[..],
-        b"\n",
-        b"{",
-        b"[1]\n{\"records\": 5}\n",
-        b"{\"records\": [1, {}]}",
-    ] {
+    for input in [&b""[..], b"\n", b"{", b"[1]\n{\"records\": 5}\n", b"{\"records\": [1, {}]}"] {
         let h = host_phase_records::parse("h.jsonl", input).expect("lenient reader");
         for w in &h.warnings {
             assert_positioned(w, "h.jsonl");

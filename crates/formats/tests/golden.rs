@@ -35,11 +35,7 @@ fn files_with_prefix(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("dir")
         .map(|e| e.expect("entry").path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".json"))
-        })
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix) && n.ends_with(".json")))
         .collect();
     v.sort();
     v
@@ -53,18 +49,9 @@ fn every_fixture_records_file_parses() {
         let bytes = std::fs::read(&p).expect("records");
         let r = records::parse(&p.display().to_string(), &bytes).unwrap_or_else(|e| panic!("{e}"));
         let raw: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
-        assert_eq!(
-            r.aicore.len(),
-            raw["aicore_tasks"].as_array().expect("aicore").len()
-        );
-        assert_eq!(
-            r.aicpu.len(),
-            raw["aicpu_tasks"].as_array().expect("aicpu").len()
-        );
-        assert_eq!(
-            u64::from(r.level),
-            raw["chip_swimlane_level"].as_u64().expect("level")
-        );
+        assert_eq!(r.aicore.len(), raw["aicore_tasks"].as_array().expect("aicore").len());
+        assert_eq!(r.aicpu.len(), raw["aicpu_tasks"].as_array().expect("aicpu").len());
+        assert_eq!(u64::from(r.level), raw["chip_swimlane_level"].as_u64().expect("level"));
         assert_eq!(r.metadata.clock_freq_hz, 50_000_000);
         assert_eq!(r.format, "chip_swimlane_level (raw, 6 columns)");
         assert!(r.v1_tasks.is_none());
@@ -79,10 +66,7 @@ fn every_fixture_records_file_parses() {
             assert_eq!(r.aicore.start_cycles[0], row[3].as_u64().expect("start"));
             assert_eq!(r.aicore.task_id[0], row[1].as_u64().expect("task"));
         }
-        let host = dir
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.contains("HostBuildGraph"));
+        let host = dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.contains("HostBuildGraph"));
         assert_eq!(r.is_host_mode(), host, "{}", dir.display());
         n += 1;
     }
@@ -99,44 +83,19 @@ fn every_fixture_deps_file_matches_counts() {
         };
         let d = deps::parse("deps.json", &bytes).unwrap_or_else(|e| panic!("{e}"));
         let raw: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
-        assert_eq!(
-            d.task_count(),
-            raw["tasks"].as_array().expect("tasks").len()
-        );
-        assert_eq!(
-            d.edge_count(),
-            raw["edges"].as_array().expect("edges").len()
-        );
-        assert_eq!(
-            d.tensor_count(),
-            raw["tensors"].as_array().expect("tensors").len()
-        );
+        assert_eq!(d.task_count(), raw["tasks"].as_array().expect("tasks").len());
+        assert_eq!(d.edge_count(), raw["edges"].as_array().expect("edges").len());
+        assert_eq!(d.tensor_count(), raw["tensors"].as_array().expect("tensors").len());
         // ids exact (strings beyond 2^53)
-        for (i, t) in raw["tensors"]
-            .as_array()
-            .expect("tensors")
-            .iter()
-            .enumerate()
-        {
+        for (i, t) in raw["tensors"].as_array().expect("tensors").iter().enumerate() {
             let id: u64 = t["tensor_id"].as_str().expect("str").parse().expect("u64");
             assert_eq!(d.tensors.tensor_id[i], id);
         }
         for (i, t) in raw["tasks"].as_array().expect("tasks").iter().enumerate() {
-            let k: Vec<i64> = t["kernel_ids"]
-                .as_array()
-                .expect("k")
-                .iter()
-                .map(|x| x.as_i64().expect("i"))
-                .collect();
+            let k: Vec<i64> = t["kernel_ids"].as_array().expect("k").iter().map(|x| x.as_i64().expect("i")).collect();
             assert_eq!(d.tasks.kernel_ids[i].to_vec(), k);
-            assert_eq!(
-                u64::from(d.tasks.block_num[i]),
-                t["block_num"].as_u64().unwrap_or(1)
-            );
-            assert_eq!(
-                d.tasks.early_dispatch[i],
-                t["early_dispatch"].as_bool().unwrap_or(false)
-            );
+            assert_eq!(u64::from(d.tasks.block_num[i]), t["block_num"].as_u64().unwrap_or(1));
+            assert_eq!(d.tasks.early_dispatch[i], t["early_dispatch"].as_bool().unwrap_or(false));
             let nargs = t["args"].as_array().map_or(0, Vec::len) as u32;
             assert_eq!(d.tasks.arg_offsets[i + 1] - d.tasks.arg_offsets[i], nargs);
         }
@@ -145,33 +104,17 @@ fn every_fixture_deps_file_matches_counts() {
         }
         // The reference `deps_viewer` SUMMARY.
         if let Ok(txt) = std::fs::read_to_string(dir.join("deps_viewer.txt")) {
-            let get = |k: &str| {
-                txt.lines()
-                    .find_map(|l| l.trim().strip_prefix(k))
-                    .and_then(|s| s.trim().parse::<usize>().ok())
-            };
+            let get = |k: &str| txt.lines().find_map(|l| l.trim().strip_prefix(k)).and_then(|s| s.trim().parse::<usize>().ok());
             // deps_viewer also counts ring-1 graph-node tasks it finds only in the perf
             // sidecar (GraphExecution captures: 4 deps tasks + 12 graph nodes = 16).
             // It also counts alloc tasks (creator-edge preds absent from `tasks`).
-            let nodes: std::collections::HashSet<u64> = d
-                .tasks
-                .task_id
-                .iter()
-                .chain(&d.edges.pred)
-                .chain(&d.edges.succ)
-                .copied()
-                .collect();
+            let nodes: std::collections::HashSet<u64> = d.tasks.task_id.iter().chain(&d.edges.pred).chain(&d.edges.succ).copied().collect();
             if dir.display().to_string().contains("GraphExecution") {
                 assert!(get("tasks:").is_some_and(|t| t > nodes.len()));
             } else {
                 assert_eq!(get("tasks:"), Some(nodes.len()), "{}", dir.display());
             }
-            assert_eq!(
-                get("annotated_edges:"),
-                Some(d.edge_count()),
-                "{}",
-                dir.display()
-            );
+            assert_eq!(get("annotated_edges:"), Some(d.edge_count()), "{}", dir.display());
             assert_eq!(get("tensors:"), Some(d.tensor_count()), "{}", dir.display());
         }
         assert!(!d.missing_kernel_ids);
@@ -205,15 +148,10 @@ fn name_map_shapes() {
     assert_eq!(flat.name(7), Some("kernel_add"));
     assert_eq!(flat.entries.len(), 1);
     assert_eq!(flat.warnings.len(), 1);
-    let only_orch =
-        name_map::parse("o", br#"{"level": 3, "orchestrator_name": "PA"}"#).expect("orch");
+    let only_orch = name_map::parse("o", br#"{"level": 3, "orchestrator_name": "PA"}"#).expect("orch");
     assert!(only_orch.entries.is_empty());
     assert_eq!(only_orch.orchestrator_name.as_deref(), Some("PA"));
-    let null_orch = name_map::parse(
-        "n",
-        br#"{"level": 2, "orchestrator_name": null, "callable_id_to_name": {"0": "QK"}}"#,
-    )
-    .expect("n");
+    let null_orch = name_map::parse("n", br#"{"level": 2, "orchestrator_name": null, "callable_id_to_name": {"0": "QK"}}"#).expect("n");
     assert_eq!(null_orch.name(0), Some("QK"));
     assert!(name_map::parse("bad", b"[1,2]").is_err());
 }
@@ -226,10 +164,7 @@ fn fixture_pass_dumps_are_valid() {
         for e in std::fs::read_dir(&d).expect("dir") {
             let p = e.expect("entry").path();
             if p.is_dir() {
-                if p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("passes_dump"))
-                {
+                if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("passes_dump")) {
                     dirs.push(p.clone());
                 }
                 stack.push(p);
@@ -239,10 +174,8 @@ fn fixture_pass_dumps_are_valid() {
     dirs.sort();
     assert_eq!(dirs.len(), 4);
     for d in dirs {
-        let names: Vec<String> = std::fs::read_dir(&d)
-            .expect("dir")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .collect();
+        let names: Vec<String> =
+            std::fs::read_dir(&d).expect("dir").map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let l = passes_dump::validate(&refs);
         assert!(l.has_frontend, "{}", d.display());
@@ -250,10 +183,7 @@ fn fixture_pass_dumps_are_valid() {
         if partial {
             // index gaps on purpose (see fixtures/passes/README.md)
             assert_eq!(l.snapshots.len(), 2);
-            assert_eq!(
-                l.problems,
-                vec!["missing snapshot indices 01..33".to_owned()]
-            );
+            assert_eq!(l.problems, vec!["missing snapshot indices 01..33".to_owned()]);
         } else {
             assert!(l.is_valid(), "{}: {:?}", d.display(), l.problems);
             let idx: Vec<u32> = l.snapshots.iter().map(|s| s.index).collect();
@@ -267,14 +197,7 @@ fn fixture_pass_dumps_are_valid() {
 
 #[test]
 fn pass_dump_problems() {
-    let ok = passes_dump::validate(&[
-        "00_frontend.py",
-        "01_after_A.py",
-        "02_after_B.py",
-        "02_after_B.log",
-        "foo.py",
-        "x.html",
-    ]);
+    let ok = passes_dump::validate(&["00_frontend.py", "01_after_A.py", "02_after_B.py", "02_after_B.log", "foo.py", "x.html"]);
     assert!(ok.is_valid(), "{:?}", ok.problems);
     assert_eq!(ok.snapshots.len(), 2);
 
@@ -282,26 +205,15 @@ fn pass_dump_problems() {
     assert_eq!(gap.problems, vec!["missing snapshot index 02".to_owned()]);
 
     let dup = passes_dump::validate(&["00_frontend.py", "01_after_A.py", "01_after_B.py"]);
-    assert_eq!(
-        dup.problems,
-        vec!["duplicate snapshot index 1: 01_after_A.py, 01_after_B.py".to_owned()]
-    );
+    assert_eq!(dup.problems, vec!["duplicate snapshot index 1: 01_after_A.py, 01_after_B.py".to_owned()]);
 
     let zero = passes_dump::validate(&["00_frontend.py", "00_after_A.py", "01_after_B.py"]);
     assert_eq!(zero.problems.len(), 1);
     assert!(zero.problems[0].contains("index 0"), "{:?}", zero.problems);
 
-    let bad = passes_dump::validate(&[
-        "00_frontend.py",
-        "01_after_A.py",
-        "02_after_.py",
-        "03_a.b.py",
-    ]);
+    let bad = passes_dump::validate(&["00_frontend.py", "01_after_A.py", "02_after_.py", "03_a.b.py"]);
     assert_eq!(bad.problems.len(), 2, "{:?}", bad.problems);
-    assert!(bad
-        .problems
-        .iter()
-        .all(|p| p.starts_with("malformed snapshot name")));
+    assert!(bad.problems.iter().all(|p| p.starts_with("malformed snapshot name")));
 
     let nofront = passes_dump::validate(&["01_after_A.py"]);
     assert!(!nofront.has_frontend);
@@ -325,10 +237,7 @@ fn pass_dump_problems() {
     let idx: Vec<u32> = big.snapshots.iter().map(|s| s.index).collect();
     assert_eq!(idx, vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100]);
     assert_eq!(big.snapshots[2].pass_name, "C");
-    assert_eq!(
-        big.problems,
-        vec!["missing snapshot indices 11..99".to_owned()]
-    );
+    assert_eq!(big.problems, vec!["missing snapshot indices 11..99".to_owned()]);
 }
 
 fn walk(root: &Path) -> Vec<(String, u64)> {
@@ -341,11 +250,7 @@ fn walk(root: &Path) -> Vec<(String, u64)> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                let rel = p
-                    .strip_prefix(root)
-                    .expect("rel")
-                    .to_string_lossy()
-                    .replace('\\', "/");
+                let rel = p.strip_prefix(root).expect("rel").to_string_lossy().replace('\\', "/");
                 out.push((rel, e.metadata().expect("meta").len()));
             }
         }
@@ -358,33 +263,17 @@ fn walk(root: &Path) -> Vec<(String, u64)> {
 fn discovery_over_fixture_trees() {
     let entries = walk(&fixtures().join("runtime"));
     let d = discovery::discover(&entries);
-    let runtime: Vec<_> = d
-        .datasets
-        .iter()
-        .filter(|x| x.kind == DatasetKind::Runtime)
-        .collect();
+    let runtime: Vec<_> = d.datasets.iter().filter(|x| x.kind == DatasetKind::Runtime).collect();
     assert_eq!(runtime.len(), 18);
     assert_eq!(d.datasets.len(), 18);
     assert!(d.ignored_files > 0); // README.md, deps_viewer*.txt, ...
-    let default = runtime
-        .iter()
-        .find(|x| x.path == "a2a3sim-L4-TestChipSwimlane_default")
-        .expect("ds");
+    let default = runtime.iter().find(|x| x.path == "a2a3sim-L4-TestChipSwimlane_default").expect("ds");
     assert!(default.records.is_some() && default.deps.is_some() && default.name_map.is_none());
     assert!(default.views.contains(&"Task Dependency Graph".to_owned()));
-    assert_eq!(
-        default.missing,
-        vec!["no name_map*.json: functions shown by id (func_N)".to_owned()]
-    );
-    let l1 = runtime
-        .iter()
-        .find(|x| x.path == "a2a3sim-L1-TestChipSwimlane_default")
-        .expect("l1");
+    assert_eq!(default.missing, vec!["no name_map*.json: functions shown by id (func_N)".to_owned()]);
+    let l1 = runtime.iter().find(|x| x.path == "a2a3sim-L1-TestChipSwimlane_default").expect("l1");
     assert!(l1.missing.iter().any(|m| m.starts_with("no deps.json")));
-    let mixed = runtime
-        .iter()
-        .find(|x| x.path == "a2a3sim-L4-TestChipSwimlaneMixed_default")
-        .expect("mixed");
+    let mixed = runtime.iter().find(|x| x.path == "a2a3sim-L4-TestChipSwimlaneMixed_default").expect("mixed");
     assert!(mixed.views.contains(&"Function Performance".to_owned()));
     assert!(mixed.views.contains(&"Critical path highlight".to_owned()));
     assert!(mixed.missing.is_empty());
@@ -395,22 +284,10 @@ fn discovery_over_fixture_trees() {
     assert_eq!(paths, sorted);
 
     let all = discovery::discover(&walk(&fixtures()));
-    let dumps: Vec<_> = all
-        .datasets
-        .iter()
-        .filter(|x| x.kind == DatasetKind::PassDump)
-        .collect();
+    let dumps: Vec<_> = all.datasets.iter().filter(|x| x.kind == DatasetKind::PassDump).collect();
     assert_eq!(dumps.len(), 4);
-    assert!(dumps
-        .iter()
-        .all(|x| x.views.contains(&"Memory Reuse".to_owned())));
-    assert_eq!(
-        all.datasets
-            .iter()
-            .filter(|x| x.kind == DatasetKind::Runtime)
-            .count(),
-        18
-    );
+    assert!(dumps.iter().all(|x| x.views.contains(&"Memory Reuse".to_owned())));
+    assert_eq!(all.datasets.iter().filter(|x| x.kind == DatasetKind::Runtime).count(), 18);
 }
 
 #[test]
@@ -436,55 +313,27 @@ fn discovery_multi_rank_and_rules() {
         e("pypto-viewer-manifest.json"),
     ];
     let d = discovery::discover(&entries);
-    let kinds: Vec<(DatasetKind, &str)> = d
-        .datasets
-        .iter()
-        .map(|x| (x.kind, x.path.as_str()))
-        .collect();
+    let kinds: Vec<(DatasetKind, &str)> = d.datasets.iter().map(|x| (x.kind, x.path.as_str())).collect();
     assert_eq!(
         kinds,
         vec![
-            (
-                DatasetKind::Runtime,
-                "build/case_20260101_000000/dfx_outputs/rank0/d0"
-            ),
-            (
-                DatasetKind::Runtime,
-                "build/case_20260101_000000/dfx_outputs/rank1/d0"
-            ),
-            (
-                DatasetKind::PassDump,
-                "build/case_20260101_000000/passes_dump"
-            ),
+            (DatasetKind::Runtime, "build/case_20260101_000000/dfx_outputs/rank0/d0"),
+            (DatasetKind::Runtime, "build/case_20260101_000000/dfx_outputs/rank1/d0"),
+            (DatasetKind::PassDump, "build/case_20260101_000000/passes_dump"),
             (DatasetKind::Runtime, "dfx"),
-            (
-                DatasetKind::ServingStrace,
-                "serving/serving-strace-swimlane.json"
-            ),
-            (
-                DatasetKind::ServingStrace,
-                "serving/x-strace-swimlane-2.json"
-            ),
+            (DatasetKind::ServingStrace, "serving/serving-strace-swimlane.json"),
+            (DatasetKind::ServingStrace, "serving/x-strace-swimlane-2.json"),
         ]
     );
     let g = Some("build/case_20260101_000000/dfx_outputs".to_owned());
     assert_eq!(d.datasets[0].group, g);
     assert_eq!(d.datasets[1].group, g);
     assert_eq!(d.datasets[3].group, None);
-    assert!(d.datasets[1]
-        .missing
-        .iter()
-        .any(|m| m.starts_with("no deps.json")));
-    assert_eq!(
-        d.datasets[2].views,
-        vec!["IR Pass Trace".to_owned(), "Memory Reuse".to_owned()]
-    );
+    assert!(d.datasets[1].missing.iter().any(|m| m.starts_with("no deps.json")));
+    assert_eq!(d.datasets[2].views, vec!["IR Pass Trace".to_owned(), "Memory Reuse".to_owned()]);
     let dfx = &d.datasets[3];
     assert_eq!(dfx.name_map, Some(11));
-    assert_eq!(
-        dfx.missing,
-        vec!["no chip_swimlane_records.json: no swimlane (deps.json alone gives the dependency graph)".to_owned()]
-    );
+    assert_eq!(dfx.missing, vec!["no chip_swimlane_records.json: no swimlane (deps.json alone gives the dependency graph)".to_owned()]);
     assert_eq!(dfx.views, vec!["Task Dependency Graph".to_owned()]);
     // dispatch_program.json, deps_viewer.txt, .git, node_modules, manifest
     assert_eq!(d.ignored_files, 5);

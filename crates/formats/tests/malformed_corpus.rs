@@ -68,10 +68,7 @@ fn malformed_corpus_outcomes_are_exact() {
         }
         let cols: Vec<&str> = line.split('\t').collect();
         let [file, reader, outcome, pos, message] = cols.as_slice() else {
-            panic!(
-                "expected.tsv:{}: want 5 tab-separated columns: {line:?}",
-                n + 1
-            );
+            panic!("expected.tsv:{}: want 5 tab-separated columns: {line:?}", n + 1);
         };
         rows += 1;
         covered.insert((*file).to_owned());
@@ -80,10 +77,7 @@ fn malformed_corpus_outcomes_are_exact() {
         let got = run(reader, &path, &bytes);
         if print {
             match &got {
-                Outcome::Err(e) => println!(
-                    "{file}\t{reader}\terror\t{}:{}\t{}",
-                    e.line, e.column, e.message
-                ),
+                Outcome::Err(e) => println!("{file}\t{reader}\terror\t{}:{}\t{}", e.line, e.column, e.message),
                 Outcome::Ok(w) if w.is_empty() => println!("{file}\t{reader}\tok\t-\t-"),
                 Outcome::Ok(w) => {
                     for (p, m) in w {
@@ -94,13 +88,9 @@ fn malformed_corpus_outcomes_are_exact() {
         }
         match (*outcome, got) {
             ("error", Outcome::Err(e)) => {
-                let want = parse_pos(pos)
-                    .unwrap_or_else(|| panic!("expected.tsv:{}: bad position {pos:?}", n + 1));
+                let want = parse_pos(pos).unwrap_or_else(|| panic!("expected.tsv:{}: bad position {pos:?}", n + 1));
                 if e.path != path || (e.line, e.column) != want || !e.message.contains(message) {
-                    let _ = writeln!(
-                        failures,
-                        "{file}: want error at {pos} containing {message:?}, got {e}"
-                    );
+                    let _ = writeln!(failures, "{file}: want error at {pos} containing {message:?}, got {e}");
                 }
             }
             ("ok", Outcome::Ok(warnings)) => {
@@ -108,30 +98,18 @@ fn malformed_corpus_outcomes_are_exact() {
                 let found = if *message == "-" {
                     warnings.is_empty()
                 } else {
-                    warnings
-                        .iter()
-                        .any(|(p, w)| w.contains(message) && (want_pos.is_none() || *p == want_pos))
+                    warnings.iter().any(|(p, w)| w.contains(message) && (want_pos.is_none() || *p == want_pos))
                 };
                 if !found {
-                    let shown: Vec<String> = warnings
-                        .iter()
-                        .map(|(p, w)| format!("{} {w}", show_pos(*p)))
-                        .collect();
-                    let _ = writeln!(
-                        failures,
-                        "{file}: want ok with warning {message:?} at {pos}, got warnings {shown:?}"
-                    );
+                    let shown: Vec<String> = warnings.iter().map(|(p, w)| format!("{} {w}", show_pos(*p))).collect();
+                    let _ = writeln!(failures, "{file}: want ok with warning {message:?} at {pos}, got warnings {shown:?}");
                 }
             }
             (want, Outcome::Err(e)) => {
                 let _ = writeln!(failures, "{file}: want {want}, got error {e}");
             }
             (want, Outcome::Ok(w)) => {
-                let _ = writeln!(
-                    failures,
-                    "{file}: want {want}, got ok ({} warnings)",
-                    w.len()
-                );
+                let _ = writeln!(failures, "{file}: want {want}, got ok ({} warnings)", w.len());
             }
         }
     }
@@ -143,19 +121,12 @@ fn malformed_corpus_outcomes_are_exact() {
         }
         for entry in std::fs::read_dir(&sub).expect("reader directory") {
             let p = entry.expect("entry").path();
-            let rel = p
-                .strip_prefix(dir())
-                .expect("inside the corpus")
-                .to_string_lossy()
-                .replace('\\', "/");
+            let rel = p.strip_prefix(dir()).expect("inside the corpus").to_string_lossy().replace('\\', "/");
             if !covered.contains(&rel) {
                 let _ = writeln!(failures, "{rel}: no row in expected.tsv");
             }
         }
     }
     assert!(rows >= 30, "the corpus needs at least 30 files, has {rows}");
-    assert!(
-        failures.is_empty(),
-        "malformed corpus mismatches:\n{failures}"
-    );
+    assert!(failures.is_empty(), "malformed corpus mismatches:\n{failures}");
 }

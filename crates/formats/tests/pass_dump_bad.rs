@@ -9,16 +9,12 @@ use pypto_formats::{pass_log, passes_dump};
 use std::path::{Path, PathBuf};
 
 fn dir(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/passes")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/passes").join(name)
 }
 
 fn listing(name: &str) -> (passes_dump::PassDumpListing, Vec<u32>) {
-    let mut files: Vec<String> = std::fs::read_dir(dir(name))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut files: Vec<String> =
+        std::fs::read_dir(dir(name)).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     files.sort();
     let refs: Vec<&str> = files.iter().map(String::as_str).collect();
     let l = passes_dump::validate(&refs);
@@ -29,10 +25,7 @@ fn listing(name: &str) -> (passes_dump::PassDumpListing, Vec<u32>) {
 #[test]
 fn crafted_bad_dumps() {
     let (l, idx) = listing("bad-missing-frontend");
-    assert_eq!(
-        l.problems,
-        ["missing 00_frontend.py: the first pass has nothing to be compared with"]
-    );
+    assert_eq!(l.problems, ["missing 00_frontend.py: the first pass has nothing to be compared with"]);
     assert_eq!(idx, [1, 2]);
 
     let (l, idx) = listing("bad-gap");
@@ -40,10 +33,7 @@ fn crafted_bad_dumps() {
     assert_eq!(idx, [1, 2, 5]); // helper.py, notes.txt and the .log are ignored
 
     let (l, idx) = listing("bad-duplicate");
-    assert_eq!(
-        l.problems,
-        ["duplicate snapshot index 2: 02_after_Simplify.py, 02_after_UnrollLoops.py"]
-    );
+    assert_eq!(l.problems, ["duplicate snapshot index 2: 02_after_Simplify.py, 02_after_UnrollLoops.py"]);
     assert_eq!(idx, [1, 2, 2]);
 
     let (l, idx) = listing("bad-malformed-name");
@@ -59,10 +49,7 @@ fn crafted_bad_dumps() {
     assert_eq!(l.snapshots[1].pass_name, "Simplify");
 
     let (l, idx) = listing("bad-index-zero");
-    assert_eq!(
-        l.problems,
-        ["snapshot index 0 is reserved for 00_frontend.py: 00_after_InlineFunctions.py"]
-    );
+    assert_eq!(l.problems, ["snapshot index 0 is reserved for 00_frontend.py: 00_after_InlineFunctions.py"]);
     assert_eq!(idx, [0, 1]);
 
     let (l, idx) = listing("bad-no-snapshots");

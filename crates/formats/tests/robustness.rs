@@ -17,12 +17,7 @@ use pypto_formats::{deps, manifest, name_map, records};
 use std::path::Path;
 
 fn fixture(rel: &str) -> Vec<u8> {
-    std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fixtures/runtime")
-            .join(rel),
-    )
-    .expect("fixture")
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime").join(rel)).expect("fixture")
 }
 
 #[test]
@@ -33,19 +28,13 @@ fn truncated_json_reports_end_position() {
     let lines = cut.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
     assert_eq!(e.line, lines);
     assert!(e.column > 0);
-    assert!(
-        e.to_string().starts_with(&format!("r.json:{lines}:")),
-        "{e}"
-    );
+    assert!(e.to_string().starts_with(&format!("r.json:{lines}:")), "{e}");
     assert!(e.message.contains("truncated"), "{e}");
 }
 
 #[test]
 fn truncation_loop_never_panics() {
-    for rel in [
-        "a2a3sim-L4-TestChipSwimlane_default/chip_swimlane_records.json",
-        "a2a3sim-L4-TestChipSwimlane_default/deps.json",
-    ] {
+    for rel in ["a2a3sim-L4-TestChipSwimlane_default/chip_swimlane_records.json", "a2a3sim-L4-TestChipSwimlane_default/deps.json"] {
         let bytes = fixture(rel);
         let step = (bytes.len() / 400).max(1);
         let mut cut = 0;
@@ -91,11 +80,7 @@ fn wrong_types_are_errors_with_position() {
 
 #[test]
 fn unknown_shape_and_clock_errors() {
-    let e = records::parse(
-        "t",
-        b"{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5}}",
-    )
-    .expect_err("shape");
+    let e = records::parse("t", b"{\"chip_swimlane_level\": 4, \"metadata\": {\"clock_freq_hz\": 5}}").expect_err("shape");
     assert!(e.message.contains("aicore_tasks"), "{e}");
     assert_eq!((e.line, e.column), (1, 1));
 
@@ -129,14 +114,7 @@ fn raw_variants_and_newer_keys() {
     assert_eq!(r.metadata.core_type(0), CoreType::Aic);
     assert_eq!(r.metadata.core_type(1), CoreType::Aiv);
     assert_eq!(r.metadata.core_type(99), CoreType::Aiv);
-    assert_eq!(
-        r.sched_threads[0].kind.to_vec(),
-        vec![
-            SchedKind::Dispatch,
-            SchedKind::Resolve,
-            SchedKind::Unknown("brand_new".into())
-        ]
-    );
+    assert_eq!(r.sched_threads[0].kind.to_vec(), vec![SchedKind::Dispatch, SchedKind::Resolve, SchedKind::Unknown("brand_new".into())]);
     assert!(r.warnings.iter().any(|w| w.contains("unknown kind")));
 
     // 7 columns + scheduler_tasks + scheduler_records.streams with metrics.
@@ -154,10 +132,7 @@ fn raw_variants_and_newer_keys() {
     assert!(r.sched_threads[0].is_empty());
     assert_eq!(r.sched_threads[1].pop_hit.iter().collect::<Vec<_>>(), vec![7]);
     assert_eq!(r.sched_threads[1].shared_at_start.to_vec(), vec![[1, 2, 3]]);
-    assert_eq!(
-        r.metadata.runtime.as_deref(),
-        Some("tensormap_and_ringbuffer")
-    );
+    assert_eq!(r.metadata.runtime.as_deref(), Some("tensormap_and_ringbuffer"));
 }
 
 #[test]
@@ -205,21 +180,10 @@ fn deps_older_shapes_and_numbers() {
 
 #[test]
 fn manifest_round_trip_and_rejections() {
-    let entries = vec![
-        ("b/c.json".to_owned(), 3u64),
-        ("a.json".to_owned(), 12u64),
-        ("q\"uote.json".to_owned(), 1),
-    ];
+    let entries = vec![("b/c.json".to_owned(), 3u64), ("a.json".to_owned(), 12u64), ("q\"uote.json".to_owned(), 1)];
     let json = manifest::to_json(&entries);
     let back = manifest::parse("m", json.as_bytes()).expect("round trip");
-    assert_eq!(
-        back,
-        vec![
-            ("a.json".to_owned(), 12),
-            ("b/c.json".to_owned(), 3),
-            ("q\"uote.json".to_owned(), 1)
-        ]
-    );
+    assert_eq!(back, vec![("a.json".to_owned(), 12), ("b/c.json".to_owned(), 3), ("q\"uote.json".to_owned(), 1)]);
     for bad in ["/etc/passwd", "a/../b", "a\\\\b", "C:/x", "a//b", "./a", ""] {
         let text = format!(
             "{{\"format\":\"pypto-viewer-manifest\",\"version\":1,\"files\":[\n{{\"path\":\"ok.json\",\"size_bytes\":1}},\n{{\"path\":\"{bad}\",\"size_bytes\":1}}]}}"
@@ -231,9 +195,5 @@ fn manifest_round_trip_and_rejections() {
         }
     }
     assert!(manifest::parse("m", br#"{"format":"other","version":1,"files":[]}"#).is_err());
-    assert!(manifest::parse(
-        "m",
-        br#"{"format":"pypto-viewer-manifest","version":2,"files":[]}"#
-    )
-    .is_err());
+    assert!(manifest::parse("m", br#"{"format":"pypto-viewer-manifest","version":2,"files":[]}"#).is_err());
 }

@@ -64,14 +64,18 @@ fn records_stream_equals_whole_parse() {
                     for i in (0..t.len()).filter(|_| t.has_offsets()) {
                         let (offset, len, k) = t.record_span(i).unwrap();
                         let piece = &bytes[offset as usize..(offset as usize + len as usize).min(bytes.len())];
-                        let rec = records::sched_records_at(piece, k).unwrap_or_else(|| panic!("{}: record {i} not read back", p.display()));
+                        let rec =
+                            records::sched_records_at(piece, k).unwrap_or_else(|| panic!("{}: record {i} not read back", p.display()));
                         assert_eq!(
                             (Some(&rec.kind), Some(rec.start_cycles), Some(rec.end_cycles), Some(rec.tasks_processed), t.task_id.get(i)),
                             (t.kind.get(i), t.start_cycles.get(i), t.end_cycles.get(i), t.tasks_processed.get(i), rec.task_id),
                             "{}: record {i}",
                             p.display()
                         );
-                        assert_eq!((rec.loop_iter, rec.pop_hit, rec.pop_miss), (t.loop_iter.get(i).unwrap(), t.pop_hit.get(i).unwrap(), t.pop_miss.get(i).unwrap()));
+                        assert_eq!(
+                            (rec.loop_iter, rec.pop_hit, rec.pop_miss),
+                            (t.loop_iter.get(i).unwrap(), t.pop_hit.get(i).unwrap(), t.pop_miss.get(i).unwrap())
+                        );
                     }
                     t.record_offsets.clear();
                     t.records_end = 0;

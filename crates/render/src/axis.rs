@@ -54,18 +54,9 @@ impl NiceStep {
 
     fn next(self) -> NiceStep {
         match self.mantissa {
-            1 => NiceStep {
-                mantissa: 2,
-                exp: self.exp,
-            },
-            2 => NiceStep {
-                mantissa: 5,
-                exp: self.exp,
-            },
-            _ => NiceStep {
-                mantissa: 1,
-                exp: self.exp + 1,
-            },
+            1 => NiceStep { mantissa: 2, exp: self.exp },
+            2 => NiceStep { mantissa: 5, exp: self.exp },
+            _ => NiceStep { mantissa: 1, exp: self.exp + 1 },
         }
     }
 
@@ -109,10 +100,7 @@ impl LabelFormat {
     /// Largest unit in which the step needs at most 3 decimals and the axis' biggest value is
     /// at least 10 units; µs otherwise.
     fn choose(step: NiceStep, max_abs_us: f64) -> LabelFormat {
-        let unit_exp = [6, 3]
-            .into_iter()
-            .find(|&u| step.exp >= u - 3 && max_abs_us >= 10.0 * pow10(u))
-            .unwrap_or(0);
+        let unit_exp = [6, 3].into_iter().find(|&u| step.exp >= u - 3 && max_abs_us >= 10.0 * pow10(u)).unwrap_or(0);
         let decimals = usize::try_from(unit_exp - step.exp).unwrap_or(0);
         LabelFormat { unit_exp, decimals }
     }
@@ -137,11 +125,7 @@ impl LabelFormat {
     /// Character count of the widest label in `[a, b]`: the ends bound the integer part, the
     /// untrimmed decimals bound the fraction.
     fn max_chars(self, a: f64, b: f64) -> usize {
-        let chars = |us: f64| {
-            group_thousands(&format!("{:.*}", self.decimals, us / pow10(self.unit_exp)))
-                .chars()
-                .count()
-        };
+        let chars = |us: f64| group_thousands(&format!("{:.*}", self.decimals, us / pow10(self.unit_exp))).chars().count();
         chars(a).max(chars(b)) + self.suffix().chars().count()
     }
 }
@@ -188,24 +172,12 @@ fn group_thousands(number: &str) -> String {
 /// are long); minor ticks subdivide them when they would be at least 5 px apart. Ticks are in
 /// increasing time order, `px` measured from the left edge (`start_us`). Degenerate input
 /// (non-finite, empty range, zero width) yields no ticks.
-pub fn time_ticks(
-    start_us: f64,
-    end_us: f64,
-    width_px: f64,
-    min_label_spacing_px: f64,
-) -> Vec<Tick> {
-    if !(start_us.is_finite() && end_us.is_finite() && width_px.is_finite())
-        || end_us <= start_us
-        || width_px < 1.0
-    {
+pub fn time_ticks(start_us: f64, end_us: f64, width_px: f64, min_label_spacing_px: f64) -> Vec<Tick> {
+    if !(start_us.is_finite() && end_us.is_finite() && width_px.is_finite()) || end_us <= start_us || width_px < 1.0 {
         return Vec::new();
     }
     let us_per_px = (end_us - start_us) / width_px;
-    let min_spacing = if min_label_spacing_px.is_finite() {
-        min_label_spacing_px.max(1.0)
-    } else {
-        1.0
-    };
+    let min_spacing = if min_label_spacing_px.is_finite() { min_label_spacing_px.max(1.0) } else { 1.0 };
     let max_abs = start_us.abs().max(end_us.abs());
 
     let mut step = NiceStep::at_least(min_spacing * us_per_px);
@@ -242,16 +214,7 @@ pub fn time_ticks(
         let k = k0 + i as f64;
         let us = step.times(k) / f64::from(sub);
         let major = (k as i64).rem_euclid(i64::from(sub)) == 0;
-        ticks.push(Tick {
-            us,
-            px: (us - start_us) / us_per_px,
-            label: if major {
-                format.format(us)
-            } else {
-                String::new()
-            },
-            major,
-        });
+        ticks.push(Tick { us, px: (us - start_us) / us_per_px, label: if major { format.format(us) } else { String::new() }, major });
     }
     ticks
 }
@@ -283,11 +246,7 @@ mod tests {
     use super::*;
 
     fn majors(ticks: &[Tick]) -> Vec<&str> {
-        ticks
-            .iter()
-            .filter(|t| t.major)
-            .map(|t| t.label.as_str())
-            .collect()
+        ticks.iter().filter(|t| t.major).map(|t| t.label.as_str()).collect()
     }
 
     #[test]
@@ -306,19 +265,7 @@ mod tests {
         let t = time_ticks(0.0, 1000.0, 1000.0, 80.0);
         assert_eq!(
             majors(&t),
-            [
-                "0 µs",
-                "100 µs",
-                "200 µs",
-                "300 µs",
-                "400 µs",
-                "500 µs",
-                "600 µs",
-                "700 µs",
-                "800 µs",
-                "900 µs",
-                "1,000 µs"
-            ]
+            ["0 µs", "100 µs", "200 µs", "300 µs", "400 µs", "500 µs", "600 µs", "700 µs", "800 µs", "900 µs", "1,000 µs"]
         );
         // minor ticks every 20 µs in between
         assert_eq!(t.len(), 51);
@@ -332,12 +279,9 @@ mod tests {
 
     #[test]
     fn spacing_is_respected() {
-        for &(a, b, w, s) in &[
-            (0.0, 1.0, 1234.0, 60.0),
-            (-50.0, 3e7, 800.0, 90.0),
-            (1e9, 1e9 + 0.05, 1500.0, 80.0),
-            (17.3, 17.31, 300.0, 50.0),
-        ] {
+        for &(a, b, w, s) in
+            &[(0.0, 1.0, 1234.0, 60.0), (-50.0, 3e7, 800.0, 90.0), (1e9, 1e9 + 0.05, 1500.0, 80.0), (17.3, 17.31, 300.0, 50.0)]
+        {
             let t = time_ticks(a, b, w, s);
             let m: Vec<_> = t.iter().filter(|x| x.major).collect();
             assert!(m.len() >= 2, "{a} {b}: {t:?}");
@@ -390,10 +334,7 @@ mod tests {
     #[test]
     fn negative_and_degenerate() {
         let t = time_ticks(-300.0, 300.0, 600.0, 100.0);
-        assert_eq!(
-            majors(&t),
-            ["-300 µs", "-200 µs", "-100 µs", "0 µs", "100 µs", "200 µs", "300 µs"]
-        );
+        assert_eq!(majors(&t), ["-300 µs", "-200 µs", "-100 µs", "0 µs", "100 µs", "200 µs", "300 µs"]);
         assert!(time_ticks(5.0, 5.0, 100.0, 50.0).is_empty());
         assert!(time_ticks(0.0, 1.0, 0.0, 50.0).is_empty());
         assert!(time_ticks(f64::NAN, 1.0, 100.0, 50.0).is_empty());

@@ -36,22 +36,14 @@ pub struct TimeCamera {
 
 impl Default for TimeCamera {
     fn default() -> Self {
-        TimeCamera {
-            start_us: 0.0,
-            px_per_us: 1.0,
-            width_px: 1.0,
-            extent_us: None,
-        }
+        TimeCamera { start_us: 0.0, px_per_us: 1.0, width_px: 1.0, extent_us: None }
     }
 }
 
 impl TimeCamera {
     /// A camera of `width_px` CSS pixels, 1 px per µs starting at 0, no extent.
     pub fn new(width_px: f64) -> Self {
-        TimeCamera {
-            width_px: sanitize_width(width_px),
-            ..TimeCamera::default()
-        }
+        TimeCamera { width_px: sanitize_width(width_px), ..TimeCamera::default() }
     }
 
     /// Time → CSS pixel (x), `f64`.
@@ -112,9 +104,7 @@ impl TimeCamera {
     /// the extent. An empty or reversed range is widened around its start.
     pub fn fit(&mut self, start_us: f64, end_us: f64) {
         self.set_extent(start_us, end_us);
-        let (lo, hi) = self
-            .padded_extent()
-            .unwrap_or((start_us, start_us + MIN_EXTENT_US));
+        let (lo, hi) = self.padded_extent().unwrap_or((start_us, start_us + MIN_EXTENT_US));
         self.px_per_us = (self.width_px / (hi - lo)).min(MAX_PX_PER_US);
         self.start_us = lo;
         self.clamp_pan();
@@ -190,12 +180,7 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let cam = TimeCamera {
-            start_us: 100.0,
-            px_per_us: 2.0,
-            width_px: 800.0,
-            extent_us: None,
-        };
+        let cam = TimeCamera { start_us: 100.0, px_per_us: 2.0, width_px: 800.0, extent_us: None };
         assert_eq!(cam.us_to_px(150.0), 100.0);
         assert_eq!(cam.px_to_us(100.0), 150.0);
         assert_eq!(cam.visible_range_us(), (100.0, 500.0));
@@ -220,10 +205,7 @@ mod tests {
         for _ in 0..20 {
             cam.zoom_at(anchor, 1.7);
             let after = cam.px_to_us(anchor);
-            assert!(
-                close(before, after, 1e-6 * cam.us_per_px().max(1e-9)),
-                "{before} {after}"
-            );
+            assert!(close(before, after, 1e-6 * cam.us_per_px().max(1e-9)), "{before} {after}");
         }
         // and back out a bit
         cam.zoom_at(anchor, 0.5);

@@ -31,9 +31,9 @@ impl fmt::Display for RenderError {
                  (Chrome/Edge 56+, Firefox 51+, Safari 15+). Check that hardware acceleration \
                  is enabled and that WebGL is not blocked (chrome://gpu, about:support).",
             ),
-            RenderError::Canvas2dUnavailable => f.write_str(
-                "the text overlay canvas has no 2D context (does it already have a WebGL context?)",
-            ),
+            RenderError::Canvas2dUnavailable => {
+                f.write_str("the text overlay canvas has no 2D context (does it already have a WebGL context?)")
+            }
             RenderError::Context(msg) => write!(f, "could not create the drawing context: {msg}"),
             RenderError::Shader { stage, log } => {
                 write!(f, "{stage} shader failed to compile: {log}")

@@ -18,8 +18,8 @@
 
 use wasm_bindgen::JsCast;
 use web_sys::{
-    HtmlCanvasElement, WebGl2RenderingContext as Gl, WebGlBuffer, WebGlContextAttributes,
-    WebGlProgram, WebGlShader, WebGlUniformLocation, WebGlVertexArrayObject,
+    HtmlCanvasElement, WebGl2RenderingContext as Gl, WebGlBuffer, WebGlContextAttributes, WebGlProgram, WebGlShader, WebGlUniformLocation,
+    WebGlVertexArrayObject,
 };
 
 use crate::error::{js_text, RenderError};
@@ -144,11 +144,7 @@ impl InstanceBuffer {
         gl.bind_buffer(Gl::ARRAY_BUFFER, Some(&self.buffer));
         if bytes.len() > self.capacity_bytes {
             let cap = bytes.len().max(MIN_BUFFER_BYTES).next_power_of_two();
-            gl.buffer_data_with_i32(
-                Gl::ARRAY_BUFFER,
-                i32::try_from(cap).unwrap_or(i32::MAX),
-                Gl::DYNAMIC_DRAW,
-            );
+            gl.buffer_data_with_i32(Gl::ARRAY_BUFFER, i32::try_from(cap).unwrap_or(i32::MAX), Gl::DYNAMIC_DRAW);
             self.capacity_bytes = cap;
         }
         gl.buffer_sub_data_with_i32_and_u8_array(Gl::ARRAY_BUFFER, 0, bytes);
@@ -190,9 +186,7 @@ impl GlRenderer {
         attrs.set_premultiplied_alpha(true);
         attrs.set_preserve_drawing_buffer(false);
         let gl: Gl = match canvas.get_context_with_context_options("webgl2", &attrs) {
-            Ok(Some(ctx)) => ctx.dyn_into::<Gl>().map_err(|v| {
-                RenderError::Context(format!("not a WebGL2 context: {}", js_text(&v)))
-            })?,
+            Ok(Some(ctx)) => ctx.dyn_into::<Gl>().map_err(|v| RenderError::Context(format!("not a WebGL2 context: {}", js_text(&v))))?,
             Ok(None) => return Err(RenderError::WebGl2Unavailable),
             Err(e) => return Err(RenderError::Context(js_text(&e))),
         };
@@ -201,34 +195,22 @@ impl GlRenderer {
         let line_program = link(&gl, LINE_VS, FS)?;
         let quad = static_buffer(&gl, &QUAD)?;
         let head = static_buffer(&gl, &HEAD)?;
-        let rect_instances = InstanceBuffer {
-            buffer: gl.create_buffer().ok_or(RenderError::Create("buffer"))?,
-            capacity_bytes: 0,
-        };
-        let line_instances = InstanceBuffer {
-            buffer: gl.create_buffer().ok_or(RenderError::Create("buffer"))?,
-            capacity_bytes: 0,
-        };
+        let rect_instances = InstanceBuffer { buffer: gl.create_buffer().ok_or(RenderError::Create("buffer"))?, capacity_bytes: 0 };
+        let line_instances = InstanceBuffer { buffer: gl.create_buffer().ok_or(RenderError::Create("buffer"))?, capacity_bytes: 0 };
 
-        let rect_vao = gl
-            .create_vertex_array()
-            .ok_or(RenderError::Create("vertex array"))?;
+        let rect_vao = gl.create_vertex_array().ok_or(RenderError::Create("vertex array"))?;
         gl.bind_vertex_array(Some(&rect_vao));
         corner_attribute(&gl, &quad);
         gl.bind_buffer(Gl::ARRAY_BUFFER, Some(&rect_instances.buffer));
         instance_attribute(&gl, 1, 4, Gl::FLOAT, false, RECT_STRIDE, 0);
         instance_attribute(&gl, 2, 4, Gl::UNSIGNED_BYTE, true, RECT_STRIDE, 16);
 
-        let line_vao = gl
-            .create_vertex_array()
-            .ok_or(RenderError::Create("vertex array"))?;
+        let line_vao = gl.create_vertex_array().ok_or(RenderError::Create("vertex array"))?;
         gl.bind_vertex_array(Some(&line_vao));
         corner_attribute(&gl, &quad);
         line_instance_attributes(&gl, &line_instances.buffer);
 
-        let head_vao = gl
-            .create_vertex_array()
-            .ok_or(RenderError::Create("vertex array"))?;
+        let head_vao = gl.create_vertex_array().ok_or(RenderError::Create("vertex array"))?;
         gl.bind_vertex_array(Some(&head_vao));
         corner_attribute(&gl, &head);
         line_instance_attributes(&gl, &line_instances.buffer);
@@ -275,8 +257,7 @@ impl GlRenderer {
         self.dpr = dpr;
         self.device_width = device_width;
         self.device_height = device_height;
-        self.gl
-            .viewport(0, 0, to_i32(device_width), to_i32(device_height));
+        self.gl.viewport(0, 0, to_i32(device_width), to_i32(device_height));
         self.apply_scissor();
     }
 
@@ -286,15 +267,8 @@ impl GlRenderer {
         self.stats = FrameStats::default();
         self.scissor_css = None;
         self.gl.disable(Gl::SCISSOR_TEST);
-        self.gl
-            .viewport(0, 0, to_i32(self.device_width), to_i32(self.device_height));
-        let [r, g, b, a] = clear_rgba.map(|c| {
-            if c.is_finite() {
-                c.clamp(0.0, 1.0)
-            } else {
-                0.0
-            }
-        });
+        self.gl.viewport(0, 0, to_i32(self.device_width), to_i32(self.device_height));
+        let [r, g, b, a] = clear_rgba.map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.0 });
         self.gl.clear_color(r * a, g * a, b * a, a);
         self.gl.clear(Gl::COLOR_BUFFER_BIT);
     }
@@ -313,8 +287,7 @@ impl GlRenderer {
             self.rect_instances.upload(&self.gl, &self.scratch);
             self.use_program(false);
             self.gl.bind_vertex_array(Some(&self.rect_vao));
-            self.gl
-                .draw_arrays_instanced(Gl::TRIANGLE_STRIP, 0, 4, to_i32(chunk.len()));
+            self.gl.draw_arrays_instanced(Gl::TRIANGLE_STRIP, 0, 4, to_i32(chunk.len()));
             self.stats.rects_drawn += chunk.len();
             self.stats.draw_calls += 1;
         }
@@ -329,11 +302,7 @@ impl GlRenderer {
     /// Draws `arrows` as lines with a filled head `head_len` CSS px long at `(x1, y1)`: two
     /// instanced draw calls from one upload. The shaft stops where the head begins.
     pub fn draw_arrows(&mut self, arrows: &[LineInstance], head_len: f32) {
-        let head_len = if head_len.is_finite() {
-            head_len.max(0.0)
-        } else {
-            0.0
-        };
+        let head_len = if head_len.is_finite() { head_len.max(0.0) } else { 0.0 };
         self.draw_segments(arrows, head_len);
     }
 
@@ -353,14 +322,12 @@ impl GlRenderer {
             self.gl.uniform1f(p.u_head.as_ref(), 0.0);
             self.gl.uniform1f(p.u_shorten.as_ref(), head_len * 0.9);
             self.gl.bind_vertex_array(Some(&self.line_vao));
-            self.gl
-                .draw_arrays_instanced(Gl::TRIANGLE_STRIP, 0, 4, to_i32(chunk.len()));
+            self.gl.draw_arrays_instanced(Gl::TRIANGLE_STRIP, 0, 4, to_i32(chunk.len()));
             self.stats.draw_calls += 1;
             if head_len > 0.0 {
                 self.gl.uniform1f(p.u_head.as_ref(), head_len);
                 self.gl.bind_vertex_array(Some(&self.head_vao));
-                self.gl
-                    .draw_arrays_instanced(Gl::TRIANGLES, 0, 3, to_i32(chunk.len()));
+                self.gl.draw_arrays_instanced(Gl::TRIANGLES, 0, 3, to_i32(chunk.len()));
                 self.stats.draw_calls += 1;
             }
             self.stats.lines_drawn += chunk.len();
@@ -389,12 +356,7 @@ impl GlRenderer {
         let y1 = ((y + h.max(0.0)) * dpr).round().clamp(y0, dh);
         self.gl.enable(Gl::SCISSOR_TEST);
         // GL's origin is bottom-left.
-        self.gl.scissor(
-            x0 as i32,
-            (dh - y1) as i32,
-            (x1 - x0) as i32,
-            (y1 - y0) as i32,
-        );
+        self.gl.scissor(x0 as i32, (dh - y1) as i32, (x1 - x0) as i32, (y1 - y0) as i32);
     }
 
     /// Reads the RGBA of the device pixel under CSS point `(css_x, css_y)` from the drawing
@@ -403,26 +365,12 @@ impl GlRenderer {
     pub fn read_pixel(&self, css_x: f32, css_y: f32) -> Option<[u8; 4]> {
         let px = (css_x * self.dpr).floor();
         let py = (css_y * self.dpr).floor();
-        if !(px >= 0.0
-            && py >= 0.0
-            && px < self.device_width as f32
-            && py < self.device_height as f32)
-        {
+        if !(px >= 0.0 && py >= 0.0 && px < self.device_width as f32 && py < self.device_height as f32) {
             return None;
         }
         let gl_y = self.device_height as f32 - 1.0 - py;
         let mut out = [0u8; 4];
-        self.gl
-            .read_pixels_with_opt_u8_array(
-                px as i32,
-                gl_y as i32,
-                1,
-                1,
-                Gl::RGBA,
-                Gl::UNSIGNED_BYTE,
-                Some(&mut out),
-            )
-            .ok()?;
+        self.gl.read_pixels_with_opt_u8_array(px as i32, gl_y as i32, 1, 1, Gl::RGBA, Gl::UNSIGNED_BYTE, Some(&mut out)).ok()?;
         Some(out)
     }
 
@@ -448,18 +396,10 @@ impl GlRenderer {
     }
 
     fn use_program(&self, line: bool) {
-        let p = if line {
-            &self.line_program
-        } else {
-            &self.rect_program
-        };
+        let p = if line { &self.line_program } else { &self.rect_program };
         self.gl.use_program(Some(&p.handle));
         // Map CSS px to device px exactly: viewport in CSS px = device size / ratio.
-        self.gl.uniform2f(
-            p.u_viewport.as_ref(),
-            self.device_width as f32 / self.dpr,
-            self.device_height as f32 / self.dpr,
-        );
+        self.gl.uniform2f(p.u_viewport.as_ref(), self.device_width as f32 / self.dpr, self.device_height as f32 / self.dpr);
         self.gl.uniform1f(p.u_min_size.as_ref(), 1.0 / self.dpr);
     }
 }
@@ -469,21 +409,11 @@ fn to_i32(n: impl TryInto<i32>) -> i32 {
 }
 
 fn compile(gl: &Gl, stage: u32, source: &str) -> Result<WebGlShader, RenderError> {
-    let name = if stage == Gl::VERTEX_SHADER {
-        "vertex"
-    } else {
-        "fragment"
-    };
-    let shader = gl
-        .create_shader(stage)
-        .ok_or(RenderError::Create("shader"))?;
+    let name = if stage == Gl::VERTEX_SHADER { "vertex" } else { "fragment" };
+    let shader = gl.create_shader(stage).ok_or(RenderError::Create("shader"))?;
     gl.shader_source(&shader, source);
     gl.compile_shader(&shader);
-    if gl
-        .get_shader_parameter(&shader, Gl::COMPILE_STATUS)
-        .as_bool()
-        == Some(true)
-    {
+    if gl.get_shader_parameter(&shader, Gl::COMPILE_STATUS).as_bool() == Some(true) {
         Ok(shader)
     } else {
         let log = gl.get_shader_info_log(&shader).unwrap_or_default();
@@ -502,11 +432,7 @@ fn link(gl: &Gl, vs: &str, fs: &str) -> Result<Program, RenderError> {
     // The program keeps the compiled code; the shader objects can go.
     gl.delete_shader(Some(&v));
     gl.delete_shader(Some(&f));
-    if gl
-        .get_program_parameter(&program, Gl::LINK_STATUS)
-        .as_bool()
-        != Some(true)
-    {
+    if gl.get_program_parameter(&program, Gl::LINK_STATUS).as_bool() != Some(true) {
         let log = gl.get_program_info_log(&program).unwrap_or_default();
         gl.delete_program(Some(&program));
         return Err(RenderError::Link(log));
@@ -537,15 +463,7 @@ fn corner_attribute(gl: &Gl, buffer: &WebGlBuffer) {
 }
 
 /// A per-instance attribute read from the currently bound `ARRAY_BUFFER`.
-fn instance_attribute(
-    gl: &Gl,
-    location: u32,
-    size: i32,
-    ty: u32,
-    normalized: bool,
-    stride: usize,
-    offset: i32,
-) {
+fn instance_attribute(gl: &Gl, location: u32, size: i32, ty: u32, normalized: bool, stride: usize, offset: i32) {
     gl.enable_vertex_attrib_array(location);
     gl.vertex_attrib_pointer_with_i32(location, size, ty, normalized, to_i32(stride), offset);
     gl.vertex_attrib_divisor(location, 1);

@@ -79,7 +79,11 @@ pub struct LanePyramid {
 fn duration(start_us: &[f64], end_us: &[f64], i: usize) -> f64 {
     let s = start_us[i];
     let d = end_us[i].max(s) - s;
-    if d.is_finite() { d } else { 0.0 }
+    if d.is_finite() {
+        d
+    } else {
+        0.0
+    }
 }
 
 impl LanePyramid {
@@ -135,7 +139,9 @@ impl LanePyramid {
                 .map(|pair| {
                     let mut pick = EMPTY_ENTRY;
                     for e in pair.iter().filter(|e| e.rep != EMPTY) {
-                        let longer = || duration(start_us, end_us, (e.rep & !WIDE) as usize) > duration(start_us, end_us, (pick.rep & !WIDE) as usize);
+                        let longer = || {
+                            duration(start_us, end_us, (e.rep & !WIDE) as usize) > duration(start_us, end_us, (pick.rep & !WIDE) as usize)
+                        };
                         if pick.rep == EMPTY || longer() {
                             pick = Entry { rep: e.rep & !WIDE, tag: e.tag };
                         }
@@ -207,7 +213,11 @@ impl LanePyramid {
             let j = ((t - self.origin_us) / bucket_us).floor();
             // Truncation intended: a bucket number, clamped to the level.
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            if j.is_nan() || j <= 0.0 { 0 } else { (j as usize).min(level.len()) }
+            if j.is_nan() || j <= 0.0 {
+                0
+            } else {
+                (j as usize).min(level.len())
+            }
         };
         let first = bucket_of(t0);
 
@@ -316,10 +326,10 @@ mod tests {
         let mut t = rnd() * 100.0;
         for _ in 0..n {
             let (gap, dur) = match kind {
-                0 => (0.0, 0.5 + rnd()),                                   // back to back
-                1 => (rnd() * rnd() * 40.0, rnd() * 2.0),                    // gappy
+                0 => (0.0, 0.5 + rnd()),                                                      // back to back
+                1 => (rnd() * rnd() * 40.0, rnd() * 2.0),                                     // gappy
                 2 => (if rnd() < 0.002 { 5000.0 * rnd() } else { rnd() * 0.2 }, rnd() * 0.3), // bursts
-                _ => (rnd() * 1.5, if rnd() < 0.01 { rnd() * 400.0 } else { rnd() }), // overlaps
+                _ => (rnd() * 1.5, if rnd() < 0.01 { rnd() * 400.0 } else { rnd() }),         // overlaps
             };
             t += gap;
             start.push(t);
@@ -390,7 +400,12 @@ mod tests {
                 // From the whole lane down to ~level 0, at random offsets.
                 let zoom = 2.0_f64.powf(rnd() * 6.0);
                 let span = (hi - lo) * 1.04 / zoom;
-                let cam = TimeCamera { start_us: lo - (hi - lo) * 0.02 + rnd() * (hi - lo - span).max(0.0), px_per_us: width / span, width_px: width, extent_us: None };
+                let cam = TimeCamera {
+                    start_us: lo - (hi - lo) * 0.02 + rnd() * (hi - lo - span).max(0.0),
+                    px_per_us: width / span,
+                    width_px: width,
+                    extent_us: None,
+                };
                 let Some(got) = visit_all(&p, &idx, &cam, &start, &end) else { continue };
                 checked_views += 1;
                 let exact = raster(&cam, &start, &end);
@@ -401,7 +416,10 @@ mod tests {
                     assert!(!has_bar(c) || near(&cov, c, 1), "lane {lane} view {view}: column {c} lost");
                     // ... and nothing is drawn more than a pixel away from a bar.
                     if cov[c] {
-                        assert!(!exact[c].is_empty() || has_bar(c) || !exact[c + 2].is_empty(), "lane {lane} view {view}: column {c} drawn empty");
+                        assert!(
+                            !exact[c].is_empty() || has_bar(c) || !exact[c + 2].is_empty(),
+                            "lane {lane} view {view}: column {c} drawn empty"
+                        );
                     }
                 }
                 // Colours come from a bar in (or within a pixel of) the column, with its tag.
@@ -447,7 +465,11 @@ mod tests {
             let got = visit_all(&p, &idx, &cam, &start, &end).expect("zoomed out enough");
             let wide: Vec<usize> = got.iter().filter(|b| !b.bar.merged).map(|b| b.bar.index).collect();
             let mut exact = Vec::new();
-            visit_bars(&cam, &start, &end, 0..n, 1.0, |b| if !b.merged { exact.push(b.index) });
+            visit_bars(&cam, &start, &end, 0..n, 1.0, |b| {
+                if !b.merged {
+                    exact.push(b.index)
+                }
+            });
             assert_eq!(wide, exact);
         }
     }

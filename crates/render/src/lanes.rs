@@ -57,12 +57,7 @@ pub struct LaneIndex {
 impl LaneIndex {
     /// Scans the lane once (O(n)); build it when the lane's columns arrive, not per frame.
     pub fn new(start_us: &[f64], end_us: &[f64]) -> LaneIndex {
-        let max_duration_us = start_us
-            .iter()
-            .zip(end_us)
-            .map(|(s, e)| e - s)
-            .filter(|d| d.is_finite())
-            .fold(0.0_f64, f64::max);
+        let max_duration_us = start_us.iter().zip(end_us).map(|(s, e)| e - s).filter(|d| d.is_finite()).fold(0.0_f64, f64::max);
         let n = start_us.len().min(end_us.len());
         let block_max_end = start_us[..n]
             .chunks(BLOCK)
@@ -98,13 +93,7 @@ impl LaneIndex {
     /// Indices of bars that can overlap `[t0, t1]`: all visible bars are inside the range;
     /// it may also hold a few invisible ones that started within `max_duration_us` before `t0`
     /// ([`emit_bars`] skips those). Leading invisible bars are trimmed (a block at a time).
-    pub fn visible_range(
-        &self,
-        sorted_start: &[f64],
-        end: &[f64],
-        t0: f64,
-        t1: f64,
-    ) -> Range<usize> {
+    pub fn visible_range(&self, sorted_start: &[f64], end: &[f64], t0: f64, t1: f64) -> Range<usize> {
         let n = sorted_start.len().min(end.len());
         let starts = &sorted_start[..n];
         let hi = starts.partition_point(|&s| s <= t1);
@@ -116,14 +105,7 @@ impl LaneIndex {
 
     /// The bars of `range` overlapping `[t0, t1]`, in start order, visiting only them (plus
     /// O(log n + candidates / 64) work): for picking under a cursor window.
-    pub fn overlapping(
-        &self,
-        sorted_start: &[f64],
-        end: &[f64],
-        t0: f64,
-        t1: f64,
-        mut visit: impl FnMut(usize),
-    ) {
+    pub fn overlapping(&self, sorted_start: &[f64], end: &[f64], t0: f64, t1: f64, mut visit: impl FnMut(usize)) {
         let n = sorted_start.len().min(end.len());
         let (starts, ends) = (&sorted_start[..n], &end[..n]);
         let range = self.visible_range(starts, ends, t0, t1);
@@ -198,14 +180,7 @@ pub struct VisitedBar {
 /// the last bar of a skipped run reaches past the column (a bar starting late in the column),
 /// it is reported on its own, so a wide bar is never lost on lanes whose bars do not nest.
 /// Bars entirely outside the view are skipped.
-pub fn visit_bars(
-    camera: &TimeCamera,
-    start_us: &[f64],
-    end_us: &[f64],
-    range: Range<usize>,
-    min_px: f64,
-    visit: impl FnMut(VisitedBar),
-) {
+pub fn visit_bars(camera: &TimeCamera, start_us: &[f64], end_us: &[f64], range: Range<usize>, min_px: f64, visit: impl FnMut(VisitedBar)) {
     visit_bars_with(None, camera, start_us, end_us, range, min_px, visit);
 }
 
@@ -305,13 +280,7 @@ fn emit_bars_with(
     visit_bars_with(index, camera, start_us, end_us, range, 1.0, |bar| {
         let a = bar.x0.max(-1.0);
         let b = bar.x1.min(width + 1.0);
-        out.push(RectInstance {
-            x: a as f32,
-            y: geometry.y,
-            w: (b - a) as f32,
-            h: geometry.h,
-            rgba: color(bar.index),
-        });
+        out.push(RectInstance { x: a as f32, y: geometry.y, w: (b - a) as f32, h: geometry.h, rgba: color(bar.index) });
     });
     out.len() - before
 }
@@ -332,9 +301,7 @@ mod tests {
     }
 
     fn brute(start: &[f64], end: &[f64], t0: f64, t1: f64) -> Vec<usize> {
-        (0..start.len())
-            .filter(|&i| start[i] <= t1 && end[i] >= t0)
-            .collect()
+        (0..start.len()).filter(|&i| start[i] <= t1 && end[i] >= t0).collect()
     }
 
     fn covers(range: &Range<usize>, want: &[usize]) -> bool {
@@ -475,26 +442,13 @@ mod tests {
 
     #[test]
     fn emit_merges_subpixel_bars() {
-        let cam = TimeCamera {
-            start_us: 0.0,
-            px_per_us: 1.0,
-            width_px: 100.0,
-            extent_us: None,
-        };
+        let cam = TimeCamera { start_us: 0.0, px_per_us: 1.0, width_px: 100.0, extent_us: None };
         // 1000 bars of 0.05 µs packed into 10 px: at most 10 rects (one per column).
         let start: Vec<f64> = (0..1000).map(|i| f64::from(i) * 0.01).collect();
         let end: Vec<f64> = start.iter().map(|s| s + 0.005).collect();
         let mut out = Vec::new();
         let geo = LaneGeometry { y: 4.0, h: 16.0 };
-        let n = emit_bars(
-            &cam,
-            &start,
-            &end,
-            0..start.len(),
-            geo,
-            |_| [1, 2, 3, 255],
-            &mut out,
-        );
+        let n = emit_bars(&cam, &start, &end, 0..start.len(), geo, |_| [1, 2, 3, 255], &mut out);
         assert_eq!(n, 10);
         assert_eq!(out.len(), 10);
         for (k, r) in out.iter().enumerate() {
@@ -506,78 +460,33 @@ mod tests {
 
     #[test]
     fn emit_keeps_wide_bars_and_clips() {
-        let cam = TimeCamera {
-            start_us: 100.0,
-            px_per_us: 2.0,
-            width_px: 200.0,
-            extent_us: None,
-        };
+        let cam = TimeCamera { start_us: 100.0, px_per_us: 2.0, width_px: 200.0, extent_us: None };
         let start = [0.0, 110.0, 150.0, 150.2, 150.3, 160.0, 1e9];
         let end = [1e6, 120.0, 150.1, 150.25, 150.35, 170.0, 2e9];
-        let mut out = vec![RectInstance {
-            x: 0.0,
-            y: 0.0,
-            w: 0.0,
-            h: 0.0,
-            rgba: [0; 4],
-        }];
-        let n = emit_bars(
-            &cam,
-            &start,
-            &end,
-            0..7,
-            LaneGeometry { y: 0.0, h: 10.0 },
-            |i| [i as u8, 0, 0, 255],
-            &mut out,
-        );
+        let mut out = vec![RectInstance { x: 0.0, y: 0.0, w: 0.0, h: 0.0, rgba: [0; 4] }];
+        let n = emit_bars(&cam, &start, &end, 0..7, LaneGeometry { y: 0.0, h: 10.0 }, |i| [i as u8, 0, 0, 255], &mut out);
         let got: Vec<(f32, f32, u8)> = out[1..].iter().map(|r| (r.x, r.w, r.rgba[0])).collect();
         // bar 0 clipped to [-1, 201]; 1 wide; 2 narrow at column 100; 3 and 4 merged into column 100?
         // bar 2 at px 100..100.2, bar 3 at 100.4..100.5, bar 4 at 100.6..100.7 -> one rect, colour of bar 2
-        assert_eq!(
-            got,
-            vec![
-                (-1.0, 202.0, 0),
-                (20.0, 20.0, 1),
-                (100.0, 1.0, 2),
-                (120.0, 20.0, 5)
-            ]
-        );
+        assert_eq!(got, vec![(-1.0, 202.0, 0), (20.0, 20.0, 1), (100.0, 1.0, 2), (120.0, 20.0, 5)]);
         assert_eq!(n, 4);
     }
 
     #[test]
     fn rect_count_bounded_by_width() {
-        let cam = TimeCamera {
-            start_us: 0.0,
-            px_per_us: 0.001,
-            width_px: 800.0,
-            extent_us: None,
-        };
+        let cam = TimeCamera { start_us: 0.0, px_per_us: 0.001, width_px: 800.0, extent_us: None };
         // 1e5 back-to-back bars of 3 µs each over 3e5 µs = 300 px.
         let start: Vec<f64> = (0..100_000).map(|i| f64::from(i) * 3.0).collect();
         let end: Vec<f64> = start.iter().map(|s| s + 3.0).collect();
         let r = visible_range(&start, &end, 0.0, cam.px_to_us(800.0));
         let mut out = Vec::with_capacity(1024);
-        let n = emit_bars(
-            &cam,
-            &start,
-            &end,
-            r,
-            LaneGeometry { y: 0.0, h: 1.0 },
-            |_| [0; 4],
-            &mut out,
-        );
+        let n = emit_bars(&cam, &start, &end, r, LaneGeometry { y: 0.0, h: 1.0 }, |_| [0; 4], &mut out);
         assert!(n <= 301, "{n}");
     }
 
     #[test]
     fn subpixel_runs_are_skipped_not_scanned() {
-        let cam = TimeCamera {
-            start_us: 0.0,
-            px_per_us: 1.0,
-            width_px: 100.0,
-            extent_us: None,
-        };
+        let cam = TimeCamera { start_us: 0.0, px_per_us: 1.0, width_px: 100.0, extent_us: None };
         // One million bars of 0.5 ns in 10 px: one visit per column, not per bar.
         let start: Vec<f64> = (0..1_000_000).map(|i| f64::from(i) * 1e-5).collect();
         let end: Vec<f64> = start.iter().map(|s| s + 5e-7).collect();
@@ -601,15 +510,7 @@ mod tests {
         assert_eq!(visible_range(&start, &end, 0.0, 10.0), 0..1);
         let cam = TimeCamera::new(100.0);
         let mut out = Vec::new();
-        emit_bars(
-            &cam,
-            &start,
-            &end,
-            0..10,
-            LaneGeometry { y: 0.0, h: 1.0 },
-            |_| [0; 4],
-            &mut out,
-        );
+        emit_bars(&cam, &start, &end, 0..10, LaneGeometry { y: 0.0, h: 1.0 }, |_| [0; 4], &mut out);
         assert_eq!(out.len(), 1);
     }
 }

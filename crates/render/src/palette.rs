@@ -101,11 +101,7 @@ mod tests {
 
     #[test]
     fn neighbours_differ_clearly() {
-        let dist = |a: [u8; 4], b: [u8; 4]| -> i32 {
-            (0..3)
-                .map(|i| (i32::from(a[i]) - i32::from(b[i])).abs())
-                .sum()
-        };
+        let dist = |a: [u8; 4], b: [u8; 4]| -> i32 { (0..3).map(|i| (i32::from(a[i]) - i32::from(b[i])).abs()).sum() };
         for k in 0..DISTINCT_COLORS {
             let d = dist(color_for_key(k), color_for_key(k + 1));
             assert!(d >= 60, "keys {k} and {} too close: {d}", k + 1);

@@ -113,12 +113,7 @@ impl TextOverlay {
 
     /// Clears the whole overlay to transparent.
     pub fn clear(&mut self) {
-        self.ctx.clear_rect(
-            0.0,
-            0.0,
-            f64::from(self.css_width),
-            f64::from(self.css_height),
-        );
+        self.ctx.clear_rect(0.0, 0.0, f64::from(self.css_width), f64::from(self.css_height));
     }
 
     /// Draws `text` left-aligned at `x`, vertically centred on `y`, in `css_font`
@@ -128,15 +123,7 @@ impl TextOverlay {
     }
 
     /// Like [`TextOverlay::fill_text`] with a horizontal anchor.
-    pub fn fill_text_aligned(
-        &mut self,
-        text: &str,
-        x: f32,
-        y: f32,
-        css_font: &str,
-        rgba: [u8; 4],
-        align: TextAlign,
-    ) {
+    pub fn fill_text_aligned(&mut self, text: &str, x: f32, y: f32, css_font: &str, rgba: [u8; 4], align: TextAlign) {
         self.set_font(css_font);
         self.set_fill(rgba);
         self.set_align(align);
@@ -146,15 +133,7 @@ impl TextOverlay {
     /// Draws as much of `text` as fits in `max_width` CSS px, ending with "…" when cut; draws
     /// nothing if not even one character and the ellipsis fit. Returns whether anything was
     /// drawn. O(log len) measurements.
-    pub fn fill_text_fitted(
-        &mut self,
-        text: &str,
-        x: f32,
-        y: f32,
-        max_width: f32,
-        css_font: &str,
-        rgba: [u8; 4],
-    ) -> bool {
+    pub fn fill_text_fitted(&mut self, text: &str, x: f32, y: f32, max_width: f32, css_font: &str, rgba: [u8; 4]) -> bool {
         if max_width <= 0.0 || text.is_empty() {
             return false;
         }
@@ -164,11 +143,7 @@ impl TextOverlay {
         }
         // Binary search the longest prefix (in chars) whose "prefix…" fits; no allocation
         // beyond the reused buffer.
-        let prefix_end = |chars: usize| {
-            text.char_indices()
-                .nth(chars)
-                .map_or(text.len(), |(i, _)| i)
-        };
+        let prefix_end = |chars: usize| text.char_indices().nth(chars).map_or(text.len(), |(i, _)| i);
         let (mut lo, mut hi) = (0usize, text.chars().count() - 1);
         let mut buf = std::mem::take(&mut self.fit_buf);
         while lo < hi {
@@ -196,16 +171,13 @@ impl TextOverlay {
     /// Width of `text` in `css_font`, CSS px.
     pub fn measure(&mut self, text: &str, css_font: &str) -> f32 {
         self.set_font(css_font);
-        self.ctx
-            .measure_text(text)
-            .map_or(0.0, |m| m.width() as f32)
+        self.ctx.measure_text(text).map_or(0.0, |m| m.width() as f32)
     }
 
     /// Fills a rectangle (CSS px).
     pub fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, rgba: [u8; 4]) {
         self.set_fill(rgba);
-        self.ctx
-            .fill_rect(f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        self.ctx.fill_rect(f64::from(x), f64::from(y), f64::from(w), f64::from(h));
     }
 
     /// Strokes a line segment `width` CSS px thick.

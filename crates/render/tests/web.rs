@@ -19,15 +19,9 @@ const GREEN: [u8; 4] = [0, 255, 0, 255];
 const WHITE: [u8; 4] = [255, 255, 255, 255];
 
 fn canvas() -> HtmlCanvasElement {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .expect("document");
+    let document = web_sys::window().and_then(|w| w.document()).expect("document");
     let canvas = document.create_element("canvas").expect("create canvas");
-    document
-        .body()
-        .expect("body")
-        .append_child(&canvas)
-        .expect("append");
+    document.body().expect("body").append_child(&canvas).expect("append");
     canvas.dyn_into::<HtmlCanvasElement>().expect("a canvas")
 }
 
@@ -43,40 +37,13 @@ fn rects_and_lines_land_where_expected() {
     assert_eq!((r.canvas().width(), r.canvas().height()), (200, 100));
     r.begin_frame([1.0, 1.0, 1.0, 1.0]);
     r.draw_rects(&[
-        RectInstance {
-            x: 10.0,
-            y: 10.0,
-            w: 50.0,
-            h: 30.0,
-            rgba: RED,
-        },
-        RectInstance {
-            x: 100.0,
-            y: 10.0,
-            w: 20.0,
-            h: 20.0,
-            rgba: GREEN,
-        },
+        RectInstance { x: 10.0, y: 10.0, w: 50.0, h: 30.0, rgba: RED },
+        RectInstance { x: 100.0, y: 10.0, w: 20.0, h: 20.0, rgba: GREEN },
     ]);
-    r.draw_lines(&[LineInstance {
-        x0: 0.0,
-        y0: 80.5,
-        x1: 200.0,
-        y1: 80.5,
-        width: 3.0,
-        rgba: BLUE,
-    }]);
+    r.draw_lines(&[LineInstance { x0: 0.0, y0: 80.5, x1: 200.0, y1: 80.5, width: 3.0, rgba: BLUE }]);
 
-    assert_eq!(
-        r.read_pixel(11.0, 11.0),
-        Some(RED),
-        "inside red, near its top-left corner"
-    );
-    assert_eq!(
-        r.read_pixel(59.0, 39.0),
-        Some(RED),
-        "inside red, near its bottom-right corner"
-    );
+    assert_eq!(r.read_pixel(11.0, 11.0), Some(RED), "inside red, near its top-left corner");
+    assert_eq!(r.read_pixel(59.0, 39.0), Some(RED), "inside red, near its bottom-right corner");
     assert_eq!(r.read_pixel(60.0, 20.0), Some(WHITE), "just right of red");
     assert_eq!(r.read_pixel(20.0, 40.0), Some(WHITE), "just below red");
     assert_eq!(r.read_pixel(9.0, 20.0), Some(WHITE), "just left of red");
@@ -96,36 +63,18 @@ fn device_pixel_ratio_scissor_and_thin_rects() {
     assert_eq!((r.canvas().width(), r.canvas().height()), (200, 100));
     r.begin_frame([0.0, 0.0, 0.0, 1.0]);
     // A rect far thinner than a device pixel is still drawn one device pixel wide.
-    r.draw_rects(&[RectInstance {
-        x: 5.0,
-        y: 5.0,
-        w: 0.01,
-        h: 10.0,
-        rgba: GREEN,
-    }]);
+    r.draw_rects(&[RectInstance { x: 5.0, y: 5.0, w: 0.01, h: 10.0, rgba: GREEN }]);
     assert_eq!(r.read_pixel(5.0, 10.0), Some(GREEN));
     assert_eq!(r.read_pixel(5.5, 10.0), Some([0, 0, 0, 255]));
 
     // Scissor to the left half: a full-canvas rect only colours the left half.
     r.set_scissor(Some((0.0, 0.0, 50.0, 50.0)));
-    r.draw_rects(&[RectInstance {
-        x: 0.0,
-        y: 0.0,
-        w: 100.0,
-        h: 50.0,
-        rgba: RED,
-    }]);
+    r.draw_rects(&[RectInstance { x: 0.0, y: 0.0, w: 100.0, h: 50.0, rgba: RED }]);
     r.set_scissor(None);
     assert_eq!(r.read_pixel(49.0, 25.0), Some(RED));
     assert_eq!(r.read_pixel(51.0, 25.0), Some([0, 0, 0, 255]));
     // Pixel position maps with dpr: CSS (30.25, 40.75) is device (60, 81).
-    r.draw_rects(&[RectInstance {
-        x: 30.0,
-        y: 40.5,
-        w: 0.5,
-        h: 0.5,
-        rgba: BLUE,
-    }]);
+    r.draw_rects(&[RectInstance { x: 30.0, y: 40.5, w: 0.5, h: 0.5, rgba: BLUE }]);
     assert_eq!(r.read_pixel(30.25, 40.75), Some(BLUE));
     assert_eq!(r.read_pixel(30.75, 40.75), Some(RED));
 }
@@ -134,13 +83,7 @@ fn device_pixel_ratio_scissor_and_thin_rects() {
 fn blending_is_straight_alpha_over() {
     let mut r = renderer(10.0, 10.0, 1.0);
     r.begin_frame([1.0, 1.0, 1.0, 1.0]);
-    r.draw_rects(&[RectInstance {
-        x: 0.0,
-        y: 0.0,
-        w: 10.0,
-        h: 10.0,
-        rgba: [0, 0, 0, 128],
-    }]);
+    r.draw_rects(&[RectInstance { x: 0.0, y: 0.0, w: 10.0, h: 10.0, rgba: [0, 0, 0, 128] }]);
     let px = r.read_pixel(5.0, 5.0).expect("pixel");
     assert!((126..=128).contains(&px[0]) && px[3] == 255, "{px:?}");
 }
@@ -156,13 +99,7 @@ fn buffers_grow_and_are_reused() {
             let x = (i % 300) as f32;
             let y = (i / 300) as f32;
             let c = if frame == 2 && i == 0 { BLUE } else { RED };
-            rects.push(RectInstance {
-                x,
-                y,
-                w: 1.0,
-                h: 1.0,
-                rgba: c,
-            });
+            rects.push(RectInstance { x, y, w: 1.0, h: 1.0, rgba: c });
         }
         r.begin_frame([1.0, 1.0, 1.0, 1.0]);
         r.draw_rects(&rects);
@@ -178,28 +115,10 @@ fn buffers_grow_and_are_reused() {
 fn arrows_draw_a_head() {
     let mut r = renderer(100.0, 40.0, 1.0);
     r.begin_frame([1.0, 1.0, 1.0, 1.0]);
-    r.draw_arrows(
-        &[LineInstance {
-            x0: 10.0,
-            y0: 20.5,
-            x1: 90.0,
-            y1: 20.5,
-            width: 1.0,
-            rgba: BLUE,
-        }],
-        10.0,
-    );
+    r.draw_arrows(&[LineInstance { x0: 10.0, y0: 20.5, x1: 90.0, y1: 20.5, width: 1.0, rgba: BLUE }], 10.0);
     assert_eq!(r.read_pixel(50.0, 20.0), Some(BLUE), "shaft");
-    assert_eq!(
-        r.read_pixel(82.0, 18.0),
-        Some(BLUE),
-        "head is wider than the shaft"
-    );
-    assert_eq!(
-        r.read_pixel(91.0, 20.0),
-        Some(WHITE),
-        "nothing beyond the tip"
-    );
+    assert_eq!(r.read_pixel(82.0, 18.0), Some(BLUE), "head is wider than the shaft");
+    assert_eq!(r.read_pixel(91.0, 20.0), Some(WHITE), "nothing beyond the tip");
     assert_eq!(r.read_pixel(50.0, 17.0), Some(WHITE));
     assert_eq!(r.stats().draw_calls, 2);
 }
@@ -212,15 +131,7 @@ fn lane_bars_through_camera_render() {
     let end = [1e9 + 20.0, 1e9 + 60.0];
     let (t0, t1) = cam.visible_range_us();
     let mut rects = Vec::new();
-    let n = emit_bars(
-        &cam,
-        &start,
-        &end,
-        visible_range(&start, &end, t0, t1),
-        LaneGeometry { y: 0.0, h: 20.0 },
-        |_| RED,
-        &mut rects,
-    );
+    let n = emit_bars(&cam, &start, &end, visible_range(&start, &end, t0, t1), LaneGeometry { y: 0.0, h: 20.0 }, |_| RED, &mut rects);
     assert_eq!(n, 2);
     let mut r = renderer(200.0, 20.0, 1.0);
     r.begin_frame([1.0, 1.0, 1.0, 1.0]);
@@ -239,10 +150,7 @@ fn camera_zoom_keeps_anchor() {
     let t = cam.px_to_us(anchor);
     for _ in 0..60 {
         cam.zoom_at(anchor, 1.5);
-        assert!(
-            (cam.px_to_us(anchor) - t).abs() <= 1e-6_f64.max(t.abs() * 1e-15),
-            "anchor moved"
-        );
+        assert!((cam.px_to_us(anchor) - t).abs() <= 1e-6_f64.max(t.abs() * 1e-15), "anchor moved");
     }
 }
 
@@ -252,13 +160,7 @@ fn text_overlay_draws_and_measures() {
     let mut t = TextOverlay::new(&c).expect("2d overlay");
     t.resize(120.0, 30.0, 2.0);
     assert_eq!((c.width(), c.height()), (240, 60));
-    assert_eq!(
-        c.style()
-            .get_property_value("pointer-events")
-            .ok()
-            .as_deref(),
-        Some("none")
-    );
+    assert_eq!(c.style().get_property_value("pointer-events").ok().as_deref(), Some("none"));
     let font = "16px sans-serif";
     let w = t.measure("Hello", font);
     assert!(w > 10.0 && w < 100.0, "{w}");
@@ -266,20 +168,9 @@ fn text_overlay_draws_and_measures() {
     t.fill_rect(0.0, 0.0, 10.0, 10.0, RED);
     t.fill_text("Hello", 20.0, 15.0, font, [0, 0, 0, 255]);
     t.line(0.0, 25.0, 120.0, 25.0, 2.0, BLUE);
-    assert!(t.fill_text_fitted(
-        "A rather long label that will not fit",
-        0.0,
-        15.0,
-        60.0,
-        font,
-        [0, 0, 0, 255]
-    ));
+    assert!(t.fill_text_fitted("A rather long label that will not fit", 0.0, 15.0, 60.0, font, [0, 0, 0, 255]));
     assert!(!t.fill_text_fitted("Wide", 0.0, 15.0, 1.0, font, [0, 0, 0, 255]));
-    let data = t
-        .context()
-        .get_image_data(5.0 * 2.0, 5.0 * 2.0, 1.0, 1.0)
-        .expect("image data")
-        .data();
+    let data = t.context().get_image_data(5.0 * 2.0, 5.0 * 2.0, 1.0, 1.0).expect("image data").data();
     assert_eq!(data.to_vec(), vec![255, 0, 0, 255]);
 }
 

@@ -23,14 +23,17 @@ use pypto_analysis::dataflow_regions::DataflowEvidence;
 use pypto_analysis::deps_graph::{DepsGraph, NO_TASK};
 use pypto_analysis::edge_modes::{self, EdgeMode, EdgeSelection};
 use pypto_analysis::timeline_query::fuzzy_score;
-use wasm_bindgen::JsCast;
 use pypto_formats::{deps, name_map::NameMap};
 use pypto_protocol::{DepGraphHeader, FromWorker, DEP_MODE_NAMES};
+use wasm_bindgen::JsCast;
 
 use crate::session::SESSION;
 use crate::transport::{self, Columns};
 
-use pypto_protocol::{DEP_KIND_AIC as KIND_AIC, DEP_KIND_AIV as KIND_AIV, DEP_KIND_ALLOC as KIND_ALLOC, DEP_KIND_DUMMY as KIND_DUMMY, DEP_KIND_MIX as KIND_MIX};
+use pypto_protocol::{
+    DEP_KIND_AIC as KIND_AIC, DEP_KIND_AIV as KIND_AIV, DEP_KIND_ALLOC as KIND_ALLOC, DEP_KIND_DUMMY as KIND_DUMMY,
+    DEP_KIND_MIX as KIND_MIX,
+};
 
 /// 🔥: the task is `alloc` or its deps.json entry has `early_dispatch: true`.
 const MARK_FIRE: u8 = 1;
@@ -48,7 +51,8 @@ fn markers(graph: &DepsGraph, d: &deps::Deps, kind: &[u8]) -> Vec<u8> {
         .collect();
     (0..n)
         .map(|i| {
-            let preds: Vec<usize> = graph.in_edges(i as u32).iter().filter_map(|&e| graph.edge_pred.get(e as usize).map(|&p| p as usize)).collect();
+            let preds: Vec<usize> =
+                graph.in_edges(i as u32).iter().filter_map(|&e| graph.edge_pred.get(e as usize).map(|&p| p as usize)).collect();
             let star = !preds.is_empty()
                 && preds.iter().all(|&p| fire.get(p).copied().unwrap_or(false))
                 && preds.iter().any(|&p| kind.get(p) != Some(&KIND_ALLOC));
@@ -226,7 +230,20 @@ fn build(generation: u64, dataset_id: u32, deps_parsed: deps::Deps, names: Optio
     }
     let markers = markers(&graph, d, &kind);
     let warnings = selections.iter().filter_map(EdgeSelection::warning).take(1).chain(d.warnings.iter().take(5).cloned()).collect();
-    Built { generation, dataset_id, graph, kind, block_num, name_index, names: names_out, task_ids, markers, deps: deps_parsed, selections, warnings }
+    Built {
+        generation,
+        dataset_id,
+        graph,
+        kind,
+        block_num,
+        name_index,
+        names: names_out,
+        task_ids,
+        markers,
+        deps: deps_parsed,
+        selections,
+        warnings,
+    }
 }
 
 /// `ToWorker::DepGraph`: (re)build the dataset's graph if needed, lay out `mode`'s edges, post.
@@ -271,19 +288,20 @@ pub(crate) async fn post(request_id: u32, dataset_id: u32, mode: String, left_ri
 fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) {
     let Some(sel) = b.selections.get(mode_index) else { return };
     let g = &b.graph;
-    let edges: Vec<(u32, u32)> = sel
-        .shown
-        .iter()
-        .filter_map(|&e| Some((*g.edge_pred.get(e as usize)?, *g.edge_succ.get(e as usize)?)))
-        .collect();
+    let edges: Vec<(u32, u32)> =
+        sel.shown.iter().filter_map(|&e| Some((*g.edge_pred.get(e as usize)?, *g.edge_succ.get(e as usize)?))).collect();
     let sizes = vec![NodeSize { width: NODE_W, height: NODE_H }; g.node_count()];
-    let opts = LayoutOptions { direction: if left_right { Direction::LeftRight } else { Direction::TopBottom }, ..LayoutOptions::default() };
+    let opts =
+        LayoutOptions { direction: if left_right { Direction::LeftRight } else { Direction::TopBottom }, ..LayoutOptions::default() };
     let big = g.node_count() > 2000;
     let started = now_ms();
     let mut control = |p: dag_layout::Progress| {
         if big {
             let label = format!("laying out the graph: {}", p.phase.as_str());
-            transport::post(&FromWorker::Progress { path: label, done_bytes: u64::from(p.step), total_bytes: u64::from(p.steps.max(1)) }, None);
+            transport::post(
+                &FromWorker::Progress { path: label, done_bytes: u64::from(p.step), total_bytes: u64::from(p.steps.max(1)) },
+                None,
+            );
         }
         true
     };

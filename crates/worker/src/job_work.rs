@@ -222,7 +222,11 @@ pub(crate) async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u3
 
 /// [`crate::jobs::ToJob::ExportTrace`]: the timeline of `datasets` as Chrome Trace Event
 /// JSON (`columns.json`, bytes).
-pub(crate) async fn export_trace(datasets: &[RuntimeInputs], window_us: Option<(f64, f64)>, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+pub(crate) async fn export_trace(
+    datasets: &[RuntimeInputs],
+    window_us: Option<(f64, f64)>,
+    sources: &[JsValue],
+) -> (FromJob, js_sys::Object) {
     let mut models = Vec::with_capacity(datasets.len());
     for k in 0..datasets.len() {
         match model_of(datasets, sources, k).await {
@@ -264,7 +268,9 @@ pub(crate) async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> 
         None => None,
     };
     let names = match inputs.name_map {
-        Some(index) => read_entry(index, &inputs.entries, sources, &mut summary.errors).await.and_then(|(path, bytes)| name_map::parse(&path, &bytes).ok()),
+        Some(index) => read_entry(index, &inputs.entries, sources, &mut summary.errors)
+            .await
+            .and_then(|(path, bytes)| name_map::parse(&path, &bytes).ok()),
         None => None,
     };
     let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
@@ -273,7 +279,9 @@ pub(crate) async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> 
     };
     let records = match parse_records(index, &inputs.entries, sources, &mut summary.errors).await {
         Some((_, Ok(r))) => r,
-        Some((_, Err(e))) => return (FromJob::Failed { message: format!("could not read the swimlane records again: {e}") }, js_sys::Object::new()),
+        Some((_, Err(e))) => {
+            return (FromJob::Failed { message: format!("could not read the swimlane records again: {e}") }, js_sys::Object::new())
+        }
         None => {
             let why = summary.errors.first().map_or_else(String::new, |e| format!(": {}", e.message));
             return (FromJob::Failed { message: format!("could not read the swimlane records again{why}") }, js_sys::Object::new());

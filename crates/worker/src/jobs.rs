@@ -64,9 +64,14 @@ pub(crate) enum FromJob {
     },
     /// A timeline's header; its render columns are `columns.timeline`, its query index is
     /// encoded in `columns.index`.
-    TimelineBuilt { header: TimelineHeader },
+    TimelineBuilt {
+        header: TimelineHeader,
+    },
     /// Chrome Trace Event JSON in `columns.json`.
-    TraceExported { slices: u64, flows: u64 },
+    TraceExported {
+        slices: u64,
+        flows: u64,
+    },
     /// Encoded [`crate::job_work::PathResult`] in `columns.tables`.
     PathTables,
     /// Nothing more (a load job that built no timeline).
@@ -127,11 +132,7 @@ pub(crate) fn cancel_all() {
 
 fn text_of(v: &JsValue) -> String {
     v.as_string()
-        .or_else(|| {
-            js_sys::Reflect::get(v, &JsValue::from_str("message"))
-                .ok()
-                .and_then(|m| m.as_string())
-        })
+        .or_else(|| js_sys::Reflect::get(v, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()))
         .unwrap_or_else(|| format!("{v:?}"))
 }
 
@@ -165,7 +166,8 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("files"), files);
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options(&own_url(), &options).map_err(|e| format!("could not start an analysis job: {}", text_of(&e)))?;
+    let worker =
+        web_sys::Worker::new_with_options(&own_url(), &options).map_err(|e| format!("could not start an analysis job: {}", text_of(&e)))?;
     let id = NEXT_ID.get();
     NEXT_ID.set(id.wrapping_add(1));
     let (part, part_resolve, part_reject) = settlers();
@@ -216,7 +218,11 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
         event.prevent_default();
         let message = event.message();
-        let why = if message.is_empty() { "the analysis job stopped unexpectedly (out of memory?)".to_owned() } else { format!("the analysis job failed: {message}") };
+        let why = if message.is_empty() {
+            "the analysis job stopped unexpectedly (out of memory?)".to_owned()
+        } else {
+            format!("the analysis job failed: {message}")
+        };
         fail_error(&JsValue::from_str(&why));
         finish(id);
     });
@@ -257,7 +263,10 @@ pub(crate) async fn ask(request: &ToJob, files: &js_sys::Array) -> Result<(FromJ
 
 /// Decodes the chunks under `columns[key]` ([`encode`]).
 pub(crate) fn decode_at<T: for<'de> Deserialize<'de>>(columns: &JsValue, key: &str) -> Result<T, String> {
-    let chunks = js_sys::Reflect::get(columns, &JsValue::from_str(key)).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok()).ok_or_else(|| format!("the job sent no {key}"))?;
+    let chunks = js_sys::Reflect::get(columns, &JsValue::from_str(key))
+        .ok()
+        .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
+        .ok_or_else(|| format!("the job sent no {key}"))?;
     decode(chunks)
 }
 
@@ -265,11 +274,7 @@ pub(crate) fn decode_at<T: for<'de> Deserialize<'de>>(columns: &JsValue, key: &s
 pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
     IS_JOB.set(true);
     // For the bench, which reads the analysis worker's memory and must skip this one.
-    let _ = js_sys::Reflect::set(
-        &js_sys::global(),
-        &JsValue::from_str("__pyptoJob"),
-        &JsValue::TRUE,
-    );
+    let _ = js_sys::Reflect::set(&js_sys::global(), &JsValue::from_str("__pyptoJob"), &JsValue::TRUE);
     let job = js_sys::Reflect::get(data, &JsValue::from_str("job")).unwrap_or(JsValue::UNDEFINED);
     let request = match serde_wasm_bindgen::from_value::<ToJob>(job) {
         Ok(request) => request,
@@ -317,11 +322,7 @@ fn post_as(key: &str, reply: &FromJob, columns: &js_sys::Object) {
 /// reach the page's).
 pub(crate) fn log(line: &str) {
     let envelope = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(
-        &envelope,
-        &JsValue::from_str("log"),
-        &JsValue::from_str(line),
-    );
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("log"), &JsValue::from_str(line));
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let _ = scope.post_message(&envelope);
 }
@@ -364,16 +365,12 @@ const CHUNK_BYTES: usize = 1 << 20;
 
 impl ChunkWriter {
     pub(crate) fn new() -> Self {
-        Self {
-            buf: Vec::with_capacity(CHUNK_BYTES),
-            chunks: js_sys::Array::new(),
-        }
+        Self { buf: Vec::with_capacity(CHUNK_BYTES), chunks: js_sys::Array::new() }
     }
 
     fn flush_chunk(&mut self) {
         if !self.buf.is_empty() {
-            self.chunks
-                .push(&js_sys::Uint8Array::from(self.buf.as_slice()));
+            self.chunks.push(&js_sys::Uint8Array::from(self.buf.as_slice()));
             self.buf.clear();
         }
     }
@@ -408,12 +405,7 @@ pub(crate) struct ChunkReader {
 
 impl ChunkReader {
     pub(crate) fn new(chunks: js_sys::Array) -> Self {
-        Self {
-            chunks,
-            next: 0,
-            buf: Vec::new(),
-            at: 0,
-        }
+        Self { chunks, next: 0, buf: Vec::new(), at: 0 }
     }
 }
 
@@ -430,9 +422,7 @@ impl Read for ChunkReader {
             self.at = 0;
         }
         let n = out.len().min(self.buf.len() - self.at);
-        out.get_mut(..n)
-            .unwrap_or_default()
-            .copy_from_slice(self.buf.get(self.at..self.at + n).unwrap_or_default());
+        out.get_mut(..n).unwrap_or_default().copy_from_slice(self.buf.get(self.at..self.at + n).unwrap_or_default());
         self.at += n;
         Ok(n)
     }
@@ -440,8 +430,7 @@ impl Read for ChunkReader {
 
 /// Encodes `value` (postcard) into JS byte chunks.
 pub(crate) fn encode<T: Serialize>(value: &T) -> Result<js_sys::Array, String> {
-    let writer =
-        postcard::to_io(value, ChunkWriter::new()).map_err(|e| format!("encoding failed: {e}"))?;
+    let writer = postcard::to_io(value, ChunkWriter::new()).map_err(|e| format!("encoding failed: {e}"))?;
     Ok(writer.into_chunks())
 }
 
@@ -458,9 +447,7 @@ impl<'de> postcard::de_flavors::Flavor<'de> for ChunkFlavor {
 
     fn pop(&mut self) -> postcard::Result<u8> {
         let mut byte = [0u8; 1];
-        self.reader
-            .read_exact(&mut byte)
-            .map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;
+        self.reader.read_exact(&mut byte).map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;
         Ok(byte[0])
     }
 
@@ -474,9 +461,7 @@ impl<'de> postcard::de_flavors::Flavor<'de> for ChunkFlavor {
         'de: 'a,
     {
         self.temp.resize(ct, 0);
-        self.reader
-            .read_exact(&mut self.temp)
-            .map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;
+        self.reader.read_exact(&mut self.temp).map_err(|_| postcard::Error::DeserializeUnexpectedEnd)?;
         Ok(&self.temp)
     }
 
@@ -487,10 +472,7 @@ impl<'de> postcard::de_flavors::Flavor<'de> for ChunkFlavor {
 
 /// Decodes a value from JS byte chunks written by [`encode`].
 pub(crate) fn decode<T: for<'de> Deserialize<'de>>(chunks: js_sys::Array) -> Result<T, String> {
-    let flavor = ChunkFlavor {
-        reader: ChunkReader::new(chunks),
-        temp: Vec::new(),
-    };
+    let flavor = ChunkFlavor { reader: ChunkReader::new(chunks), temp: Vec::new() };
     let mut deserializer = postcard::Deserializer::from_flavor(flavor);
     T::deserialize(&mut deserializer).map_err(|e| format!("decoding failed: {e}"))
 }

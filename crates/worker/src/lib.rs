@@ -6,15 +6,15 @@
 //! reported to the page (`FromWorker::Panic`) before the instance traps; the page then
 //! restarts the worker.
 
-pub mod reading;
 mod graph;
 mod job_work;
 mod jobs;
 mod memory_map;
-mod perf_panel;
 mod pass_bench;
 mod passes;
+mod perf_panel;
 mod perf_paths;
+pub mod reading;
 mod session;
 mod timelines;
 mod traces;
@@ -35,7 +35,10 @@ pub fn start() {
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
         let data = event.data();
         if js_sys::Reflect::has(&data, &JsValue::from_str("job")).unwrap_or(false) {
-            let files = js_sys::Reflect::get(&data, &JsValue::from_str("files")).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok()).unwrap_or_default();
+            let files = js_sys::Reflect::get(&data, &JsValue::from_str("files"))
+                .ok()
+                .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
+                .unwrap_or_default();
             jobs::handle(&data, files);
             return;
         }

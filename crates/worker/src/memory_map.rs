@@ -110,11 +110,7 @@ pub(crate) fn post(dataset_id: u32, file: Option<String>, chip: Option<String>) 
 
 /// The map, or the reply so far (snapshot list, chip) and why there is no map.
 async fn build(dataset_id: u32, file: Option<String>, chip: Option<&str>) -> Result<MemoryMapData, (MemoryMapData, String)> {
-    let mut data = MemoryMapData {
-        dataset_id,
-        chips: Chip::ALL.iter().map(|c| c.name().to_owned()).collect(),
-        ..MemoryMapData::default()
-    };
+    let mut data = MemoryMapData { dataset_id, chips: Chip::ALL.iter().map(|c| c.name().to_owned()).collect(), ..MemoryMapData::default() };
     let all = passes::names(dataset_id);
     if all.is_empty() {
         return Err((data, format!("dataset {dataset_id} is not a pass dump")));
@@ -122,13 +118,18 @@ async fn build(dataset_id: u32, file: Option<String>, chip: Option<&str>) -> Res
     let refs: Vec<&str> = all.iter().map(String::as_str).collect();
     let listing = passes_dump::validate(&refs);
     data.snapshots = listing.snapshots.iter().map(|s| s.file_name.clone()).collect();
-    let name = match file {
-        Some(f) => f,
-        None => match listing.memory_snapshot() {
-            Some(s) => s.file_name.clone(),
-            None => return Err((data, "this pass dump has no *after_AllocateMemoryAddr.py snapshot: choose a snapshot taken at or after AllocateMemoryAddr".to_owned())),
-        },
-    };
+    let name =
+        match file {
+            Some(f) => f,
+            None => match listing.memory_snapshot() {
+                Some(s) => s.file_name.clone(),
+                None => return Err((
+                    data,
+                    "this pass dump has no *after_AllocateMemoryAddr.py snapshot: choose a snapshot taken at or after AllocateMemoryAddr"
+                        .to_owned(),
+                )),
+            },
+        };
     data.file.clone_from(&name);
     data.pass_name = memory_map::pass_name_of(&name);
     let (chip, backend, source) = match choose_chip(dataset_id, chip).await {

@@ -72,9 +72,7 @@ fn read_files(files: &JsValue) -> Result<Vec<(String, String)>, String> {
 /// do it (`passes::build_diff` is these steps in this order), timed per step.
 fn run_once(files: &[(String, String)], out: &mut BenchResult) {
     let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
-    let read = |name: &str| {
-        files.iter().find(|f| f.0 == name).map(|f| f.1.as_str()).ok_or_else(|| format!("{name} is not in the set"))
-    };
+    let read = |name: &str| files.iter().find(|f| f.0 == name).map(|f| f.1.as_str()).ok_or_else(|| format!("{name} is not in the set"));
     let text_of = |name: &str| if name.is_empty() { "" } else { read(name).unwrap_or("") };
     let t0 = now_ms();
     let listing = passes_dump::validate(&names);
@@ -91,8 +89,7 @@ fn run_once(files: &[(String, String)], out: &mut BenchResult) {
         .collect();
     let t2 = now_ms();
     // Function regions once per snapshot, as the worker caches them.
-    let regions: HashMap<&str, Option<Vec<FunctionRegion>>> =
-        files.iter().map(|f| (f.0.as_str(), function_regions(&f.0, &f.1))).collect();
+    let regions: HashMap<&str, Option<Vec<FunctionRegion>>> = files.iter().map(|f| (f.0.as_str(), function_regions(&f.0, &f.1))).collect();
     let t3 = now_ms();
     let regions_of = |name: &str| regions.get(name).and_then(Option::as_deref);
     let replies: Vec<FromWorker> = list
@@ -161,9 +158,7 @@ pub(crate) fn install() {
         let files = read_files(&files).map_err(|e| JsValue::from_str(&e))?;
         let iterations = iterations.as_f64().map_or(1, |n| n.clamp(1.0, 1000.0) as u32);
         let result = measure(&files, iterations);
-        result
-            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-            .map_err(|e| JsValue::from_str(&e.to_string()))
+        result.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsValue::from_str(&e.to_string()))
     });
     let _ = js_sys::Reflect::set(&js_sys::global(), &JsValue::from_str("__pyptoPassTraceBench"), hook.as_ref());
     hook.forget();

@@ -166,11 +166,7 @@ async fn diff(dataset_id: u32, pass: u32, function: Option<String>) -> Result<Pa
     let listed = list(dataset_id).await?;
     let entry = listed.passes.get(pass as usize).ok_or_else(|| format!("no pass {pass}"))?;
     let after_text = text(dataset_id, &entry.file_name).await?;
-    let before_text = if entry.previous_file.is_empty() {
-        Rc::from("")
-    } else {
-        text(dataset_id, &entry.previous_file).await?
-    };
+    let before_text = if entry.previous_file.is_empty() { Rc::from("") } else { text(dataset_id, &entry.previous_file).await? };
     let log = match &entry.log_file {
         Some(f) => Some(text(dataset_id, f).await?),
         None => None,

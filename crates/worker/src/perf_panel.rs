@@ -180,9 +180,7 @@ pub(crate) fn post(dataset_id: u32) {
     match data {
         Some(data) => transport::post(&FromWorker::PerfPanel(data), None),
         None => transport::post(
-            &FromWorker::Error {
-                message: format!("dataset {dataset_id} has no chip swimlane records: no performance analysis"),
-            },
+            &FromWorker::Error { message: format!("dataset {dataset_id} has no chip swimlane records: no performance analysis") },
             None,
         ),
     }

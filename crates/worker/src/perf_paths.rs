@@ -13,8 +13,7 @@ use pypto_analysis::perf_panel::gap_blocker::{self, GapBlockerTable};
 use pypto_analysis::perf_panel::paths::{PathInfo, PathTables};
 use pypto_analysis::tasks::task_id_display;
 use pypto_protocol::{
-    ChainRow, CriticalPathInfo, EarlyDispatchRow, FamilyShareRow, FromWorker, GapRow, PathTaskRow, PerfPathsData,
-    StallShareRow,
+    ChainRow, CriticalPathInfo, EarlyDispatchRow, FamilyShareRow, FromWorker, GapRow, PathTaskRow, PerfPathsData, StallShareRow,
 };
 
 use crate::session::SESSION;

@@ -57,7 +57,11 @@ pub struct ReadTiming {
 /// to `sink` and dropped, and `on_progress(done_bytes, total_bytes)` follows each slice (a URL
 /// body is read as it arrives, in pieces of at least one slice). The next slice of a `File` is
 /// already being read while `sink` parses the current one.
-pub async fn read_slices(source: &JsValue, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<ReadTiming, String> {
+pub async fn read_slices(
+    source: &JsValue,
+    sink: &mut dyn FnMut(&[u8]),
+    on_progress: &mut dyn FnMut(u64, u64),
+) -> Result<ReadTiming, String> {
     if let Some(url) = source.as_string() {
         return fetch_slices(&url, sink, on_progress).await;
     }

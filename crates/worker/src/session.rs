@@ -7,9 +7,7 @@ use std::collections::HashMap;
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_formats::discovery;
 use pypto_formats::{deps, manifest, name_map, passes_dump, records, FormatError};
-use pypto_protocol::{
-    DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, EntryMeta, FileError, FromWorker, PassDumpSummary, ToWorker,
-};
+use pypto_protocol::{DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, EntryMeta, FileError, FromWorker, PassDumpSummary, ToWorker};
 use wasm_bindgen::JsValue;
 
 use crate::reading;
@@ -64,10 +62,16 @@ pub fn handle(msg: ToWorker, files: &js_sys::Array) {
         ToWorker::Dependencies { timeline_id, bar, depth } => crate::timelines::post_dependencies(timeline_id, bar, depth),
         ToWorker::Search { timeline_id, query, limit } if crate::traces::search(timeline_id, &query, limit) => {}
         ToWorker::Search { timeline_id, query, limit } => crate::timelines::post_search(timeline_id, &query, limit),
-        ToWorker::RangeStats { timeline_id, tracks, start_us, end_us } if crate::traces::range_stats(timeline_id, &tracks, start_us, end_us) => {}
+        ToWorker::RangeStats { timeline_id, tracks, start_us, end_us }
+            if crate::traces::range_stats(timeline_id, &tracks, start_us, end_us) => {}
         // The page computes a chip timeline's range statistics from its own columns.
         ToWorker::RangeStats { timeline_id, .. } => {
-            transport::post(&FromWorker::Error { message: format!("timeline {timeline_id} is not a Chrome trace: its range statistics come from the page") }, None);
+            transport::post(
+                &FromWorker::Error {
+                    message: format!("timeline {timeline_id} is not a Chrome trace: its range statistics come from the page"),
+                },
+                None,
+            );
         }
         ToWorker::TraceTimeline { timeline_id, dataset_id, path } => crate::traces::post_timeline(timeline_id, dataset_id, path),
         ToWorker::PerfPanel { dataset_id } => crate::perf_panel::post(dataset_id),
@@ -217,11 +221,7 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
 
 fn pass_dump_summary(dataset: &discovery::Dataset, entries: &[EntryMeta]) -> DatasetSummary {
     let prefix = if dataset.path.is_empty() { String::new() } else { format!("{}/", dataset.path) };
-    let names: Vec<&str> = entries
-        .iter()
-        .filter_map(|e| e.path.strip_prefix(&prefix))
-        .filter(|rest| !rest.contains('/'))
-        .collect();
+    let names: Vec<&str> = entries.iter().filter_map(|e| e.path.strip_prefix(&prefix)).filter(|rest| !rest.contains('/')).collect();
     let listing = passes_dump::validate(&names);
     DatasetSummary {
         pass_dump: Some(PassDumpSummary {
@@ -234,7 +234,12 @@ fn pass_dump_summary(dataset: &discovery::Dataset, entries: &[EntryMeta]) -> Dat
 }
 
 /// Reads the entry at `entry_index`, or records why it could not be read.
-pub(crate) async fn read_entry(entry_index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Vec<u8>)> {
+pub(crate) async fn read_entry(
+    entry_index: usize,
+    entries: &[EntryMeta],
+    sources: &[JsValue],
+    errors: &mut Vec<FileError>,
+) -> Option<(String, Vec<u8>)> {
     let entry = entries.get(entry_index)?;
     let source = sources.get(entry_index)?;
     let path = entry.path.clone();
@@ -314,7 +319,12 @@ async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(
 
 /// Reads a deps.json: a large file slice by slice ([`deps::DepsStream`], its text is never held
 /// whole), a small one (or one the stream gave up on, for the exact error position) whole.
-pub(crate) async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<deps::Deps, FormatError>)> {
+pub(crate) async fn parse_deps(
+    index: usize,
+    entries: &[EntryMeta],
+    sources: &[JsValue],
+    errors: &mut Vec<FileError>,
+) -> Option<(String, Result<deps::Deps, FormatError>)> {
     let entry = entries.get(index)?;
     let source = sources.get(index)?;
     if entry.size_bytes > reading::SLICE_BYTES {
@@ -336,7 +346,12 @@ pub(crate) async fn parse_deps(index: usize, entries: &[EntryMeta], sources: &[J
 /// Reads a records file slice by slice ([`records::RecordsStream`], which also notes where
 /// each scheduler record is, so the resident model can read one back instead of keeping it),
 /// or whole when the stream gave up (for the exact error position).
-pub(crate) async fn parse_records(index: usize, entries: &[EntryMeta], sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, Result<records::ChipRecords, FormatError>)> {
+pub(crate) async fn parse_records(
+    index: usize,
+    entries: &[EntryMeta],
+    sources: &[JsValue],
+    errors: &mut Vec<FileError>,
+) -> Option<(String, Result<records::ChipRecords, FormatError>)> {
     let entry = entries.get(index)?;
     let mut stream = records::RecordsStream::new();
     if !stream_entry(entry, sources.get(index)?, &mut |b| stream.feed(b), errors).await {
@@ -453,4 +468,3 @@ async fn load_runtime(
     }
     summary
 }
-

@@ -4,13 +4,12 @@
 //! index); answers `BarDetails`, `Dependencies`, `Search` and `RangeStats` from it and the
 //! datasets' [`RuntimeModel`]s.
 
-use pypto_formats::packed::PackedU32;
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::timeline::{self, RenderColumns, Timeline, View};
 use pypto_analysis::timeline_query::{self as query, BarAt, DetailFile};
+use pypto_formats::packed::PackedU32;
 use pypto_protocol::{
-    AbsentView, Arrow, BarRef, FromWorker, LegendEntry, SearchHit, TimelineHeader, TimelineView, TrackGroupInfo,
-    TrackInfo,
+    AbsentView, Arrow, BarRef, FromWorker, LegendEntry, SearchHit, TimelineHeader, TimelineView, TrackGroupInfo, TrackInfo,
 };
 
 use crate::session::SESSION;
@@ -58,7 +57,11 @@ pub(crate) fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> Tim
             .collect(),
         names: t.names.clone(),
         legend: t.legend.iter().map(|(k, n, b)| LegendEntry { color_key: *k, name: n.clone(), bars: *b }).collect(),
-        absent: t.absent.iter().map(|a| AbsentView { view: view_of(a.view), dataset_id: ds(a.dataset), reason: a.reason.clone() }).collect(),
+        absent: t
+            .absent
+            .iter()
+            .map(|a| AbsentView { view: view_of(a.view), dataset_id: ds(a.dataset), reason: a.reason.clone() })
+            .collect(),
         bar_count: t.bar_count() as u64,
         first_start_us: t.first_start_us,
         last_end_us: t.last_end_us,
@@ -175,7 +178,9 @@ fn hand_over(timeline_id: u32, dataset_ids: &[u32], mut header: TimelineHeader, 
 }
 
 /// A timeline job's answer read: the header, the query index and the render columns.
-fn built_timeline(answer: Result<(crate::jobs::FromJob, wasm_bindgen::JsValue), String>) -> Result<(TimelineHeader, Timeline, wasm_bindgen::JsValue), String> {
+fn built_timeline(
+    answer: Result<(crate::jobs::FromJob, wasm_bindgen::JsValue), String>,
+) -> Result<(TimelineHeader, Timeline, wasm_bindgen::JsValue), String> {
     let (reply, columns) = answer?;
     let crate::jobs::FromJob::TimelineBuilt { header } = reply else { return Err("the job built no timeline".to_owned()) };
     let index = crate::jobs::decode_at::<Timeline>(&columns, "index")?;
@@ -199,7 +204,10 @@ pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: js_
     let Some(waiting) = waiting else { return };
     match answer {
         Ok((header, t, render)) => {
-            crate::session::bench_log(&format!("pypto-worker timeline of dataset {dataset_id}: {} bars, built by the load job", t.source.len()));
+            crate::session::bench_log(&format!(
+                "pypto-worker timeline of dataset {dataset_id}: {} bars, built by the load job",
+                t.source.len()
+            ));
             // The page shows the last timeline it asked for.
             match waiting.last() {
                 Some(&timeline_id) => hand_over(timeline_id, &[dataset_id], header, t, &render),
@@ -222,7 +230,11 @@ pub(crate) fn build_columns(models: &[(&str, &RuntimeModel)]) -> (Timeline, js_s
     let started_ms = crate::graph::now_ms();
     let mut sink = JsColumns::new(timeline::bar_capacity(models));
     let t = timeline::build_into(models, &mut sink);
-    crate::session::bench_log(&format!("pypto-worker timeline built: {} bars in {:.0} ms", t.source.len(), crate::graph::now_ms() - started_ms));
+    crate::session::bench_log(&format!(
+        "pypto-worker timeline built: {} bars in {:.0} ms",
+        t.source.len(),
+        crate::graph::now_ms() - started_ms
+    ));
     let columns = sink.into_columns(&t.track_offsets, &t.name_index).into_object();
     (t, columns)
 }
@@ -244,7 +256,9 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
         _ => None,
     };
     match prebuilt {
-        Some(Some(Prebuilt::Ready { header, timeline, columns })) => return hand_over(timeline_id, dataset_ids, header, timeline, &columns),
+        Some(Some(Prebuilt::Ready { header, timeline, columns })) => {
+            return hand_over(timeline_id, dataset_ids, header, timeline, &columns)
+        }
         Some(_) => return,
         None => {}
     }
@@ -307,7 +321,8 @@ pub(crate) fn post_bar_details(timeline_id: u32, bar: BarRef) {
                 .collect()
         })
     });
-    let source_of = |dataset: usize, file: DetailFile| sources.get(dataset).and_then(|s| s[usize::from(file == DetailFile::Records)].clone());
+    let source_of =
+        |dataset: usize, file: DetailFile| sources.get(dataset).and_then(|s| s[usize::from(file == DetailFile::Records)].clone());
     // The first pass records which bytes the details want.
     let wanted: std::cell::RefCell<Vec<(usize, DetailFile, u64, u32)>> = std::cell::RefCell::new(Vec::new());
     let note = |dataset: usize, file: DetailFile, offset: u64, len: u32| {

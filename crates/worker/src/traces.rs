@@ -18,8 +18,8 @@ use pypto_analysis::trace_timeline::{self, TraceTimeline};
 use pypto_formats::chrome_trace::{self, ParseOptions};
 use pypto_formats::strace::{self, ServingStrace};
 use pypto_protocol::{
-    BarRef, DatasetSummary, DurationRow, EntryMeta, FileError, FromWorker, LegendEntry, RangeStatsRow, SearchHit, StraceStatsReply, TimelineHeader,
-    TimelineView, TraceSummary, TraceTimelineInfo, TrackGroupInfo, TrackInfo,
+    BarRef, DatasetSummary, DurationRow, EntryMeta, FileError, FromWorker, LegendEntry, RangeStatsRow, SearchHit, StraceStatsReply,
+    TimelineHeader, TimelineView, TraceSummary, TraceTimelineInfo, TrackGroupInfo, TrackInfo,
 };
 use wasm_bindgen::JsValue;
 
@@ -66,11 +66,18 @@ async fn load(path: &str) -> Result<Rc<ServingStrace>, FileError> {
     let mut on_progress = |done_bytes, total_bytes| {
         transport::post(&FromWorker::Progress { path: owned.clone(), done_bytes, total_bytes }, None);
     };
-    let bytes = reading::read_bytes(&source, &mut on_progress)
-        .await
-        .map_err(|m| FileError { path: path.to_owned(), line: 0, column: 0, message: format!("could not read the file: {m}") })?;
-    let trace = chrome_trace::parse_with(path, &bytes, ParseOptions { keep_args: true })
-        .map_err(|e| FileError { path: e.path, line: e.line, column: e.column, message: e.message })?;
+    let bytes = reading::read_bytes(&source, &mut on_progress).await.map_err(|m| FileError {
+        path: path.to_owned(),
+        line: 0,
+        column: 0,
+        message: format!("could not read the file: {m}"),
+    })?;
+    let trace = chrome_trace::parse_with(path, &bytes, ParseOptions { keep_args: true }).map_err(|e| FileError {
+        path: e.path,
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    })?;
     drop(bytes);
     let parsed = Rc::new(strace::from_trace(trace));
     STORE.with_borrow_mut(|s| s.parsed.insert(path.to_owned(), parsed.clone()));

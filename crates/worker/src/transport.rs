@@ -98,10 +98,8 @@ pub fn encode_reply(msg: &FromWorker, columns: Option<Columns>) -> (js_sys::Obje
 /// Reads a request envelope `{ msg, files? }` posted by the page.
 pub fn decode_request(data: &JsValue) -> Result<(ToWorker, js_sys::Array), String> {
     let msg_value = js_sys::Reflect::get(data, &JsValue::from_str("msg")).unwrap_or(JsValue::UNDEFINED);
-    let files = js_sys::Reflect::get(data, &JsValue::from_str("files"))
-        .ok()
-        .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
-        .unwrap_or_default();
+    let files =
+        js_sys::Reflect::get(data, &JsValue::from_str("files")).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok()).unwrap_or_default();
     let msg = serde_wasm_bindgen::from_value::<ToWorker>(msg_value).map_err(|e| format!("unreadable request: {e}"))?;
     Ok((msg, files))
 }

@@ -26,8 +26,7 @@ pub const DEFAULT_TASKS: u64 = 1_000_000;
 
 /// The worker loader the bench serves: trunk's shim (`import init …; await init();`) plus a
 /// handle on the wasm exports, so `worker.evaluate` can read `memory.buffer.byteLength`.
-const BENCH_WORKER_LOADER: &str =
-    "import init from './pypto-worker.js';self.__pyptoWasm = await init();\n";
+const BENCH_WORKER_LOADER: &str = "import init from './pypto-worker.js';self.__pyptoWasm = await init();\n";
 
 /// The page's boot script the bench serves: `www/boot.js` plus a handle on the page's wasm
 /// exports (`globalThis.__pyptoPageWasm`), so the script can read the page's linear memory too.

@@ -145,9 +145,7 @@ fn ensure_dot() -> bool {
     if util::is_root() && util::which("apt-get").is_some() {
         println!("  ..  dot missing: installing Debian's graphviz");
         let installed = util::run(Command::new("apt-get").arg("update").env("DEBIAN_FRONTEND", "noninteractive"))
-            .and_then(|()| {
-                util::run(Command::new("apt-get").args(["install", "-y", "graphviz"]).env("DEBIAN_FRONTEND", "noninteractive"))
-            });
+            .and_then(|()| util::run(Command::new("apt-get").args(["install", "-y", "graphviz"]).env("DEBIAN_FRONTEND", "noninteractive")));
         if let Err(e) = installed {
             println!("  ..  apt-get install graphviz failed: {e}");
         }

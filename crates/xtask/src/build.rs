@@ -42,7 +42,11 @@ pub fn dist_dir() -> PathBuf {
 /// built first (with setup) when it holds none.
 pub fn built_dist(given: Option<&PathBuf>) -> Result<PathBuf, String> {
     if let Some(dir) = given {
-        return if dir.join("index.html").is_file() { Ok(dir.clone()) } else { Err(format!("{} has no built site (index.html)", dir.display())) };
+        return if dir.join("index.html").is_file() {
+            Ok(dir.clone())
+        } else {
+            Err(format!("{} has no built site (index.html)", dir.display()))
+        };
     }
     let dist = dist_dir();
     if dist.join("index.html").is_file() {
@@ -114,8 +118,7 @@ pub fn assemble_demo(root: &Path, demo: &Path) -> Result<u64, String> {
     let runtime_dst = case.join("dfx_outputs");
     std::fs::create_dir_all(&runtime_dst).map_err(|e| format!("create {}: {e}", runtime_dst.display()))?;
     let mut copied = 0;
-    let entries =
-        std::fs::read_dir(&runtime_src).map_err(|e| format!("read {}: {e}", runtime_src.display()))?;
+    let entries = std::fs::read_dir(&runtime_src).map_err(|e| format!("read {}: {e}", runtime_src.display()))?;
     for entry in entries {
         let entry = entry.map_err(|e| format!("read {}: {e}", runtime_src.display()))?;
         let name = entry.file_name();

@@ -37,8 +37,7 @@ pub fn run() -> Result<(), String> {
     if !out.status.success() {
         return Err(format!("`cargo metadata` failed ({})", out.status));
     }
-    let metadata: Value =
-        serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata output: {e}"))?;
+    let metadata: Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata output: {e}"))?;
     let report = check(&metadata, PURE_PACKAGES)?;
     for line in &report.checked {
         println!("  ok  {line}");
@@ -76,13 +75,8 @@ pub struct Report {
 /// Walks the normal-dependency graph of `cargo metadata` from each of `roots`.
 pub fn check(metadata: &Value, roots: &[&str]) -> Result<Report, String> {
     let packages = metadata["packages"].as_array().ok_or("metadata has no `packages`")?;
-    let names: HashMap<&str, &str> = packages
-        .iter()
-        .filter_map(|p| Some((p["id"].as_str()?, p["name"].as_str()?)))
-        .collect();
-    let nodes = metadata["resolve"]["nodes"]
-        .as_array()
-        .ok_or("metadata has no `resolve.nodes` (was --no-deps used?)")?;
+    let names: HashMap<&str, &str> = packages.iter().filter_map(|p| Some((p["id"].as_str()?, p["name"].as_str()?))).collect();
+    let nodes = metadata["resolve"]["nodes"].as_array().ok_or("metadata has no `resolve.nodes` (was --no-deps used?)")?;
     let mut graph: HashMap<&str, Vec<&str>> = HashMap::new();
     for node in nodes {
         let Some(id) = node["id"].as_str() else { continue };
@@ -90,10 +84,8 @@ pub fn check(metadata: &Value, roots: &[&str]) -> Result<Report, String> {
         let normal = deps.iter().filter(|d| is_normal(d)).filter_map(|d| d["pkg"].as_str());
         graph.entry(id).or_default().extend(normal);
     }
-    let members: Vec<&str> = metadata["workspace_members"]
-        .as_array()
-        .map(|m| m.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let members: Vec<&str> =
+        metadata["workspace_members"].as_array().map(|m| m.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
 
     let mut report = Report::default();
     for root_name in roots {

@@ -50,8 +50,7 @@ pub fn run(opts: &Options) -> Result<(), String> {
     if !dir.is_dir() {
         return Err(format!("{} does not exist: run `cargo xtask build` first", dir.display()));
     }
-    let listener = TcpListener::bind(("127.0.0.1", opts.port))
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", opts.port))?;
+    let listener = TcpListener::bind(("127.0.0.1", opts.port)).map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", opts.port))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     println!("Serving {} at http://{addr}/  (Ctrl+C to stop)", dir.display());
     println!("Open http://{addr}/ and press \"Open demo\".");
@@ -83,10 +82,7 @@ pub fn spawn(dir: &Path, port: u16) -> io::Result<std::net::SocketAddr> {
 
 /// The Content-Type for a file name.
 pub fn mime_type(path: &Path) -> &'static str {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
     match ext.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
         "js" | "mjs" => "text/javascript; charset=utf-8",
@@ -168,11 +164,7 @@ enum Body {
 
 impl Response {
     fn text(status: &'static str, body: &str) -> Self {
-        Self {
-            status,
-            headers: vec![("Content-Type", "text/plain; charset=utf-8".into())],
-            body: Body::Text(format!("{body}\n")),
-        }
+        Self { status, headers: vec![("Content-Type", "text/plain; charset=utf-8".into())], body: Body::Text(format!("{body}\n")) }
     }
 }
 
@@ -243,11 +235,9 @@ fn respond(root: &Path, target: &str) -> Response {
         }
     }
     match File::open(&path).and_then(|f| f.metadata().map(|m| (f, m.len()))) {
-        Ok((file, len)) => Response {
-            status: "200 OK",
-            headers: vec![("Content-Type", mime_type(&path).into())],
-            body: Body::File(file, len),
-        },
+        Ok((file, len)) => {
+            Response { status: "200 OK", headers: vec![("Content-Type", mime_type(&path).into())], body: Body::File(file, len) }
+        }
         Err(_) => Response::text("404 Not Found", "not found"),
     }
 }

@@ -38,11 +38,8 @@ fn chromium() -> Result<(), String> {
         ok("chromedriver", &driver.display().to_string());
         return Ok(());
     }
-    let missing: Vec<&str> = [("chromium", &browser), ("chromedriver", &driver)]
-        .iter()
-        .filter(|(_, found)| found.is_none())
-        .map(|(name, _)| *name)
-        .collect();
+    let missing: Vec<&str> =
+        [("chromium", &browser), ("chromedriver", &driver)].iter().filter(|(_, found)| found.is_none()).map(|(name, _)| *name).collect();
     let install = "apt-get update && apt-get install -y chromium chromium-driver";
     if !util::is_root() {
         return Err(format!(
@@ -52,11 +49,7 @@ fn chromium() -> Result<(), String> {
     }
     println!("  ..  {} missing: installing Debian's chromium and chromium-driver", missing.join(" and "));
     util::run(Command::new("apt-get").arg("update").env("DEBIAN_FRONTEND", "noninteractive"))?;
-    util::run(
-        Command::new("apt-get")
-            .args(["install", "-y", "chromium", "chromium-driver"])
-            .env("DEBIAN_FRONTEND", "noninteractive"),
-    )?;
+    util::run(Command::new("apt-get").args(["install", "-y", "chromium", "chromium-driver"]).env("DEBIAN_FRONTEND", "noninteractive"))?;
     for tool in ["chromium", "chromedriver"] {
         let found = util::which(tool).ok_or(format!("{tool} still not on PATH after apt-get install"))?;
         ok(tool, &found.display().to_string());
@@ -65,9 +58,8 @@ fn chromium() -> Result<(), String> {
 }
 
 fn wasm_target() -> Result<(), String> {
-    let installed = util::output("rustup", &["target", "list", "--installed"]).ok_or(
-        "`rustup target list --installed` failed: is the Rust toolchain installed with rustup?",
-    )?;
+    let installed = util::output("rustup", &["target", "list", "--installed"])
+        .ok_or("`rustup target list --installed` failed: is the Rust toolchain installed with rustup?")?;
     if installed.lines().any(|line| line.trim() == WASM_TARGET) {
         ok("rust target", WASM_TARGET);
         return Ok(());
@@ -114,8 +106,7 @@ fn wasm_bindgen() -> Result<(), String> {
             return Err("`cargo metadata` failed; fix the workspace manifests first".into());
         }
     }
-    let lock = std::fs::read_to_string(&lock_path)
-        .map_err(|e| format!("read {}: {e}", lock_path.display()))?;
+    let lock = std::fs::read_to_string(&lock_path).map_err(|e| format!("read {}: {e}", lock_path.display()))?;
     let versions = locked_versions(&lock, "wasm-bindgen");
     let wanted = match versions.as_slice() {
         [] => {
@@ -123,12 +114,7 @@ fn wasm_bindgen() -> Result<(), String> {
             return Ok(());
         }
         [one] => one.clone(),
-        many => {
-            return Err(format!(
-                "Cargo.lock has several wasm-bindgen versions ({}); the CLI can match only one",
-                many.join(", ")
-            ))
-        }
+        many => return Err(format!("Cargo.lock has several wasm-bindgen versions ({}); the CLI can match only one", many.join(", "))),
     };
     let expected = format!("wasm-bindgen {wanted}");
     let found = util::output("wasm-bindgen", &["--version"]);
@@ -141,13 +127,7 @@ fn wasm_bindgen() -> Result<(), String> {
         found.as_deref().unwrap_or("none")
     );
     // No --locked: the CLI's own lock pins a webpki-roots the registry mirror lacks.
-    util::run(Command::new(util::cargo()).args([
-        "install",
-        "wasm-bindgen-cli",
-        "--version",
-        &format!("={wanted}"),
-        "--force",
-    ]))?;
+    util::run(Command::new(util::cargo()).args(["install", "wasm-bindgen-cli", "--version", &format!("={wanted}"), "--force"]))?;
     check_version("wasm-bindgen", &expected)
 }
 
@@ -158,10 +138,7 @@ fn trunk() -> Result<(), String> {
         ok("trunk", TRUNK_VERSION);
         return Ok(());
     }
-    println!(
-        "  ..  trunk {TRUNK_VERSION} needed, found {}: installing without LTO (about 8 minutes)",
-        found.as_deref().unwrap_or("none")
-    );
+    println!("  ..  trunk {TRUNK_VERSION} needed, found {}: installing without LTO (about 8 minutes)", found.as_deref().unwrap_or("none"));
     util::run(
         Command::new(util::cargo())
             .args(["install", "trunk", "--version", &format!("={TRUNK_VERSION}"), "--locked", "--force"])
@@ -177,9 +154,7 @@ fn check_version(tool: &str, expected: &str) -> Result<(), String> {
         ok(tool, expected);
         Ok(())
     } else {
-        Err(format!(
-            "after installing, `{tool} --version` says {found:?}, expected `{expected}` (is $CARGO_HOME/bin on PATH?)"
-        ))
+        Err(format!("after installing, `{tool} --version` says {found:?}, expected `{expected}` (is $CARGO_HOME/bin on PATH?)"))
     }
 }
 
@@ -199,11 +174,7 @@ fn npm_packages() -> Result<(), String> {
         return Ok(());
     }
     println!("  ..  tests/node_modules missing or older than package-lock.json: npm ci");
-    util::run(
-        Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&tests),
-    )
+    util::run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&tests))
 }
 
 fn newer(a: &Path, b: &Path) -> bool {

@@ -56,10 +56,7 @@ pub fn run() -> Result<(), String> {
 }
 
 fn summary(timings: &[(&str, Duration)], total: Duration) -> String {
-    let parts: Vec<String> = timings
-        .iter()
-        .map(|(name, d)| format!("{name} {:.1}s", d.as_secs_f64()))
-        .collect();
+    let parts: Vec<String> = timings.iter().map(|(name, d)| format!("{name} {:.1}s", d.as_secs_f64())).collect();
     format!("{} (total {:.1}s)", parts.join(", "), total.as_secs_f64())
 }
 
@@ -75,10 +72,7 @@ fn workspace_packages() -> Result<Vec<String>, String> {
         return Err(format!("`cargo metadata --no-deps` failed ({})", out.status));
     }
     let meta: Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
-    Ok(meta["packages"]
-        .as_array()
-        .map(|ps| ps.iter().filter_map(|p| p["name"].as_str().map(String::from)).collect())
-        .unwrap_or_default())
+    Ok(meta["packages"].as_array().map(|ps| ps.iter().filter_map(|p| p["name"].as_str().map(String::from)).collect()).unwrap_or_default())
 }
 
 fn native_tests() -> Result<(), String> {
@@ -93,8 +87,7 @@ fn native_tests() -> Result<(), String> {
 
 fn wasm_tests() -> Result<(), String> {
     let members = workspace_packages()?;
-    let (present, absent): (Vec<&str>, Vec<&str>) =
-        WASM_TEST_PACKAGES.iter().partition(|n| members.iter().any(|m| m == *n));
+    let (present, absent): (Vec<&str>, Vec<&str>) = WASM_TEST_PACKAGES.iter().partition(|n| members.iter().any(|m| m == *n));
     if !absent.is_empty() {
         println!("  --  not in the workspace, skipped: {}", absent.join(", "));
     }
@@ -106,8 +99,7 @@ fn wasm_tests() -> Result<(), String> {
     if let Some(dir) = webdriver_json.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
     }
-    std::fs::write(&webdriver_json, WEBDRIVER_JSON)
-        .map_err(|e| format!("write {}: {e}", webdriver_json.display()))?;
+    std::fs::write(&webdriver_json, WEBDRIVER_JSON).map_err(|e| format!("write {}: {e}", webdriver_json.display()))?;
     let mut cmd = Command::new(util::cargo());
     cmd.args(["test", "--target", "wasm32-unknown-unknown"])
         .current_dir(util::root())
@@ -125,11 +117,7 @@ fn e2e_tests() -> Result<(), String> {
     let artifacts = tests.join("artifacts");
     std::fs::create_dir_all(&artifacts).map_err(|e| format!("create {}: {e}", artifacts.display()))?;
     util::run(
-        Command::new("node")
-            .args(["--test", "--test-reporter=spec"])
-            .current_dir(&tests)
-            .env("DIST", &dist)
-            .env("SCREENSHOTS", &artifacts),
+        Command::new("node").args(["--test", "--test-reporter=spec"]).current_dir(&tests).env("DIST", &dist).env("SCREENSHOTS", &artifacts),
     )
     .map_err(|e| format!("{e}; screenshots and logs in {}", artifacts.display()))
 }

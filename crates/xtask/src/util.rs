@@ -16,10 +16,7 @@ pub fn strings(list: &[&str]) -> Vec<String> {
 pub fn root() -> PathBuf {
     let runtime = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
     let manifest = runtime.as_deref().unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")));
-    manifest
-        .parent()
-        .and_then(Path::parent)
-        .map_or_else(|| manifest.to_path_buf(), Path::to_path_buf)
+    manifest.parent().and_then(Path::parent).map_or_else(|| manifest.to_path_buf(), Path::to_path_buf)
 }
 
 /// `tests/` — the e2e suite and the npm packages (playwright-core, binaryen).
@@ -44,9 +41,7 @@ pub fn prepare_path() {
 }
 
 fn cargo_home() -> Option<PathBuf> {
-    std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+    std::env::var_os("CARGO_HOME").map(PathBuf::from).or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
 }
 
 /// The cargo binary that runs us (respects rustup's choice), else `cargo` on PATH.
@@ -57,15 +52,12 @@ pub fn cargo() -> OsString {
 /// Finds an executable on PATH.
 pub fn which(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
+    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| is_executable(candidate))
 }
 
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    path.metadata().is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// Prints a step header.
@@ -96,9 +88,7 @@ pub fn describe(cmd: &Command) -> String {
 pub fn run(cmd: &mut Command) -> Result<(), String> {
     let text = describe(cmd);
     println!("+ {text}");
-    let status = cmd
-        .status()
-        .map_err(|e| format!("could not start `{text}`: {e}"))?;
+    let status = cmd.status().map_err(|e| format!("could not start `{text}`: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -108,15 +98,8 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 
 /// Runs a command quietly and returns its trimmed stdout, or `None` if it can't run or fails.
 pub fn output(program: &str, args: &[&str]) -> Option<String> {
-    let out = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    let out = Command::new(program).args(args).stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// Whether we run as root (apt-get allowed).
@@ -136,8 +119,7 @@ pub fn copy_dir(from: &Path, to: &Path) -> Result<u64, String> {
         if src.is_dir() {
             copied += copy_dir(&src, &dst)?;
         } else {
-            std::fs::copy(&src, &dst)
-                .map_err(|e| format!("copy {} -> {}: {e}", src.display(), dst.display()))?;
+            std::fs::copy(&src, &dst).map_err(|e| format!("copy {} -> {}: {e}", src.display(), dst.display()))?;
             copied += 1;
         }
     }

@@ -48,7 +48,15 @@ fn out_csr(n: usize, edges: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
 /// worker runs a function's first call in V8's baseline tier, so hot loops live in
 /// functions called many times (see `order::gap_crossings`).
 #[inline(never)]
-fn dfs_from(root: usize, edges: &[(u32, u32)], off: &[u32], adj: &[u32], state: &mut [u8], is_back: &mut [bool], stack: &mut Vec<(u32, u32)>) {
+fn dfs_from(
+    root: usize,
+    edges: &[(u32, u32)],
+    off: &[u32],
+    adj: &[u32],
+    state: &mut [u8],
+    is_back: &mut [bool],
+    stack: &mut Vec<(u32, u32)>,
+) {
     state[root] = 1;
     stack.push((root as u32, off[root]));
     while let Some(top) = stack.last_mut() {

@@ -29,12 +29,7 @@ pub(super) struct Layered {
 impl Layered {
     /// Builds the layered graph for `real` nodes with `rank`s and the oriented edges.
     pub fn build(real: usize, rank: &[u32], from: &[u32], to: &[u32]) -> Self {
-        let mut g = Layered {
-            real,
-            rank: rank.to_vec(),
-            layer_count: rank.iter().max().map_or(0, |&m| m as usize + 1),
-            ..Self::default()
-        };
+        let mut g = Layered { real, rank: rank.to_vec(), layer_count: rank.iter().max().map_or(0, |&m| m as usize + 1), ..Self::default() };
         g.chain_off.reserve(from.len() + 1);
         g.chain_off.push(0);
         for (&u, &v) in from.iter().zip(to) {

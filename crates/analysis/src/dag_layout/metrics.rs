@@ -13,18 +13,12 @@
 
 /// Length of a polyline.
 pub fn polyline_length(points: &[[f64; 2]]) -> f64 {
-    points
-        .windows(2)
-        .map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1]))
-        .sum()
+    points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][1] - w[0][1])).sum()
 }
 
 /// Proper crossings between segments of different polylines. `polylines` yields each
 /// edge's points. `max_pair_tests` bounds the work (then `None`).
-pub fn geometric_crossings<'a>(
-    polylines: impl Iterator<Item = &'a [[f64; 2]]>,
-    max_pair_tests: u64,
-) -> Option<u64> {
+pub fn geometric_crossings<'a>(polylines: impl Iterator<Item = &'a [[f64; 2]]>, max_pair_tests: u64) -> Option<u64> {
     // (x1, y1, x2, y2, edge)
     let mut segs: Vec<([f64; 4], u32)> = Vec::new();
     for (e, pl) in polylines.enumerate() {

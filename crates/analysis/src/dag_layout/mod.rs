@@ -140,10 +140,9 @@ impl std::fmt::Display for LayoutError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Cancelled(p) => write!(f, "layout cancelled during {}", p.as_str()),
-            Self::EdgeOutOfRange { edge, node, node_count } => write!(
-                f,
-                "edge {edge} names node {node}, but the graph has {node_count} nodes"
-            ),
+            Self::EdgeOutOfRange { edge, node, node_count } => {
+                write!(f, "edge {edge} names node {node}, but the graph has {node_count} nodes")
+            }
             Self::TooLarge => f.write_str("graph too large to lay out (over 2^32 nodes with dummies)"),
         }
     }
@@ -201,11 +200,7 @@ impl Layout {
 }
 
 /// [`layout`] without progress or cancellation.
-pub fn layout_all(
-    sizes: &[NodeSize],
-    edges: &[(u32, u32)],
-    opts: &LayoutOptions,
-) -> Result<Layout, LayoutError> {
+pub fn layout_all(sizes: &[NodeSize], edges: &[(u32, u32)], opts: &LayoutOptions) -> Result<Layout, LayoutError> {
     layout(sizes, edges, opts, &mut |_| true)
 }
 
@@ -234,12 +229,7 @@ pub fn layout(
     ask(control, Phase::Rank, 0, 1)?;
     let ranks = rank::assign_ranks(n, &oriented.from, &oriented.to, opts.tighten_ranks);
     ask(control, Phase::Normalize, 0, 1)?;
-    let dummies: u64 = oriented
-        .from
-        .iter()
-        .zip(&oriented.to)
-        .map(|(&u, &v)| u64::from(ranks[v as usize] - ranks[u as usize] - 1))
-        .sum();
+    let dummies: u64 = oriented.from.iter().zip(&oriented.to).map(|(&u, &v)| u64::from(ranks[v as usize] - ranks[u as usize] - 1)).sum();
     if n as u64 + dummies >= u64::from(u32::MAX) {
         return Err(LayoutError::TooLarge);
     }
@@ -406,10 +396,7 @@ impl Router<'_> {
         if reversed {
             points[start..].reverse();
         }
-        points[start..]
-            .windows(2)
-            .map(|w| f64::from(w[1][0] - w[0][0]).hypot(f64::from(w[1][1] - w[0][1])))
-            .sum::<f64>()
+        points[start..].windows(2).map(|w| f64::from(w[1][0] - w[0][0]).hypot(f64::from(w[1][1] - w[0][1]))).sum::<f64>()
     }
 }
 
@@ -420,12 +407,7 @@ fn straighten_passes(opts: &LayoutOptions, work: usize) -> u32 {
 }
 
 /// Asks `control` whether to go on with `phase`.
-fn ask(
-    control: &mut dyn FnMut(Progress) -> bool,
-    phase: Phase,
-    step: u32,
-    steps: u32,
-) -> Result<(), LayoutError> {
+fn ask(control: &mut dyn FnMut(Progress) -> bool, phase: Phase, step: u32, steps: u32) -> Result<(), LayoutError> {
     if control(Progress { phase, step, steps }) {
         Ok(())
     } else {
@@ -437,12 +419,7 @@ fn bounds(l: &Layout, sizes: &[NodeSize]) -> BBox {
     if sizes.is_empty() {
         return BBox::default();
     }
-    let mut b = BBox {
-        min_x: f32::INFINITY,
-        min_y: f32::INFINITY,
-        max_x: f32::NEG_INFINITY,
-        max_y: f32::NEG_INFINITY,
-    };
+    let mut b = BBox { min_x: f32::INFINITY, min_y: f32::INFINITY, max_x: f32::NEG_INFINITY, max_y: f32::NEG_INFINITY };
     for (v, s) in sizes.iter().enumerate() {
         b.min_x = b.min_x.min(l.x[v] - s.width / 2.0);
         b.max_x = b.max_x.max(l.x[v] + s.width / 2.0);

@@ -120,13 +120,7 @@ fn inversions(seq: &[u32], size: usize, tree: &mut Vec<u32>) -> u64 {
 
 /// One sweep; `down` orders layers 1.. by their upper neighbours, else layers ..L-1 by
 /// their lower neighbours. `pos` is kept current.
-pub(super) fn sweep(
-    g: &Layered,
-    layers: &mut Layers,
-    pos: &mut [u32],
-    down: bool,
-    heuristic: OrderHeuristic,
-) {
+pub(super) fn sweep(g: &Layered, layers: &mut Layers, pos: &mut [u32], down: bool, heuristic: OrderHeuristic) {
     let count = layers.len();
     let mut scratch = SweepScratch::default();
     for step in 1..count {
@@ -163,9 +157,7 @@ fn order_layer(g: &Layered, layer: &mut Vec<u32>, pos: &mut [u32], down: bool, h
             pos[w as usize]
         }));
         let key = match heuristic {
-            OrderHeuristic::Barycenter => {
-                scratch.iter().map(|&p| f64::from(p)).sum::<f64>() / scratch.len() as f64
-            }
+            OrderHeuristic::Barycenter => scratch.iter().map(|&p| f64::from(p)).sum::<f64>() / scratch.len() as f64,
             OrderHeuristic::Median => {
                 scratch.sort_unstable();
                 let m = scratch.len();
@@ -237,12 +229,7 @@ pub(super) fn reduce(
             since_best += 1;
         }
     }
-    Some(Ordered {
-        layers: best_layers,
-        initial_crossings: initial,
-        crossings: best,
-        sweeps,
-    })
+    Some(Ordered { layers: best_layers, initial_crossings: initial, crossings: best, sweeps })
 }
 
 #[cfg(test)]
@@ -259,10 +246,8 @@ mod tests {
                 if g.rank[ua as usize] != g.rank[ub as usize] {
                     continue;
                 }
-                let (pu, pd) = (
-                    i64::from(pos[ua as usize]) - i64::from(pos[ub as usize]),
-                    i64::from(pos[da as usize]) - i64::from(pos[db as usize]),
-                );
+                let (pu, pd) =
+                    (i64::from(pos[ua as usize]) - i64::from(pos[ub as usize]), i64::from(pos[da as usize]) - i64::from(pos[db as usize]));
                 if pu * pd < 0 {
                     c += 1;
                 }

@@ -35,13 +35,7 @@ pub(super) struct Spacing {
 
 /// Breadth coordinate (centre) per node. `breadth[v]` is the node's extent along the layer
 /// (0 allowed for dummies).
-pub(super) fn assign(
-    g: &Layered,
-    layers: &Layers,
-    breadth: &[f64],
-    sp: Spacing,
-    passes: u32,
-) -> Vec<f64> {
+pub(super) fn assign(g: &Layered, layers: &Layers, breadth: &[f64], sp: Spacing, passes: u32) -> Vec<f64> {
     let n = g.node_count();
     if n == 0 {
         return Vec::new();
@@ -290,11 +284,7 @@ fn type1_conflicts(g: &Layered, layers: &Layers, pos: &[u32]) -> Vec<bool> {
         let mut k0 = 0u32;
         let mut scan = 0usize;
         for (i, &v) in layer.iter().enumerate() {
-            let inner = if g.is_dummy(v) {
-                g.ups(v).iter().map(|&s| g.seg_up[s as usize]).find(|&u| g.is_dummy(u))
-            } else {
-                None
-            };
+            let inner = if g.is_dummy(v) { g.ups(v).iter().map(|&s| g.seg_up[s as usize]).find(|&u| g.is_dummy(u)) } else { None };
             let k1 = inner.map_or(prev_len, |u| pos[u as usize]);
             if inner.is_some() || i + 1 == layer.len() {
                 for &scan_node in &layer[scan..=i] {
@@ -382,13 +372,7 @@ fn align_layer(
 
 /// Horizontal compaction of the blocks of `root` (scanning from the left or the right).
 #[inline(never)]
-fn compact(
-    g: &Layered,
-    layers: &Layers,
-    root: &[u32],
-    left: bool,
-    sep: &dyn Fn(u32, u32) -> f64,
-) -> Vec<f64> {
+fn compact(g: &Layered, layers: &Layers, root: &[u32], left: bool, sep: &dyn Fn(u32, u32) -> f64) -> Vec<f64> {
     let n = g.node_count();
     // Constraint edges root[u] → root[v] for neighbours u, v (u first in scan order).
     let mut edges: Vec<(u32, u32, f64)> = Vec::with_capacity(n);
@@ -420,9 +404,7 @@ fn compact(
     }
     // Kahn over the blocks (roots).
     let mut indeg: Vec<u32> = (0..n).map(|i| in_off[i + 1] - in_off[i]).collect();
-    let mut order: Vec<u32> = (0..n as u32)
-        .filter(|&v| root[v as usize] == v && indeg[v as usize] == 0)
-        .collect();
+    let mut order: Vec<u32> = (0..n as u32).filter(|&v| root[v as usize] == v && indeg[v as usize] == 0).collect();
     let mut head = 0;
     while head < order.len() {
         let b = order[head] as usize;

@@ -46,10 +46,7 @@ pub(super) fn assign_ranks(n: usize, from: &[u32], to: &[u32], tighten: bool) ->
             if outs == 0 || outs < in_count[u] {
                 continue;
             }
-            let nearest = (out_off[u]..out_off[u + 1])
-                .map(|k| rank[out_adj[k as usize] as usize])
-                .min()
-                .unwrap_or(0);
+            let nearest = (out_off[u]..out_off[u + 1]).map(|k| rank[out_adj[k as usize] as usize]).min().unwrap_or(0);
             if nearest > rank[u] + 1 {
                 rank[u] = nearest - 1;
             }

@@ -6,9 +6,7 @@ use crate::deps_graph::DepsGraph;
 use crate::edge_modes::{select_edges, EdgeMode};
 
 fn sizes(n: usize) -> Vec<NodeSize> {
-    (0..n)
-        .map(|i| NodeSize { width: 60.0 + (i % 5) as f32 * 20.0, height: 24.0 + (i % 3) as f32 * 8.0 })
-        .collect()
+    (0..n).map(|i| NodeSize { width: 60.0 + (i % 5) as f32 * 20.0, height: 24.0 + (i % 3) as f32 * 8.0 }).collect()
 }
 
 fn xorshift(s: &mut u64) -> u64 {
@@ -83,11 +81,8 @@ fn check(sz: &[NodeSize], edges: &[(u32, u32)], opts: &LayoutOptions, l: &Layout
         layer.sort_by_key(|&v| l.order[v as usize]);
         for w in layer.windows(2) {
             let (a, b) = (w[0] as usize, w[1] as usize);
-            let (pa, pb, sa, sb) = if lr {
-                (l.y[a], l.y[b], sz[a].height, sz[b].height)
-            } else {
-                (l.x[a], l.x[b], sz[a].width, sz[b].width)
-            };
+            let (pa, pb, sa, sb) =
+                if lr { (l.y[a], l.y[b], sz[a].height, sz[b].height) } else { (l.x[a], l.x[b], sz[a].width, sz[b].width) };
             assert!(pb - pa >= f32::midpoint(sa, sb) + opts.node_sep as f32 - 1e-2, "overlap {a} {b}: {pa} {pb}");
         }
     }
@@ -239,11 +234,7 @@ fn fixture_dags() {
         let sz: Vec<NodeSize> = (0..g.node_count()).map(|_| NodeSize { width: 140.0, height: 36.0 }).collect();
         for mode in [EdgeMode::Full, EdgeMode::Reduced, EdgeMode::OmittedDataflow] {
             let sel = select_edges(&g, &deps, mode, None);
-            let edges: Vec<(u32, u32)> = sel
-                .shown
-                .iter()
-                .map(|&e| (g.edge_pred[e as usize], g.edge_succ[e as usize]))
-                .collect();
+            let edges: Vec<(u32, u32)> = sel.shown.iter().map(|&e| (g.edge_pred[e as usize], g.edge_succ[e as usize])).collect();
             for opts in both_directions() {
                 let l = layout_all(&sz, &edges, &opts).unwrap();
                 check(&sz, &edges, &opts, &l);
@@ -273,9 +264,8 @@ fn drawn_crossings_equal_counted_crossings() {
         let sz = sizes(n);
         for opts in both_directions() {
             let l = layout_all(&sz, &edges, &opts).unwrap();
-            let lines: Vec<Vec<[f64; 2]>> = (0..edges.len())
-                .map(|e| l.polyline(e).iter().map(|p| [f64::from(p[0]), f64::from(p[1])]).collect())
-                .collect();
+            let lines: Vec<Vec<[f64; 2]>> =
+                (0..edges.len()).map(|e| l.polyline(e).iter().map(|p| [f64::from(p[0]), f64::from(p[1])]).collect()).collect();
             let drawn = metrics::geometric_crossings(lines.iter().map(Vec::as_slice), u64::MAX).unwrap();
             assert_eq!(drawn, l.crossings, "{:?}", opts.direction);
             let len: f64 = lines.iter().map(|p| metrics::polyline_length(p)).sum();

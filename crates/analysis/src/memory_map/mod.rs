@@ -39,16 +39,7 @@ use std::collections::HashMap;
 pub const COMPUTE_FUNCTION_TYPES: [&str; 3] = ["AIC", "AIV", "InCore"];
 
 /// Panel order of memory spaces; others follow in first-seen order.
-pub const SPACE_ORDER: [&str; 8] = [
-    "Vec",
-    "Mat",
-    "Left",
-    "LeftScale",
-    "Right",
-    "RightScale",
-    "Acc",
-    "Bias",
-];
+pub const SPACE_ORDER: [&str; 8] = ["Vec", "Mat", "Left", "LeftScale", "Right", "RightScale", "Acc", "Bias"];
 
 /// A chip whose on-chip capacities scale the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,9 +72,7 @@ impl Chip {
 
     /// The chip of a backend name or a target arch.
     pub fn from_name_or_arch(s: &str) -> Option<Chip> {
-        Chip::ALL
-            .into_iter()
-            .find(|c| c.name() == s || c.arch() == s)
+        Chip::ALL.into_iter().find(|c| c.name() == s || c.arch() == s)
     }
 
     /// Capacity of a memory space in bytes (compiler-formats.md §3.2; `Vec` is the safe
@@ -116,31 +105,12 @@ pub struct BackendChoice {
 impl BackendChoice {
     /// The chip from, in order: an explicit choice, a `.pto` file's `pto.target_arch`, a
     /// `compiled_meta.json` `backend_type`; else `Ascend910B`, assumed.
-    pub fn resolve(
-        requested: Option<Chip>,
-        pto_text: Option<&str>,
-        compiled_meta: Option<&str>,
-    ) -> (Chip, BackendChoice) {
+    pub fn resolve(requested: Option<Chip>, pto_text: Option<&str>, compiled_meta: Option<&str>) -> (Chip, BackendChoice) {
         let found = requested
-            .or_else(|| {
-                pto_text
-                    .and_then(target_arch)
-                    .and_then(Chip::from_name_or_arch)
-            })
-            .or_else(|| {
-                compiled_meta
-                    .and_then(meta_backend)
-                    .and_then(Chip::from_name_or_arch)
-            });
+            .or_else(|| pto_text.and_then(target_arch).and_then(Chip::from_name_or_arch))
+            .or_else(|| compiled_meta.and_then(meta_backend).and_then(Chip::from_name_or_arch));
         let chip = found.unwrap_or(Chip::Ascend910B);
-        (
-            chip,
-            BackendChoice {
-                name: chip.name().to_owned(),
-                arch: chip.arch().to_owned(),
-                detected: found.is_some(),
-            },
-        )
+        (chip, BackendChoice { name: chip.name().to_owned(), arch: chip.arch().to_owned(), detected: found.is_some() })
     }
 }
 
@@ -276,21 +246,13 @@ pub struct Overview {
 }
 
 fn space_rank(space: &str) -> usize {
-    SPACE_ORDER
-        .iter()
-        .position(|s| *s == space)
-        .unwrap_or(SPACE_ORDER.len())
+    SPACE_ORDER.iter().position(|s| *s == space).unwrap_or(SPACE_ORDER.len())
 }
 
 /// Builds the map of a dump. `file_name` is the dump's name (`35_after_AllocateMemoryAddr.py`).
 /// Errors when no compute function binds a tile `MemRef`, or when the `MemRef`s have no
 /// addresses yet (two or more bases of one space all at offset 0).
-pub fn build(
-    file_name: &str,
-    text: &str,
-    chip: Chip,
-    backend: BackendChoice,
-) -> Result<MemoryMap, FormatError> {
+pub fn build(file_name: &str, text: &str, chip: Chip, backend: BackendChoice) -> Result<MemoryMap, FormatError> {
     let toks = python_source::tokenize(file_name, text)?;
     let mut functions = Vec::new();
     for f in python_source::outline(&toks) {
@@ -326,11 +288,7 @@ pub fn build(
              AllocateMemoryAddr (earlier passes have no MemRef addresses)",
         ));
     }
-    let unallocated: Vec<&str> = functions
-        .iter()
-        .filter(|f| is_unallocated(f))
-        .map(|f| f.name.as_str())
-        .collect();
+    let unallocated: Vec<&str> = functions.iter().filter(|f| is_unallocated(f)).map(|f| f.name.as_str()).collect();
     if !unallocated.is_empty() {
         return Err(FormatError::new(
             file_name,
@@ -341,20 +299,12 @@ pub fn build(
             ),
         ));
     }
-    Ok(MemoryMap {
-        dump: file_name.to_owned(),
-        pass_name: pass_name_of(file_name),
-        backend,
-        functions,
-    })
+    Ok(MemoryMap { dump: file_name.to_owned(), pass_name: pass_name_of(file_name), backend, functions })
 }
 
 /// The defining and reading lines of every tile of every compute function of a dump, keyed
 /// by function name (the functions [`build`] maps), for linking the map and the source.
-pub fn tile_lines(
-    file_name: &str,
-    text: &str,
-) -> Result<Vec<(String, Vec<TileLines>)>, FormatError> {
+pub fn tile_lines(file_name: &str, text: &str) -> Result<Vec<(String, Vec<TileLines>)>, FormatError> {
     let toks = python_source::tokenize(file_name, text)?;
     let mut out = Vec::new();
     for f in python_source::outline(&toks) {
@@ -379,10 +329,7 @@ pub fn pass_name_of(file_name: &str) -> String {
     let digits = file_name.bytes().take_while(u8::is_ascii_digit).count();
     let mut s = file_name;
     if digits > 0 {
-        if let Some(rest) = file_name
-            .get(digits..)
-            .and_then(|r| r.strip_prefix("_after_"))
-        {
+        if let Some(rest) = file_name.get(digits..).and_then(|r| r.strip_prefix("_after_")) {
             s = rest;
         }
     }
@@ -404,10 +351,7 @@ fn is_unallocated(f: &FunctionMap) -> bool {
 }
 
 fn is_async(toks: &Tokens<'_>, f: &FunctionOutline) -> bool {
-    toks.lines
-        .get(f.def_stmt)
-        .and_then(|l| toks.line_tokens(l).first())
-        .is_some_and(|t| toks.text_of(t) == "async")
+    toks.lines.get(f.def_stmt).and_then(|l| toks.line_tokens(l).first()).is_some_and(|t| toks.text_of(t) == "async")
 }
 
 /// Builds the buffer usage overview of a map.
@@ -422,18 +366,9 @@ pub fn overview(map: &MemoryMap) -> Overview {
     }
     // stable: unknown spaces keep their first-seen order after the known ones
     spaces.sort_by_key(|s| space_rank(s));
-    let mut out = Overview {
-        spaces: spaces.clone(),
-        rows: Vec::new(),
-        warning_cells: 0,
-        danger_cells: 0,
-        highest_usage_percent: 0.0,
-    };
+    let mut out = Overview { spaces: spaces.clone(), rows: Vec::new(), warning_cells: 0, danger_cells: 0, highest_usage_percent: 0.0 };
     for f in &map.functions {
-        let cells: Vec<Option<SpaceUsage>> = spaces
-            .iter()
-            .map(|s| f.spaces.iter().find(|u| &u.space == s).cloned())
-            .collect();
+        let cells: Vec<Option<SpaceUsage>> = spaces.iter().map(|s| f.spaces.iter().find(|u| &u.space == s).cloned()).collect();
         let mut max_usage = 0.0f64;
         for c in cells.iter().flatten() {
             let u = c.usage_percent();
@@ -445,12 +380,7 @@ pub fn overview(map: &MemoryMap) -> Overview {
             }
         }
         out.highest_usage_percent = out.highest_usage_percent.max(max_usage);
-        out.rows.push(OverviewRow {
-            function: f.name.clone(),
-            ftype: f.ftype.clone(),
-            cells,
-            max_usage_percent: max_usage,
-        });
+        out.rows.push(OverviewRow { function: f.name.clone(), ftype: f.ftype.clone(), cells, max_usage_percent: max_usage });
     }
     out
 }
@@ -461,12 +391,7 @@ pub fn build_boxes(tiles: Vec<Tile>) -> Vec<MemBox> {
     let mut slot_order: Vec<(String, String, i64, i64)> = Vec::new();
     let mut slots: HashMap<(String, String, i64, i64), Vec<Tile>> = HashMap::new();
     for t in tiles {
-        let key = (
-            t.space.clone(),
-            t.base.clone(),
-            t.offset_bytes,
-            t.size_bytes,
-        );
+        let key = (t.space.clone(), t.base.clone(), t.offset_bytes, t.size_bytes);
         if !slots.contains_key(&key) {
             slot_order.push(key.clone());
         }
@@ -492,12 +417,7 @@ pub fn build_boxes(tiles: Vec<Tile>) -> Vec<MemBox> {
                         boxes.push(b);
                     }
                     run_end = t.end_line;
-                    current = Some(MemBox {
-                        tile: t,
-                        aliases: Vec::new(),
-                        view: false,
-                        conflict: false,
-                    });
+                    current = Some(MemBox { tile: t, aliases: Vec::new(), view: false, conflict: false });
                 }
             }
         }
@@ -505,13 +425,7 @@ pub fn build_boxes(tiles: Vec<Tile>) -> Vec<MemBox> {
             boxes.push(b);
         }
     }
-    boxes.sort_by_key(|b| {
-        (
-            space_rank(&b.tile.space),
-            b.tile.offset_bytes,
-            b.tile.start_line,
-        )
-    });
+    boxes.sort_by_key(|b| (space_rank(&b.tile.space), b.tile.offset_bytes, b.tile.start_line));
     classify_overlaps(&mut boxes);
     boxes
 }
@@ -566,26 +480,12 @@ fn summarize_spaces(boxes: &[MemBox], chip: Chip) -> Vec<SpaceUsage> {
         .into_iter()
         .map(|space| {
             let group: Vec<&MemBox> = boxes.iter().filter(|b| b.tile.space == space).collect();
-            let hwm = group
-                .iter()
-                .map(|b| b.tile.offset_bytes.saturating_add(b.tile.size_bytes))
-                .max()
-                .unwrap_or(0);
+            let hwm = group.iter().map(|b| b.tile.offset_bytes.saturating_add(b.tile.size_bytes)).max().unwrap_or(0);
             let mut bases: Vec<&str> = group.iter().map(|b| b.tile.base.as_str()).collect();
             bases.sort_unstable();
             bases.dedup();
-            let limit = chip
-                .capacity_bytes(space)
-                .and_then(|c| i64::try_from(c).ok())
-                .filter(|&c| c != 0)
-                .unwrap_or(hwm);
-            SpaceUsage {
-                space: space.to_owned(),
-                hwm_bytes: hwm,
-                limit_bytes: limit,
-                tiles: group.len() as u32,
-                bases: bases.len() as u32,
-            }
+            let limit = chip.capacity_bytes(space).and_then(|c| i64::try_from(c).ok()).filter(|&c| c != 0).unwrap_or(hwm);
+            SpaceUsage { space: space.to_owned(), hwm_bytes: hwm, limit_bytes: limit, tiles: group.len() as u32, bases: bases.len() as u32 }
         })
         .collect()
 }
@@ -596,12 +496,7 @@ pub fn source_lines(text: &str, f: &FunctionMap) -> Vec<String> {
     let lines: Vec<&str> = split_lines(text);
     let from = (f.src_start as usize).saturating_sub(1);
     let to = (f.src_end as usize).min(lines.len());
-    lines
-        .get(from..to)
-        .unwrap_or(&[])
-        .iter()
-        .map(|s| (*s).to_owned())
-        .collect()
+    lines.get(from..to).unwrap_or(&[]).iter().map(|s| (*s).to_owned()).collect()
 }
 
 fn split_lines(text: &str) -> Vec<&str> {
@@ -662,10 +557,8 @@ mod tests {
             tile("v", "m0", 0, 32, 6, 7),    // same base, narrower, overlapping → view
             tile("x", "m1", 32, 64, 11, 11), // other base overlapping c → conflict
         ]);
-        let got: Vec<(&str, Vec<String>, bool, bool)> = boxes
-            .iter()
-            .map(|b| (b.tile.name.as_str(), b.aliases.clone(), b.view, b.conflict))
-            .collect();
+        let got: Vec<(&str, Vec<String>, bool, bool)> =
+            boxes.iter().map(|b| (b.tile.name.as_str(), b.aliases.clone(), b.view, b.conflict)).collect();
         assert_eq!(
             got,
             vec![
@@ -689,22 +582,12 @@ mod tests {
         assert_eq!(m.pass_name, "AllocateMemoryAddr");
         assert!(!m.backend.detected);
         let f = &m.functions[0];
-        assert_eq!(
-            (f.name.as_str(), f.ftype.as_str(), f.src_start, f.src_end),
-            ("scale_rows", "AIV", 6, 15)
-        );
+        assert_eq!((f.name.as_str(), f.ftype.as_str(), f.src_start, f.src_end), ("scale_rows", "AIV", 6, 15));
         let b: Vec<(&str, i64, u32, u32, &str, &[String])> = f
             .boxes
             .iter()
             .map(|b| {
-                (
-                    b.tile.name.as_str(),
-                    b.tile.offset_bytes,
-                    b.tile.start_line,
-                    b.tile.end_line,
-                    b.tile.op.as_str(),
-                    b.aliases.as_slice(),
-                )
+                (b.tile.name.as_str(), b.tile.offset_bytes, b.tile.start_line, b.tile.end_line, b.tile.op.as_str(), b.aliases.as_slice())
             })
             .collect();
         assert_eq!(b[0].0, "a__tile");
@@ -726,13 +609,7 @@ mod tests {
         );
         let without = body.replace("RESERVE", "pass");
         let (chip, backend) = BackendChoice::resolve(None, None, None);
-        let m = build(
-            "35_after_AllocateMemoryAddr.py",
-            &with,
-            chip,
-            backend.clone(),
-        )
-        .expect("map");
+        let m = build("35_after_AllocateMemoryAddr.py", &with, chip, backend.clone()).expect("map");
         let plain = build("35_after_AllocateMemoryAddr.py", &without, chip, backend).expect("map");
         // the window changes neither the boxes nor the high-water marks
         for (f, g) in m.functions.iter().zip(&plain.functions) {
@@ -754,28 +631,14 @@ mod tests {
         );
         assert_eq!(c.ring_tiles.len(), 1);
         let r = &c.ring_tiles[0];
-        assert_eq!(
-            (r.name.as_str(), r.space.as_str(), r.op.as_str(), r.line),
-            ("r", "Vec", "tile.tpop_from_aic", 9)
-        );
-        assert_eq!(
-            (r.shape.as_slice(), r.dtype.as_str()),
-            (&[8, 256][..], "FP32")
-        );
+        assert_eq!((r.name.as_str(), r.space.as_str(), r.op.as_str(), r.line), ("r", "Vec", "tile.tpop_from_aic", 9));
+        assert_eq!((r.shape.as_slice(), r.dtype.as_str()), (&[8, 256][..], "FP32"));
         assert!(plain.functions[0].reserved.is_empty());
         // no name keyword's `c2v`/`v2c`, no popped tile: the function type decides; no base
         let p = &m.functions[1];
         assert_eq!(p.reserved.len(), 1);
         let w = &p.reserved[0];
-        assert_eq!(
-            (
-                w.name.as_str(),
-                w.space.as_str(),
-                w.base_bytes,
-                w.size_bytes
-            ),
-            ("p_buffer", "Mat", None, 4096)
-        );
+        assert_eq!((w.name.as_str(), w.space.as_str(), w.base_bytes, w.size_bytes), ("p_buffer", "Mat", None, 4096));
         assert_eq!(w.space_from, "function type AIC");
         assert!(p.ring_tiles.is_empty());
         // not part of the JSON payload
@@ -785,10 +648,7 @@ mod tests {
 
     #[test]
     fn qwen_dump_reserved_windows() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../fixtures/passes/yuanfeng219-arch_PyPTO3/32_after_AllocateMemoryAddr.py"
-        );
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/passes/yuanfeng219-arch_PyPTO3/32_after_AllocateMemoryAddr.py");
         let text = std::fs::read_to_string(path).expect("fixture");
         let (chip, backend) = BackendChoice::resolve(None, None, None);
         let m = build("32_after_AllocateMemoryAddr.py", &text, chip, backend).expect("map");
@@ -796,37 +656,14 @@ mod tests {
             .functions
             .iter()
             .flat_map(|f| {
-                f.reserved.iter().map(move |w| {
-                    (
-                        f.name.as_str(),
-                        w.name.as_str(),
-                        w.space.as_str(),
-                        w.base_bytes,
-                        w.size_bytes,
-                        w.line,
-                    )
-                })
+                f.reserved.iter().map(move |w| (f.name.as_str(), w.name.as_str(), w.space.as_str(), w.base_bytes, w.size_bytes, w.line))
             })
             .collect();
         assert_eq!(
             got,
             vec![
-                (
-                    "fa_fused_aic",
-                    "fa_fused_v2c_slot_buffer",
-                    "Mat",
-                    Some(0),
-                    32768,
-                    142
-                ),
-                (
-                    "fa_fused_aiv",
-                    "fa_fused_c2v_slot_buffer",
-                    "Vec",
-                    Some(0),
-                    32768,
-                    217
-                ),
+                ("fa_fused_aic", "fa_fused_v2c_slot_buffer", "Mat", Some(0), 32768, 142),
+                ("fa_fused_aiv", "fa_fused_c2v_slot_buffer", "Vec", Some(0), 32768, 217),
             ]
         );
         // the popped tiles of this dump carry MemRefs: boxes, no ring tiles
@@ -838,8 +675,7 @@ mod tests {
         let (chip, backend) = BackendChoice::resolve(Some(Chip::Ascend950), None, None);
         assert!(backend.detected);
         let src = "class P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def k():\n        a: pl.Tile[[1], pl.FP32, pl.MemRef(m0, 0, 64), pl.Mem.Vec] = pl.tile.f()\n        b: pl.Tile[[1], pl.FP32, pl.MemRef(m1, 0, 64), pl.Mem.Vec] = pl.tile.f()\n";
-        let e =
-            build("32_after_InitMemRef.py", src, chip, backend.clone()).expect_err("unallocated");
+        let e = build("32_after_InitMemRef.py", src, chip, backend.clone()).expect_err("unallocated");
         assert!(e.message.contains("offset 0"), "{e}");
         let e = build("x.py", "x = 1\n", chip, backend).expect_err("empty");
         assert!(e.message.contains("no AIC/AIV/InCore"), "{e}");
@@ -847,17 +683,9 @@ mod tests {
 
     #[test]
     fn chip_detection() {
-        let (c, b) = BackendChoice::resolve(
-            None,
-            Some("module attributes {pto.target_arch = \"a5\"} {"),
-            None,
-        );
+        let (c, b) = BackendChoice::resolve(None, Some("module attributes {pto.target_arch = \"a5\"} {"), None);
         assert_eq!((c, b.detected), (Chip::Ascend950, true));
-        let (c, _) = BackendChoice::resolve(
-            None,
-            None,
-            Some("{\"schema\":1, \"backend_type\": \"Ascend950\"}"),
-        );
+        let (c, _) = BackendChoice::resolve(None, None, Some("{\"schema\":1, \"backend_type\": \"Ascend950\"}"));
         assert_eq!(c, Chip::Ascend950);
         assert_eq!(Chip::Ascend950.capacity_bytes("LeftScale"), Some(4096));
         assert_eq!(Chip::Ascend910B.capacity_bytes("LeftScale"), None);

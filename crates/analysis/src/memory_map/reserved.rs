@@ -6,8 +6,8 @@
 //! the boxes or the high-water marks.
 
 use super::tiles::{
-    call, dotted, dtype_of, find_memref, find_space, int_value, is_dotted_suffix, is_op, matching,
-    shape_of, split_commas, string_value, tile_elements, txt,
+    call, dotted, dtype_of, find_memref, find_space, int_value, is_dotted_suffix, is_op, matching, shape_of, split_commas, string_value,
+    tile_elements, txt,
 };
 use super::Tile;
 use pypto_formats::python_source::{is_keyword, FunctionOutline, Token, TokenKind, Tokens};
@@ -66,8 +66,7 @@ fn keywords<'t>(toks: &Tokens<'_>, ts: &'t [Token], open: usize) -> Vec<(String,
         .into_iter()
         .filter_map(|a| {
             let key = a.first().filter(|t| t.kind == TokenKind::Name)?;
-            is_op(toks, a.get(1), "=")
-                .then(|| (txt(toks, key).to_owned(), a.get(2..).unwrap_or(&[])))
+            is_op(toks, a.get(1), "=").then(|| (txt(toks, key).to_owned(), a.get(2..).unwrap_or(&[])))
         })
         .collect()
 }
@@ -91,20 +90,12 @@ fn window_space(name: &str, ftype: &str, popped_space: Option<&str>) -> (String,
 
 /// A `name: pl.Tile[…] = ….tpop_from_aic/aiv(…)` statement: the tile's space and, when it
 /// has no `MemRef` (and is not one of `tiles`), the tile living in the ring.
-fn popped_tile(
-    toks: &Tokens<'_>,
-    ts: &[Token],
-    line: u32,
-    tiles: &[Tile],
-) -> Option<(String, Option<RingTile>)> {
+fn popped_tile(toks: &Tokens<'_>, ts: &[Token], line: u32, tiles: &[Tile]) -> Option<(String, Option<RingTile>)> {
     let target = ts.first().filter(|t| t.kind == TokenKind::Name)?;
     if !is_op(toks, ts.get(1), ":") {
         return None;
     }
-    let eq = (2..ts.len()).find(|&k| {
-        ts.get(k)
-            .is_some_and(|t| t.depth == target.depth && is_op(toks, Some(t), "="))
-    })?;
+    let eq = (2..ts.len()).find(|&k| ts.get(k).is_some_and(|t| t.depth == target.depth && is_op(toks, Some(t), "=")))?;
     let value = ts.get(eq + 1..).unwrap_or(&[]);
     let callee = call(toks, value).map(|c| c.0).or_else(|| {
         let open = value.iter().position(|t| is_op(toks, Some(t), "("))?;
@@ -134,12 +125,7 @@ fn popped_tile(
 /// The reserved windows and the `MemRef`-less popped tiles of function `f` (of type
 /// `ftype`). `tiles` are its `MemRef` tiles: a popped tile with a `MemRef` is one of them
 /// and tells the ring's space.
-pub fn collect_reserved(
-    toks: &Tokens<'_>,
-    f: &FunctionOutline,
-    ftype: &str,
-    tiles: &[Tile],
-) -> (Vec<ReservedWindow>, Vec<RingTile>) {
+pub fn collect_reserved(toks: &Tokens<'_>, f: &FunctionOutline, ftype: &str, tiles: &[Tile]) -> (Vec<ReservedWindow>, Vec<RingTile>) {
     let mut raw: Vec<RawWindow> = Vec::new();
     let mut ring: Vec<RingTile> = Vec::new();
     let mut popped_space: Option<String> = None;
@@ -154,9 +140,7 @@ pub fn collect_reserved(
             if t.kind != TokenKind::Name
                 || txt(toks, t) != "reserve_buffer"
                 || !is_op(toks, ts.get(k + 1), "(")
-                || !k
-                    .checked_sub(1)
-                    .is_some_and(|p| is_op(toks, ts.get(p), "."))
+                || !k.checked_sub(1).is_some_and(|p| is_op(toks, ts.get(p), "."))
             {
                 continue;
             }
@@ -174,13 +158,7 @@ pub fn collect_reserved(
                 .unwrap_or_default();
             let size = get("size").and_then(|v| int_value(toks, v));
             let base = get("base").and_then(|v| int_value(toks, v));
-            raw.push(RawWindow {
-                var,
-                name,
-                size,
-                base,
-                line: line.first_line,
-            });
+            raw.push(RawWindow { var, name, size, base, line: line.first_line });
         }
         // `name: pl.Tile[…] = pl.tile.tpop_from_aic(…)`
         if let Some((space, tile)) = popped_tile(toks, ts, line.first_line, tiles) {
@@ -192,26 +170,11 @@ pub fn collect_reserved(
     }
     let windows = raw
         .into_iter()
-        .map(
-            |RawWindow {
-                 var,
-                 name,
-                 size,
-                 base,
-                 line,
-             }| {
-                let name = name.unwrap_or(var);
-                let (space, space_from) = window_space(&name, ftype, popped_space.as_deref());
-                ReservedWindow {
-                    name,
-                    space,
-                    space_from,
-                    base_bytes: base,
-                    size_bytes: size.unwrap_or(0),
-                    line,
-                }
-            },
-        )
+        .map(|RawWindow { var, name, size, base, line }| {
+            let name = name.unwrap_or(var);
+            let (space, space_from) = window_space(&name, ftype, popped_space.as_deref());
+            ReservedWindow { name, space, space_from, base_bytes: base, size_bytes: size.unwrap_or(0), line }
+        })
         .collect();
     (windows, ring)
 }

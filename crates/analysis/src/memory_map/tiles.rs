@@ -23,10 +23,7 @@ pub(super) fn is_op(toks: &Tokens<'_>, t: Option<&Token>, op: &str) -> bool {
 /// Index of the bracket closing the one opened at `open` (same depth), within `ts`.
 pub(super) fn matching(ts: &[Token], toks: &Tokens<'_>, open: usize) -> Option<usize> {
     let d = ts.get(open)?.depth;
-    (open + 1..ts.len()).find(|&j| {
-        ts.get(j)
-            .is_some_and(|t| t.depth == d && t.kind == TokenKind::Op && is_close(txt(toks, t)))
-    })
+    (open + 1..ts.len()).find(|&j| ts.get(j).is_some_and(|t| t.depth == d && t.kind == TokenKind::Op && is_close(txt(toks, t))))
 }
 
 fn is_close(s: &str) -> bool {
@@ -78,10 +75,7 @@ pub(super) fn split_commas<'t>(toks: &Tokens<'_>, ts: &'t [Token], depth: u32) -
 
 /// Removes parentheses enclosing the whole expression.
 fn strip_parens<'t>(toks: &Tokens<'_>, mut ts: &'t [Token]) -> &'t [Token] {
-    while ts.len() >= 2
-        && is_op(toks, ts.first(), "(")
-        && matching(ts, toks, 0) == Some(ts.len() - 1)
-    {
+    while ts.len() >= 2 && is_op(toks, ts.first(), "(") && matching(ts, toks, 0) == Some(ts.len() - 1) {
         ts = ts.get(1..ts.len() - 1).unwrap_or(&[]);
     }
     ts
@@ -98,11 +92,7 @@ pub(super) fn call<'t>(toks: &Tokens<'_>, ts: &'t [Token]) -> Option<(String, Ve
     let inner = ts.get(open + 1..ts.len() - 1)?;
     let args = split_commas(toks, inner, depth)
         .into_iter()
-        .filter(|a| {
-            !(a.len() >= 2
-                && is_op(toks, a.get(1), "=")
-                && a.first().is_some_and(|t| t.kind == TokenKind::Name))
-        })
+        .filter(|a| !(a.len() >= 2 && is_op(toks, a.get(1), "=") && a.first().is_some_and(|t| t.kind == TokenKind::Name)))
         .filter(|a| !is_op(toks, a.first(), "*") && !is_op(toks, a.first(), "**"))
         .collect();
     Some((callee, args))
@@ -132,9 +122,7 @@ pub(super) fn int_value(toks: &Tokens<'_>, ts: &[Token]) -> Option<i64> {
     let ts = strip_parens(toks, ts);
     match ts {
         [t] if t.kind == TokenKind::Number => parse_int_literal(txt(toks, t)),
-        [m, rest @ ..] if is_op(toks, Some(m), "-") && !rest.is_empty() => {
-            int_value(toks, rest).and_then(i64::checked_neg)
-        }
+        [m, rest @ ..] if is_op(toks, Some(m), "-") && !rest.is_empty() => int_value(toks, rest).and_then(i64::checked_neg),
         _ => {
             let (callee, args) = call(toks, ts)?;
             if !is_dotted_suffix(&callee, "const") {
@@ -150,9 +138,7 @@ pub(super) fn string_value(s: &str) -> String {
     let body = s.get(q..).unwrap_or("");
     let triple = body.starts_with("\"\"\"") || body.starts_with("'''");
     let n = if triple { 3 } else { 1 };
-    body.get(n..body.len().saturating_sub(n))
-        .unwrap_or("")
-        .to_owned()
+    body.get(n..body.len().saturating_sub(n)).unwrap_or("").to_owned()
 }
 
 /// `pl.Tile[...]` annotation: the subscript elements.
@@ -192,10 +178,7 @@ pub(super) fn find_memref(toks: &Tokens<'_>, ann: &[Token]) -> Option<(String, i
         {
             // walk back over the dotted prefix
             let mut s = k;
-            while s >= 2
-                && is_op(toks, ann.get(s - 1), ".")
-                && ann.get(s - 2).is_some_and(|p| p.kind == TokenKind::Name)
-            {
+            while s >= 2 && is_op(toks, ann.get(s - 1), ".") && ann.get(s - 2).is_some_and(|p| p.kind == TokenKind::Name) {
                 s -= 2;
             }
             cands.push((t.depth, s));
@@ -222,10 +205,7 @@ pub(super) fn find_memref(toks: &Tokens<'_>, ann: &[Token]) -> Option<(String, i
             [t] if t.kind == TokenKind::Number => txt(toks, t).to_owned(),
             _ => continue,
         };
-        let (Some(off), Some(size)) = (
-            args.get(1).and_then(|a| int_value(toks, a)),
-            args.get(2).and_then(|a| int_value(toks, a)),
-        ) else {
+        let (Some(off), Some(size)) = (args.get(1).and_then(|a| int_value(toks, a)), args.get(2).and_then(|a| int_value(toks, a))) else {
             continue;
         };
         return Some((base, off, size));
@@ -291,14 +271,7 @@ pub(super) fn dtype_of(toks: &Tokens<'_>, elems: &[&[Token]]) -> String {
     String::new()
 }
 
-fn tile_from_annotation(
-    toks: &Tokens<'_>,
-    name: &str,
-    ann: &[Token],
-    start_line: u32,
-    end_line: u32,
-    op: &str,
-) -> Option<Tile> {
+fn tile_from_annotation(toks: &Tokens<'_>, name: &str, ann: &[Token], start_line: u32, end_line: u32, op: &str) -> Option<Tile> {
     let elems = tile_elements(toks, ann)?;
     let (base, offset, size) = find_memref(toks, ann)?;
     let space = find_space(toks, ann)?;
@@ -336,10 +309,7 @@ pub(super) fn function_type(toks: &Tokens<'_>, f: &FunctionOutline) -> Option<St
         let depth = ts.get(open)?.depth + 1;
         let inner = ts.get(open + 1..ts.len() - 1)?;
         for arg in split_commas(toks, inner, depth) {
-            if arg.len() >= 3
-                && arg.first().is_some_and(|t| txt(toks, t) == "type")
-                && is_op(toks, arg.get(1), "=")
-            {
+            if arg.len() >= 3 && arg.first().is_some_and(|t| txt(toks, t) == "type") && is_op(toks, arg.get(1), "=") {
                 let value = arg.get(2..)?;
                 out = Some(dotted(toks, value).map_or_else(
                     || value.iter().map(|t| txt(toks, t)).collect::<String>(),
@@ -412,11 +382,9 @@ fn loads_in_statement(toks: &Tokens<'_>, ts: &[Token], out: &mut Vec<usize>) {
         match txt(toks, t) {
             "for" => {
                 let d = t.depth;
-                if let Some(end) = (k + 1..ts.len()).find(|&j| {
-                    ts.get(j).is_some_and(|x| {
-                        x.depth == d && x.kind == TokenKind::Name && txt(toks, x) == "in"
-                    })
-                }) {
+                if let Some(end) = (k + 1..ts.len())
+                    .find(|&j| ts.get(j).is_some_and(|x| x.depth == d && x.kind == TokenKind::Name && txt(toks, x) == "in"))
+                {
                     mark_targets(toks, ts, k + 1, end, &mut store);
                 }
             }
@@ -496,8 +464,7 @@ fn mark_targets(toks: &Tokens<'_>, ts: &[Token], from: usize, to: usize, store: 
         }
         if t.kind == TokenKind::Name && sub_depths.is_empty() {
             let next = ts.get(k + 1);
-            let used_as_object =
-                is_op(toks, next, ".") || is_op(toks, next, "[") || is_op(toks, next, "(");
+            let used_as_object = is_op(toks, next, ".") || is_op(toks, next, "[") || is_op(toks, next, "(");
             let is_attr = k > 0 && is_op(toks, ts.get(k - 1), ".");
             if !used_as_object && !is_attr {
                 if let Some(x) = store.get_mut(k) {
@@ -540,10 +507,7 @@ fn params(toks: &Tokens<'_>, ts: &[Token], def_at: usize) -> Vec<Param> {
     let depth = ts.get(open).map_or(0, |t| t.depth) + 1;
     let mut seg_start = open + 1;
     for k in open + 1..=close {
-        let at_end = k == close
-            || ts
-                .get(k)
-                .is_some_and(|t| t.depth == depth && is_op(toks, Some(t), ","));
+        let at_end = k == close || ts.get(k).is_some_and(|t| t.depth == depth && is_op(toks, Some(t), ","));
         if !at_end {
             continue;
         }
@@ -554,18 +518,10 @@ fn params(toks: &Tokens<'_>, ts: &[Token], def_at: usize) -> Vec<Param> {
         if s < k && ts.get(s).is_some_and(|t| t.kind == TokenKind::Name) {
             let mut annotation = s + 1..s + 1;
             if is_op(toks, ts.get(s + 1), ":") {
-                let ann_end = (s + 2..k)
-                    .find(|&j| {
-                        ts.get(j)
-                            .is_some_and(|t| t.depth == depth && is_op(toks, Some(t), "="))
-                    })
-                    .unwrap_or(k);
+                let ann_end = (s + 2..k).find(|&j| ts.get(j).is_some_and(|t| t.depth == depth && is_op(toks, Some(t), "="))).unwrap_or(k);
                 annotation = s + 2..ann_end;
             }
-            out.push(Param {
-                name_at: s,
-                annotation,
-            });
+            out.push(Param { name_at: s, annotation });
         }
         seg_start = k + 1;
     }
@@ -587,10 +543,7 @@ fn body_depths(toks: &Tokens<'_>, f: &FunctionOutline) -> Vec<(usize, u32)> {
         while stack.last().is_some_and(|s| s.0 > line.indent) {
             stack.pop();
         }
-        let first = toks
-            .line_tokens(line)
-            .first()
-            .map_or("", |t| toks.text_of(t));
+        let first = toks.line_tokens(line).first().map_or("", |t| toks.text_of(t));
         let depth = match stack.last_mut() {
             Some(top) if top.0 == line.indent => {
                 if first == "elif" {
@@ -647,11 +600,7 @@ fn param_tiles(toks: &Tokens<'_>, f: &FunctionOutline) -> (Vec<Tile>, Vec<TileLi
             let name = toks.text_of(name_tok);
             if let Some(t) = tile_from_annotation(toks, name, ann, name_tok.line, end, "param") {
                 tiles.push(t);
-                lines.push(TileLines {
-                    name: name.to_owned(),
-                    defined: vec![(name_tok.line, end)],
-                    read: Vec::new(),
-                });
+                lines.push(TileLines { name: name.to_owned(), defined: vec![(name_tok.line, end)], read: Vec::new() });
             }
         }
     }
@@ -661,11 +610,7 @@ fn param_tiles(toks: &Tokens<'_>, f: &FunctionOutline) -> (Vec<Tile>, Vec<TileLi
 /// [`collect_tiles`] plus, per tile (same order), the lines defining and reading it.
 pub fn collect_with_lines(toks: &Tokens<'_>, f: &FunctionOutline) -> (Vec<Tile>, Vec<TileLines>) {
     let (mut tiles, mut lines) = param_tiles(toks, f);
-    let mut index: HashMap<String, usize> = tiles
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name.clone(), i))
-        .collect();
+    let mut index: HashMap<String, usize> = tiles.iter().enumerate().map(|(i, t)| (t.name.clone(), i)).collect();
     // annotated assignments, shallower nesting first (ast.walk is breadth-first)
     let mut stmts = body_depths(toks, f);
     stmts.sort_by_key(|&(i, d)| (d, i));
@@ -691,28 +636,14 @@ pub fn collect_with_lines(toks: &Tokens<'_>, f: &FunctionOutline) -> (Vec<Tile>,
             }
             continue;
         }
-        let eq = (2..ts.len()).find(|&k| {
-            ts.get(k)
-                .is_some_and(|t| t.depth == target.depth && is_op(toks, Some(t), "="))
-        });
+        let eq = (2..ts.len()).find(|&k| ts.get(k).is_some_and(|t| t.depth == target.depth && is_op(toks, Some(t), "=")));
         let ann = ts.get(2..eq.unwrap_or(ts.len())).unwrap_or(&[]);
         let value = eq.and_then(|e| ts.get(e + 1..)).unwrap_or(&[]);
-        let op = call(toks, value)
-            .map(|(callee, _)| {
-                callee
-                    .strip_prefix("pl.")
-                    .map_or(callee.clone(), str::to_owned)
-            })
-            .unwrap_or_default();
-        if let Some(t) = tile_from_annotation(toks, name, ann, line.first_line, line.last_line, &op)
-        {
+        let op = call(toks, value).map(|(callee, _)| callee.strip_prefix("pl.").map_or(callee.clone(), str::to_owned)).unwrap_or_default();
+        if let Some(t) = tile_from_annotation(toks, name, ann, line.first_line, line.last_line, &op) {
             index.insert(name.to_owned(), tiles.len());
             tiles.push(t);
-            lines.push(TileLines {
-                name: name.to_owned(),
-                defined: vec![(line.first_line, line.last_line)],
-                read: Vec::new(),
-            });
+            lines.push(TileLines { name: name.to_owned(), defined: vec![(line.first_line, line.last_line)], read: Vec::new() });
         }
     }
     // reads widen the live range

@@ -32,9 +32,9 @@ mod tests {
     fn overlapping_live_ranges_add_views_do_not() {
         let boxes = build_boxes(vec![
             tile("a", "m0", 0, 64, 1, 5),
-            tile("b", "m1", 64, 128, 5, 9),  // meets a on line 5 → 192
-            tile("c", "m0", 0, 64, 10, 12),  // reuses a's slot later
-            tile("v", "m1", 64, 32, 6, 7),   // view inside b: not counted
+            tile("b", "m1", 64, 128, 5, 9),   // meets a on line 5 → 192
+            tile("c", "m0", 0, 64, 10, 12),   // reuses a's slot later
+            tile("v", "m1", 64, 32, 6, 7),    // view inside b: not counted
             tile("d", "m2", 192, 16, 11, 11), // with c → 80
         ]);
         assert_eq!(peak_live_bytes(&boxes, "Vec"), 192);

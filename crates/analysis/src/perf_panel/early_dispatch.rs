@@ -74,11 +74,7 @@ impl Windows {
 
 /// Runs the analysis (see the module doc).
 #[allow(clippy::too_many_lines)] // one pass per rule, in order
-pub fn early_dispatch(
-    tasks: &JoinedTasks,
-    deps: &Deps,
-    records: &ChipRecords,
-) -> EarlyDispatchAnalysis {
+pub fn early_dispatch(tasks: &JoinedTasks, deps: &Deps, records: &ChipRecords) -> EarlyDispatchAnalysis {
     let mut out = EarlyDispatchAnalysis::default();
     // Scheduler phases: early_dispatch windows and dummy_task times, in µs.
     let mut win = Windows { spans: Vec::new() };
@@ -100,17 +96,14 @@ pub fn early_dispatch(
     } else if let Some(tb) = &tasks.timebase {
         for th in &records.sched_threads {
             for i in 0..th.len() {
-                let (Some(k), Some(st), Some(en)) =
-                    (th.kind.get(i), th.start_cycles.get(i), th.end_cycles.get(i))
-                else {
+                let (Some(k), Some(st), Some(en)) = (th.kind.get(i), th.start_cycles.get(i), th.end_cycles.get(i)) else {
                     continue;
                 };
                 match k {
                     SchedKind::EarlyDispatch => {
                         win.spans.push((tb.us(st), tb.us(en)));
                         out.phase_records += 1;
-                        out.phase_blocks +=
-                            u64::from(th.tasks_processed.get(i).unwrap_or(0));
+                        out.phase_blocks += u64::from(th.tasks_processed.get(i).unwrap_or(0));
                     }
                     SchedKind::DummyTask => {
                         if let Some(id) = th.task_id.get(i) {
@@ -132,11 +125,7 @@ pub fn early_dispatch(
         if !tasks.has_aicpu(i) {
             continue;
         }
-        let (Some(id), Some(d), Some(f)) = (
-            tasks.task_id.get(i),
-            tasks.dispatch_us(i),
-            tasks.finish_us(i),
-        ) else {
+        let (Some(id), Some(d), Some(f)) = (tasks.task_id.get(i), tasks.dispatch_us(i), tasks.finish_us(i)) else {
             continue;
         };
         let slot = fin.entry(id).or_insert(f);
@@ -171,10 +160,7 @@ pub fn early_dispatch(
             continue;
         };
         let is_alloc = |p: &u64| !in_tasks.contains(p);
-        let flagged = ps
-            .iter()
-            .all(|p| is_alloc(p) || early_flag.get(p).copied().unwrap_or(false))
-            && ps.iter().any(|p| !is_alloc(p));
+        let flagged = ps.iter().all(|p| is_alloc(p) || early_flag.get(p).copied().unwrap_or(false)) && ps.iter().any(|p| !is_alloc(p));
         let ds = dispatches.get(&id).map_or(&[][..], Vec::as_slice);
         let staged = ds.iter().any(|&d| win.contains(d));
         if !flagged && !staged {
@@ -190,9 +176,7 @@ pub fn early_dispatch(
         }
         let first = ds.iter().copied().reduce(f64::min);
         let (early, lead, early_blocks) = match (first, last) {
-            (Some(d), Some((_, f))) if d < f => {
-                (true, f - d, ds.iter().filter(|&&x| x < f).count())
-            }
+            (Some(d), Some((_, f))) if d < f => (true, f - d, ds.iter().filter(|&&x| x < f).count()),
             _ => (false, 0.0, 0),
         };
         out.rows.push(EarlyDispatchRow {

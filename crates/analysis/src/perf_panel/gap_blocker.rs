@@ -75,12 +75,7 @@ impl GapBlockerTable {
     }
     /// Rows whose gap is strictly above `threshold_us`.
     pub fn above(&self, threshold_us: f64) -> Vec<usize> {
-        self.gap_us
-            .iter()
-            .enumerate()
-            .filter(|(_, &g)| g > threshold_us)
-            .map(|(i, _)| i)
-            .collect()
+        self.gap_us.iter().enumerate().filter(|(_, &g)| g > threshold_us).map(|(i, _)| i).collect()
     }
 }
 
@@ -88,14 +83,8 @@ impl GapBlockerTable {
 pub fn parse_threshold_us(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        Ok(_) => Err(format!(
-            "gap threshold `{}` must be a finite number of µs ≥ 0",
-            text.trim()
-        )),
-        Err(_) => Err(format!(
-            "gap threshold `{}` is not a number (µs, e.g. 10 or 2.5)",
-            text.trim()
-        )),
+        Ok(_) => Err(format!("gap threshold `{}` must be a finite number of µs ≥ 0", text.trim())),
+        Err(_) => Err(format!("gap threshold `{}` is not a number (µs, e.g. 10 or 2.5)", text.trim())),
     }
 }
 
@@ -108,12 +97,7 @@ pub fn gap_blocker(g: &TaskGraph, cp: &CriticalPath) -> GapBlockerTable {
         let start = g.start_ticks.get(ti).copied().unwrap_or(0);
         let end = g.end_ticks.get(ti).copied().unwrap_or(0);
         let kind = p.kind.get(i).copied().unwrap_or(StallKind::FrontGap);
-        let from = p
-            .blocker_end_ticks
-            .get(i)
-            .copied()
-            .flatten()
-            .unwrap_or(g.t0_ticks);
+        let from = p.blocker_end_ticks.get(i).copied().flatten().unwrap_or(g.t0_ticks);
         let gap_from = from.min(start);
         t.task_id.push(p.task_id.get(i).copied().unwrap_or(0));
         t.name.push(p.name.get(i).cloned().unwrap_or_default());
@@ -123,10 +107,8 @@ pub fn gap_blocker(g: &TaskGraph, cp: &CriticalPath) -> GapBlockerTable {
         t.gap_start_us.push(g.abs_us(gap_from));
         t.gap_end_us.push(g.abs_us(start));
         t.cause.push(GapCause::of(kind));
-        t.blocker_task_id
-            .push(p.blocker_task_id.get(i).copied().flatten());
-        t.stall_us
-            .push(g.us(p.stall_ticks.get(i).copied().unwrap_or(0)));
+        t.blocker_task_id.push(p.blocker_task_id.get(i).copied().flatten());
+        t.stall_us.push(g.us(p.stall_ticks.get(i).copied().unwrap_or(0)));
     }
     t
 }

@@ -43,16 +43,8 @@ pub fn overview(t: &JoinedTasks) -> Overview {
     }
     let ids: BTreeSet<u64> = t.task_id.iter().collect();
     let task_time = (last - first).max(0.0);
-    let active = cores
-        .iter()
-        .map(|(c, _)| *c)
-        .collect::<BTreeSet<u32>>()
-        .len();
-    let util = if task_time > 0.0 && active > 0 {
-        busy / (task_time * active as f64) * 100.0
-    } else {
-        0.0
-    };
+    let active = cores.iter().map(|(c, _)| *c).collect::<BTreeSet<u32>>().len();
+    let util = if task_time > 0.0 && active > 0 { busy / (task_time * active as f64) * 100.0 } else { 0.0 };
     Overview {
         rows: t.len(),
         tasks: ids.len(),

@@ -134,37 +134,22 @@ pub struct Prepared {
 
 fn slim(d: &Deps) -> Deps {
     Deps {
-        tasks: DepsTasks {
-            task_id: d.tasks.task_id.clone(),
-            early_dispatch: d.tasks.early_dispatch.clone(),
-            ..DepsTasks::default()
-        },
-        edges: DepsEdges {
-            pred: d.edges.pred.clone(),
-            succ: d.edges.succ.clone(),
-            ..DepsEdges::default()
-        },
+        tasks: DepsTasks { task_id: d.tasks.task_id.clone(), early_dispatch: d.tasks.early_dispatch.clone(), ..DepsTasks::default() },
+        edges: DepsEdges { pred: d.edges.pred.clone(), succ: d.edges.succ.clone(), ..DepsEdges::default() },
         ..Deps::default()
     }
 }
 
 /// Step 1 (records and deps in memory): critical paths, gap table input, chains. `cpm` is
 /// what the capture's `CPM_*.json` files hold (read before the model is built).
-pub fn prepare(
-    records: &ChipRecords,
-    deps: Option<&Deps>,
-    names: Option<&NameMap>,
-    cpm: &CpmInputs,
-) -> Prepared {
-    let (graph, cp, error) =
-        match critical_path::build_graph(records, deps, names, critical_path::DEFAULT_TOL_TICKS)
-            .and_then(|g| critical_path::analyze(&g).map(|cp| (g, cp)))
-        {
-            Ok((g, cp)) => (Some(g), Some(cp), None),
-            Err(e) => (None, None, Some(e.to_string())),
-        };
-    let set =
-        |p: &Option<(String, CpmPath)>| p.as_ref().map(|(n, p)| (n.clone(), p.task_ids.clone()));
+pub fn prepare(records: &ChipRecords, deps: Option<&Deps>, names: Option<&NameMap>, cpm: &CpmInputs) -> Prepared {
+    let (graph, cp, error) = match critical_path::build_graph(records, deps, names, critical_path::DEFAULT_TOL_TICKS)
+        .and_then(|g| critical_path::analyze(&g).map(|cp| (g, cp)))
+    {
+        Ok((g, cp)) => (Some(g), Some(cp), None),
+        Err(e) => (None, None, Some(e.to_string())),
+    };
+    let set = |p: &Option<(String, CpmPath)>| p.as_ref().map(|(n, p)| (n.clone(), p.task_ids.clone()));
     Prepared {
         graph,
         cp,
@@ -183,22 +168,10 @@ impl Prepared {
     pub fn fill_cpm_inputs(&self, cpm: &mut CpmInputs) {
         let Some(cp) = &self.cp else { return };
         if cpm.static_path.is_none() && !cp.static_path.is_empty() {
-            cpm.static_path = Some((
-                COMPUTED.to_owned(),
-                CpmPath {
-                    task_ids: cp.static_path.clone(),
-                    ..CpmPath::default()
-                },
-            ));
+            cpm.static_path = Some((COMPUTED.to_owned(), CpmPath { task_ids: cp.static_path.clone(), ..CpmPath::default() }));
         }
         if cpm.observed_path.is_none() && !cp.observed.task_id.is_empty() {
-            cpm.observed_path = Some((
-                COMPUTED.to_owned(),
-                CpmPath {
-                    task_ids: cp.observed.task_id.clone(),
-                    ..CpmPath::default()
-                },
-            ));
+            cpm.observed_path = Some((COMPUTED.to_owned(), CpmPath { task_ids: cp.observed.task_id.clone(), ..CpmPath::default() }));
         }
     }
 
@@ -209,13 +182,8 @@ impl Prepared {
         for p in [&self.cpm_static, &self.cpm_observed].into_iter().flatten() {
             sources.push(p.0.clone());
         }
-        let computed_static = self.cpm_static.is_none()
-            && self.cp.as_ref().is_some_and(|c| !c.static_path.is_empty());
-        let computed_observed = self.cpm_observed.is_none()
-            && self
-                .cp
-                .as_ref()
-                .is_some_and(|c| !c.observed.task_id.is_empty());
+        let computed_static = self.cpm_static.is_none() && self.cp.as_ref().is_some_and(|c| !c.static_path.is_empty());
+        let computed_observed = self.cpm_observed.is_none() && self.cp.as_ref().is_some_and(|c| !c.observed.task_id.is_empty());
         if computed_static || computed_observed {
             sources.push(COMPUTED.to_owned());
         }
@@ -232,11 +200,7 @@ impl Prepared {
     }
 
     fn tables(self) -> PathTables {
-        let mut out = PathTables {
-            critical_path_error: self.error.clone(),
-            early_dispatch: self.early_phases,
-            ..PathTables::default()
-        };
+        let mut out = PathTables { critical_path_error: self.error.clone(), early_dispatch: self.early_phases, ..PathTables::default() };
         if let (Some(g), Some(cp)) = (&self.graph, &self.cp) {
             let ms = cp.makespan_ticks;
             let pct = |t: u64| {
@@ -255,11 +219,7 @@ impl Prepared {
             out.stall_by_kind = kinds
                 .into_iter()
                 .filter(|(_, v)| *v > 0)
-                .map(|(k, v)| StallShare {
-                    kind: k.as_str(),
-                    stall_us: cp.us(v),
-                    makespan_pct: pct(v),
-                })
+                .map(|(k, v)| StallShare { kind: k.as_str(), stall_us: cp.us(v), makespan_pct: pct(v) })
                 .collect();
             out.families = cp
                 .families
@@ -273,34 +233,20 @@ impl Prepared {
                 })
                 .collect();
             out.static_path = path_info(g, cp, self.cpm_static.as_ref(), &cp.static_path, None);
-            out.observed_path = path_info(
-                g,
-                cp,
-                self.cpm_observed.as_ref(),
-                &cp.observed.task_id,
-                Some(cp),
-            );
+            out.observed_path = path_info(g, cp, self.cpm_observed.as_ref(), &cp.observed.task_id, Some(cp));
             out.gap_blocker = gap_blocker::gap_blocker(g, cp);
             out.warnings.clone_from(&cp.warnings);
         } else {
             // No computed path: the CPM sets alone, without timing.
-            for (slot, cpm) in [
-                (&mut out.static_path, &self.cpm_static),
-                (&mut out.observed_path, &self.cpm_observed),
-            ] {
+            for (slot, cpm) in [(&mut out.static_path, &self.cpm_static), (&mut out.observed_path, &self.cpm_observed)] {
                 if let Some((name, ids)) = cpm {
                     slot.source.clone_from(name);
-                    slot.note = Some(format!(
-                        "{} tasks listed; no timing (the critical path could not be computed)",
-                        ids.len()
-                    ));
+                    slot.note = Some(format!("{} tasks listed; no timing (the critical path could not be computed)", ids.len()));
                 }
             }
         }
         if let Some(chains) = &self.chains {
-            out.chain_timing = (0..chains.len())
-                .map(|c| chain_timing(self.graph.as_ref(), chains.chain(c)))
-                .collect();
+            out.chain_timing = (0..chains.len()).map(|c| chain_timing(self.graph.as_ref(), chains.chain(c))).collect();
         }
         out.chains = self.chains;
         out
@@ -332,10 +278,7 @@ fn path_info(
     computed: &[u64],
     walk: Option<&CriticalPath>,
 ) -> PathInfo {
-    let mut info = PathInfo {
-        source: COMPUTED.to_owned(),
-        ..PathInfo::default()
-    };
+    let mut info = PathInfo { source: COMPUTED.to_owned(), ..PathInfo::default() };
     let mut ids: Vec<u64> = computed.to_vec();
     let mut use_walk = walk.is_some();
     if let Some((name, set)) = cpm {
@@ -350,11 +293,7 @@ fn path_info(
                 b.len()
             ));
             let mut rows: Vec<PathTask> = set.iter().filter_map(|&id| task_row(g, id)).collect();
-            rows.sort_by(|x, y| {
-                x.start_us
-                    .total_cmp(&y.start_us)
-                    .then(x.task_id.cmp(&y.task_id))
-            });
+            rows.sort_by(|x, y| x.start_us.total_cmp(&y.start_us).then(x.task_id.cmp(&y.task_id)));
             ids = rows.iter().map(|r| r.task_id).collect();
             use_walk = false;
         }
@@ -374,20 +313,12 @@ fn path_info(
         info.tasks.push(row);
     }
     let ms = cp.us(cp.makespan_ticks);
-    info.makespan_pct = if ms > 0.0 {
-        info.length_us / ms * 100.0
-    } else {
-        0.0
-    };
+    info.makespan_pct = if ms > 0.0 { info.length_us / ms * 100.0 } else { 0.0 };
     info
 }
 
 fn chain_timing(g: Option<&TaskGraph>, ids: &[u64]) -> ChainTiming {
-    let none = ChainTiming {
-        exec_us: None,
-        start_us: None,
-        end_us: None,
-    };
+    let none = ChainTiming { exec_us: None, start_us: None, end_us: None };
     let Some(g) = g else { return none };
     let (mut exec, mut lo, mut hi) = (0u64, u64::MAX, 0u64);
     for &id in ids {
@@ -399,11 +330,7 @@ fn chain_timing(g: Option<&TaskGraph>, ids: &[u64]) -> ChainTiming {
     if ids.is_empty() {
         return none;
     }
-    ChainTiming {
-        exec_us: Some(g.us(exec)),
-        start_us: Some(g.abs_us(lo)),
-        end_us: Some(g.abs_us(hi)),
-    }
+    ChainTiming { exec_us: Some(g.us(exec)), start_us: Some(g.abs_us(lo)), end_us: Some(g.abs_us(hi)) }
 }
 
 #[cfg(test)]
@@ -460,20 +387,14 @@ mod tests {
         assert!((t.static_path.makespan_pct - 30.0 / 35.0 * 100.0).abs() < 1e-9);
         let obs: Vec<u64> = t.observed_path.tasks.iter().map(|p| p.task_id).collect();
         assert_eq!(obs, vec![1, 2, 3]);
-        assert_eq!(
-            t.observed_path.tasks.get(1).and_then(|p| p.stall_us),
-            Some(5.0)
-        );
+        assert_eq!(t.observed_path.tasks.get(1).and_then(|p| p.stall_us), Some(5.0));
         assert_eq!(t.gap_blocker.gap_us, vec![0.0, 5.0, 0.0]);
         let chains = t.chains.as_ref().unwrap();
         assert_eq!(chains.chain(0), &[1, 2, 3]);
         assert_eq!(t.chain_timing.first().unwrap().exec_us, Some(30.0));
         // Capture µs axis: the same as the path rows and the gap table.
         let head = t.observed_path.tasks.first().unwrap();
-        assert_eq!(
-            t.chain_timing.first().unwrap().start_us,
-            Some(head.start_us)
-        );
+        assert_eq!(t.chain_timing.first().unwrap().start_us, Some(head.start_us));
         assert_eq!(t.gap_blocker.start_us.first().copied(), Some(head.start_us));
         let tail = t.observed_path.tasks.last().unwrap();
         assert_eq!(t.chain_timing.first().unwrap().end_us, Some(tail.end_us));
@@ -486,13 +407,7 @@ mod tests {
         let r = records(&[(0, 1, 10, 20), (0, 2, 25, 40), (1, 3, 12, 30)]);
         let d = deps(&[1, 2, 3], &[(1, 2)]);
         let cpm = CpmInputs {
-            static_path: Some((
-                "CPM_static.json".into(),
-                CpmPath {
-                    task_ids: vec![3, 1],
-                    ..CpmPath::default()
-                },
-            )),
+            static_path: Some(("CPM_static.json".into(), CpmPath { task_ids: vec![3, 1], ..CpmPath::default() })),
             observed_path: None,
         };
         let prep = prepare(&r, Some(&d), None, &cpm);
@@ -501,12 +416,7 @@ mod tests {
         assert_eq!(t.static_path.source, "CPM_static.json");
         let ids: Vec<u64> = t.static_path.tasks.iter().map(|p| p.task_id).collect();
         assert_eq!(ids, vec![1, 3]);
-        assert!(t
-            .static_path
-            .note
-            .as_deref()
-            .unwrap()
-            .contains("CPM_static.json lists 2 tasks"));
+        assert!(t.static_path.note.as_deref().unwrap().contains("CPM_static.json lists 2 tasks"));
         assert_eq!(t.static_path.length_us, 28.0);
     }
 

@@ -35,9 +35,7 @@ pub struct SetupLeaderboards {
 pub fn setup_leaderboards(t: &JoinedTasks, top: usize) -> SetupLeaderboards {
     let mut all: Vec<SetupEntry> = Vec::new();
     for i in 0..t.len() {
-        let (Some(s), Some(e), Some(r)) =
-            (t.start_us(i), t.end_us(i), t.receive_us(i))
-        else {
+        let (Some(s), Some(e), Some(r)) = (t.start_us(i), t.end_us(i), t.receive_us(i)) else {
             continue;
         };
         let setup = s - r;
@@ -59,15 +57,7 @@ pub fn setup_leaderboards(t: &JoinedTasks, top: usize) -> SetupLeaderboards {
     let mut longest = all.clone();
     longest.sort_by(|a, b| b.setup_us.total_cmp(&a.setup_us).then_with(|| key(a, b)));
     longest.truncate(top);
-    all.sort_by(|a, b| {
-        b.setup_ratio
-            .total_cmp(&a.setup_ratio)
-            .then_with(|| key(a, b))
-    });
+    all.sort_by(|a, b| b.setup_ratio.total_cmp(&a.setup_ratio).then_with(|| key(a, b)));
     all.truncate(top);
-    SetupLeaderboards {
-        longest_setup: longest,
-        largest_ratio: all,
-        rows_with_setup,
-    }
+    SetupLeaderboards { longest_setup: longest, largest_ratio: all, rows_with_setup }
 }

@@ -116,17 +116,10 @@ pub fn single_dep_chains(deps: &Deps, records: Option<&ChipRecords>) -> Chains {
     chains.sort_by(|a, b| {
         b.len()
             .cmp(&a.len())
-            .then_with(|| {
-                pos(a.first().copied().unwrap_or(0)).cmp(&pos(b.first().copied().unwrap_or(0)))
-            })
+            .then_with(|| pos(a.first().copied().unwrap_or(0)).cmp(&pos(b.first().copied().unwrap_or(0))))
             .then_with(|| a.first().cmp(&b.first()))
     });
-    let mut out = Chains {
-        offsets: vec![0],
-        excluded_tasks: excluded.len(),
-        compute_edges: edges.len(),
-        ..Chains::default()
-    };
+    let mut out = Chains { offsets: vec![0], excluded_tasks: excluded.len(), compute_edges: edges.len(), ..Chains::default() };
     for c in chains {
         out.task_id.extend_from_slice(&c);
         out.offsets.push(out.task_id.len() as u32);

@@ -11,11 +11,8 @@ use std::path::{Path, PathBuf};
 /// Every capture directory under `fixtures/runtime`, sorted.
 pub fn runtime_dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/runtime");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures/runtime")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(&root).expect("fixtures/runtime").map(|e| e.expect("entry").path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
     assert!(dirs.len() >= 18, "expected the 18 runtime fixtures, found {}", dirs.len());
     dirs

@@ -268,7 +268,10 @@ pub fn on_graph(header: DepGraphHeader, columns: &JsValue) {
     let Some(ui) = UI.with_borrow(|u| *u) else { return };
     with_view(|r| {
         if let Some(data) = data.take() {
-            let keep_view = r.data.as_ref().is_some_and(|d| d.header.left_right == data.header.left_right && d.header.dataset_id == data.header.dataset_id);
+            let keep_view = r
+                .data
+                .as_ref()
+                .is_some_and(|d| d.header.left_right == data.header.left_right && d.header.dataset_id == data.header.dataset_id);
             r.data = Some(data);
             r.fit_pending = r.fit_pending || !keep_view;
         }
@@ -441,7 +444,11 @@ impl Renderer {
             let (x, y) = d.point(b - 1);
             let last = LineInstance { x0: from.0, y0: from.1, x1: x * s + ox, y1: y * s + oy, width, rgba };
             // Arrow heads only while nodes are big enough to tell where an edge ends.
-            if node_px >= ARROW_MIN_NODE_PX { self.arrows.push(last) } else { self.lines.push(last) }
+            if node_px >= ARROW_MIN_NODE_PX {
+                self.arrows.push(last)
+            } else {
+                self.lines.push(last)
+            }
         }
         let show_labels = 36.0 * s >= LABEL_MIN_PX;
         let mut labels: Vec<(usize, f32, f32, f32)> = Vec::new();
@@ -477,14 +484,26 @@ impl Renderer {
             if blocks > 1 && w >= 3.0 {
                 let off = (3.0 * s).clamp(1.0, 4.0);
                 for k in [2.0, 1.0] {
-                    self.rects.push(RectInstance { x: x + k * off, y: y - k * off, w, h, rgba: [rgba[0] / 2 + 100, rgba[1] / 2 + 100, rgba[2] / 2 + 100, 255] });
+                    self.rects.push(RectInstance {
+                        x: x + k * off,
+                        y: y - k * off,
+                        w,
+                        h,
+                        rgba: [rgba[0] / 2 + 100, rgba[1] / 2 + 100, rgba[2] / 2 + 100, 255],
+                    });
                 }
             }
             if kind == KIND_ALLOC || kind == KIND_DUMMY {
                 // Hollow look: a light fill inside a kind-coloured frame.
                 self.rects.push(RectInstance { x, y, w, h, rgba });
                 let inset = (2.0 * s).clamp(1.0, 3.0);
-                self.rects.push(RectInstance { x: x + inset, y: y + inset, w: (w - 2.0 * inset).max(0.0), h: (h - 2.0 * inset).max(0.0), rgba: [250, 248, 240, 255] });
+                self.rects.push(RectInstance {
+                    x: x + inset,
+                    y: y + inset,
+                    w: (w - 2.0 * inset).max(0.0),
+                    h: (h - 2.0 * inset).max(0.0),
+                    rgba: [250, 248, 240, 255],
+                });
             } else {
                 self.rects.push(RectInstance { x, y, w, h, rgba });
             }
@@ -538,7 +557,14 @@ impl Renderer {
         self.gl.draw_rects(&ports);
         self.gl.draw_arrows(&self.arrows, head);
         for (degree, px, py) in port_labels {
-            self.text.fill_text_aligned(&degree.to_string(), px, py, PORT_FONT, [255, 255, 255, 255], pypto_render::text::TextAlign::Center);
+            self.text.fill_text_aligned(
+                &degree.to_string(),
+                px,
+                py,
+                PORT_FONT,
+                [255, 255, 255, 255],
+                pypto_render::text::TextAlign::Center,
+            );
         }
         let h_px = 36.0 * s;
         for (i, x, y, w) in labels {
@@ -556,7 +582,14 @@ impl Renderer {
             self.text.fill_text_fitted(d.label(i), x + 5.0, y + h_px * 0.72, w - 10.0, ID_FONT, fg);
             if blocks > 1 {
                 let badge = format!("×{blocks}");
-                self.text.fill_text_aligned(&badge, x + w - 4.0, y + h_px * 0.72, NAME_FONT, [255, 235, 235, 255], pypto_render::text::TextAlign::Right);
+                self.text.fill_text_aligned(
+                    &badge,
+                    x + w - 4.0,
+                    y + h_px * 0.72,
+                    NAME_FONT,
+                    [255, 235, 235, 255],
+                    pypto_render::text::TextAlign::Right,
+                );
             }
         }
         let c = &self.container;
@@ -628,7 +661,11 @@ fn redraw_later() {
     });
 }
 
-fn mount(container: &web_sys::HtmlElement, canvas: &web_sys::HtmlCanvasElement, overlay: &web_sys::HtmlCanvasElement) -> Result<(), String> {
+fn mount(
+    container: &web_sys::HtmlElement,
+    canvas: &web_sys::HtmlCanvasElement,
+    overlay: &web_sys::HtmlCanvasElement,
+) -> Result<(), String> {
     let gl = GlRenderer::new(canvas).map_err(|e| format!("the dependency graph cannot draw: {e}"))?;
     let text = TextOverlay::new(overlay).map_err(|_| "the dependency graph cannot draw text (no 2D canvas)".to_string())?;
     let r = Renderer {
@@ -847,7 +884,9 @@ pub fn DepGraphView() -> impl IntoView {
         }
     };
     let show_in_swimlane = move |(): ()| {
-        let Some(label) = with_view(|r| r.selected.and_then(|s| r.data.as_ref().map(|d| d.label(s as usize).to_string()))).flatten() else { return };
+        let Some(label) = with_view(|r| r.selected.and_then(|s| r.data.as_ref().map(|d| d.label(s as usize).to_string()))).flatten() else {
+            return;
+        };
         state.perf.dataset_view.set(DatasetView::ChipSwimlane);
         search_function(&state, &label);
     };
@@ -856,7 +895,13 @@ pub fn DepGraphView() -> impl IntoView {
         with_view(|r| {
             r.data.as_ref().map(|d| {
                 let counts: Vec<String> = MODE_LABELS.iter().zip(&d.header.mode_counts).map(|(l, c)| format!("{l} {c}")).collect();
-                format!("{} nodes · edges: {} · layout {:.0} ms · {} crossings", d.header.node_count, counts.join(" | "), d.header.layout_ms, d.header.crossings)
+                format!(
+                    "{} nodes · edges: {} · layout {:.0} ms · {} crossings",
+                    d.header.node_count,
+                    counts.join(" | "),
+                    d.header.layout_ms,
+                    d.header.crossings
+                )
             })
         })
         .flatten()
@@ -1010,9 +1055,8 @@ fn DetailTable(testid: &'static str, title: String, head: &'static [&'static str
 pub fn show_in_graph_button(state: &AppState, fields: &[(String, String)]) -> Option<impl IntoView> {
     let task = fields.iter().find(|(k, _)| k == "Task").map(|(_, v)| v.clone())?;
     let id = state.selected.get_untracked()?;
-    let has_deps = state.datasets.with_untracked(|rows| {
-        rows.iter().any(|r| r.info.dataset_id == id && r.info.files.iter().any(|f| f.role == "Deps"))
-    });
+    let has_deps =
+        state.datasets.with_untracked(|rows| rows.iter().any(|r| r.info.dataset_id == id && r.info.files.iter().any(|f| f.role == "Deps")));
     if !has_deps || state.swim.trace_path.get_untracked().is_some() {
         return None;
     }

@@ -97,9 +97,9 @@ fn display_rows(d: &PassDiffData, expanded: &HashSet<u32>, all: bool, layout: La
 }
 
 const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else",
-    "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise",
-    "return", "try", "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except",
+    "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+    "while", "with", "yield",
 ];
 
 /// Syntax class per byte: 0 plain, 1 keyword, 2 string, 3 comment, 4 number.
@@ -125,7 +125,9 @@ fn syntax_classes(line: &str) -> Vec<u8> {
         }
         if c.is_ascii_alphanumeric() || c == b'_' {
             let mut j = i;
-            while j < bytes.len() && bytes.get(j).is_some_and(|&d| d.is_ascii_alphanumeric() || d == b'_' || (c.is_ascii_digit() && d == b'.')) {
+            while j < bytes.len()
+                && bytes.get(j).is_some_and(|&d| d.is_ascii_alphanumeric() || d == b'_' || (c.is_ascii_digit() && d == b'.'))
+            {
                 j += 1;
             }
             let word = line.get(i..j).unwrap_or("");
@@ -148,15 +150,18 @@ fn code_view(line: &str, changed: &[(u32, u32)], side: u8) -> AnyView {
     let n = line.len();
     let mut i = 0;
     while i <= n {
-        let boundary = i == n
-            || (line.is_char_boundary(i)
-                && i > start
-                && (cls.get(i) != cls.get(start) || is_changed(i) != is_changed(start)));
+        let boundary =
+            i == n || (line.is_char_boundary(i) && i > start && (cls.get(i) != cls.get(start) || is_changed(i) != is_changed(start)));
         if boundary && i > start {
             let text = line.get(start..i).unwrap_or("").to_owned();
-            let syn = ["", "syn-kw", "syn-str", "syn-com", "syn-num"].get(cls.get(start).copied().unwrap_or(0) as usize).copied().unwrap_or("");
+            let syn =
+                ["", "syn-kw", "syn-str", "syn-com", "syn-num"].get(cls.get(start).copied().unwrap_or(0) as usize).copied().unwrap_or("");
             let ch = if is_changed(start) {
-                if side == 1 { " tok-del" } else { " tok-ins" }
+                if side == 1 {
+                    " tok-del"
+                } else {
+                    " tok-ins"
+                }
             } else {
                 ""
             };
@@ -217,7 +222,12 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
         let (sel, lay, func) = (selected.get(), layout.get(), function.get());
         let pass = list.with(|l| l.as_ref().and_then(|l| sel.and_then(|i| l.passes.get(i as usize)).map(|p| p.file_name.clone())));
         if pass.is_some() {
-            crate::views::memory_map::url_state::write(crate::views::memory_map::url_state::trace_hash(dataset_id, pass, lay == Layout::Stacked, func));
+            crate::views::memory_map::url_state::write(crate::views::memory_map::url_state::trace_hash(
+                dataset_id,
+                pass,
+                lay == Layout::Stacked,
+                func,
+            ));
         }
     });
     // A new pass or function: ask for its diff.
@@ -267,7 +277,13 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
         let cur = selected.get_untracked();
         let pos = cur.and_then(|c| vis.iter().position(|&v| v == c));
         let next = match pos {
-            Some(p) => if delta < 0 { p.saturating_sub(1) } else { (p + 1).min(vis.len() - 1) },
+            Some(p) => {
+                if delta < 0 {
+                    p.saturating_sub(1)
+                } else {
+                    (p + 1).min(vis.len() - 1)
+                }
+            }
             None => 0,
         };
         if let Some(&v) = vis.get(next) {
@@ -283,11 +299,7 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
         }
     };
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        let tag = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|e| e.tag_name())
-            .unwrap_or_default();
+        let tag = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.tag_name()).unwrap_or_default();
         if tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA" {
             return;
         }
@@ -384,7 +396,15 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
                             // `changes` is in row order.
                             let ch = d.changes.binary_search_by_key(&row, |c| c.0).ok().and_then(|k| d.changes.get(k));
                             // Which file this pane row shows.
-                            let show = if side == 0 { if st_side == 1 { 1 } else { 2 } } else { side };
+                            let show = if side == 0 {
+                                if st_side == 1 {
+                                    1
+                                } else {
+                                    2
+                                }
+                            } else {
+                                side
+                            };
                             let idx = if show == 1 { b } else { a };
                             let text = if idx < 0 {
                                 String::new()
@@ -393,7 +413,8 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
                             } else {
                                 d.after_lines.get(idx as usize).cloned().unwrap_or_default()
                             };
-                            let changed: Vec<(u32, u32)> = ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
+                            let changed: Vec<(u32, u32)> =
+                                ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
                             let cls = match (kind, idx < 0, show) {
                                 (0, ..) => "diff-row",
                                 (_, true, _) => "diff-row diff-empty",
@@ -431,7 +452,13 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
             diff.with(|d| {
                 d.as_ref().map_or(80, |d| {
                     let m = |v: &Vec<String>| v.iter().map(|s| s.chars().count()).max().unwrap_or(0);
-                    if side == 1 { m(&d.before_lines) } else if side == 2 { m(&d.after_lines) } else { m(&d.before_lines).max(m(&d.after_lines)) }
+                    if side == 1 {
+                        m(&d.before_lines)
+                    } else if side == 2 {
+                        m(&d.after_lines)
+                    } else {
+                        m(&d.before_lines).max(m(&d.after_lines))
+                    }
                 })
             })
         };

@@ -71,7 +71,11 @@ pub fn human_bytes(b: i64) -> String {
         format!("{:.2} MiB", v / 1_048_576.0)
     } else if b.abs() >= 1024 {
         let k = v / 1024.0;
-        if k.fract() == 0.0 { format!("{k:.0} KiB") } else { format!("{k:.1} KiB") }
+        if k.fract() == 0.0 {
+            format!("{k:.0} KiB")
+        } else {
+            format!("{k:.1} KiB")
+        }
     } else {
         format!("{b} B")
     }
@@ -168,7 +172,8 @@ impl MapRenderer {
         self.bands.clear();
         let Some(f) = &self.func else { return };
         // a reserved window in a space without boxes still gets a band
-        let mut spaces: Vec<(String, i64, i64, bool)> = f.spaces.iter().map(|s| (s.space.clone(), s.hwm_bytes, s.limit_bytes, s.has_capacity)).collect();
+        let mut spaces: Vec<(String, i64, i64, bool)> =
+            f.spaces.iter().map(|s| (s.space.clone(), s.hwm_bytes, s.limit_bytes, s.has_capacity)).collect();
         for w in &f.reserved {
             if !spaces.iter().any(|s| s.0 == w.space) {
                 let end = w.base_bytes.unwrap_or(0) + w.size_bytes;
@@ -178,10 +183,21 @@ impl MapRenderer {
         for (i, (space, hwm_bytes, limit_bytes, has_capacity)) in spaces.into_iter().enumerate() {
             let hwm = hwm_bytes.max(1) as f64;
             let cap = limit_bytes.max(1) as f64;
-            let window_end = f.reserved.iter().filter(|w| w.space == space).map(|w| (w.base_bytes.unwrap_or(0) + w.size_bytes) as f64).fold(0.0, f64::max);
+            let window_end = f
+                .reserved
+                .iter()
+                .filter(|w| w.space == space)
+                .map(|w| (w.base_bytes.unwrap_or(0) + w.size_bytes) as f64)
+                .fold(0.0, f64::max);
             let domain = match self.x_scale {
                 // a little room right of the hwm line; the capacity when over it
-                XScale::Used => if hwm > cap { hwm } else { (hwm * 1.04).min(cap) },
+                XScale::Used => {
+                    if hwm > cap {
+                        hwm
+                    } else {
+                        (hwm * 1.04).min(cap)
+                    }
+                }
                 XScale::Capacity => cap.max(hwm),
             }
             .max(window_end);
@@ -297,7 +313,9 @@ impl MapRenderer {
         if x < LEFT_PX || y < TOP_PX {
             return None;
         }
-        (0..self.reserved_count()).rev().find(|&i| self.reserved_rect(i).is_some_and(|r| x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h))
+        (0..self.reserved_count())
+            .rev()
+            .find(|&i| self.reserved_rect(i).is_some_and(|r| x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h))
     }
 
     pub fn box_count(&self) -> usize {
@@ -418,10 +436,22 @@ impl MapRenderer {
         for b in &self.bands {
             let x0 = self.x_of(b, 0.0);
             let x1 = self.x_of(b, b.domain_bytes);
-            self.rects.push(RectInstance { x: x0 as f32, y: map_top as f32, w: (x1 - x0) as f32, h: (map_bottom - map_top).max(0.0) as f32, rgba: BAND_RGBA });
+            self.rects.push(RectInstance {
+                x: x0 as f32,
+                y: map_top as f32,
+                w: (x1 - x0) as f32,
+                h: (map_bottom - map_top).max(0.0) as f32,
+                rgba: BAND_RGBA,
+            });
             if b.has_capacity && (b.limit_bytes as f64) < b.domain_bytes {
                 let xc = self.x_of(b, b.limit_bytes as f64);
-                self.rects.push(RectInstance { x: xc as f32, y: map_top as f32, w: (x1 - xc) as f32, h: (map_bottom - map_top).max(0.0) as f32, rgba: OVER_RGBA });
+                self.rects.push(RectInstance {
+                    x: xc as f32,
+                    y: map_top as f32,
+                    w: (x1 - xc) as f32,
+                    h: (map_bottom - map_top).max(0.0) as f32,
+                    rgba: OVER_RGBA,
+                });
             }
         }
         // grid lines every `step` dump lines
@@ -435,7 +465,14 @@ impl MapRenderer {
             }
             if l >= f.src_start && y >= TOP_PX {
                 for b in &self.bands {
-                    self.lines.push(LineInstance { x0: self.x_of(b, 0.0) as f32, y0: y as f32, x1: self.x_of(b, b.domain_bytes) as f32, y1: y as f32, width: 1.0, rgba: GRID_RGBA });
+                    self.lines.push(LineInstance {
+                        x0: self.x_of(b, 0.0) as f32,
+                        y0: y as f32,
+                        x1: self.x_of(b, b.domain_bytes) as f32,
+                        y1: y as f32,
+                        width: 1.0,
+                        rgba: GRID_RGBA,
+                    });
                 }
             }
             l += step;
@@ -505,14 +542,27 @@ impl MapRenderer {
             marks_lines.push(LineInstance { x0: xh, y0: map_top as f32, x1: xh, y1: map_bottom as f32, width: 1.5, rgba: HWM_RGBA });
             if b.has_capacity && (b.limit_bytes as f64) <= b.domain_bytes {
                 let xc = self.x_of(b, b.limit_bytes as f64) as f32;
-                marks_lines.push(LineInstance { x0: xc, y0: map_top as f32, x1: xc, y1: map_bottom as f32, width: 2.0, rgba: CAPACITY_RGBA });
+                marks_lines.push(LineInstance {
+                    x0: xc,
+                    y0: map_top as f32,
+                    x1: xc,
+                    y1: map_bottom as f32,
+                    width: 2.0,
+                    rgba: CAPACITY_RGBA,
+                });
             }
         }
         // the picked source line
         let mut pick: Vec<RectInstance> = Vec::new();
         if let Some(l) = self.line {
             let (y0, y1) = (self.y_of(f64::from(l)), self.y_of(f64::from(l) + 1.0));
-            pick.push(RectInstance { x: LEFT_PX as f32, y: y0 as f32, w: (w - LEFT_PX) as f32, h: (y1 - y0).max(2.0) as f32, rgba: LINE_PICK_RGBA });
+            pick.push(RectInstance {
+                x: LEFT_PX as f32,
+                y: y0 as f32,
+                w: (w - LEFT_PX) as f32,
+                h: (y1 - y0).max(2.0) as f32,
+                rgba: LINE_PICK_RGBA,
+            });
         }
         self.gl.draw_rects(&self.rects);
         self.gl.draw_lines(&frames);
@@ -530,7 +580,13 @@ impl MapRenderer {
             let res = &f.reserved[i];
             let label = format!("reserved: {} ({})", res.name, human_bytes(res.size_bytes));
             let y = r.y.max(TOP_PX) + 10.0;
-            self.text.fill_rect((left + 2.0) as f32, (y - 7.0) as f32, ((right - left - 4.0).min(8.0 + 6.5 * label.len() as f64)) as f32, 14.0, [235, 236, 240, 230]);
+            self.text.fill_rect(
+                (left + 2.0) as f32,
+                (y - 7.0) as f32,
+                ((right - left - 4.0).min(8.0 + 6.5 * label.len() as f64)) as f32,
+                14.0,
+                [235, 236, 240, 230],
+            );
             self.text.fill_text_fitted(&label, (left + 4.0) as f32, y as f32, (right - left - 8.0) as f32, LABEL_FONT, [50, 54, 62, 255]);
         }
         // text: box labels (clipped to the map area by skipping what does not fit)
@@ -547,7 +603,17 @@ impl MapRenderer {
             let fg = text_color_on(rgba);
             self.text.fill_text_fitted(&label, (left + 3.0) as f32, (top + 8.0) as f32, (right - left - 6.0) as f32, LABEL_FONT, fg);
             if bottom - top >= 28.0 {
-                let sub = format!("{} · {}", human_bytes(b.size_bytes), if b.view { "view" } else if b.conflict { "CONFLICT" } else { b.op.as_str() });
+                let sub = format!(
+                    "{} · {}",
+                    human_bytes(b.size_bytes),
+                    if b.view {
+                        "view"
+                    } else if b.conflict {
+                        "CONFLICT"
+                    } else {
+                        b.op.as_str()
+                    }
+                );
                 self.text.fill_text_fitted(&sub, (left + 3.0) as f32, (top + 21.0) as f32, (right - left - 6.0) as f32, LABEL_FONT, fg);
             }
         }
@@ -562,7 +628,13 @@ impl MapRenderer {
             }
             let pct = if b.limit_bytes > 0 { b.hwm_bytes as f64 * 100.0 / b.limit_bytes as f64 } else { 0.0 };
             let cap = if b.has_capacity { human_bytes(b.limit_bytes) } else { "no capacity on this chip".to_owned() };
-            let head_rgba = if pct >= 95.0 { [190, 20, 30, 255] } else if pct >= 80.0 { [170, 100, 0, 255] } else { [30, 34, 42, 255] };
+            let head_rgba = if pct >= 95.0 {
+                [190, 20, 30, 255]
+            } else if pct >= 80.0 {
+                [170, 100, 0, 255]
+            } else {
+                [30, 34, 42, 255]
+            };
             self.text.fill_text_fitted(&b.space, (x0 + 2.0) as f32, 12.0, (x1 - x0 - 4.0) as f32, HEAD_FONT, head_rgba);
             let sub = format!("{pct:.1}% · hwm {} / {cap}", human_bytes(b.hwm_bytes));
             self.text.fill_text_fitted(&sub, (x0 + 2.0) as f32, 29.0, (x1 - x0 - 4.0) as f32, SUB_FONT, [90, 96, 108, 255]);
@@ -594,7 +666,8 @@ impl MapRenderer {
         set("data-scale", &format!("{:.5},{:.4}", self.sx, self.sy));
         set("data-selected", &self.selected.and_then(|i| f.boxes.get(i)).map(|b| b.name.clone()).unwrap_or_default());
         set("data-line", &self.line.map(|l| l.to_string()).unwrap_or_default());
-        let hl: Vec<&str> = marks.iter().enumerate().filter(|(_, &m)| m > 0).filter_map(|(i, _)| f.boxes.get(i).map(|b| b.name.as_str())).collect();
+        let hl: Vec<&str> =
+            marks.iter().enumerate().filter(|(_, &m)| m > 0).filter_map(|(i, _)| f.boxes.get(i).map(|b| b.name.as_str())).collect();
         set("data-highlighted", &hl.join(","));
     }
 }

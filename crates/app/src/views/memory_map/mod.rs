@@ -212,7 +212,11 @@ fn group_digits(v: i64) -> String {
         }
         out.push(ch);
     }
-    if v < 0 { format!("-{out}") } else { out }
+    if v < 0 {
+        format!("-{out}")
+    } else {
+        out
+    }
 }
 
 #[component]
@@ -399,7 +403,8 @@ fn install_hook() {
             set_js(&out, "sx", &JsValue::from_f64(sx));
             set_js(&out, "sy", &JsValue::from_f64(sy));
             let boxes = js_sys::Array::new();
-            let names: Vec<String> = r.container.get_attribute("data-box-names").unwrap_or_default().split('\u{1f}').map(str::to_owned).collect();
+            let names: Vec<String> =
+                r.container.get_attribute("data-box-names").unwrap_or_default().split('\u{1f}').map(str::to_owned).collect();
             for i in 0..r.box_count() {
                 let Some(b) = r.box_rect(i) else { continue };
                 let o = js_sys::Object::new();
@@ -558,7 +563,13 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
     let on_wheel = move |ev: web_sys::WheelEvent| {
         ev.prevent_default();
         let k = (-ev.delta_y() * 0.0015).exp();
-        let (fx, fy) = if ev.shift_key() { (k, 1.0) } else if ev.alt_key() { (1.0, k) } else { (k, k) };
+        let (fx, fy) = if ev.shift_key() {
+            (k, 1.0)
+        } else if ev.alt_key() {
+            (1.0, k)
+        } else {
+            (k, k)
+        };
         with_view(|r| r.zoom_at(f64::from(ev.offset_x()), f64::from(ev.offset_y()), fx, fy));
         redraw_later();
     };
@@ -588,7 +599,8 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         let (i, x, y) = ui.hover_reserved.get()?;
         let f = func.get()?;
         let w = f.reserved.get(i)?.clone();
-        let (cw, ch) = container.get_untracked().map_or((f64::MAX, f64::MAX), |c| (f64::from(c.client_width()), f64::from(c.client_height())));
+        let (cw, ch) =
+            container.get_untracked().map_or((f64::MAX, f64::MAX), |c| (f64::from(c.client_width()), f64::from(c.client_height())));
         let (left, tx) = if x + 320.0 > cw { (x - 12.0, "-100%") } else { (x + 14.0, "0") };
         let (top, ty) = if y + 80.0 > ch { (y - 12.0, "-100%") } else { (y + 14.0, "0") };
         let base = w.base_bytes.unwrap_or(0);
@@ -605,7 +617,8 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         let f = func.get()?;
         let b = f.boxes.get(i)?.clone();
         // flip to the cursor's left / top near the right / bottom edge
-        let (w, h) = container.get_untracked().map_or((f64::MAX, f64::MAX), |c| (f64::from(c.client_width()), f64::from(c.client_height())));
+        let (w, h) =
+            container.get_untracked().map_or((f64::MAX, f64::MAX), |c| (f64::from(c.client_width()), f64::from(c.client_height())));
         let (left, tx) = if x + 320.0 > w { (x - 12.0, "-100%") } else { (x + 14.0, "0") };
         let (top, ty) = if y + 80.0 > h { (y - 12.0, "-100%") } else { (y + 14.0, "0") };
         Some(view! {
@@ -689,13 +702,15 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
         if let Some(i) = ui.selected_box.get() {
             let b = f.boxes.get(i)?.clone();
             let others: Vec<(usize, &MemBoxRow)> = f.boxes.iter().enumerate().filter(|(j, o)| *j != i && overlaps_bytes(&b, o)).collect();
-            let conflicts: Vec<(usize, String)> = others.iter().filter(|(_, o)| o.base != b.base && overlaps_lines(&b, o)).map(|(j, o)| (*j, o.name.clone())).collect();
+            let conflicts: Vec<(usize, String)> =
+                others.iter().filter(|(_, o)| o.base != b.base && overlaps_lines(&b, o)).map(|(j, o)| (*j, o.name.clone())).collect();
             let reused: Vec<(usize, String)> = others
                 .iter()
                 .filter(|(_, o)| !overlaps_lines(&b, o))
                 .map(|(j, o)| (*j, format!("{} ({}–{})", o.name, o.start_line, o.end_line)))
                 .collect();
-            let defined = b.defined.iter().map(|&(s, e)| line_btn(s, if s == e { s.to_string() } else { format!("{s}–{e}") })).collect_view();
+            let defined =
+                b.defined.iter().map(|&(s, e)| line_btn(s, if s == e { s.to_string() } else { format!("{s}–{e}") })).collect_view();
             let used = b.used.iter().take(200).map(|&l| line_btn(l, l.to_string())).collect_view();
             let more = b.used.len().saturating_sub(200);
             let flags = match (b.view, b.conflict) {
@@ -870,7 +885,11 @@ pub fn MemoryMapView(dataset_id: u32) -> impl IntoView {
         let (function, chip, sel) = (ui.function.get(), ui.chip.get(), ui.selected_box.get());
         let Some((file, tile)) = ui.data.with(|d| {
             let d = d.as_ref().filter(|d| d.dataset_id == dataset_id)?;
-            let tile = function.as_ref().and_then(|n| d.functions.iter().find(|f| &f.name == n)).and_then(|f| sel.and_then(|i| f.boxes.get(i))).map(|b| b.name.clone());
+            let tile = function
+                .as_ref()
+                .and_then(|n| d.functions.iter().find(|f| &f.name == n))
+                .and_then(|f| sel.and_then(|i| f.boxes.get(i)))
+                .map(|b| b.name.clone());
             Some((d.file.clone(), tile))
         }) else {
             return;
@@ -900,14 +919,20 @@ pub fn MemoryMapView(dataset_id: u32) -> impl IntoView {
     let chip_options = move || {
         let d = data()?;
         let chosen = ui.chip.get();
-        let auto = if chosen.is_some() { "auto (detect from the case)".to_owned() } else { format!("auto: {} ({})", d.chip, if d.chip_detected { "detected" } else { "assumed" }) };
+        let auto = if chosen.is_some() {
+            "auto (detect from the case)".to_owned()
+        } else {
+            format!("auto: {} ({})", d.chip, if d.chip_detected { "detected" } else { "assumed" })
+        };
         Some(view! {
             <option value="" selected=chosen.is_none()>{auto}</option>
             {d.chips.iter().map(|c| view! { <option value=c.clone() selected=chosen.as_deref() == Some(c.as_str())>{c.clone()}</option> }).collect_view()}
         })
     };
     let chip_source = move || data().map(|d| format!("{} ({}) · {}", d.chip, d.arch, d.chip_source)).unwrap_or_default();
-    let error = move || data().and_then(|d| d.error.clone()).map(|e| view! { <div class="mm-error error-message" data-testid="mm-error">{e}</div> });
+    let error = move || {
+        data().and_then(|d| d.error.clone()).map(|e| view! { <div class="mm-error error-message" data-testid="mm-error">{e}</div> })
+    };
     view! {
         <div class="mm-page" data-testid="mm-page" data-file=move || data().map(|d| d.file.clone()).unwrap_or_default()
             data-chip=move || data().map(|d| d.chip.clone()).unwrap_or_default() data-loading=move || ui.loading.get().to_string()>

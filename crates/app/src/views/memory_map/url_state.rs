@@ -69,7 +69,13 @@ pub fn trace_hash(dataset_id: u32, pass: Option<String>, stacked: bool, function
 }
 
 /// The Memory Reuse view's hash.
-pub fn memory_hash(dataset_id: u32, snapshot: Option<String>, function: Option<String>, chip: Option<String>, tile: Option<String>) -> String {
+pub fn memory_hash(
+    dataset_id: u32,
+    snapshot: Option<String>,
+    function: Option<String>,
+    chip: Option<String>,
+    tile: Option<String>,
+) -> String {
     url_hash::build(&[
         ("pd", Some(dataset_id.to_string())),
         ("view", Some("memory".to_owned())),
@@ -89,7 +95,9 @@ thread_local! {
 /// Reuse tab for `view=memory`). False when the hash names none of this folder's pass dumps.
 pub fn restore_on_load(state: &AppState) -> bool {
     let Some(url) = parse(&url_hash::current()) else { return false };
-    let is_dump = state.datasets.with_untracked(|rows| rows.iter().any(|r| r.info.dataset_id == url.dataset_id && r.info.kind == DatasetKind::PassDump));
+    let is_dump = state
+        .datasets
+        .with_untracked(|rows| rows.iter().any(|r| r.info.dataset_id == url.dataset_id && r.info.kind == DatasetKind::PassDump));
     if !is_dump {
         return false;
     }
@@ -105,13 +113,7 @@ pub fn restore_on_load(state: &AppState) -> bool {
 /// The restored state for the pass trace (`memory == false`) or the Memory Reuse view of
 /// `dataset_id`, once.
 pub fn take(dataset_id: u32, memory: bool) -> Option<PassDumpUrl> {
-    INITIAL.with_borrow_mut(|i| {
-        if i.as_ref().is_some_and(|u| u.dataset_id == dataset_id && u.memory == memory) {
-            i.take()
-        } else {
-            None
-        }
-    })
+    INITIAL.with_borrow_mut(|i| if i.as_ref().is_some_and(|u| u.dataset_id == dataset_id && u.memory == memory) { i.take() } else { None })
 }
 
 /// Writes the hash soon (debounced).

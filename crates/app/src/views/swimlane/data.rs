@@ -198,7 +198,11 @@ impl Timeline {
             &rows,
         );
         if typed_len(columns, "setup_start_us") == n {
-            t.set_setup_starts(|r| js_range(columns, "setup_start_us", r.clone(), |a: &js_sys::Float64Array, out| a.subarray(r.start as u32, r.end as u32).copy_to(out)));
+            t.set_setup_starts(|r| {
+                js_range(columns, "setup_start_us", r.clone(), |a: &js_sys::Float64Array, out| {
+                    a.subarray(r.start as u32, r.end as u32).copy_to(out)
+                })
+            });
         }
         if typed_len(columns, "task_ring") == n && typed_len(columns, "task_local") == n && n > 0 {
             t.task_ring = packed_u32(columns, "task_ring", |v| v & 0xFF);
@@ -319,10 +323,7 @@ impl Timeline {
         let (start, end) = self.lane_times(&lane);
         let index = LaneIndex::new(start, end);
         let flagged = |flag: u32| -> Vec<u32> {
-            (0..lane.len())
-                .filter(|&k| lane.global(k).is_some_and(|g| self.flags_of(g) & flag != 0))
-                .map(|k| k as u32)
-                .collect()
+            (0..lane.len()).filter(|&k| lane.global(k).is_some_and(|g| self.flags_of(g) & flag != 0)).map(|k| k as u32).collect()
         };
         let (markers, static_path, observed_path) = (flagged(FLAG_MARKER), flagged(FLAG_STATIC_PATH), flagged(FLAG_OBSERVED_PATH));
         let lod = LanePyramid::build(start, end, |k| {

@@ -16,7 +16,9 @@ use pypto_render::lanes::{LaneGeometry, VisitedBar};
 use pypto_render::{axis, palette, LineInstance, RectInstance};
 
 use super::data::Timeline;
-use super::layout::{marker_span, RowKind, MARKER_MIN_PX, BAR_HEIGHT_PX, BAR_TOP_PAD_PX, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX, OVERVIEW_HEIGHT_PX, ROW_PITCH_PX};
+use super::layout::{
+    marker_span, RowKind, BAR_HEIGHT_PX, BAR_TOP_PAD_PX, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX, MARKER_MIN_PX, OVERVIEW_HEIGHT_PX, ROW_PITCH_PX,
+};
 use super::{request_frame, KeyAction, LabelMode, PathMode, SwimlaneRenderer};
 
 const BACKGROUND_RGBA: [f32; 4] = [0.985, 0.985, 0.99, 1.0];
@@ -205,7 +207,8 @@ impl SwimlaneRenderer {
         };
         // The few settings a frame needs, without cloning the whole `Settings` (its key map
         // holds strings): preparation allocates nothing per frame.
-        let settings = self.state.swim.settings.with_untracked(|s| FrameSettings { label_mode: s.label_mode, show_setup: s.show_setup, path: s.path });
+        let settings =
+            self.state.swim.settings.with_untracked(|s| FrameSettings { label_mode: s.label_mode, show_setup: s.show_setup, path: s.path });
         let plot_w = self.plot_width();
         let (t0, t1) = self.camera.visible_range_us();
         let gutter = GUTTER_WIDTH_PX as f32;
@@ -216,7 +219,14 @@ impl SwimlaneRenderer {
         for tick in &ticks {
             let x = gutter + self.camera.us_to_px_f32(tick.us);
             let alpha = if tick.major { 40 } else { 16 };
-            self.lines.push(LineInstance { x0: x, y0: HEADER_HEIGHT_PX as f32, x1: x, y1: self.css_height as f32, width: 1.0, rgba: [0, 0, 0, alpha] });
+            self.lines.push(LineInstance {
+                x0: x,
+                y0: HEADER_HEIGHT_PX as f32,
+                x1: x,
+                y1: self.css_height as f32,
+                width: 1.0,
+                rgba: [0, 0, 0, alpha],
+            });
         }
 
         // Scrolling rows.
@@ -226,7 +236,13 @@ impl SwimlaneRenderer {
             let top = lanes_top + row.y - self.scroll_y_px;
             match row.kind {
                 RowKind::Track(track) => self.emit_track(&data, settings, track, top, ri % 2 == 1, false),
-                RowKind::Group(_) => self.rects.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: row.h as f32, rgba: [40, 50, 90, 22] }),
+                RowKind::Group(_) => self.rects.push(RectInstance {
+                    x: 0.0,
+                    y: top as f32,
+                    w: self.css_width as f32,
+                    h: row.h as f32,
+                    rgba: [40, 50, 90, 22],
+                }),
                 RowKind::Absent(_) => {}
             }
         }
@@ -303,14 +319,22 @@ impl SwimlaneRenderer {
             let hl = hl.as_deref().map(Vec::as_slice);
             let color = |g: usize| {
                 let c = palette::color_for_key(data.color_key_of(g));
-                if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { c }
+                if super::highlight::dimmed(path, hl, data.flags_of(g), g) {
+                    dim(c)
+                } else {
+                    c
+                }
             };
             // The colour of a LOD bucket comes from its tag (no look-up of the bar's columns);
             // the LOD is not used while a task highlight is set (its mask is per bar).
             let tag_color = |tag: u16| {
                 let (key, flags) = super::data::lod_tag_parts(tag);
                 let c = palette::color_for_key(key);
-                if is_dimmed(path, flags) { dim(c) } else { c }
+                if is_dimmed(path, flags) {
+                    dim(c)
+                } else {
+                    c
+                }
             };
             // One pass over the lane: bar rects (sub-pixel runs merged), setup regions and the
             // labels of bars wide enough to show one.
@@ -337,7 +361,13 @@ impl SwimlaneRenderer {
                             if sx1 - sx0 >= 1.0 {
                                 let c = palette::color_for_key(data.color_key_of(g));
                                 let c = if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { lighter(c) };
-                                let rect = RectInstance { x: gutter + sx0 as f32, y: y + 3.0, w: (sx1 - sx0) as f32, h: BAR_HEIGHT_PX as f32 - 6.0, rgba: c };
+                                let rect = RectInstance {
+                                    x: gutter + sx0 as f32,
+                                    y: y + 3.0,
+                                    w: (sx1 - sx0) as f32,
+                                    h: BAR_HEIGHT_PX as f32 - 6.0,
+                                    rgba: c,
+                                };
                                 match setup_out.as_deref_mut() {
                                     Some(v) => v.push(rect),
                                     None => setup_inline.push(rect),
@@ -454,9 +484,9 @@ impl SwimlaneRenderer {
         } else {
             // No task-id columns (older worker): use the ids learnt from details / search.
             // Reference labels look like `func(r1t5)`: the task id is the part in parentheses.
-            data.bar_ref(g).and_then(|b| self.task_labels.get(&b)).map(|l| {
-                l.rfind('(').and_then(|i| l.get(i + 1..).map(|r| r.trim_end_matches(')'))).unwrap_or(l.as_str()).to_string()
-            })
+            data.bar_ref(g)
+                .and_then(|b| self.task_labels.get(&b))
+                .map(|l| l.rfind('(').and_then(|i| l.get(i + 1..).map(|r| r.trim_end_matches(')'))).unwrap_or(l.as_str()).to_string())
         };
         match (mode, id) {
             (LabelMode::Function, _) | (LabelMode::TaskId | LabelMode::Both, None) => name.to_string(),

@@ -26,12 +26,7 @@ pub(super) fn export_png(r: &mut SwimlaneRenderer) {
     let Some(out) = document.create_element("canvas").ok().and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok()) else { return };
     out.set_width(gl_canvas.width());
     out.set_height(gl_canvas.height());
-    let Some(ctx) = out
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    else {
+    let Some(ctx) = out.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()) else {
         return;
     };
     ctx.set_fill_style_str("#fbfbfc");

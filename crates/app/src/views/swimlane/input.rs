@@ -7,9 +7,9 @@
 
 use leptos::prelude::*;
 use pypto_protocol::{BarRef, ToWorker};
+use std::fmt::Write as _;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use std::fmt::Write as _;
 
 use super::layout::{RowKind, BAR_HEIGHT_PX, BAR_TOP_PAD_PX, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX, OVERVIEW_HEIGHT_PX, ROW_PITCH_PX};
 use super::{markers, request_frame, with_view, ContextMenu, Drag, DragMode, KeyAction, PathMode, SwimlaneRenderer};
@@ -99,7 +99,13 @@ impl SwimlaneRenderer {
             let (starts, ends) = data.lane_times(sub);
             sub.index.overlapping(starts, ends, t - slop_us, t + slop_us, |i| {
                 let (Some(&s), Some(&e)) = (starts.get(i), ends.get(i)) else { return };
-                let distance = if t < s { s - t } else if t > e { t - e } else { 0.0 };
+                let distance = if t < s {
+                    s - t
+                } else if t > e {
+                    t - e
+                } else {
+                    0.0
+                };
                 // Prefer the innermost (shortest) bar among those under the pointer.
                 let key = (distance, e - s);
                 if distance <= slop_us && best.is_none_or(|(d, len, _)| key < (d, len)) {

@@ -1,8 +1,8 @@
 //! Time markers (added by clicking the time axis or from a bar's context menu; label and
 //! colour editable, deletable) — each shows its timestamp.
 
-use leptos::prelude::*;
 use crate::state::AppState;
+use leptos::prelude::*;
 
 /// Colours a marker can take.
 pub const MARKER_COLORS: [(&str, [u8; 4]); 5] = [

@@ -17,8 +17,8 @@ pub mod layout;
 pub mod markers;
 pub mod panel;
 pub mod perfetto;
-pub mod ui;
 pub mod trace;
+pub mod ui;
 pub mod url_state;
 
 use std::cell::RefCell;
@@ -635,7 +635,13 @@ pub fn export_png() {
     with_view(export::export_png);
 }
 
-fn mount(state: &AppState, container: &web_sys::HtmlElement, canvas: &web_sys::HtmlCanvasElement, overlay: &web_sys::HtmlCanvasElement, tooltip: web_sys::HtmlElement) {
+fn mount(
+    state: &AppState,
+    container: &web_sys::HtmlElement,
+    canvas: &web_sys::HtmlCanvasElement,
+    overlay: &web_sys::HtmlCanvasElement,
+    tooltip: web_sys::HtmlElement,
+) {
     let state = *state;
     let gl = match GlRenderer::new(canvas) {
         Ok(gl) => gl,

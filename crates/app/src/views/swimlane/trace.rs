@@ -209,7 +209,8 @@ fn stat_csv(rows: &[DurationRow], first_col: &str) -> String {
 
 fn stat_rows(rows: Vec<DurationRow>, first_col: &'static str, class: &'static str) -> impl IntoView {
     let csv = stat_csv(&rows, first_col);
-    let download = move |_| crate::table::download_text(&format!("strace-{class}.csv"), "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
+    let download =
+        move |_| crate::table::download_text(&format!("strace-{class}.csv"), "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
     view! {
         <button class="trace-stats-csv" data-table=class title="Download this table as CSV" on:click=download>"CSV"</button>
         <table class=format!("details trace-stats {class}")>

@@ -297,7 +297,8 @@ fn SidePanels() -> impl IntoView {
 fn range_stats_csv(rs: &super::RangeStatsView) -> String {
     use crate::table::csv_field;
     use std::fmt::Write as _;
-    let mut out = format!("range_start_us,{:.3}\r\nrange_end_us,{:.3}\r\nfunction,count,total_us,avg_us,max_us\r\n", rs.start_us, rs.end_us);
+    let mut out =
+        format!("range_start_us,{:.3}\r\nrange_end_us,{:.3}\r\nfunction,count,total_us,avg_us,max_us\r\n", rs.start_us, rs.end_us);
     for r in &rs.rows {
         let _ = write!(out, "{},{},{:.3},{:.3},{:.3}\r\n", csv_field(&r.name), r.count, r.total_us, r.avg_us, r.max_us);
     }
@@ -314,7 +315,8 @@ pub fn SwimlaneView() -> impl IntoView {
     Effect::new(move |_| {
         state.swimlane_version.track();
         let ids = state.swim.timeline_ids.get();
-        let (Some(div), Some(gl_canvas), Some(text_canvas), Some(tip)) = (container.get(), canvas.get(), overlay.get(), tooltip.get()) else {
+        let (Some(div), Some(gl_canvas), Some(text_canvas), Some(tip)) = (container.get(), canvas.get(), overlay.get(), tooltip.get())
+        else {
             return;
         };
         if VIEW.with_borrow(Option::is_none) {

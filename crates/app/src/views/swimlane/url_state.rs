@@ -4,9 +4,9 @@
 //! compiler views).
 
 use pypto_protocol::BarRef;
+use std::fmt::Write as _;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use std::fmt::Write as _;
 
 use super::data::Timeline;
 use super::{with_view, SwimlaneRenderer};

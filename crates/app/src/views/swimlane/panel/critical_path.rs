@@ -45,7 +45,13 @@ fn tasks_table(p: &CriticalPathInfo, observed: bool) -> TableData {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let mut row = vec![count_cell(i), Cell::text(t.label.clone()), Cell::text(t.name.clone()), Cell::num(t.start_us, 3), Cell::num(t.dur_us, 3)];
+            let mut row = vec![
+                count_cell(i),
+                Cell::text(t.label.clone()),
+                Cell::text(t.name.clone()),
+                Cell::num(t.start_us, 3),
+                Cell::num(t.dur_us, 3),
+            ];
             if observed {
                 row.push(Cell::opt(t.compute_us, 3));
                 row.push(Cell::opt(t.stall_us, 3));
@@ -81,7 +87,15 @@ fn families_table(rows: &[FamilyShareRow]) -> TableData {
         ],
         rows: rows
             .iter()
-            .map(|f| vec![Cell::text(f.family.clone()), Cell::num(f.compute_us, 3), Cell::num(f.makespan_pct, 2), Cell::num(f.stall_us, 3), count_cell(f.on_path)])
+            .map(|f| {
+                vec![
+                    Cell::text(f.family.clone()),
+                    Cell::num(f.compute_us, 3),
+                    Cell::num(f.makespan_pct, 2),
+                    Cell::num(f.stall_us, 3),
+                    count_cell(f.on_path),
+                ]
+            })
             .collect(),
     }
 }
@@ -122,11 +136,15 @@ pub fn CriticalPathTab() -> impl IntoView {
     let task_rows = Memo::new(move |_| {
         data.with(|d| d.as_ref().map(|d| if shown.get() == PathMode::Static { d.static_path.clone() } else { d.observed_path.clone() }))
     });
-    let tasks = Signal::derive(move || task_rows.with(|p| p.as_ref().map(|p| tasks_table(p, shown.get() == PathMode::Observed)).unwrap_or_default()));
+    let tasks = Signal::derive(move || {
+        task_rows.with(|p| p.as_ref().map(|p| tasks_table(p, shown.get() == PathMode::Observed)).unwrap_or_default())
+    });
     let stall = Signal::derive(move || data.with(|d| d.as_ref().map(|d| stall_table(&d.stall_by_kind)).unwrap_or_default()));
     let families = Signal::derive(move || data.with(|d| d.as_ref().map(|d| families_table(&d.families)).unwrap_or_default()));
     let pick = move |r: usize| {
-        if let Some((id, label)) = task_rows.with_untracked(|p| p.as_ref().and_then(|p| p.tasks.get(r).map(|t| (t.task_id.clone(), t.label.clone())))) {
+        if let Some((id, label)) =
+            task_rows.with_untracked(|p| p.as_ref().and_then(|p| p.tasks.get(r).map(|t| (t.task_id.clone(), t.label.clone()))))
+        {
             select_in(&state, &id, &label, TimelineView::Worker);
         }
     };

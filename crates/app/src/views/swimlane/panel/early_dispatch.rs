@@ -24,7 +24,8 @@ fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
             Column::text("task", "Task", 84.0).tip("rXtY"),
             Column::text("early", "Before last FIN?", 110.0).tip("first dispatch < the latest predecessor FIN"),
             Column::num("max_lead_us", "Max lead (µs)", 100.0).tip("last predecessor FIN − first dispatch"),
-            Column::text("why", "Target because", 120.0).tip("config: every predecessor allows early dispatch; phase: staged by a scheduler early_dispatch phase"),
+            Column::text("why", "Target because", 120.0)
+                .tip("config: every predecessor allows early dispatch; phase: staged by a scheduler early_dispatch phase"),
             Column::num("preds", "Preds", 56.0),
             Column::num("blocks", "Blocks", 60.0),
             Column::num("early_blocks", "Early blocks", 84.0),
@@ -70,7 +71,10 @@ pub fn draw_lead(state: &AppState, r: &EarlyDispatchRow) {
         return;
     };
     let pred = r.last_pred_label.clone().unwrap_or_default();
-    draw_markers(state, &[(a, format!("lead start: {} dispatched", r.label)), (b, format!("lead end: {pred} FIN (lead {:.3} µs)", r.max_lead_us))]);
+    draw_markers(
+        state,
+        &[(a, format!("lead start: {} dispatched", r.label)), (b, format!("lead end: {pred} FIN (lead {:.3} µs)", r.max_lead_us))],
+    );
     show_interval(a, b);
     state.perf.status.set(format!("drew the lead of {}: {:.3} µs (Scheduler View)", r.label, r.max_lead_us));
 }
@@ -83,7 +87,9 @@ pub fn EarlyDispatchTab() -> impl IntoView {
     let selected = RwSignal::new(None::<usize>);
     let rows = Memo::new(move |_| data.with(|d| d.as_ref().map(Arc::clone)));
     let table = Signal::derive(move || {
-        rows.with(|d: &Option<Arc<PerfPathsData>>| d.as_ref().and_then(|d| d.early_dispatch.as_ref()).map(|r| early_table(r)).unwrap_or_default())
+        rows.with(|d: &Option<Arc<PerfPathsData>>| {
+            d.as_ref().and_then(|d| d.early_dispatch.as_ref()).map(|r| early_table(r)).unwrap_or_default()
+        })
     });
     let row_at = move |i: usize| rows.with_untracked(|d| d.as_ref().and_then(|d| d.early_dispatch.as_ref()?.get(i).cloned()));
     let pick = move |i: usize| {
@@ -99,7 +105,9 @@ pub fn EarlyDispatchTab() -> impl IntoView {
         }
     };
     let counts = move || {
-        rows.with(|d| d.as_ref().and_then(|d| d.early_dispatch.as_ref()).map(|r| (r.len(), r.iter().filter(|x| x.dispatched_early).count())))
+        rows.with(|d| {
+            d.as_ref().and_then(|d| d.early_dispatch.as_ref()).map(|r| (r.len(), r.iter().filter(|x| x.dispatched_early).count()))
+        })
     };
     let note = move || {
         rows.with(|d| match d {

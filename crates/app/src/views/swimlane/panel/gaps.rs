@@ -25,7 +25,8 @@ fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) ->
             Column::text("task", "Task", 84.0).tip("rXtY"),
             Column::text("name", "Kernel", 110.0),
             Column::num("gap_us", "Gap (µs)", 96.0).tip("blocker release → task start; red above the threshold"),
-            Column::text("cause", "Cause", 96.0).tip("same-core: another task held the core; predecessor: waited for a data predecessor; launch: path head"),
+            Column::text("cause", "Cause", 96.0)
+                .tip("same-core: another task held the core; predecessor: waited for a data predecessor; launch: path head"),
             Column::text("blocker", "Blocker", 84.0),
             Column::num("start_us", "Start (µs)", 100.0),
             Column::num("stall_us", "Stall (µs)", 90.0).tip("the report's tiling stall (≤ gap)"),

@@ -13,8 +13,8 @@ mod early_dispatch;
 mod gaps;
 pub mod kernels;
 mod overview;
-mod setup;
 pub mod paths;
+mod setup;
 
 use std::collections::HashMap;
 
@@ -140,7 +140,8 @@ pub fn find_task_bar(dataset_id: u32, task_id: u64, core_id: Option<u32>) -> Opt
         for g in t.header.groups.iter().filter(|g| g.view == TimelineView::Worker && g.dataset_id == dataset_id) {
             for &track in &g.tracks {
                 let Some(info) = t.header.tracks.get(track as usize) else { continue };
-                let on_core = core_id.is_none_or(|c| info.core_type.is_some() && info.label.rsplit('_').next() == Some(c.to_string().as_str()));
+                let on_core =
+                    core_id.is_none_or(|c| info.core_type.is_some() && info.label.rsplit('_').next() == Some(c.to_string().as_str()));
                 for gi in t.track_range(track as usize) {
                     if t.task_of(gi) == Some((ring, local)) {
                         let Some(bar) = t.bar_ref(gi) else { continue };

@@ -62,7 +62,11 @@ pub fn SetupTab() -> impl IntoView {
             Some(d) if d.rows_with_setup == 0 => {
                 "No execution has a setup: the records carry no AICore receive time (5-column or v1 capture).".to_string()
             }
-            Some(d) => format!("{} AICore executions have a setup (receive → start); the top {} of each board are listed.", d.rows_with_setup, d.longest_setup.len()),
+            Some(d) => format!(
+                "{} AICore executions have a setup (receive → start); the top {} of each board are listed.",
+                d.rows_with_setup,
+                d.longest_setup.len()
+            ),
         })
     };
     view! {
