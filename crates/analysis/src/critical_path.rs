@@ -40,11 +40,11 @@
 //! - **Kernel family**: the name without a trailing `(_<digits>)?(_(aic|aiv))?`.
 //! - **µs** = `ticks / clock_freq_hz * 1e6` (the report's rule; durations only).
 
-use crate::tasks::task_id_display;
 use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
+use pypto_vocab::TaskId;
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -937,7 +937,7 @@ pub fn render_summary_line(label: &str, r: &CriticalPath) -> String {
 
 /// The name a CPM file gives an off-path Worker View bar: `·(<display id>)`.
 pub fn dimmed_bar_name(task_id: u64) -> String {
-    format!("\u{b7}({})", task_id_display(task_id))
+    format!("\u{b7}({})", TaskId(task_id))
 }
 
 #[cfg(test)]

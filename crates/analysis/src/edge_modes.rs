@@ -46,46 +46,7 @@ use crate::dataflow_regions::DataflowEvidence;
 use crate::deps_graph::DepsGraph;
 use pypto_formats::deps::Deps;
 
-/// `deps_viewer`'s `--edge-mode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum EdgeMode {
-    Full,
-    Reduced,
-    Omitted,
-    ReducedDataflow,
-    OmittedDataflow,
-}
-
-impl EdgeMode {
-    /// Every mode, in the reference's option order.
-    pub const ALL: [EdgeMode; 5] = [Self::Full, Self::Reduced, Self::Omitted, Self::ReducedDataflow, Self::OmittedDataflow];
-
-    /// The option value (`full`, `reduced`, `omitted`, `reduced_dataflow`, `omitted_dataflow`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Full => "full",
-            Self::Reduced => "reduced",
-            Self::Omitted => "omitted",
-            Self::ReducedDataflow => "reduced_dataflow",
-            Self::OmittedDataflow => "omitted_dataflow",
-        }
-    }
-
-    /// Parses an option value.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.as_str() == name)
-    }
-
-    /// True for the two dataflow-verified modes.
-    pub fn is_dataflow(self) -> bool {
-        matches!(self, Self::ReducedDataflow | Self::OmittedDataflow)
-    }
-
-    /// True for the modes that show the kept edges (`reduced*`).
-    pub fn shows_kept(self) -> bool {
-        matches!(self, Self::Reduced | Self::ReducedDataflow)
-    }
-}
+pub use pypto_vocab::EdgeMode;
 
 /// Which edges one mode selects.
 #[derive(Debug, Clone, PartialEq, Eq)]

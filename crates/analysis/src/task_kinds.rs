@@ -38,6 +38,7 @@ use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::packed::{Code, Packed, PackedU32, PackedU64};
 use pypto_formats::records::{ChipRecords, SchedKind};
+use pypto_vocab::TaskId;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Width the reference gives zero-length AICPU markers (µs).
@@ -614,12 +615,12 @@ impl TaskKinds {
     pub fn marker_label(&self, m: usize, deps: Option<&Deps>, names: Option<&NameMap>) -> String {
         let id = self.markers.task_id.get(m).copied().unwrap_or(0);
         match self.markers.kind.get(m) {
-            Some(TaskKind::Alloc) => format!("alloc({})", tasks::task_id_display(id)),
+            Some(TaskKind::Alloc) => format!("alloc({})", TaskId(id)),
             Some(TaskKind::PredicatedSkip) => {
                 let fid = first_active_kernel(deps, id);
                 tasks::task_label(id, fid, names.and_then(|n| n.name(fid)), self.is_spmd(id))
             }
-            _ => format!("dummy({})", tasks::task_id_display(id)),
+            _ => format!("dummy({})", TaskId(id)),
         }
     }
 }
@@ -907,7 +908,7 @@ pub fn classify_with(
         out.warnings.push(format!(
             "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {}",
             out.dummy_without_record.len(),
-            out.dummy_without_record.iter().take(8).map(|&id| tasks::task_id_display(id)).collect::<Vec<_>>().join(", ")
+            out.dummy_without_record.iter().take(8).map(|&id| TaskId(id).to_string()).collect::<Vec<_>>().join(", ")
         ));
     }
     out.markers = markers;

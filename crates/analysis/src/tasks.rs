@@ -11,6 +11,7 @@ use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use pypto_formats::records::{AicoreRows, AicpuRows, ChipRecords, CoreType};
+use pypto_vocab::TaskId;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The resolved func id of each joined row ([`func_ids`]), however it is stored: a slice, or
@@ -612,17 +613,6 @@ pub fn default_func_name(func_id: i64) -> String {
     format!("func_{func_id}_{}", letters(func_id.unsigned_abs().saturating_add(1)))
 }
 
-/// `t<local>` for ring 0, else `r<ring>t<local>` (ring = bits 39:32).
-pub fn task_id_display(task_id: u64) -> String {
-    let ring = (task_id >> 32) & 0xFF;
-    let local = task_id & 0xFFFF_FFFF;
-    if ring == 0 {
-        format!("t{local}")
-    } else {
-        format!("r{ring}t{local}")
-    }
-}
-
 /// Task label (§1.13): `task(<tid>)` unresolved, `<name>(<tid>)`, or
 /// `func_<id>_<letters>(<tid>)`; SPMD inserts `_spmd` unless the base already contains
 /// `spmd` (case-insensitive).
@@ -631,7 +621,7 @@ pub fn task_label(task_id: u64, func_id: i64, name: Option<&str>, spmd: bool) ->
     if spmd && !base.to_ascii_lowercase().contains("spmd") {
         base.push_str("_spmd");
     }
-    format!("{base}({})", task_id_display(task_id))
+    format!("{base}({})", TaskId(task_id))
 }
 
 #[cfg(test)]

@@ -26,10 +26,11 @@
 
 use crate::runtime_model::RuntimeModel;
 use crate::task_kinds::{SchedPhasesUs, TaskKind};
-use crate::tasks::{self, FuncIdOf};
+use crate::tasks::FuncIdOf;
 use crate::worker_view::{bar_start_us, color_key};
 use pypto_formats::packed::PackedU32;
 use pypto_formats::records::{CoreType, SchedKind};
+use pypto_vocab::TaskId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -81,26 +82,8 @@ pub const NO_TASK: u32 = u32::MAX;
 /// "No name kept" in [`Timeline::name_index`] ([`Timeline::compact_for_queries`]).
 pub const NO_NAME: u32 = u32::MAX;
 
-/// The views (mirrors the protocol's `TimelineView`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum View {
-    Worker,
-    Scheduler,
-    AicpuScheduler,
-    Orchestrator,
-}
-
-impl View {
-    pub const ALL: [View; 4] = [Self::Worker, Self::Scheduler, Self::AicpuScheduler, Self::Orchestrator];
-    pub fn title(self) -> &'static str {
-        match self {
-            Self::Worker => "Worker View",
-            Self::Scheduler => "Scheduler View",
-            Self::AicpuScheduler => "AICPU Scheduler",
-            Self::Orchestrator => "Orchestrator",
-        }
-    }
-}
+/// The views of the chip swimlane (the shared vocabulary's `TimelineView`).
+pub use pypto_vocab::TimelineView as View;
 
 /// What a track's bars are, and so what the `source` column indexes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -880,7 +863,7 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
         let mut bars = Vec::new();
         for (i, x) in graphs.iter().enumerate().filter(|(_, x)| x.lane == lane) {
             b.legend_name(COLOR_GRAPH, "GraphExecution");
-            let name = b.intern(&format!("GraphExecution({}, {} visible nodes)", tasks::task_id_display(x.outer_task_id), x.visible_nodes));
+            let name = b.intern(&format!("GraphExecution({}, {} visible nodes)", TaskId(x.outer_task_id), x.visible_nodes));
             bars.push(Bar {
                 start: x.prepare_start_us,
                 end: x.execution_end_us,

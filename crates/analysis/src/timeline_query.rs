@@ -12,6 +12,7 @@ use crate::task_kinds::{AnchorRef, PhaseFields, PhaseLookup, TaskKind};
 use crate::tasks::{self, FuncIdOf};
 use crate::timeline::{first_kernel, phase_name, Timeline, TrackKind, View};
 use crate::worker_view::bar_start_us;
+use pypto_vocab::TaskId;
 use std::collections::{HashMap, HashSet};
 
 /// Most arrows a dependency query returns (depth -1 on a large graph is cut here).
@@ -129,7 +130,7 @@ pub fn bar_label(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> String {
             }
         }
         TrackKind::Orch { .. } => match bar_task(t, models, bar) {
-            Some(id) => format!("submit({})", tasks::task_id_display(id)),
+            Some(id) => format!("submit({})", TaskId(id)),
             None => {
                 let idx = m.orch.get(match tr.kind {
                     TrackKind::Orch { lane } => lane as usize,
@@ -279,7 +280,7 @@ fn us(v: f64) -> String {
 
 fn id_list(ids: &[u64]) -> String {
     const SHOWN: usize = 16;
-    let listed: Vec<String> = ids.iter().take(SHOWN).map(|&id| tasks::task_id_display(id)).collect();
+    let listed: Vec<String> = ids.iter().take(SHOWN).map(|&id| TaskId(id).to_string()).collect();
     let more = if ids.len() > SHOWN { ", …" } else { "" };
     format!("{}: [{}{more}]", ids.len(), listed.join(", "))
 }
@@ -377,7 +378,7 @@ pub fn bar_details_with(
             let r = tk.receive_us(src).unwrap_or(s);
             push("Function", m.function_name(fid));
             push("Func ID", if fid < 0 { "unresolved".into() } else { fid.to_string() });
-            push("Task", tasks::task_id_display(id));
+            push("Task", TaskId(id).to_string());
             push("Ring ID", ((id >> 32) & 0xFF).to_string());
             push("Task ID (raw)", id.to_string());
             let ct = tk.core_type(src).unwrap_or_default();
@@ -426,7 +427,7 @@ pub fn bar_details_with(
         }
         TrackKind::Aicpu { .. } | TrackKind::Orch { .. } | TrackKind::Graph { .. } => {
             if let Some(id) = task {
-                push("Task", tasks::task_id_display(id));
+                push("Task", TaskId(id).to_string());
                 push("Task ID (raw)", id.to_string());
                 if let Some(k) = m.kinds.kind_of(id) {
                     push("Kind", k.as_str().to_owned());

@@ -17,6 +17,7 @@ use common::runtime_dirs;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::{summary, tasks, worker_view};
 use pypto_formats::{deps, records};
+use pypto_vocab::TaskId;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -152,8 +153,8 @@ fn summary_matches_reference_converter_stdout() {
 
 #[test]
 fn labels_follow_reference_rules() {
-    assert_eq!(tasks::task_id_display(0), "t0");
-    assert_eq!(tasks::task_id_display(4_294_967_298), "r1t2");
+    assert_eq!(TaskId(0).to_string(), "t0");
+    assert_eq!(TaskId(4_294_967_298).to_string(), "r1t2");
     assert_eq!(tasks::task_label(0, 0, None, false), "func_0_a(t0)");
     assert_eq!(tasks::task_label(5, 25, None, false), "func_25_z(t5)");
     assert_eq!(tasks::task_label(5, 26, None, false), "func_26_aa(t5)");

@@ -10,6 +10,7 @@ use common::runtime_dirs;
 use pypto_analysis::task_kinds::{AnchorRef, TaskKind, TaskKinds};
 use pypto_analysis::{function_stats, hb_violation, idle, task_kinds, tasks};
 use pypto_formats::{deps, name_map, records};
+use pypto_vocab::TaskId;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -85,9 +86,9 @@ fn rows_of_every_task_are_its_joined_rows_in_either_form() {
         let m = common::runtime_model(&dir);
         let k = &m.kinds;
         if k.row_index.is_empty() {
-            in_order += 1
+            in_order += 1;
         } else {
-            indexed += 1
+            indexed += 1;
         }
         for id in &k.task_id {
             let expected: Vec<u32> = (0..m.tasks.len() as u32).filter(|&r| m.tasks.task_id.get(r as usize) == Some(id)).collect();
@@ -218,7 +219,7 @@ fn find(name: &str) -> Cap {
 }
 
 fn disp(ids: &[u64]) -> Vec<String> {
-    ids.iter().map(|&i| tasks::task_id_display(i)).collect()
+    ids.iter().map(|&i| TaskId(i).to_string()).collect()
 }
 
 #[test]
@@ -285,7 +286,7 @@ fn graph_execution_envelopes_match_reference() {
             .map(|g| {
                 (
                     5000 + i64::from(g.lane),
-                    format!("GraphExecution({}, {} visible nodes)", tasks::task_id_display(g.outer_task_id), g.visible_nodes),
+                    format!("GraphExecution({}, {} visible nodes)", TaskId(g.outer_task_id), g.visible_nodes),
                     (g.prepare_start_us * 1000.0).round() as i64,
                     ((g.execution_end_us - g.prepare_start_us) * 1000.0).round() as i64,
                 )

@@ -2,7 +2,7 @@
 //! `<input webkitdirectory>` fallback, and drag and drop. Each walks the folder once into
 //! entries (relative path, size) and the matching `File`s; no bytes are read here.
 
-use pypto_protocol::EntryMeta;
+use pypto_protocol::datasets::EntryMeta;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;

@@ -3,7 +3,8 @@
 //! missing siblings, the parsed summary facts, and the per-file errors.
 
 use leptos::prelude::*;
-use pypto_protocol::{DatasetKind, DatasetSummary};
+use pypto_protocol::datasets::DatasetSummary;
+use pypto_protocol::DatasetKind;
 
 use crate::state::{AppState, DatasetRow};
 use crate::worker_client;
@@ -89,7 +90,7 @@ fn DatasetItem(row: DatasetRow) -> impl IntoView {
             on:click=move |_| worker_client::select_dataset(state, id)>
             <div class="dataset-name" title=files_title>{title}</div>
             <div class="dataset-kind">{kind_label(info.kind)}</div>
-            <ul class="views">{info.views.iter().map(|v| view! { <li>{v.clone()}</li> }).collect_view()}</ul>
+            <ul class="views">{info.views.iter().map(|v| view! { <li>{v.title()}</li> }).collect_view()}</ul>
             <ul class="missing">{info.missing.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
             <ul class="notes">{info.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
             {match row.summary {
@@ -99,7 +100,7 @@ fn DatasetItem(row: DatasetRow) -> impl IntoView {
         </li>
         // Chrome traces beside the records open as a generic swimlane (what users took to Perfetto);
         // a sibling of the dataset entry, so a click on the entry never lands on one.
-        <li class="dataset-traces"><ul class="traces">{info.files.iter().filter(|f| matches!(f.role.as_str(), "MergedSwimlane" | "CpmStatic" | "CpmObserved")).map(|f| {
+        <li class="dataset-traces"><ul class="traces">{info.files.iter().filter(|f| f.role.is_chrome_trace()).map(|f| {
                 let path = f.path.clone();
                 let name = path.rsplit('/').next().unwrap_or(&path).to_string();
                 view! { <li><button class="open-trace" data-path=path.clone() title="Open this Chrome trace as a swimlane"

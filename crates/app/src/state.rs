@@ -2,7 +2,7 @@
 //! summaries, file errors, the selection. Big data (view columns) lives outside signals.
 
 use leptos::prelude::*;
-use pypto_protocol::{DatasetInfo, DatasetSummary, FileError};
+use pypto_protocol::datasets::{DatasetInfo, DatasetSummary, FileError};
 
 use crate::views::swimlane::SwimlaneUi;
 

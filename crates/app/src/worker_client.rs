@@ -5,7 +5,8 @@
 use std::cell::RefCell;
 
 use leptos::prelude::*;
-use pypto_protocol::{DatasetKind, EntryMeta, FromWorker, ToWorker};
+use pypto_protocol::datasets::EntryMeta;
+use pypto_protocol::{DatasetKind, FromWorker, ToWorker};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -111,14 +112,14 @@ pub fn send(msg: ToWorker, files: Option<js_sys::Array>) {
     CLIENT.with_borrow_mut(|c| {
         if let Some(client) = c.as_mut() {
             match &msg {
-                ToWorker::OpenFolder { source_label, entries } => {
+                ToWorker::OpenFolder(pypto_protocol::datasets::OpenFolder { source_label, entries }) => {
                     client.last_open = Some(LastOpen::Folder {
                         label: source_label.clone(),
                         entries: entries.clone(),
                         files: files.clone().unwrap_or_default(),
                     });
                 }
-                ToWorker::OpenUrl { url } => client.last_open = Some(LastOpen::Url(url.clone())),
+                ToWorker::OpenUrl(pypto_protocol::datasets::OpenUrl { url }) => client.last_open = Some(LastOpen::Url(url.clone())),
                 _ => {}
             }
             if client.ready {
@@ -133,13 +134,13 @@ pub fn send(msg: ToWorker, files: Option<js_sys::Array>) {
 /// Opens a folder's entries (their `File`s in the same order).
 pub fn open_folder(state: AppState, label: String, entries: Vec<EntryMeta>, files: js_sys::Array) {
     state.reset_for_open(&label);
-    send(ToWorker::OpenFolder { source_label: label, entries }, Some(files));
+    send(ToWorker::OpenFolder(pypto_protocol::datasets::OpenFolder { source_label: label, entries }), Some(files));
 }
 
 /// Opens a hosted dataset by its manifest or directory URL.
 pub fn open_url(state: AppState, url: String) {
     state.reset_for_open(&url);
-    send(ToWorker::OpenUrl { url }, None);
+    send(ToWorker::OpenUrl(pypto_protocol::datasets::OpenUrl { url }), None);
 }
 
 /// Gives the restarted worker the last folder again.
@@ -241,7 +242,7 @@ fn on_message(state: &AppState, data: &JsValue) {
     };
     match msg {
         FromWorker::Ready => on_ready(&state),
-        FromWorker::Progress { path, done_bytes, total_bytes } => {
+        FromWorker::Progress(pypto_protocol::datasets::Progress { path, done_bytes, total_bytes }) => {
             let percent = if total_bytes == 0 { 100.0 } else { done_bytes as f64 * 100.0 / total_bytes as f64 };
             if path.starts_with("laying out") {
                 state.progress.set(Some(format!("{path} ({done_bytes}/{total_bytes})")));
@@ -249,12 +250,12 @@ fn on_message(state: &AppState, data: &JsValue) {
                 state.progress.set(Some(format!("reading {path}: {percent:.0}%")));
             }
         }
-        FromWorker::Datasets { source_label, datasets, ignored_files } => {
+        FromWorker::Datasets(pypto_protocol::datasets::Datasets { source_label, datasets, ignored_files }) => {
             state.source_label.set(source_label);
             state.ignored_files.set(ignored_files);
             state.datasets.set(datasets.into_iter().map(|info| DatasetRow { info, summary: None }).collect());
         }
-        FromWorker::DatasetLoaded { dataset_id, summary } => {
+        FromWorker::DatasetLoaded(pypto_protocol::datasets::DatasetLoaded { dataset_id, summary }) => {
             state.file_errors.update(|errors| errors.extend(summary.errors.iter().cloned()));
             state.datasets.update(|rows| {
                 if let Some(row) = rows.iter_mut().find(|r| r.info.dataset_id == dataset_id) {
@@ -262,7 +263,7 @@ fn on_message(state: &AppState, data: &JsValue) {
                 }
             });
         }
-        FromWorker::LoadFinished { elapsed_ms } => on_load_finished(&state, elapsed_ms),
+        FromWorker::LoadFinished(pypto_protocol::datasets::LoadFinished { elapsed_ms }) => on_load_finished(&state, elapsed_ms),
         FromWorker::Timeline(header) => {
             // A timeline of files read again (a multi-rank group, a dataset opened later).
             state.progress.set(None);
@@ -272,21 +273,21 @@ fn on_message(state: &AppState, data: &JsValue) {
                 state.swimlane_version.update(|v| *v += 1);
             }
         }
-        FromWorker::TraceTimeline { header, info } => {
+        FromWorker::TraceTimeline(pypto_protocol::timeline::TraceTimeline { header, info }) => {
             let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
             swimlane::trace::on_trace_timeline(&state, header, info, &columns);
         }
-        FromWorker::BarDetails { timeline_id, bar, title, fields, group } => {
+        FromWorker::BarDetails(pypto_protocol::timeline::BarDetails { timeline_id, bar, title, fields, group }) => {
             if swimlane::current_timeline_id() == Some(timeline_id) {
                 swimlane::on_bar_details(&state, swimlane::BarDetailsView { bar, title, fields, group, complete: true });
             }
         }
-        FromWorker::Dependencies { timeline_id, bar, arrows, .. } => {
+        FromWorker::Dependencies(pypto_protocol::timeline::Dependencies { timeline_id, bar, arrows, .. }) => {
             if swimlane::current_timeline_id() == Some(timeline_id) {
                 swimlane::on_dependencies(bar, arrows);
             }
         }
-        FromWorker::SearchResults { timeline_id, query, total, hits } => {
+        FromWorker::SearchResults(pypto_protocol::timeline::SearchResults { timeline_id, query, total, hits }) => {
             if swimlane::current_timeline_id() == Some(timeline_id) && state.swim.search.with_untracked(|s| s.query == query) {
                 swimlane::learn_labels(&hits);
                 let first = hits.first().map(|h| h.bar);
@@ -296,12 +297,12 @@ fn on_message(state: &AppState, data: &JsValue) {
                 }
             }
         }
-        FromWorker::RangeStats { timeline_id, start_us, end_us, rows } => {
+        FromWorker::RangeStats(pypto_protocol::timeline::RangeStats { timeline_id, start_us, end_us, rows }) => {
             if swimlane::current_timeline_id() == Some(timeline_id) {
                 state.swim.range_stats.set(Some(swimlane::RangeStatsView { start_us, end_us, rows }));
             }
         }
-        FromWorker::TraceExport { timeline_id, file_name, slices, flows } => {
+        FromWorker::TraceExport(pypto_protocol::timeline::TraceExport { timeline_id, file_name, slices, flows }) => {
             state.progress.set(None); // the export job read the files again
             if swimlane::current_timeline_id() == Some(timeline_id) {
                 let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
@@ -313,18 +314,18 @@ fn on_message(state: &AppState, data: &JsValue) {
             state.progress.set(None);
             crate::views::dep_graph::on_graph(header, &columns);
         }
-        FromWorker::DepNodeDetails { dataset_id, node, args, edges } => {
-            crate::views::dep_graph::on_node_details(dataset_id, node, args, edges)
+        FromWorker::DepNodeDetails(pypto_protocol::dep_graph::DepNodeDetails { dataset_id, node, args, edges }) => {
+            crate::views::dep_graph::on_node_details(dataset_id, node, args, edges);
         }
-        FromWorker::DepSearchHits { dataset_id, query, nodes, total } => {
-            crate::views::dep_graph::on_search_hits(dataset_id, &query, nodes, total)
+        FromWorker::DepSearchHits(pypto_protocol::dep_graph::DepSearchHits { dataset_id, query, nodes, total }) => {
+            crate::views::dep_graph::on_search_hits(dataset_id, &query, nodes, total);
         }
         FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
         FromWorker::PerfPaths(data) => {
             state.progress.set(None); // the worker read the files again for them
             swimlane::panel::paths::on_data(&state, data);
         }
-        FromWorker::GapThreshold { dataset_id, text, error, above } => {
+        FromWorker::GapThreshold(pypto_protocol::perf::GapThreshold { dataset_id, text, error, above }) => {
             swimlane::panel::paths::on_threshold(&state, dataset_id, text, error, above);
         }
         FromWorker::PassList(data) => crate::views::pass_trace::on_list(data),
@@ -374,7 +375,7 @@ pub fn open_timeline(state: AppState, dataset_ids: Vec<u32>) {
     state.swim.timeline_ids.set(dataset_ids.clone());
     state.selected.set(Some(first));
     let timeline_id = swimlane::next_timeline_id();
-    send(ToWorker::Timeline { timeline_id, dataset_ids }, None);
+    send(ToWorker::Timeline(pypto_protocol::timeline::TimelineRequest { timeline_id, dataset_ids }), None);
 }
 
 /// Test hook: `window.__pyptoDebugPanic()` makes the worker panic.

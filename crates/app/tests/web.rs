@@ -4,7 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use pypto_app::{folder, worker_client};
-use pypto_protocol::{EntryMeta, FromWorker, ToWorker};
+use pypto_protocol::datasets::{EntryMeta, OpenFolder};
+use pypto_protocol::timeline::TraceExport;
+use pypto_protocol::{FromWorker, ToWorker};
 use pypto_worker::transport::{self, Columns};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -82,22 +84,22 @@ async fn request_envelope_round_trips_with_files() {
     let files = js_sys::Array::new();
     let parts = js_sys::Array::of1(&JsValue::from_str("{\"tasks\":[]}"));
     files.push(&web_sys::File::new_with_str_sequence(&parts, "deps.json").unwrap());
-    let msg = ToWorker::OpenFolder {
+    let msg = ToWorker::OpenFolder(OpenFolder {
         source_label: "run".to_string(),
         entries: vec![EntryMeta { path: "dfx_outputs/deps.json".to_string(), size_bytes: 12 }],
-    };
+    });
     let envelope = worker_client::encode_request(&msg, Some(&files));
     let arrived = through_channel(&envelope, &js_sys::Array::new()).await;
-    let (decoded, arrived_files) = transport::decode_request(&arrived).unwrap();
-    assert_eq!(decoded, msg);
-    let file: web_sys::File = arrived_files.get(0).dyn_into().unwrap();
+    let incoming = transport::decode_request(&arrived).map_err(|e| e.1).unwrap();
+    assert_eq!(incoming.msg, msg);
+    let file: web_sys::File = incoming.files.get(0).dyn_into().unwrap();
     assert_eq!(file.name(), "deps.json");
     assert_eq!(file.size() as u64, 12);
 }
 
 #[wasm_bindgen_test]
 async fn reply_columns_are_transferred_not_copied() {
-    let reply = FromWorker::TraceExport { timeline_id: 4, file_name: "x.perfetto.json".to_string(), slices: 2, flows: 0 };
+    let reply = FromWorker::TraceExport(TraceExport { timeline_id: 4, file_name: "x.perfetto.json".to_string(), slices: 2, flows: 0 });
     let mut columns = Columns::new();
     columns.f64("start_us", &[271.46, 1000.25]);
     columns.u32("lane_offsets", &[0, 2]);
@@ -107,7 +109,7 @@ async fn reply_columns_are_transferred_not_copied() {
     let arrived = through_channel(&envelope, &transfer).await;
     assert_eq!(sent_buffer.byte_length(), 0, "the sender's buffer was moved (detached), not copied");
     match worker_client::decode_reply(&arrived).unwrap() {
-        got @ FromWorker::TraceExport { .. } => assert_eq!(got, reply),
+        got @ FromWorker::TraceExport(_) => assert_eq!(got, reply),
         other => panic!("unexpected reply {other:?}"),
     }
     let columns = js_sys::Reflect::get(&arrived, &JsValue::from_str("columns")).unwrap();

@@ -21,6 +21,7 @@ use pypto_formats::deps::{self, Deps};
 use pypto_formats::discovery::{self, DatasetKind};
 use pypto_formats::name_map::{self, NameMap};
 use pypto_formats::records::{self, ChipRecords};
+use pypto_vocab::TaskId;
 use serde::Serialize;
 use std::path::Path;
 use std::process::ExitCode;
@@ -137,7 +138,7 @@ fn timeline_search_stage(c: &mut Ctx) -> StageResult {
     let (total, _) = pypto_analysis::timeline_query::search(&t, &[m], &fuzzy, 500);
     let (whole, _) = pypto_analysis::timeline_query::search(&t, &[m], &name, 500);
     let tid = m.tasks.task_id.get(m.tasks.len() / 2).unwrap_or(0);
-    let (exact, _) = pypto_analysis::timeline_query::search(&t, &[m], &pypto_analysis::tasks::task_id_display(tid), 500);
+    let (exact, _) = pypto_analysis::timeline_query::search(&t, &[m], &TaskId(tid).to_string(), 500);
     Ok(Some(Done { items: (total + whole + exact) as usize, input_bytes: 0 }))
 }
 

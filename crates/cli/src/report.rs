@@ -145,7 +145,7 @@ fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
     if let Some(g) = &ds.group {
         println!("  group: {}", if g.is_empty() { "." } else { g });
     }
-    println!("  views: {}", ds.views.join(", "));
+    println!("  views: {}", ds.views.iter().map(|v| v.title()).collect::<Vec<_>>().join(", "));
     if let Some(r) = facts.get("records") {
         println!(
             "  records: {} level {} ({}), clock {} Hz, {} cores, {} tasks ({} AICore rows)",

@@ -26,29 +26,7 @@
 
 use crate::passes_dump;
 
-/// What kind of dataset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-pub enum DatasetKind {
-    Runtime,
-    PassDump,
-    ServingStrace,
-}
-
-/// What a file is for inside its dataset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-pub enum FileRole {
-    Records,
-    Deps,
-    NameMap,
-    CpmStatic,
-    CpmObserved,
-    MergedSwimlane,
-    HostPhaseRecords,
-    StraceTrace,
-    PassFrontend,
-    PassSnapshot,
-    PassLog,
-}
+pub use pypto_vocab::{DatasetKind, Feature, FileRole};
 
 /// One file of a dataset: its role and its index in the `entries` given to [`discover`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -68,7 +46,7 @@ pub struct Dataset {
     /// Files sorted by path.
     pub files: Vec<DatasetFile>,
     /// Views the files make possible.
-    pub views: Vec<String>,
+    pub views: Vec<Feature>,
     /// One sentence per missing sibling and what it costs.
     pub missing: Vec<String>,
     /// Entry index of the records file to load (Runtime).
@@ -183,7 +161,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
                 path: path.to_owned(),
                 group: group_of(dir),
                 files: vec![DatasetFile { role: FileRole::StraceTrace, entry_index: i }],
-                views: vec!["Serving STRACE swimlane".to_owned()],
+                views: vec![Feature::ServingStraceSwimlane],
                 missing: Vec::new(),
                 records: None,
                 deps: None,
@@ -223,10 +201,10 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
         let mut views = Vec::new();
         let mut missing = Vec::new();
         if !listing.snapshots.is_empty() || listing.has_frontend {
-            views.push("IR Pass Trace".to_owned());
+            views.push(Feature::IrPassTrace);
         }
         if listing.snapshots.iter().any(|s| s.file_name.ends_with("after_AllocateMemoryAddr.py")) {
-            views.push("Memory Reuse".to_owned());
+            views.push(Feature::MemoryReuse);
         } else {
             missing.push("no *after_AllocateMemoryAddr.py: no memory reuse map".to_owned());
         }
@@ -276,19 +254,19 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
         let mut missing = Vec::new();
         let (has_r, has_d, has_n) = (records.is_some(), deps_i.is_some(), name_map.is_some());
         if has_r {
-            views.extend(["Chip Swimlane", "Worker View", "Scheduler View"].map(str::to_owned));
+            views.extend([Feature::ChipSwimlane, Feature::WorkerView, Feature::SchedulerView]);
         }
         if has_d {
-            views.push("Task Dependency Graph".to_owned());
+            views.push(Feature::TaskDependencyGraph);
         }
         if has_r && has_n {
-            views.push("Function Performance".to_owned());
+            views.push(Feature::FunctionPerformance);
         }
         if has_r && has_d {
-            views.push("Performance Analysis".to_owned());
+            views.push(Feature::PerformanceAnalysis);
         }
         if has_r && cpm {
-            views.push("Critical path highlight".to_owned());
+            views.push(Feature::CriticalPathHighlight);
         }
         if !has_r {
             missing.push(if has_d {

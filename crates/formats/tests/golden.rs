@@ -269,13 +269,13 @@ fn discovery_over_fixture_trees() {
     assert!(d.ignored_files > 0); // README.md, deps_viewer*.txt, ...
     let default = runtime.iter().find(|x| x.path == "a2a3sim-L4-TestChipSwimlane_default").expect("ds");
     assert!(default.records.is_some() && default.deps.is_some() && default.name_map.is_none());
-    assert!(default.views.contains(&"Task Dependency Graph".to_owned()));
+    assert!(default.views.iter().any(|v| v.title() == "Task Dependency Graph"));
     assert_eq!(default.missing, vec!["no name_map*.json: functions shown by id (func_N)".to_owned()]);
     let l1 = runtime.iter().find(|x| x.path == "a2a3sim-L1-TestChipSwimlane_default").expect("l1");
     assert!(l1.missing.iter().any(|m| m.starts_with("no deps.json")));
     let mixed = runtime.iter().find(|x| x.path == "a2a3sim-L4-TestChipSwimlaneMixed_default").expect("mixed");
-    assert!(mixed.views.contains(&"Function Performance".to_owned()));
-    assert!(mixed.views.contains(&"Critical path highlight".to_owned()));
+    assert!(mixed.views.iter().any(|v| v.title() == "Function Performance"));
+    assert!(mixed.views.iter().any(|v| v.title() == "Critical path highlight"));
     assert!(mixed.missing.is_empty());
     // Sorted by path.
     let paths: Vec<&str> = d.datasets.iter().map(|x| x.path.as_str()).collect();
@@ -286,7 +286,7 @@ fn discovery_over_fixture_trees() {
     let all = discovery::discover(&walk(&fixtures()));
     let dumps: Vec<_> = all.datasets.iter().filter(|x| x.kind == DatasetKind::PassDump).collect();
     assert_eq!(dumps.len(), 4);
-    assert!(dumps.iter().all(|x| x.views.contains(&"Memory Reuse".to_owned())));
+    assert!(dumps.iter().all(|x| x.views.iter().any(|v| v.title() == "Memory Reuse")));
     assert_eq!(all.datasets.iter().filter(|x| x.kind == DatasetKind::Runtime).count(), 18);
 }
 
@@ -330,11 +330,11 @@ fn discovery_multi_rank_and_rules() {
     assert_eq!(d.datasets[1].group, g);
     assert_eq!(d.datasets[3].group, None);
     assert!(d.datasets[1].missing.iter().any(|m| m.starts_with("no deps.json")));
-    assert_eq!(d.datasets[2].views, vec!["IR Pass Trace".to_owned(), "Memory Reuse".to_owned()]);
+    assert_eq!(d.datasets[2].views.iter().map(|v| v.title()).collect::<Vec<_>>(), vec!["IR Pass Trace", "Memory Reuse"]);
     let dfx = &d.datasets[3];
     assert_eq!(dfx.name_map, Some(11));
     assert_eq!(dfx.missing, vec!["no chip_swimlane_records.json: no swimlane (deps.json alone gives the dependency graph)".to_owned()]);
-    assert_eq!(dfx.views, vec!["Task Dependency Graph".to_owned()]);
+    assert_eq!(dfx.views.iter().map(|v| v.title()).collect::<Vec<_>>(), vec!["Task Dependency Graph"]);
     // dispatch_program.json, deps_viewer.txt, .git, node_modules, manifest
     assert_eq!(d.ignored_files, 5);
 }

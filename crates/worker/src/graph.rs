@@ -24,13 +24,17 @@ use pypto_analysis::deps_graph::{DepsGraph, NO_TASK};
 use pypto_analysis::edge_modes::{self, EdgeMode, EdgeSelection};
 use pypto_analysis::timeline_query::fuzzy_score;
 use pypto_formats::{deps, name_map::NameMap};
-use pypto_protocol::{DepGraphHeader, FromWorker, DEP_MODE_NAMES};
+use pypto_protocol::datasets::Progress;
+use pypto_protocol::dep_graph::{
+    columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest,
+};
+use pypto_protocol::{FromWorker, TaskId};
 use wasm_bindgen::JsCast;
 
 use crate::session::SESSION;
-use crate::transport::{self, Columns};
+use crate::transport::{self, Columns, Reply};
 
-use pypto_protocol::{
+use pypto_protocol::dep_graph::{
     DEP_KIND_AIC as KIND_AIC, DEP_KIND_AIV as KIND_AIV, DEP_KIND_ALLOC as KIND_ALLOC, DEP_KIND_DUMMY as KIND_DUMMY,
     DEP_KIND_MIX as KIND_MIX,
 };
@@ -63,7 +67,7 @@ fn markers(graph: &DepsGraph, d: &deps::Deps, kind: &[u8]) -> Vec<u8> {
 
 /// Layout size of a node (CSS px at zoom 1).
 const NODE_W: f32 = 150.0;
-const NODE_H: f32 = pypto_protocol::DEP_NODE_HEIGHT;
+const NODE_H: f32 = pypto_protocol::dep_graph::DEP_NODE_HEIGHT;
 
 /// One dataset's graph, kept while the same folder stays open.
 struct Built {
@@ -74,7 +78,7 @@ struct Built {
     block_num: Vec<u32>,
     name_index: Vec<u32>,
     names: Vec<String>,
-    task_ids: Vec<String>,
+    task_ids: Vec<TaskId>,
     /// `MARK_FIRE` | `MARK_STAR` per node (runtime-formats.md §5.4).
     markers: Vec<u8>,
     /// The parsed deps.json (tensor arguments and edge annotations for the details).
@@ -165,15 +169,6 @@ fn warm_up() {
     WARM_UP_MS.set(now_ms() - started);
 }
 
-fn error(message: String) {
-    transport::post(&FromWorker::Error { message }, None);
-}
-
-/// `r<ring>t<local>` of a packed task id.
-pub(crate) fn rt_label(task_id: u64) -> String {
-    format!("r{}t{}", (task_id >> 32) & 0xFF, task_id & 0xFFFF_FFFF)
-}
-
 fn kind_of(kernels: [i64; 3]) -> u8 {
     let aic = kernels[0] >= 0;
     let aiv = kernels[1] >= 0 || kernels[2] >= 0;
@@ -226,7 +221,7 @@ fn build(generation: u64, dataset_id: u32, deps_parsed: deps::Deps, names: Optio
         kind.push(k);
         block_num.push(blocks);
         name_index.push(idx);
-        task_ids.push(rt_label(graph.node_ids.get(node).copied().unwrap_or(0)));
+        task_ids.push(TaskId(graph.node_ids.get(node).copied().unwrap_or(0)));
     }
     let markers = markers(&graph, d, &kind);
     let warnings = selections.iter().filter_map(EdgeSelection::warning).take(1).chain(d.warnings.iter().take(5).cloned()).collect();
@@ -246,29 +241,27 @@ fn build(generation: u64, dataset_id: u32, deps_parsed: deps::Deps, names: Optio
     }
 }
 
-/// `ToWorker::DepGraph`: (re)build the dataset's graph if needed, lay out `mode`'s edges, post.
-pub(crate) async fn post(request_id: u32, dataset_id: u32, mode: String, left_right: bool) {
-    let Some(mode_index) = DEP_MODE_NAMES.iter().position(|m| *m == mode) else {
-        return error(format!("unknown edge mode {mode:?}"));
-    };
+/// `ToWorker::DepGraph`: (re)build the dataset's graph if needed, lay out `mode`'s edges, answer.
+pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest>) {
+    let DepGraphRequest { dataset_id, mode, left_right } = request;
     let (generation, file) = SESSION.with_borrow(|s| (s.generation, s.runtime.get(&dataset_id).and_then(|d| d.deps_file.clone())));
     let fresh = BUILT.with_borrow(|b| b.as_ref().is_some_and(|b| b.generation == generation && b.dataset_id == dataset_id));
     if !fresh {
         let Some((entry, source)) = file else {
-            return error(format!("dataset {dataset_id} has no deps.json: the Task Dependency Graph needs one"));
+            return reply.fail(format!("dataset {dataset_id} has no deps.json: the Task Dependency Graph needs one"));
         };
         warm_up_for(entry.size_bytes);
         let path = entry.path.clone();
         let mut on_progress = |done_bytes, total_bytes| {
-            transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);
+            transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes }), None);
         };
         let bytes = match crate::reading::read_bytes(&source, &mut on_progress).await {
             Ok(b) => b,
-            Err(message) => return error(format!("{}: {message}", entry.path)),
+            Err(message) => return reply.fail(format!("{}: {message}", entry.path)),
         };
         let parsed = match deps::parse(&entry.path, &bytes) {
             Ok(p) => p,
-            Err(e) => return error(e.to_string()),
+            Err(e) => return reply.fail(e.to_string()),
         };
         drop(bytes);
         let built = SESSION.with_borrow(|s| {
@@ -278,15 +271,18 @@ pub(crate) async fn post(request_id: u32, dataset_id: u32, mode: String, left_ri
         });
         BUILT.with_borrow_mut(|b| *b = Some(built));
     }
-    BUILT.with_borrow(|b| {
-        if let Some(b) = b.as_ref() {
-            post_layout(b, request_id, mode_index, left_right);
-        }
+    let laid_out = BUILT.with_borrow(|b| match b.as_ref() {
+        Some(b) => layout(b, mode, left_right),
+        None => Err("the dependency graph was not built".to_owned()),
     });
+    match laid_out {
+        Ok((header, columns)) => reply.send_with(header, columns),
+        Err(message) => reply.fail(message),
+    }
 }
 
-fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) {
-    let Some(sel) = b.selections.get(mode_index) else { return };
+fn layout(b: &Built, mode: EdgeMode, left_right: bool) -> Result<(DepGraphHeader, Columns), String> {
+    let sel = b.selections.get(mode.index()).ok_or_else(|| format!("no edge selection for mode {}", mode.as_str()))?;
     let g = &b.graph;
     let edges: Vec<(u32, u32)> =
         sel.shown.iter().filter_map(|&e| Some((*g.edge_pred.get(e as usize)?, *g.edge_succ.get(e as usize)?))).collect();
@@ -298,26 +294,20 @@ fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) 
     let mut control = |p: dag_layout::Progress| {
         if big {
             let label = format!("laying out the graph: {}", p.phase.as_str());
-            transport::post(
-                &FromWorker::Progress { path: label, done_bytes: u64::from(p.step), total_bytes: u64::from(p.steps.max(1)) },
-                None,
-            );
+            let progress = Progress { path: label, done_bytes: u64::from(p.step), total_bytes: u64::from(p.steps.max(1)) };
+            transport::post(&FromWorker::Progress(progress), None);
         }
         true
     };
-    let layout = match dag_layout::layout(&sizes, &edges, &opts, &mut control) {
-        Ok(l) => l,
-        Err(e) => return error(format!("dependency graph layout failed: {e}")),
-    };
+    let layout = dag_layout::layout(&sizes, &edges, &opts, &mut control).map_err(|e| format!("dependency graph layout failed: {e}"))?;
     let layout_ms = now_ms() - started;
     let mut warnings = b.warnings.clone();
     if !layout.reversed_edges.is_empty() {
         warnings.push(format!("the graph has a cycle: {} edge(s) drawn reversed to lay it out", layout.reversed_edges.len()));
     }
     let header = DepGraphHeader {
-        request_id,
         dataset_id: b.dataset_id,
-        mode: DEP_MODE_NAMES.get(mode_index).copied().unwrap_or("full").to_string(),
+        mode,
         left_right,
         task_ids: b.task_ids.clone(),
         names: b.names.clone(),
@@ -330,21 +320,21 @@ fn post_layout(b: &Built, request_id: u32, mode_index: usize, left_right: bool) 
     };
     let n = g.node_count();
     let mut columns = Columns::new();
-    columns.f64("x", &layout.x.iter().map(|&v| f64::from(v)).collect::<Vec<_>>());
-    columns.f64("y", &layout.y.iter().map(|&v| f64::from(v)).collect::<Vec<_>>());
-    columns.f64("w", &vec![f64::from(NODE_W); n]);
-    columns.f64("h", &vec![f64::from(NODE_H); n]);
-    columns.u8("kind", &b.kind);
-    columns.u32("block_num", &b.block_num);
-    columns.u32("name_index", &b.name_index);
-    columns.u8("markers", &b.markers);
-    columns.u32("pred", &edges.iter().map(|e| e.0).collect::<Vec<_>>());
-    columns.u32("succ", &edges.iter().map(|e| e.1).collect::<Vec<_>>());
-    columns.u32("point_offsets", &layout.edge_offsets);
-    columns.f64("points", &layout.points.iter().flat_map(|p| [f64::from(p[0]), f64::from(p[1])]).collect::<Vec<_>>());
-    columns.u32("full_pred", &g.edge_pred);
-    columns.u32("full_succ", &g.edge_succ);
-    transport::post(&FromWorker::DepGraph(header), Some(columns));
+    columns.f64(col::X, &layout.x.iter().map(|&v| f64::from(v)).collect::<Vec<_>>());
+    columns.f64(col::Y, &layout.y.iter().map(|&v| f64::from(v)).collect::<Vec<_>>());
+    columns.f64(col::W, &vec![f64::from(NODE_W); n]);
+    columns.f64(col::H, &vec![f64::from(NODE_H); n]);
+    columns.u8(col::KIND, &b.kind);
+    columns.u32(col::BLOCK_NUM, &b.block_num);
+    columns.u32(col::NAME_INDEX, &b.name_index);
+    columns.u8(col::MARKERS, &b.markers);
+    columns.u32(col::PRED, &edges.iter().map(|e| e.0).collect::<Vec<_>>());
+    columns.u32(col::SUCC, &edges.iter().map(|e| e.1).collect::<Vec<_>>());
+    columns.u32(col::POINT_OFFSETS, &layout.edge_offsets);
+    columns.f64(col::POINTS, &layout.points.iter().flat_map(|p| [f64::from(p[0]), f64::from(p[1])]).collect::<Vec<_>>());
+    columns.u32(col::FULL_PRED, &g.edge_pred);
+    columns.u32(col::FULL_SUCC, &g.edge_succ);
+    Ok((header, columns))
 }
 
 fn dims(d: &deps::Deps, r: deps::DimRange) -> String {
@@ -358,7 +348,8 @@ fn dtype(d: &deps::Deps, i: u32) -> String {
 
 /// `ToWorker::DepNodeDetails`: the node's tensor arguments (from deps.json `tasks[].args`) and
 /// the annotation rows of its in- and out-edges.
-pub(crate) fn post_node_details(dataset_id: u32, node: u32) {
+pub(crate) fn node_details(r: &DepNodeDetailsRequest) -> Result<DepNodeDetails, String> {
+    let (dataset_id, node) = (r.dataset_id, r.node);
     let reply = BUILT.with_borrow(|b| {
         let built = b.as_ref().filter(|b| b.dataset_id == dataset_id)?;
         let (g, d) = (&built.graph, &built.deps);
@@ -395,7 +386,7 @@ pub(crate) fn post_node_details(dataset_id: u32, node: u32) {
                 }
                 edges.push(vec![
                     dir.to_string(),
-                    built.task_ids.get(peer as usize).cloned().unwrap_or_default(),
+                    built.task_ids.get(peer as usize).map(ToString::to_string).unwrap_or_default(),
                     ann.source.get(r).and_then(|&s| d.source_names.get(s as usize)).cloned().unwrap_or_else(|| "-".to_string()),
                     f.join(","),
                     ann.arg.get(r).copied().unwrap_or(-1).to_string(),
@@ -410,28 +401,25 @@ pub(crate) fn post_node_details(dataset_id: u32, node: u32) {
         for edge in g.out_edges(node) {
             push("out →", edge, g.edge_succ.get(edge).copied().unwrap_or(0));
         }
-        Some(FromWorker::DepNodeDetails { dataset_id, node, args, edges })
+        Some(DepNodeDetails { dataset_id, node, args, edges })
     });
-    match reply {
-        Some(msg) => transport::post(&msg, None),
-        None => error(format!("dependency graph of dataset {dataset_id} is not built")),
-    }
+    reply.ok_or_else(|| format!("dependency graph of dataset {dataset_id} is not built"))
 }
 
 /// Most hits a `DepSearchHits` carries.
 const MAX_SEARCH_HITS: usize = 10_000;
 
 /// `ToWorker::DepSearch` (see the module doc).
-pub(crate) fn post_search(dataset_id: u32, query: &str) {
+pub(crate) fn search(r: &DepSearchRequest) -> Result<DepSearchHits, String> {
+    let (dataset_id, query) = (r.dataset_id, r.query.as_str());
     let reply = BUILT.with_borrow(|b| {
         let built = b.as_ref().filter(|b| b.dataset_id == dataset_id)?;
         let q = query.trim().to_lowercase();
         let mut hits: Vec<u32> = Vec::new();
-        let exact = q.strip_prefix('r').and_then(|rest| rest.split_once('t')).is_some_and(|(r, t)| {
-            !r.is_empty() && !t.is_empty() && r.bytes().all(|c| c.is_ascii_digit()) && t.bytes().all(|c| c.is_ascii_digit())
-        });
-        if exact {
-            hits.extend(built.task_ids.iter().position(|t| *t == q).map(|i| i as u32));
+        // `rXtY` / `tY`: that task exactly (a decimal is a name to match, not an id).
+        let exact = q.starts_with(['r', 't']).then(|| q.parse::<TaskId>().ok()).flatten();
+        if let Some(task) = exact {
+            hits.extend(built.task_ids.iter().position(|t| *t == task).map(|i| i as u32));
         } else if !q.is_empty() {
             let scores: Vec<Option<i64>> = built.names.iter().map(|n| fuzzy_score(n, &q)).collect();
             let mut ranked: Vec<(i64, u32)> = built
@@ -445,10 +433,7 @@ pub(crate) fn post_search(dataset_id: u32, query: &str) {
         }
         let total = hits.len() as u64;
         hits.truncate(MAX_SEARCH_HITS);
-        Some(FromWorker::DepSearchHits { dataset_id, query: query.to_string(), nodes: hits, total })
+        Some(DepSearchHits { dataset_id, query: query.to_string(), nodes: hits, total })
     });
-    match reply {
-        Some(msg) => transport::post(&msg, None),
-        None => error(format!("dependency graph of dataset {dataset_id} is not built")),
-    }
+    reply.ok_or_else(|| format!("dependency graph of dataset {dataset_id} is not built"))
 }

@@ -7,7 +7,7 @@ use pypto_analysis::perf_panel::paths;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::timeline::{self, TimelineBuilder};
 use pypto_formats::{cpm, name_map};
-use pypto_protocol::{DatasetSummary, DepsSummary, RecordsSummary};
+use pypto_protocol::datasets::{DatasetSummary, DepsSummary, RecordsSummary};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
@@ -252,7 +252,7 @@ pub(crate) async fn export_trace(
 /// them (encoded in `columns.tables`).
 #[derive(Serialize, Deserialize)]
 pub(crate) struct PathResult {
-    pub(crate) data: pypto_protocol::PerfPathsData,
+    pub(crate) data: pypto_protocol::perf::PerfPathsData,
     pub(crate) gap_us: Vec<f64>,
 }
 

@@ -19,7 +19,9 @@ use std::io::{Read, Write};
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_formats::name_map::NameMap;
-use pypto_protocol::{DatasetSummary, EntryMeta, FromWorker, TimelineHeader};
+use pypto_protocol::datasets::{DatasetSummary, EntryMeta};
+use pypto_protocol::timeline::TimelineHeader;
+use pypto_protocol::FromWorker;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -6,6 +6,7 @@
 //! reported to the page (`FromWorker::Panic`) before the instance traps; the page then
 //! restarts the worker.
 
+mod dispatch;
 mod graph;
 mod job_work;
 mod jobs;
@@ -43,8 +44,8 @@ pub fn start() {
             return;
         }
         match transport::decode_request(&data) {
-            Ok((msg, files)) => session::handle(msg, &files),
-            Err(message) => transport::post(&FromWorker::Error { message }, None),
+            Ok(incoming) => dispatch::handle(incoming),
+            Err((id, message)) => transport::fail(id, message),
         }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));

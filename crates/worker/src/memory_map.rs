@@ -11,10 +11,12 @@ use std::collections::HashMap;
 
 use pypto_analysis::memory_map::{self, BackendChoice, Chip};
 use pypto_formats::{discovery, passes_dump};
-use pypto_protocol::{EntryMeta, FromWorker, MemBoxRow, MemFunctionMap, MemReservedRow, MemRingTileRow, MemSpaceRow, MemoryMapData};
+use pypto_protocol::datasets::EntryMeta;
+use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemReservedRow, MemRingTileRow, MemSpaceRow, MemoryMapData, MemoryMapRequest};
 use wasm_bindgen::JsValue;
 
-use crate::{passes, reading, transport};
+use crate::transport::Reply;
+use crate::{passes, reading};
 
 /// Files beside a pass dump that can name its chip, in the order they are tried.
 #[derive(Default, Clone)]
@@ -96,15 +98,16 @@ async fn choose_chip(dataset_id: u32, requested: Option<&str>) -> Result<(Chip, 
     Ok((chip, backend, "assumed: no ptoas/*.pto, kernels/*/*.pto or compiled_meta.json names the chip".to_owned()))
 }
 
-/// Answers `MemoryMap`.
-pub(crate) fn post(dataset_id: u32, file: Option<String>, chip: Option<String>) {
+/// Answers `MemoryMap` (a snapshot without a map says why in its `error`).
+pub(crate) fn map(request: MemoryMapRequest, reply: Reply<MemoryMapRequest>) {
+    let MemoryMapRequest { dataset_id, file, chip } = request;
     wasm_bindgen_futures::spawn_local(async move {
-        let reply = build(dataset_id, file.clone(), chip.as_deref()).await.unwrap_or_else(|(data, e)| MemoryMapData {
+        let data = build(dataset_id, file.clone(), chip.as_deref()).await.unwrap_or_else(|(data, e)| MemoryMapData {
             dataset_id,
             error: Some(e),
             ..data
         });
-        transport::post(&FromWorker::MemoryMap(Box::new(reply)), None);
+        reply.send(Box::new(data));
     });
 }
 

@@ -10,10 +10,12 @@ use std::rc::Rc;
 use pypto_analysis::function_filter::{diff_function, function_choices, function_regions, FunctionChoice, FunctionRegion};
 use pypto_analysis::pass_trace::{self, RowKind};
 use pypto_formats::{discovery, pass_log, passes_dump};
-use pypto_protocol::{EntryMeta, FromWorker, LineChangeRow, PassDiffData, PassListData, PassRow, PassWarningRow};
+use pypto_protocol::datasets::EntryMeta;
+use pypto_protocol::pass_trace::{LineChangeRow, PassDiffData, PassDiffRequest, PassListData, PassListRequest, PassRow, PassWarningRow};
 use wasm_bindgen::JsValue;
 
-use crate::{reading, transport};
+use crate::reading;
+use crate::transport::Reply;
 
 /// Context rows kept beside each change when folding (as `ir_trace --context 3`).
 const CONTEXT_ROWS: u32 = 3;
@@ -112,12 +114,8 @@ async fn list(id: u32) -> Result<pass_trace::PassList, String> {
     Ok(built)
 }
 
-fn error(message: String) {
-    transport::post(&FromWorker::Error { message }, None);
-}
-
 /// Answers `PassList`.
-pub(crate) fn post_list(dataset_id: u32) {
+pub(crate) fn list_reply(dataset_id: u32, reply: Reply<PassListRequest>) {
     wasm_bindgen_futures::spawn_local(async move {
         match list(dataset_id).await {
             Ok(l) => {
@@ -141,24 +139,25 @@ pub(crate) fn post_list(dataset_id: u32) {
                     problems: l.problems.clone(),
                     unreadable: l.unreadable.iter().map(|(f, r)| format!("{f}: {r}")).collect(),
                 };
-                transport::post(&FromWorker::PassList(data), None);
+                reply.send(data);
             }
-            Err(e) => error(e),
+            Err(e) => reply.fail(e),
         }
     });
 }
 
-/// Answers `PassDiff`.
-pub(crate) fn post_diff(dataset_id: u32, pass: u32, function: Option<String>) {
+/// Answers `PassDiff` (a diff that could not be made says why in its `error`).
+pub(crate) fn diff_reply(request: PassDiffRequest, reply: Reply<PassDiffRequest>) {
+    let PassDiffRequest { dataset_id, pass, function } = request;
     wasm_bindgen_futures::spawn_local(async move {
-        let reply = diff(dataset_id, pass, function.clone()).await.unwrap_or_else(|e| PassDiffData {
+        let data = diff(dataset_id, pass, function.clone()).await.unwrap_or_else(|e| PassDiffData {
             dataset_id,
             pass,
             function,
             error: Some(e),
             ..PassDiffData::default()
         });
-        transport::post(&FromWorker::PassDiff(Box::new(reply)), None);
+        reply.send(Box::new(data));
     });
 }
 

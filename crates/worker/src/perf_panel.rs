@@ -13,11 +13,11 @@ use std::collections::HashMap;
 use pypto_analysis::function_stats;
 use pypto_analysis::perf_panel::{overview, setup_leaderboard};
 use pypto_analysis::runtime_model::RuntimeModel;
-use pypto_analysis::tasks;
-use pypto_protocol::{FromWorker, FunctionPerfRow, KernelStatsRow, PerfOverview, PerfPanelData, SetupRow};
+
+use pypto_protocol::perf::{FunctionPerfRow, KernelStatsRow, PerfOverview, PerfPanelData, SetupRow};
+use pypto_protocol::TaskId;
 
 use crate::session::SESSION;
-use crate::transport;
 
 /// What the tables need of the records (the rest of the facts is in the model).
 struct Facts {
@@ -67,8 +67,7 @@ fn setup_rows(entries: &[setup_leaderboard::SetupEntry]) -> Vec<SetupRow> {
     entries
         .iter()
         .map(|e| SetupRow {
-            task_id: e.task_id.to_string(),
-            task_label: tasks::task_id_display(e.task_id),
+            task_id: TaskId(e.task_id),
             core_id: e.core_id,
             setup_us: e.setup_us,
             exec_us: e.exec_us,
@@ -152,8 +151,12 @@ fn build(dataset_id: u32, model: &RuntimeModel, facts: &Facts) -> PerfPanelData 
     }
 }
 
-/// The tables of `dataset_id`, built on the first call.
-fn tables(dataset_id: u32) -> Option<PerfPanelData> {
+/// `ToWorker::PerfPanel`: the tables of `dataset_id`, built on the first call.
+pub(crate) fn tables(dataset_id: u32) -> Result<PerfPanelData, String> {
+    tables_of(dataset_id).ok_or_else(|| format!("dataset {dataset_id} has no chip swimlane records: no performance analysis"))
+}
+
+fn tables_of(dataset_id: u32) -> Option<PerfPanelData> {
     let generation = SESSION.with_borrow(|s| s.generation);
     let cached = STORE.with_borrow(|s| if s.generation == generation { s.built.get(&dataset_id).cloned() } else { None });
     if cached.is_some() {
@@ -172,16 +175,4 @@ fn tables(dataset_id: u32) -> Option<PerfPanelData> {
         }
     });
     Some(data)
-}
-
-/// Answers `PerfPanel { dataset_id }`.
-pub(crate) fn post(dataset_id: u32) {
-    let data = tables(dataset_id);
-    match data {
-        Some(data) => transport::post(&FromWorker::PerfPanel(data), None),
-        None => transport::post(
-            &FromWorker::Error { message: format!("dataset {dataset_id} has no chip swimlane records: no performance analysis") },
-            None,
-        ),
-    }
 }

@@ -11,13 +11,14 @@ use std::collections::HashMap;
 
 use pypto_analysis::perf_panel::gap_blocker::{self, GapBlockerTable};
 use pypto_analysis::perf_panel::paths::{PathInfo, PathTables};
-use pypto_analysis::tasks::task_id_display;
-use pypto_protocol::{
-    ChainRow, CriticalPathInfo, EarlyDispatchRow, FamilyShareRow, FromWorker, GapRow, PathTaskRow, PerfPathsData, StallShareRow,
+use pypto_protocol::perf::{
+    ChainRow, CriticalPathInfo, EarlyDispatchRow, FamilyShareRow, GapRow, GapThreshold, GapThresholdRequest, PathTaskRow, PerfPathsData,
+    PerfPathsRequest, StallShareRow,
 };
+use pypto_protocol::TaskId;
 
 use crate::session::SESSION;
-use crate::transport;
+use crate::transport::Reply;
 
 /// One dataset's tables: what the page gets, and the gap column the threshold check reads.
 struct Stored {
@@ -29,9 +30,17 @@ struct Stored {
 struct Store {
     /// The session generation these tables belong to.
     generation: u64,
-    /// Datasets whose tables a job is computing.
-    pending: Vec<u32>,
+    /// Datasets whose tables a job is computing, with the requests waiting for them: the
+    /// tables' and the gap-threshold checks'.
+    pending: HashMap<u32, Waiting>,
     datasets: HashMap<u32, Stored>,
+}
+
+/// Requests that wait for a dataset's tables.
+#[derive(Default)]
+struct Waiting {
+    tables: Vec<Reply<PerfPathsRequest>>,
+    thresholds: Vec<(String, Reply<GapThresholdRequest>)>,
 }
 
 thread_local! {
@@ -66,66 +75,67 @@ fn with_stored<R>(dataset_id: u32, f: impl FnOnce(&Stored) -> R) -> Option<R> {
     STORE.with_borrow(|s| if s.generation == generation { s.datasets.get(&dataset_id).map(f) } else { None })
 }
 
-fn error(message: String) {
-    transport::post(&FromWorker::Error { message }, None);
-}
-
-/// `ToWorker::PerfPaths`: the stored tables, or computes them (once; a request while they
-/// are computed is answered when they are done).
-pub(crate) fn post(dataset_id: u32) {
+/// `ToWorker::PerfPaths`: the stored tables, or computes them (once; a request while they are
+/// computed is answered when they are done).
+pub(crate) fn paths(dataset_id: u32, reply: Reply<PerfPathsRequest>) {
     if let Some(data) = with_stored(dataset_id, |s| s.data.clone()) {
-        return transport::post(&FromWorker::PerfPaths(data), None);
+        return reply.send(data);
     }
     let generation = SESSION.with_borrow(|s| s.generation);
     let has_model = SESSION.with_borrow(|s| s.runtime.get(&dataset_id).is_some_and(|d| d.model.is_some()));
+    if !has_model {
+        return reply.fail(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)"));
+    }
     let start = STORE.with_borrow_mut(|s| {
         if s.generation != generation {
             *s = Store { generation, ..Store::default() };
         }
-        if !has_model {
-            return Err(());
-        }
-        if s.pending.contains(&dataset_id) {
-            return Ok(false);
-        }
-        s.pending.push(dataset_id);
-        Ok(true)
+        let start = !s.pending.contains_key(&dataset_id);
+        s.pending.entry(dataset_id).or_default().tables.push(reply);
+        start
     });
-    match start {
-        Err(()) => return error(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)")),
-        Ok(false) => return,
-        Ok(true) => {}
+    if !start {
+        return;
     }
     wasm_bindgen_futures::spawn_local(async move {
         let result = compute(generation, dataset_id).await;
-        STORE.with_borrow_mut(|s| s.pending.retain(|&d| d != dataset_id));
+        let waiting = STORE.with_borrow_mut(|s| s.pending.remove(&dataset_id)).unwrap_or_default();
         if SESSION.with_borrow(|s| s.generation) != generation {
             return;
         }
-        match result {
-            Ok(data) => transport::post(&FromWorker::PerfPaths(data), None),
-            Err(message) => error(message),
+        for reply in waiting.tables {
+            reply.answer(result.clone());
+        }
+        for (text, reply) in waiting.thresholds {
+            reply.answer(threshold(dataset_id, text));
         }
     });
 }
 
-/// `ToWorker::GapThreshold`: the analysis' own validation and row filter.
-pub(crate) fn post_gap_threshold(dataset_id: u32, text: String) {
-    let Some(result) = with_stored(dataset_id, |s| gap_blocker::parse_threshold_us(&text).map(|t| s.gaps.above(t))) else {
-        if STORE.with_borrow(|s| s.pending.contains(&dataset_id)) {
-            return; // the tables are being computed; the page checks its threshold when they come
+/// `ToWorker::GapThreshold`: the analysis' own validation and row filter (answered once the
+/// tables are computed when they are being computed).
+pub(crate) fn gap_threshold(request: GapThresholdRequest, reply: Reply<GapThresholdRequest>) {
+    let GapThresholdRequest { dataset_id, text } = request;
+    let waiting = STORE.with_borrow_mut(|s| match s.pending.get_mut(&dataset_id) {
+        Some(w) => {
+            w.thresholds.push((text.clone(), reply));
+            None
         }
-        return error(format!("dataset {dataset_id} has no gap table"));
-    };
+        None => Some(reply),
+    });
+    if let Some(reply) = waiting {
+        reply.answer(threshold(dataset_id, text));
+    }
+}
+
+fn threshold(dataset_id: u32, text: String) -> Result<GapThreshold, String> {
+    let result = with_stored(dataset_id, |s| gap_blocker::parse_threshold_us(&text).map(|t| s.gaps.above(t)))
+        .ok_or_else(|| format!("dataset {dataset_id} has no gap table"))?;
     let (error, above) = match result {
         Ok(rows) => (None, rows.into_iter().map(|r| r as u32).collect()),
         Err(message) => (Some(message), Vec::new()),
     };
-    transport::post(&FromWorker::GapThreshold { dataset_id, text, error, above }, None);
-}
-
-fn id(task_id: u64) -> (String, String) {
-    (task_id.to_string(), task_id_display(task_id))
+    Ok(GapThreshold { dataset_id, text, error, above })
 }
 
 fn path_info(p: PathInfo) -> CriticalPathInfo {
@@ -134,19 +144,15 @@ fn path_info(p: PathInfo) -> CriticalPathInfo {
         tasks: p
             .tasks
             .into_iter()
-            .map(|t| {
-                let (task_id, label) = id(t.task_id);
-                PathTaskRow {
-                    task_id,
-                    label,
-                    name: t.name,
-                    start_us: t.start_us,
-                    end_us: t.end_us,
-                    dur_us: t.dur_us,
-                    compute_us: t.compute_us,
-                    stall_us: t.stall_us,
-                    stall_kind: t.stall_kind.map(str::to_string),
-                }
+            .map(|t| PathTaskRow {
+                task_id: TaskId(t.task_id),
+                name: t.name,
+                start_us: t.start_us,
+                end_us: t.end_us,
+                dur_us: t.dur_us,
+                compute_us: t.compute_us,
+                stall_us: t.stall_us,
+                stall_kind: t.stall_kind.map(str::to_string),
             })
             .collect(),
         length_us: p.length_us,
@@ -159,11 +165,9 @@ pub(crate) fn to_protocol(dataset_id: u32, t: PathTables) -> PerfPathsData {
     let g = &t.gap_blocker;
     let gap_rows = (0..g.len())
         .map(|i| {
-            let (task_id, label) = id(g.task_id.get(i).copied().unwrap_or(0));
             let blocker = g.blocker_task_id.get(i).copied().flatten();
             GapRow {
-                task_id,
-                label,
+                task_id: TaskId(g.task_id.get(i).copied().unwrap_or(0)),
                 name: g.name.get(i).cloned().unwrap_or_default(),
                 start_us: g.start_us.get(i).copied().unwrap_or(0.0),
                 end_us: g.end_us.get(i).copied().unwrap_or(0.0),
@@ -171,8 +175,7 @@ pub(crate) fn to_protocol(dataset_id: u32, t: PathTables) -> PerfPathsData {
                 gap_start_us: g.gap_start_us.get(i).copied().unwrap_or(0.0),
                 gap_end_us: g.gap_end_us.get(i).copied().unwrap_or(0.0),
                 cause: g.cause.get(i).map_or("", |c| c.as_str()).to_string(),
-                blocker_task_id: blocker.map(|b| b.to_string()),
-                blocker_label: blocker.map(task_id_display),
+                blocker_task_id: blocker.map(TaskId),
                 stall_us: g.stall_us.get(i).copied().unwrap_or(0.0),
             }
         })
@@ -181,25 +184,20 @@ pub(crate) fn to_protocol(dataset_id: u32, t: PathTables) -> PerfPathsData {
     let early_rows = early.map(|e| {
         e.rows
             .iter()
-            .map(|r| {
-                let (task_id, label) = id(r.task_id);
-                EarlyDispatchRow {
-                    task_id,
-                    label,
-                    preds: r.preds as u64,
-                    flagged: r.flagged,
-                    staged_in_phase: r.staged_in_phase,
-                    blocks: r.blocks as u64,
-                    first_dispatch_us: r.first_dispatch_us,
-                    last_pred_task_id: r.last_pred_task_id.map(|p| p.to_string()),
-                    last_pred_label: r.last_pred_task_id.map(task_id_display),
-                    last_pred_fin_us: r.last_pred_fin_us,
-                    dispatched_early: r.dispatched_early,
-                    early_blocks: r.early_blocks as u64,
-                    max_lead_us: r.max_lead_us,
-                    lead_start_us: r.lead_start_us,
-                    lead_end_us: r.lead_end_us,
-                }
+            .map(|r| EarlyDispatchRow {
+                task_id: TaskId(r.task_id),
+                preds: r.preds as u64,
+                flagged: r.flagged,
+                staged_in_phase: r.staged_in_phase,
+                blocks: r.blocks as u64,
+                first_dispatch_us: r.first_dispatch_us,
+                last_pred_task_id: r.last_pred_task_id.map(TaskId),
+                last_pred_fin_us: r.last_pred_fin_us,
+                dispatched_early: r.dispatched_early,
+                early_blocks: r.early_blocks as u64,
+                max_lead_us: r.max_lead_us,
+                lead_start_us: r.lead_start_us,
+                lead_end_us: r.lead_end_us,
             })
             .collect()
     });
@@ -209,8 +207,7 @@ pub(crate) fn to_protocol(dataset_id: u32, t: PathTables) -> PerfPathsData {
                 let ids = c.chain(i);
                 let timing = t.chain_timing.get(i);
                 ChainRow {
-                    task_ids: ids.iter().map(u64::to_string).collect(),
-                    labels: ids.iter().copied().map(task_id_display).collect(),
+                    task_ids: ids.iter().copied().map(TaskId).collect(),
                     exec_us: timing.and_then(|x| x.exec_us),
                     start_us: timing.and_then(|x| x.start_us),
                     end_us: timing.and_then(|x| x.end_us),

@@ -7,7 +7,10 @@ use std::collections::HashMap;
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_formats::discovery;
 use pypto_formats::{deps, manifest, name_map, passes_dump, records, FormatError};
-use pypto_protocol::{DatasetFile, DatasetInfo, DatasetKind, DatasetSummary, EntryMeta, FileError, FromWorker, PassDumpSummary, ToWorker};
+use pypto_protocol::datasets::{
+    DatasetFile, DatasetInfo, DatasetLoaded, DatasetSummary, Datasets, EntryMeta, FileError, LoadFinished, PassDumpSummary, Progress,
+};
+use pypto_protocol::FromWorker;
 use wasm_bindgen::JsValue;
 
 use crate::reading;
@@ -46,55 +49,6 @@ thread_local! {
     pub(crate) static SESSION: RefCell<Session> = RefCell::new(Session::default());
 }
 
-/// Dispatches one request from the page.
-pub fn handle(msg: ToWorker, files: &js_sys::Array) {
-    match msg {
-        ToWorker::OpenFolder { source_label, entries } => {
-            let sources: Vec<JsValue> = files.iter().collect();
-            wasm_bindgen_futures::spawn_local(open_entries(source_label, entries, sources));
-        }
-        ToWorker::OpenUrl { url } => wasm_bindgen_futures::spawn_local(open_url(url)),
-        ToWorker::Timeline { timeline_id, dataset_ids } => crate::timelines::post_timeline(timeline_id, &dataset_ids),
-        // Chrome-trace timelines answer their own queries (`traces`); the chip ones otherwise.
-        ToWorker::BarDetails { timeline_id, bar } if crate::traces::bar_details(timeline_id, bar) => {}
-        ToWorker::BarDetails { timeline_id, bar } => crate::timelines::post_bar_details(timeline_id, bar),
-        ToWorker::Dependencies { timeline_id, bar, depth } if crate::traces::dependencies(timeline_id, bar, depth) => {}
-        ToWorker::Dependencies { timeline_id, bar, depth } => crate::timelines::post_dependencies(timeline_id, bar, depth),
-        ToWorker::Search { timeline_id, query, limit } if crate::traces::search(timeline_id, &query, limit) => {}
-        ToWorker::Search { timeline_id, query, limit } => crate::timelines::post_search(timeline_id, &query, limit),
-        ToWorker::RangeStats { timeline_id, tracks, start_us, end_us }
-            if crate::traces::range_stats(timeline_id, &tracks, start_us, end_us) => {}
-        // The page computes a chip timeline's range statistics from its own columns.
-        ToWorker::RangeStats { timeline_id, .. } => {
-            transport::post(
-                &FromWorker::Error {
-                    message: format!("timeline {timeline_id} is not a Chrome trace: its range statistics come from the page"),
-                },
-                None,
-            );
-        }
-        ToWorker::TraceTimeline { timeline_id, dataset_id, path } => crate::traces::post_timeline(timeline_id, dataset_id, path),
-        ToWorker::PerfPanel { dataset_id } => crate::perf_panel::post(dataset_id),
-        ToWorker::ExportTrace { timeline_id, window_us } => crate::timelines::post_trace_export(timeline_id, window_us),
-        ToWorker::PerfPaths { dataset_id } => crate::perf_paths::post(dataset_id),
-        ToWorker::GapThreshold { dataset_id, text } => crate::perf_paths::post_gap_threshold(dataset_id, text),
-        ToWorker::DepGraph { request_id, dataset_id, mode, left_right } => {
-            wasm_bindgen_futures::spawn_local(crate::graph::post(request_id, dataset_id, mode, left_right));
-        }
-        ToWorker::DepNodeDetails { dataset_id, node } => crate::graph::post_node_details(dataset_id, node),
-        ToWorker::DepSearch { dataset_id, query } => crate::graph::post_search(dataset_id, &query),
-        ToWorker::PassList { dataset_id } => crate::passes::post_list(dataset_id),
-        ToWorker::PassDiff { dataset_id, pass, function } => crate::passes::post_diff(dataset_id, pass, function),
-        ToWorker::MemoryMap { dataset_id, file, chip } => crate::memory_map::post(dataset_id, file, chip),
-        ToWorker::DebugPanic => debug_panic(),
-    }
-}
-
-#[allow(clippy::panic)]
-fn debug_panic() {
-    panic!("debug panic requested by the page (crash-recovery test hook)");
-}
-
 pub(crate) fn now_ms() -> f64 {
     js_sys::Date::now()
 }
@@ -107,7 +61,7 @@ fn read_error(path: &str, message: &str) -> FileError {
     FileError { path: path.to_string(), line: 0, column: 0, message: format!("could not read the file: {message}") }
 }
 
-async fn open_url(url: String) {
+pub(crate) async fn open_url(url: String) {
     let manifest_url = if std::path::Path::new(&url).extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
         url.clone()
     } else {
@@ -118,7 +72,7 @@ async fn open_url(url: String) {
         Ok(bytes) => bytes,
         Err(message) => {
             transport::post(&FromWorker::Error { message: format!("could not load the dataset manifest: {message}") }, None);
-            transport::post(&FromWorker::LoadFinished { elapsed_ms: 0.0 }, None);
+            transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0 }), None);
             return;
         }
     };
@@ -135,20 +89,12 @@ async fn open_url(url: String) {
         }
         Err(err) => {
             transport::post(&FromWorker::Error { message: format!("bad dataset manifest: {err}") }, None);
-            transport::post(&FromWorker::LoadFinished { elapsed_ms: 0.0 }, None);
+            transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0 }), None);
         }
     }
 }
 
-fn kind_of(kind: discovery::DatasetKind) -> DatasetKind {
-    match kind {
-        discovery::DatasetKind::Runtime => DatasetKind::Runtime,
-        discovery::DatasetKind::PassDump => DatasetKind::PassDump,
-        discovery::DatasetKind::ServingStrace => DatasetKind::ServingStrace,
-    }
-}
-
-async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
+pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
     let started_ms = now_ms();
     let generation = SESSION.with_borrow_mut(|s| {
         s.generation += 1;
@@ -169,18 +115,14 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
         .enumerate()
         .map(|(i, d)| DatasetInfo {
             dataset_id: i as u32,
-            kind: kind_of(d.kind),
+            kind: d.kind,
             path: d.path.clone(),
             group: d.group.clone(),
             files: d
                 .files
                 .iter()
                 .filter_map(|f| {
-                    entries.get(f.entry_index).map(|e| DatasetFile {
-                        role: format!("{:?}", f.role),
-                        path: e.path.clone(),
-                        size_bytes: e.size_bytes,
-                    })
+                    entries.get(f.entry_index).map(|e| DatasetFile { role: f.role, path: e.path.clone(), size_bytes: e.size_bytes })
                 })
                 .collect(),
             views: d.views.clone(),
@@ -188,7 +130,7 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
             notes: d.notes.clone(),
         })
         .collect();
-    transport::post(&FromWorker::Datasets { source_label, datasets: infos, ignored_files: found.ignored_files }, None);
+    transport::post(&FromWorker::Datasets(Datasets { source_label, datasets: infos, ignored_files: found.ignored_files }), None);
 
     let mut prebuilt_one = false;
     for (index, dataset) in found.datasets.iter().enumerate() {
@@ -214,9 +156,9 @@ async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Ve
         if SESSION.with_borrow(|s| s.generation) != generation {
             return;
         }
-        transport::post(&FromWorker::DatasetLoaded { dataset_id, summary }, None);
+        transport::post(&FromWorker::DatasetLoaded(DatasetLoaded { dataset_id, summary }), None);
     }
-    transport::post(&FromWorker::LoadFinished { elapsed_ms: now_ms() - started_ms }, None);
+    transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: now_ms() - started_ms }), None);
 }
 
 fn pass_dump_summary(dataset: &discovery::Dataset, entries: &[EntryMeta]) -> DatasetSummary {
@@ -244,7 +186,7 @@ pub(crate) async fn read_entry(
     let source = sources.get(entry_index)?;
     let path = entry.path.clone();
     let mut on_progress = |done_bytes, total_bytes| {
-        transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);
+        transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes }), None);
     };
     match reading::read_bytes(source, &mut on_progress).await {
         Ok(bytes) => Some((entry.path.clone(), bytes)),
@@ -292,7 +234,7 @@ pub(crate) fn bench_log(line: &str) {
 async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(&[u8]), errors: &mut Vec<FileError>) -> bool {
     let path = entry.path.clone();
     let mut on_progress = |done_bytes, total_bytes| {
-        transport::post(&FromWorker::Progress { path: path.clone(), done_bytes, total_bytes }, None);
+        transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes }), None);
     };
     let started_ms = now_ms();
     match reading::read_slices(source, sink, &mut on_progress).await {

@@ -5,33 +5,21 @@
 //! datasets' [`RuntimeModel`]s.
 
 use pypto_analysis::runtime_model::RuntimeModel;
-use pypto_analysis::timeline::{self, RenderColumns, Timeline, View};
+use pypto_analysis::timeline::{self, RenderColumns, Timeline};
 use pypto_analysis::timeline_query::{self as query, BarAt, DetailFile};
 use pypto_formats::packed::PackedU32;
-use pypto_protocol::{
-    AbsentView, Arrow, BarRef, FromWorker, LegendEntry, SearchHit, TimelineHeader, TimelineView, TrackGroupInfo, TrackInfo,
+use pypto_protocol::timeline::{
+    AbsentView, Arrow, BarDetails, BarDetailsRequest, BarRef, Dependencies, DependenciesRequest, ExportTraceRequest, LegendEntry,
+    SearchHit, SearchRequest, SearchResults, TimelineHeader, TimelineRequest, TraceExport, TrackGroupInfo, TrackInfo,
 };
 
 use crate::session::SESSION;
-use crate::transport::{self, Columns};
+use crate::transport::{Columns, Reply};
 
 /// A built timeline: the datasets it covers (in model order) and its resident index.
 pub(crate) struct StoredTimeline {
     dataset_ids: Vec<u32>,
     timeline: Timeline,
-}
-
-fn view_of(v: View) -> TimelineView {
-    match v {
-        View::Worker => TimelineView::Worker,
-        View::Scheduler => TimelineView::Scheduler,
-        View::AicpuScheduler => TimelineView::AicpuScheduler,
-        View::Orchestrator => TimelineView::Orchestrator,
-    }
-}
-
-fn error(message: String) {
-    transport::post(&FromWorker::Error { message }, None);
 }
 
 pub(crate) fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHeader {
@@ -42,14 +30,14 @@ pub(crate) fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> Tim
         groups: t
             .groups
             .iter()
-            .map(|g| TrackGroupInfo { label: g.label.clone(), view: view_of(g.view), dataset_id: ds(g.dataset), tracks: g.tracks.clone() })
+            .map(|g| TrackGroupInfo { label: g.label.clone(), view: g.view, dataset_id: ds(g.dataset), tracks: g.tracks.clone() })
             .collect(),
         tracks: t
             .tracks
             .iter()
             .map(|x| TrackInfo {
                 label: x.label.clone(),
-                view: view_of(x.view),
+                view: x.view,
                 group: x.group,
                 rows: x.rows,
                 core_type: x.core_type.map(|c| c.as_str().to_ascii_uppercase()),
@@ -57,11 +45,7 @@ pub(crate) fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> Tim
             .collect(),
         names: t.names.clone(),
         legend: t.legend.iter().map(|(k, n, b)| LegendEntry { color_key: *k, name: n.clone(), bars: *b }).collect(),
-        absent: t
-            .absent
-            .iter()
-            .map(|a| AbsentView { view: view_of(a.view), dataset_id: ds(a.dataset), reason: a.reason.clone() })
-            .collect(),
+        absent: t.absent.iter().map(|a| AbsentView { view: a.view, dataset_id: ds(a.dataset), reason: a.reason.clone() }).collect(),
         bar_count: t.bar_count() as u64,
         first_start_us: t.first_start_us,
         last_end_us: t.last_end_us,
@@ -159,19 +143,26 @@ impl timeline::ColumnSink for JsColumns {
     }
 }
 
-/// A single-dataset timeline a load job builds after its first answer: pending (the
-/// `timeline_id`s the page asked for meanwhile), or its header, query index and render columns
-/// (JS typed arrays), kept until the page asks.
+/// A single-dataset timeline a load job builds after its first answer: pending (the requests
+/// the page made meanwhile, answered when it comes), or its header, query index and render
+/// columns (JS typed arrays), kept until the page asks.
 #[allow(clippy::large_enum_variant)] // one per loaded dataset
 pub(crate) enum Prebuilt {
-    Pending(Vec<u32>),
+    Pending(Vec<(u32, Reply<TimelineRequest>)>),
     Ready { header: TimelineHeader, timeline: Timeline, columns: wasm_bindgen::JsValue },
 }
 
-/// Posts a built timeline to the page and keeps its index.
-fn hand_over(timeline_id: u32, dataset_ids: &[u32], mut header: TimelineHeader, t: Timeline, columns: &wasm_bindgen::JsValue) {
+/// Answers a timeline request with a built timeline and keeps its index.
+fn hand_over(
+    timeline_id: u32,
+    dataset_ids: &[u32],
+    mut header: TimelineHeader,
+    t: Timeline,
+    columns: &wasm_bindgen::JsValue,
+    reply: Reply<TimelineRequest>,
+) {
     header.timeline_id = timeline_id;
-    transport::post_object(&FromWorker::Timeline(header), columns);
+    reply.send_object(header, columns);
     SESSION.with_borrow_mut(|s| {
         s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: t });
     });
@@ -189,7 +180,8 @@ fn built_timeline(
 }
 
 /// Waits for a load job's timeline ([`Prebuilt`]): handed to the page at once when it asked
-/// for it meanwhile, else kept until it does.
+/// for it meanwhile (the last request; the page superseded the earlier ones), else kept until
+/// it does.
 pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: js_sys::Promise) {
     let answer = built_timeline(crate::jobs::answer(done).await);
     let waiting = SESSION.with_borrow_mut(|s| {
@@ -197,28 +189,27 @@ pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: js_
             return None;
         }
         match s.prebuilt.remove(&dataset_id) {
-            Some(Prebuilt::Pending(ids)) => Some(ids),
+            Some(Prebuilt::Pending(waiting)) => Some(waiting),
             _ => None,
         }
     });
-    let Some(waiting) = waiting else { return };
+    let Some(mut waiting) = waiting else { return };
     match answer {
         Ok((header, t, render)) => {
             crate::session::bench_log(&format!(
                 "pypto-worker timeline of dataset {dataset_id}: {} bars, built by the load job",
                 t.source.len()
             ));
-            // The page shows the last timeline it asked for.
-            match waiting.last() {
-                Some(&timeline_id) => hand_over(timeline_id, &[dataset_id], header, t, &render),
+            match waiting.pop() {
+                Some((timeline_id, reply)) => hand_over(timeline_id, &[dataset_id], header, t, &render, reply),
                 None => SESSION.with_borrow_mut(|s| {
                     s.prebuilt.insert(dataset_id, Prebuilt::Ready { header, timeline: t, columns: render });
                 }),
             }
         }
         Err(message) => {
-            if !waiting.is_empty() {
-                error(format!("the timeline could not be built: {message}"));
+            if let Some((_, reply)) = waiting.pop() {
+                reply.fail(format!("the timeline could not be built: {message}"));
             }
         }
     }
@@ -241,13 +232,15 @@ pub(crate) fn build_columns(models: &[(&str, &RuntimeModel)]) -> (Timeline, js_s
 
 /// `ToWorker::Timeline`: the load job's prebuilt timeline of one dataset (its columns handed
 /// over once), else one a job builds from the datasets' files (the resident models keep no
-/// scheduler phases to lay out); posts header + columns and keeps the index.
-pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
+/// scheduler phases to lay out); answers header + columns and keeps the index.
+pub(crate) fn timeline(request: TimelineRequest, reply: Reply<TimelineRequest>) {
+    let TimelineRequest { timeline_id, dataset_ids } = request;
     // The load job's timeline of a single dataset: ready, or to be handed over when it comes.
-    let prebuilt = match dataset_ids {
+    let mut reply = Some(reply);
+    let prebuilt = match dataset_ids.as_slice() {
         [d] => SESSION.with_borrow_mut(|s| match s.prebuilt.get_mut(d) {
             Some(Prebuilt::Pending(waiting)) => {
-                waiting.push(timeline_id);
+                waiting.extend(reply.take().map(|r| (timeline_id, r)));
                 Some(None)
             }
             Some(Prebuilt::Ready { .. }) => s.prebuilt.remove(d).map(Some),
@@ -255,21 +248,17 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
         }),
         _ => None,
     };
-    match prebuilt {
-        Some(Some(Prebuilt::Ready { header, timeline, columns })) => {
-            return hand_over(timeline_id, dataset_ids, header, timeline, &columns)
-        }
-        Some(_) => return,
-        None => {}
+    let Some(reply) = reply else { return }; // waiting for the load job's timeline
+    if let Some(Some(Prebuilt::Ready { header, timeline, columns })) = prebuilt {
+        return hand_over(timeline_id, &dataset_ids, header, timeline, &columns, reply);
     }
     if dataset_ids.is_empty() {
-        return error("a timeline needs at least one dataset".to_string());
+        return reply.fail("a timeline needs at least one dataset".to_string());
     }
-    let (datasets, files) = match crate::session::job_inputs(dataset_ids) {
+    let (datasets, files) = match crate::session::job_inputs(&dataset_ids) {
         Ok(inputs) => inputs,
-        Err(message) => return error(message),
+        Err(message) => return reply.fail(message),
     };
-    let dataset_ids = dataset_ids.to_vec();
     let generation = SESSION.with_borrow(|s| s.generation);
     wasm_bindgen_futures::spawn_local(async move {
         let request = crate::jobs::ToJob::Timeline { datasets, dataset_ids: dataset_ids.clone() };
@@ -278,24 +267,22 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_ids: &[u32]) {
             return;
         }
         match answer {
-            Ok((header, t, render)) => hand_over(timeline_id, &dataset_ids, header, t, &render),
-            Err(message) => error(format!("the timeline could not be built: {message}")),
+            Ok((header, t, render)) => hand_over(timeline_id, &dataset_ids, header, t, &render, reply),
+            Err(message) => reply.fail(format!("the timeline could not be built: {message}")),
         }
     });
 }
 
-/// Runs `f` with the timeline and its models, or posts an error.
-fn with_timeline<R>(timeline_id: u32, f: impl FnOnce(&Timeline, &[&RuntimeModel]) -> R) -> Option<R> {
-    let out = SESSION.with_borrow(|s| {
-        let stored = s.timelines.get(&timeline_id)?;
-        let models: Option<Vec<&RuntimeModel>> =
-            stored.dataset_ids.iter().map(|id| s.runtime.get(id).and_then(|d| d.model.as_ref())).collect();
-        Some(f(&stored.timeline, &models?))
-    });
-    if out.is_none() {
-        error(format!("timeline {timeline_id} is not built (request Timeline first)"));
-    }
-    out
+/// Runs `f` with the timeline and its models; `Err` when the timeline is not built.
+fn with_timeline<R>(timeline_id: u32, f: impl FnOnce(&Timeline, &[&RuntimeModel]) -> R) -> Result<R, String> {
+    SESSION
+        .with_borrow(|s| {
+            let stored = s.timelines.get(&timeline_id)?;
+            let models: Option<Vec<&RuntimeModel>> =
+                stored.dataset_ids.iter().map(|id| s.runtime.get(id).and_then(|d| d.model.as_ref())).collect();
+            Some(f(&stored.timeline, &models?))
+        })
+        .ok_or_else(|| format!("timeline {timeline_id} is not built (request Timeline first)"))
 }
 
 fn at(bar: BarRef) -> BarAt {
@@ -309,9 +296,10 @@ fn bar_ref(bar: BarAt) -> BarRef {
 /// `ToWorker::BarDetails`. Some details live in the files, not in memory: a task's tensor
 /// arguments (deps.json read lean) and a scheduler phase's record (detached phases). Those
 /// bytes are read without blocking (`reading::read_range`: a slice of the `File`, or a `Range`
-/// request) and the details posted with them; when only the arguments are missing, the rest
-/// is posted at once first, the arguments marked as being read.
-pub(crate) fn post_bar_details(timeline_id: u32, bar: BarRef) {
+/// request) and the details answered with them; when only the arguments are missing, the rest
+/// is sent at once first as a partial reply, the arguments marked as being read.
+pub(crate) fn bar_details(request: &BarDetailsRequest, reply: Reply<BarDetailsRequest>) {
+    let BarDetailsRequest { timeline_id, bar } = *request;
     // Per dataset of the timeline: its deps.json (read lean) and records sources.
     let sources: Vec<[Option<wasm_bindgen::JsValue>; 2]> = SESSION.with_borrow(|s| {
         s.timelines.get(&timeline_id).map_or_else(Vec::new, |st| {
@@ -331,24 +319,25 @@ pub(crate) fn post_bar_details(timeline_id: u32, bar: BarRef) {
         }
         None
     };
-    let Some(details) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &note)) else { return };
+    let details = match with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &note)) {
+        Ok(details) => details,
+        Err(message) => return reply.fail(message),
+    };
     let Some((title, mut fields, group)) = details else {
-        return error(format!("no bar at track {}, index {}", bar.track, bar.index));
+        return reply.fail(format!("no bar at track {}, index {}", bar.track, bar.index));
     };
     let wanted = wanted.into_inner();
     let group: Vec<BarRef> = group.into_iter().map(bar_ref).collect();
+    if wanted.is_empty() {
+        return reply.send(BarDetails { timeline_id, bar, title, fields, group });
+    }
     if !wanted.iter().any(|w| w.1 == DetailFile::Records) {
-        if !wanted.is_empty() {
-            for f in &mut fields {
-                if f.0 == "Arguments" && f.1 == query::NOT_READ {
-                    "reading the task's arguments from deps.json…".clone_into(&mut f.1);
-                }
+        for f in &mut fields {
+            if f.0 == "Arguments" && f.1 == query::NOT_READ {
+                "reading the task's arguments from deps.json…".clone_into(&mut f.1);
             }
         }
-        transport::post(&FromWorker::BarDetails { timeline_id, bar, title, fields, group: group.clone() }, None);
-    }
-    if wanted.is_empty() {
-        return;
+        reply.partial(BarDetails { timeline_id, bar, title, fields, group: group.clone() });
     }
     let generation = SESSION.with_borrow(|s| s.generation);
     let reads: Vec<_> = wanted.iter().map(|&(d, f, o, l)| ((d, f, o, l), source_of(d, f))).collect();
@@ -365,33 +354,38 @@ pub(crate) fn post_bar_details(timeline_id: u32, bar: BarRef) {
             return;
         }
         let read = |d: usize, f: DetailFile, o: u64, l: u32| got.iter().find(|(k, _)| *k == (d, f, o, l)).and_then(|(_, b)| b.clone());
-        if let Some(Some((title, fields, _))) = with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read)) {
-            transport::post(&FromWorker::BarDetails { timeline_id, bar, title, fields, group }, None);
+        match with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read)) {
+            Ok(Some((title, fields, _))) => reply.send(BarDetails { timeline_id, bar, title, fields, group }),
+            Ok(None) => reply.fail(format!("no bar at track {}, index {}", bar.track, bar.index)),
+            Err(message) => reply.fail(message),
         }
     });
 }
 
-pub(crate) fn post_dependencies(timeline_id: u32, bar: BarRef, depth: i32) {
-    let Some(arrows) = with_timeline(timeline_id, |t, m| query::dependencies(t, m, at(bar), depth)) else { return };
+/// `ToWorker::Dependencies`.
+pub(crate) fn dependencies(r: &DependenciesRequest) -> Result<Dependencies, String> {
+    let arrows = with_timeline(r.timeline_id, |t, m| query::dependencies(t, m, at(r.bar), r.depth))?;
     let arrows = arrows.into_iter().map(|a| Arrow { from: bar_ref(a.from), to: bar_ref(a.to), violation: a.violation }).collect();
-    transport::post(&FromWorker::Dependencies { timeline_id, bar, depth, arrows }, None);
+    Ok(Dependencies { timeline_id: r.timeline_id, bar: r.bar, depth: r.depth, arrows })
 }
 
-pub(crate) fn post_search(timeline_id: u32, text: &str, limit: u32) {
-    let Some((total, hits)) = with_timeline(timeline_id, |t, m| query::search(t, m, text, limit as usize)) else { return };
+/// `ToWorker::Search`.
+pub(crate) fn search(r: &SearchRequest) -> Result<SearchResults, String> {
+    let (total, hits) = with_timeline(r.timeline_id, |t, m| query::search(t, m, &r.query, r.limit as usize))?;
     let hits = hits.into_iter().map(|h| SearchHit { bar: bar_ref(h.bar), label: h.label, start_us: h.start_us }).collect();
-    transport::post(&FromWorker::SearchResults { timeline_id, query: text.to_string(), total, hits }, None);
+    Ok(SearchResults { timeline_id: r.timeline_id, query: r.query.clone(), total, hits })
 }
 
 /// `ToWorker::ExportTrace`: the timeline as Chrome Trace Event JSON (Perfetto), written by a
 /// job from the datasets' files, bytes moved to the page as the `json` column.
-pub(crate) fn post_trace_export(timeline_id: u32, window_us: Option<(f64, f64)>) {
+pub(crate) fn export_trace(request: &ExportTraceRequest, reply: Reply<ExportTraceRequest>) {
+    let ExportTraceRequest { timeline_id, window_us } = *request;
     let Some(dataset_ids) = SESSION.with_borrow(|s| s.timelines.get(&timeline_id).map(|t| t.dataset_ids.clone())) else {
-        return error(format!("timeline {timeline_id} is not built (request Timeline first)"));
+        return reply.fail(format!("timeline {timeline_id} is not built (request Timeline first)"));
     };
     let (datasets, files) = match crate::session::job_inputs(&dataset_ids) {
         Ok(inputs) => inputs,
-        Err(message) => return error(message),
+        Err(message) => return reply.fail(message),
     };
     let generation = SESSION.with_borrow(|s| s.generation);
     wasm_bindgen_futures::spawn_local(async move {
@@ -402,10 +396,10 @@ pub(crate) fn post_trace_export(timeline_id: u32, window_us: Option<(f64, f64)>)
         match answer {
             Ok((crate::jobs::FromJob::TraceExported { slices, flows }, columns)) => {
                 let file_name = if window_us.is_some() { "pypto-swimlane-window.perfetto.json" } else { "pypto-swimlane.perfetto.json" };
-                transport::post_object(&FromWorker::TraceExport { timeline_id, file_name: file_name.to_owned(), slices, flows }, &columns);
+                reply.send_object(TraceExport { timeline_id, file_name: file_name.to_owned(), slices, flows }, &columns);
             }
-            Ok(_) => error("the export job answered something else".to_owned()),
-            Err(message) => error(format!("Perfetto export failed: {message}")),
+            Ok(_) => reply.fail("the export job answered something else".to_owned()),
+            Err(message) => reply.fail(format!("Perfetto export failed: {message}")),
         }
     });
 }

@@ -17,14 +17,18 @@ use pypto_analysis::timeline_query::BarAt;
 use pypto_analysis::trace_timeline::{self, TraceTimeline};
 use pypto_formats::chrome_trace::{self, ParseOptions};
 use pypto_formats::strace::{self, ServingStrace};
-use pypto_protocol::{
-    BarRef, DatasetSummary, DurationRow, EntryMeta, FileError, FromWorker, LegendEntry, RangeStatsRow, SearchHit, StraceStatsReply,
-    TimelineHeader, TimelineView, TraceSummary, TraceTimelineInfo, TrackGroupInfo, TrackInfo,
+use pypto_protocol::datasets::Progress;
+use pypto_protocol::datasets::{DatasetSummary, EntryMeta, FileError, TraceSummary};
+use pypto_protocol::timeline::{
+    BarDetails, BarDetailsRequest, BarRef, Dependencies, DependenciesRequest, DurationRow, LegendEntry, RangeStats, RangeStatsRequest,
+    RangeStatsRow, SearchHit, SearchRequest, SearchResults, StraceStatsReply, TimelineHeader, TraceTimeline as TraceTimelineReply,
+    TraceTimelineInfo, TraceTimelineRequest, TrackGroupInfo, TrackInfo,
 };
+use pypto_protocol::{FromWorker, TimelineView};
 use wasm_bindgen::JsValue;
 
 use crate::reading;
-use crate::transport;
+use crate::transport::{self, Reply};
 
 #[derive(Default)]
 struct Store {
@@ -50,10 +54,6 @@ pub(crate) fn reset(entries: &[EntryMeta], sources: &[JsValue]) {
     });
 }
 
-fn error(message: String) {
-    transport::post(&FromWorker::Error { message }, None);
-}
-
 /// Reads and parses `path` (once per folder).
 async fn load(path: &str) -> Result<Rc<ServingStrace>, FileError> {
     if let Some(t) = STORE.with_borrow(|s| s.parsed.get(path).cloned()) {
@@ -64,7 +64,7 @@ async fn load(path: &str) -> Result<Rc<ServingStrace>, FileError> {
     };
     let owned = path.to_owned();
     let mut on_progress = |done_bytes, total_bytes| {
-        transport::post(&FromWorker::Progress { path: owned.clone(), done_bytes, total_bytes }, None);
+        transport::post(&FromWorker::Progress(Progress { path: owned.clone(), done_bytes, total_bytes }), None);
     };
     let bytes = reading::read_bytes(&source, &mut on_progress).await.map_err(|m| FileError {
         path: path.to_owned(),
@@ -168,13 +168,14 @@ fn header(timeline_id: u32, dataset_id: u32, t: &TraceTimeline) -> TimelineHeade
 }
 
 /// `ToWorker::TraceTimeline`.
-pub(crate) fn post_timeline(timeline_id: u32, dataset_id: u32, path: String) {
+pub(crate) fn timeline(request: TraceTimelineRequest, reply: Reply<TraceTimelineRequest>) {
+    let TraceTimelineRequest { timeline_id, dataset_id, path } = request;
     wasm_bindgen_futures::spawn_local(async move {
         let s = match load(&path).await {
             Ok(s) => s,
             Err(e) => {
                 let at = if e.line > 0 { format!(" (line {}, column {})", e.line, e.column) } else { String::new() };
-                return error(format!("{}{at}: {}", e.path, e.message));
+                return reply.fail(format!("{}{at}: {}", e.path, e.message));
             }
         };
         let serving_strace = path.rsplit('/').next().is_some_and(|n| n.contains("strace-swimlane"));
@@ -191,7 +192,7 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_id: u32, path: String) {
             not_drawn: t.not_drawn,
             stats: serving_strace.then(|| stats_reply(&strace_stats::compute(&s))),
         };
-        let msg = FromWorker::TraceTimeline { header: header(timeline_id, dataset_id, &t), info };
+        let answer = TraceTimelineReply { header: header(timeline_id, dataset_id, &t), info };
         // The queries need start, end and flags: keep those, hand the rest over.
         let c = std::mem::take(&mut t.columns);
         t.columns.start_us.clone_from(&c.start_us);
@@ -199,57 +200,56 @@ pub(crate) fn post_timeline(timeline_id: u32, dataset_id: u32, path: String) {
         t.columns.flags.clone_from(&c.flags);
         let columns = crate::timelines::render_columns(&t.track_offsets, &t.name_index, &c);
         drop(c);
-        transport::post(&msg, Some(columns));
+        reply.send_with(answer, columns);
         STORE.with_borrow_mut(|st| st.timelines.insert(timeline_id, (s, t)));
     });
 }
 
-/// Runs `f` on a trace timeline; `None` when `timeline_id` is not one of ours.
-fn with<R>(timeline_id: u32, f: impl FnOnce(&ServingStrace, &TraceTimeline) -> R) -> Option<R> {
-    STORE.with_borrow(|st| st.timelines.get(&timeline_id).map(|(s, t)| f(s, t)))
+/// Whether `timeline_id` is a Chrome-trace timeline (this module answers its queries).
+pub(crate) fn owns(timeline_id: u32) -> bool {
+    STORE.with_borrow(|st| st.timelines.contains_key(&timeline_id))
+}
+
+/// Runs `f` on a trace timeline; `Err` when `timeline_id` is not one of ours.
+fn with<R>(timeline_id: u32, f: impl FnOnce(&ServingStrace, &TraceTimeline) -> R) -> Result<R, String> {
+    STORE
+        .with_borrow(|st| st.timelines.get(&timeline_id).map(|(s, t)| f(s, t)))
+        .ok_or_else(|| format!("timeline {timeline_id} is not a Chrome-trace timeline"))
 }
 
 fn at(bar: BarRef) -> BarAt {
     BarAt { track: bar.track, index: bar.index }
 }
 
-/// `BarDetails` of a trace timeline; false when the id is not a trace timeline.
-pub(crate) fn bar_details(timeline_id: u32, bar: BarRef) -> bool {
-    let Some(details) = with(timeline_id, |s, t| trace_timeline::bar_details(t, s, at(bar))) else { return false };
-    match details {
-        Some((title, fields)) => transport::post(&FromWorker::BarDetails { timeline_id, bar, title, fields, group: Vec::new() }, None),
-        None => error(format!("no bar at track {}, index {}", bar.track, bar.index)),
-    }
-    true
+/// `BarDetails` of a trace timeline.
+pub(crate) fn bar_details(r: &BarDetailsRequest) -> Result<BarDetails, String> {
+    let (title, fields) = with(r.timeline_id, |s, t| trace_timeline::bar_details(t, s, at(r.bar)))?
+        .ok_or_else(|| format!("no bar at track {}, index {}", r.bar.track, r.bar.index))?;
+    Ok(BarDetails { timeline_id: r.timeline_id, bar: r.bar, title, fields, group: Vec::new() })
 }
 
-/// `Search` of a trace timeline; false when the id is not a trace timeline.
-pub(crate) fn search(timeline_id: u32, query: &str, limit: u32) -> bool {
-    let Some((total, hits)) = with(timeline_id, |_, t| trace_timeline::search(t, query, limit as usize)) else { return false };
+/// `Search` of a trace timeline.
+pub(crate) fn search(r: &SearchRequest) -> Result<SearchResults, String> {
+    let (total, hits) = with(r.timeline_id, |_, t| trace_timeline::search(t, &r.query, r.limit as usize))?;
     let hits = hits
         .into_iter()
         .map(|h| SearchHit { bar: BarRef { track: h.bar.track, index: h.bar.index }, label: h.label, start_us: h.start_us })
         .collect();
-    transport::post(&FromWorker::SearchResults { timeline_id, query: query.to_owned(), total, hits }, None);
-    true
+    Ok(SearchResults { timeline_id: r.timeline_id, query: r.query.clone(), total, hits })
 }
 
-/// `RangeStats` of a trace timeline; false when the id is not a trace timeline.
-pub(crate) fn range_stats(timeline_id: u32, tracks: &[u32], start_us: f64, end_us: f64) -> bool {
-    let Some(rows) = with(timeline_id, |_, t| trace_timeline::range_stats(t, tracks, start_us, end_us)) else { return false };
+/// `RangeStats` of a trace timeline.
+pub(crate) fn range_stats(r: &RangeStatsRequest) -> Result<RangeStats, String> {
+    let rows = with(r.timeline_id, |_, t| trace_timeline::range_stats(t, &r.tracks, r.start_us, r.end_us))?;
     let rows = rows
         .into_iter()
         .map(|r| RangeStatsRow { name: r.name, count: r.count, total_us: r.total_us, avg_us: r.avg_us, max_us: r.max_us })
         .collect();
-    transport::post(&FromWorker::RangeStats { timeline_id, start_us, end_us, rows }, None);
-    true
+    Ok(RangeStats { timeline_id: r.timeline_id, start_us: r.start_us, end_us: r.end_us, rows })
 }
 
 /// `Dependencies` of a trace timeline (a trace has none): an empty answer.
-pub(crate) fn dependencies(timeline_id: u32, bar: BarRef, depth: i32) -> bool {
-    if with(timeline_id, |_, _| ()).is_none() {
-        return false;
-    }
-    transport::post(&FromWorker::Dependencies { timeline_id, bar, depth, arrows: Vec::new() }, None);
-    true
+pub(crate) fn dependencies(r: &DependenciesRequest) -> Result<Dependencies, String> {
+    with(r.timeline_id, |_, _| ())?;
+    Ok(Dependencies { timeline_id: r.timeline_id, bar: r.bar, depth: r.depth, arrows: Vec::new() })
 }

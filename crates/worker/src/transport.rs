@@ -1,7 +1,10 @@
 //! Posting messages to the page: the serde message under `msg`, typed-array columns under
-//! `columns`, with their buffers moved (transferred), never copied.
+//! `columns`, with their buffers moved (transferred), never copied; a reply carries the id of
+//! the request it answers ([`Reply`]), announcements none ([`post`]).
 
-use pypto_protocol::{FromWorker, ToWorker};
+use std::marker::PhantomData;
+
+use pypto_protocol::{envelope, FromWorker, Request, RequestId, ToWorker};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -64,12 +67,69 @@ impl Columns {
     }
 }
 
-/// Posts `msg` with `columns` (an object of typed arrays, possibly nested), their buffers moved.
-pub fn post_object(msg: &FromWorker, columns: &JsValue) {
+/// Where a request's answer goes: the page's request id, typed by the request so only its
+/// reply type can be sent. Sent once ([`Reply::send`] and its siblings, [`Reply::fail`]);
+/// partial replies of the same type may come first ([`Reply::partial`]).
+#[must_use = "a request the worker does not answer leaves the page waiting"]
+pub struct Reply<R: Request> {
+    id: Option<RequestId>,
+    request: PhantomData<fn(R)>,
+}
+
+impl<R: Request> Reply<R> {
+    /// The reply to request `id` (`None`: the page did not number it).
+    pub fn to(id: Option<RequestId>) -> Self {
+        Self { id, request: PhantomData }
+    }
+
+    /// Answers with `reply`.
+    pub fn send(self, reply: R::Reply) {
+        post_with_id(self.id, &R::reply_message(reply), None, false);
+    }
+
+    /// Answers with `reply` and `columns` (transferred).
+    pub fn send_with(self, reply: R::Reply, columns: Columns) {
+        post_with_id(self.id, &R::reply_message(reply), Some(&columns.into_object().into()), false);
+    }
+
+    /// Answers with `reply` and `columns`, an object of typed arrays (possibly nested) whose
+    /// buffers are all moved.
+    pub fn send_object(self, reply: R::Reply, columns: &JsValue) {
+        post_with_id(self.id, &R::reply_message(reply), Some(columns), false);
+    }
+
+    /// A first, incomplete answer; the final one follows with [`Reply::send`].
+    pub fn partial(&self, reply: R::Reply) {
+        post_with_id(self.id, &R::reply_message(reply), None, true);
+    }
+
+    /// The request failed: `message` says why (the page shows it).
+    pub fn fail(self, message: String) {
+        post_with_id(self.id, &FromWorker::Error { message }, None, false);
+    }
+
+    /// Answers with `result`'s reply, or fails with its error.
+    pub fn answer(self, result: Result<R::Reply, String>) {
+        match result {
+            Ok(reply) => self.send(reply),
+            Err(message) => self.fail(message),
+        }
+    }
+}
+
+fn post_with_id(id: Option<RequestId>, msg: &FromWorker, columns: Option<&JsValue>, partial: bool) {
     let (envelope, _) = encode_reply(msg, None);
+    if let Some(id) = id {
+        let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(envelope::ID), &JsValue::from(id));
+    }
+    if partial {
+        let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(envelope::PARTIAL), &JsValue::TRUE);
+    }
     let transfer = js_sys::Array::new();
-    crate::jobs::collect_buffers(columns, &transfer);
-    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("columns"), columns);
+    if let Some(columns) = columns {
+        crate::jobs::collect_buffers(columns, &transfer);
+        let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(envelope::COLUMNS), columns);
+    }
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     if let Err(err) = scope.post_message_with_transfer(&envelope, &transfer) {
         web_sys::console::error_2(&JsValue::from_str("pypto-worker: postMessage failed"), &err);
@@ -84,10 +144,10 @@ pub fn encode_reply(msg: &FromWorker, columns: Option<Columns>) -> (js_sys::Obje
         Err(err) => JsValue::from_str(&format!("serialization failed: {err}")),
     };
     let envelope = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("msg"), &msg_value);
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(envelope::MSG), &msg_value);
     let transfer = match columns {
         Some(Columns { object: Some(object), transfer: Some(transfer) }) => {
-            let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("columns"), &object);
+            let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(envelope::COLUMNS), &object);
             transfer
         }
         _ => js_sys::Array::new(),
@@ -95,16 +155,30 @@ pub fn encode_reply(msg: &FromWorker, columns: Option<Columns>) -> (js_sys::Obje
     (envelope, transfer)
 }
 
-/// Reads a request envelope `{ msg, files? }` posted by the page.
-pub fn decode_request(data: &JsValue) -> Result<(ToWorker, js_sys::Array), String> {
-    let msg_value = js_sys::Reflect::get(data, &JsValue::from_str("msg")).unwrap_or(JsValue::UNDEFINED);
-    let files =
-        js_sys::Reflect::get(data, &JsValue::from_str("files")).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok()).unwrap_or_default();
-    let msg = serde_wasm_bindgen::from_value::<ToWorker>(msg_value).map_err(|e| format!("unreadable request: {e}"))?;
-    Ok((msg, files))
+/// A request as the page posted it: its id (when numbered), the message and the files.
+pub struct Incoming {
+    pub id: Option<RequestId>,
+    pub msg: ToWorker,
+    pub files: js_sys::Array,
 }
 
-/// Posts `msg` (and columns, transferred) to the page.
+/// Reads a request envelope `{ id?, msg, files? }` posted by the page; the error keeps the id
+/// so the failure can answer it.
+pub fn decode_request(data: &JsValue) -> Result<Incoming, (Option<RequestId>, String)> {
+    let get = |key: &str| js_sys::Reflect::get(data, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+    let id = get(envelope::ID).as_f64().map(|v| v as RequestId);
+    let files = get(envelope::FILES).dyn_into::<js_sys::Array>().unwrap_or_default();
+    let msg = serde_wasm_bindgen::from_value::<ToWorker>(get(envelope::MSG)).map_err(|e| (id, format!("unreadable request: {e}")))?;
+    Ok(Incoming { id, msg, files })
+}
+
+/// Fails request `id` (a request that could not even be read).
+pub fn fail(id: Option<RequestId>, message: String) {
+    post_with_id(id, &FromWorker::Error { message }, None, false);
+}
+
+/// Posts an announcement `msg` (no request asked for it: progress, datasets, crash), with
+/// columns transferred.
 pub fn post(msg: &FromWorker, columns: Option<Columns>) {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let (envelope, transfer) = encode_reply(msg, columns);

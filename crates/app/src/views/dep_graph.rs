@@ -26,7 +26,8 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 
 use leptos::prelude::*;
-use pypto_protocol::{DepGraphHeader, ToWorker, DEP_KIND_NAMES, DEP_MODE_NAMES};
+use pypto_protocol::dep_graph::{DepGraphHeader, DEP_KIND_NAMES};
+use pypto_protocol::{EdgeMode, TaskId, ToWorker};
 use pypto_render::text::TextOverlay;
 use pypto_render::{GlRenderer, LineInstance, RectInstance};
 use wasm_bindgen::JsCast;
@@ -49,7 +50,7 @@ const NAME_FONT: &str = "600 11px system-ui, sans-serif";
 const ID_FONT: &str = "10px ui-monospace, monospace";
 /// Node height on screen from which labels are drawn.
 const LABEL_MIN_PX: f32 = 22.0;
-use pypto_protocol::{DEP_KIND_ALLOC as KIND_ALLOC, DEP_KIND_DUMMY as KIND_DUMMY, DEP_NODE_HEIGHT as NODE_LAYOUT_H};
+use pypto_protocol::dep_graph::{DEP_KIND_ALLOC as KIND_ALLOC, DEP_KIND_DUMMY as KIND_DUMMY, DEP_NODE_HEIGHT as NODE_LAYOUT_H};
 /// Node height on screen from which edges get arrow heads.
 const ARROW_MIN_NODE_PX: f32 = 4.0;
 /// In / out port size in layout units (along the node side, across it).
@@ -63,6 +64,8 @@ const PORT_TEXT_MIN_PX: f32 = 11.0;
 /// A laid-out graph as the worker sent it, plus adjacency for highlighting and details.
 struct GraphData {
     header: DepGraphHeader,
+    /// Per node: its task id as shown (`rXtY`).
+    labels: Vec<String>,
     x: Vec<f32>,
     y: Vec<f32>,
     w: Vec<f32>,
@@ -148,6 +151,7 @@ impl GraphData {
             bbox = [0.0, 0.0, 1.0, 1.0];
         }
         GraphData {
+            labels: header.task_ids.iter().map(ToString::to_string).collect(),
             header,
             x,
             y,
@@ -174,7 +178,7 @@ impl GraphData {
         self.name_index.get(node).and_then(|&i| self.header.names.get(i as usize)).map_or("", String::as_str)
     }
     fn label(&self, node: usize) -> &str {
-        self.header.task_ids.get(node).map_or("", String::as_str)
+        self.labels.get(node).map_or("", String::as_str)
     }
     fn point(&self, p: usize) -> (f32, f32) {
         (self.points.get(2 * p).copied().unwrap_or(0.0), self.points.get(2 * p + 1).copied().unwrap_or(0.0))
@@ -246,9 +250,8 @@ thread_local! {
     static VIEW: RefCell<Option<Renderer>> = const { RefCell::new(None) };
     static UI: RefCell<Option<GraphUi>> = const { RefCell::new(None) };
     static PENDING: RefCell<Option<GraphData>> = const { RefCell::new(None) };
-    static NEXT_REQUEST: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// A task (`rXtY`) to select once the graph arrives ("Show in graph" from the swimlane).
-    static PENDING_TASK: RefCell<Option<String>> = const { RefCell::new(None) };
+    static PENDING_TASK: RefCell<Option<TaskId>> = const { RefCell::new(None) };
     /// The current search's matches and which one is shown.
     static SEARCH_HITS: RefCell<(String, Vec<u32>, usize)> = const { RefCell::new((String::new(), Vec::new(), 0)) };
     /// Matches of the last search (the hits list is capped).
@@ -261,8 +264,9 @@ fn with_view<R>(f: impl FnOnce(&mut Renderer) -> R) -> Option<R> {
 
 /// The worker's `DepGraph` reply.
 pub fn on_graph(header: DepGraphHeader, columns: &JsValue) {
-    if header.request_id != NEXT_REQUEST.get() {
-        return;
+    let current = UI.with_borrow(|u| u.map(|ui| (EdgeMode::ALL.get(ui.mode.get_untracked()).copied(), ui.left_right.get_untracked())));
+    if current != Some((Some(header.mode), header.left_right)) {
+        return; // a newer request (mode or direction) is on its way
     }
     let mut data = Some(GraphData::from_js(header, columns));
     let Some(ui) = UI.with_borrow(|u| *u) else { return };
@@ -293,11 +297,12 @@ pub fn on_graph(header: DepGraphHeader, columns: &JsValue) {
 }
 
 fn request(dataset_id: u32, ui: GraphUi) {
-    let id = NEXT_REQUEST.get().wrapping_add(1);
-    NEXT_REQUEST.set(id);
     ui.loading.set(true);
-    let mode = DEP_MODE_NAMES.get(ui.mode.get_untracked()).copied().unwrap_or("full").to_string();
-    worker_client::send(ToWorker::DepGraph { request_id: id, dataset_id, mode, left_right: ui.left_right.get_untracked() }, None);
+    let mode = EdgeMode::ALL.get(ui.mode.get_untracked()).copied().unwrap_or_default();
+    worker_client::send(
+        ToWorker::DepGraph(pypto_protocol::dep_graph::DepGraphRequest { dataset_id, mode, left_right: ui.left_right.get_untracked() }),
+        None,
+    );
 }
 
 fn set_attr(el: &web_sys::HtmlElement, k: &str, v: &str) {
@@ -445,9 +450,9 @@ impl Renderer {
             let last = LineInstance { x0: from.0, y0: from.1, x1: x * s + ox, y1: y * s + oy, width, rgba };
             // Arrow heads only while nodes are big enough to tell where an edge ends.
             if node_px >= ARROW_MIN_NODE_PX {
-                self.arrows.push(last)
+                self.arrows.push(last);
             } else {
-                self.lines.push(last)
+                self.lines.push(last);
             }
         }
         let show_labels = 36.0 * s >= LABEL_MIN_PX;
@@ -594,7 +599,7 @@ impl Renderer {
         }
         let c = &self.container;
         set_attr(c, "data-nodes", &d.x.len().to_string());
-        set_attr(c, "data-mode", &d.header.mode);
+        set_attr(c, "data-mode", d.header.mode.as_str());
         set_attr(c, "data-direction", if d.header.left_right { "LR" } else { "TB" });
         set_attr(c, "data-mode-counts", &d.header.mode_counts.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
         set_attr(c, "data-visible-edges", &visible_edges.to_string());
@@ -707,7 +712,7 @@ fn select(ui: GraphUi, node: Option<u32>, centre: bool) {
     ui.node_details.set(None);
     let dataset = with_view(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten();
     if let (Some(node), Some(dataset_id)) = (node, dataset) {
-        worker_client::send(ToWorker::DepNodeDetails { dataset_id, node }, None);
+        worker_client::send(ToWorker::DepNodeDetails(pypto_protocol::dep_graph::DepNodeDetailsRequest { dataset_id, node }), None);
     }
     redraw();
 }
@@ -732,7 +737,7 @@ fn run_search(ui: GraphUi) {
     }
     let Some(dataset_id) = with_view(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() else { return };
     ui.search_msg.set("searching…".to_string());
-    worker_client::send(ToWorker::DepSearch { dataset_id, query }, None);
+    worker_client::send(ToWorker::DepSearch(pypto_protocol::dep_graph::DepSearchRequest { dataset_id, query }), None);
 }
 
 /// The worker's `DepSearchHits`: selects and centres the best match.
@@ -916,8 +921,8 @@ pub fn DepGraphView() -> impl IntoView {
             <div class="dep-toolbar">
                 <span class="dep-modes" role="tablist">
                     {MODE_LABELS.iter().enumerate().map(|(i, l)| view! {
-                        <button data-testid=format!("dep-mode-{}", DEP_MODE_NAMES[i]) class:active=move || ui.mode.get() == i
-                            title=format!("edge mode {} (key {})", DEP_MODE_NAMES[i], i + 1)
+                        <button data-testid=format!("dep-mode-{}", EdgeMode::ALL[i].as_str()) class:active=move || ui.mode.get() == i
+                            title=format!("edge mode {} (key {})", EdgeMode::ALL[i].as_str(), i + 1)
                             on:click=move |_| ui.mode.set(i)>{format!("{} {l}", i + 1)}</button>
                     }).collect_view()}
                 </span>
@@ -970,7 +975,7 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
         state.datasets.with(|rows| {
             rows.iter()
                 .find(|r| Some(r.info.dataset_id) == id)
-                .and_then(|r| r.info.files.iter().find(|f| f.role == "NameMap").map(|f| f.path.clone()))
+                .and_then(|r| r.info.files.iter().find(|f| f.role == pypto_protocol::FileRole::NameMap).map(|f| f.path.clone()))
                 .unwrap_or_else(|| "none (names fall back to func_<id>)".to_string())
         })
     };
@@ -1053,17 +1058,18 @@ fn DetailTable(testid: &'static str, title: String, head: &'static [&'static str
 /// "Show in graph" for the swimlane's details: shown when the details name a task (`Task`
 /// field, `rXtY`) and the selected dataset has a deps.json; opens this view with it selected.
 pub fn show_in_graph_button(state: &AppState, fields: &[(String, String)]) -> Option<impl IntoView> {
-    let task = fields.iter().find(|(k, _)| k == "Task").map(|(_, v)| v.clone())?;
+    let task: TaskId = fields.iter().find(|(k, _)| k == "Task").and_then(|(_, v)| v.parse().ok())?;
     let id = state.selected.get_untracked()?;
-    let has_deps =
-        state.datasets.with_untracked(|rows| rows.iter().any(|r| r.info.dataset_id == id && r.info.files.iter().any(|f| f.role == "Deps")));
+    let has_deps = state.datasets.with_untracked(|rows| {
+        rows.iter().any(|r| r.info.dataset_id == id && r.info.files.iter().any(|f| f.role == pypto_protocol::FileRole::Deps))
+    });
     if !has_deps || state.swim.trace_path.get_untracked().is_some() {
         return None;
     }
     let state = *state;
     Some(view! {
         <button data-testid="swim-show-in-graph" on:click=move |_| {
-            PENDING_TASK.with_borrow_mut(|p| *p = Some(task.clone()));
+            PENDING_TASK.with_borrow_mut(|p| *p = Some(task));
             state.perf.dataset_view.set(DatasetView::TaskGraph);
         }>"Show in graph"</button>
     })

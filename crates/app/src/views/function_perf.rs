@@ -9,6 +9,7 @@
 //! `view-switch-function-perf`, `function-perf` (the table), `function-perf-missing`.
 
 use leptos::prelude::*;
+use pypto_protocol::FileRole;
 
 use crate::state::AppState;
 use crate::table::DataTable;
@@ -20,12 +21,12 @@ fn name_map_path(state: &AppState) -> Option<String> {
     state.datasets.with(|rows| {
         rows.iter()
             .find(|r| r.info.dataset_id == id)
-            .and_then(|r| r.info.files.iter().find(|f| f.role == "NameMap").map(|f| f.path.clone()))
+            .and_then(|r| r.info.files.iter().find(|f| f.role == FileRole::NameMap).map(|f| f.path.clone()))
     })
 }
 
 /// True when the selected dataset has a file of `role` (e.g. `Deps`).
-fn has_file(state: &AppState, role: &str) -> bool {
+fn has_file(state: &AppState, role: FileRole) -> bool {
     let Some(id) = state.selected.get() else { return false };
     state.datasets.with(|rows| rows.iter().any(|r| r.info.dataset_id == id && r.info.files.iter().any(|f| f.role == role)))
 }
@@ -37,7 +38,7 @@ pub fn ViewSwitcher() -> impl IntoView {
     let view_sig = state.perf.dataset_view;
     move || {
         let has_map = name_map_path(&state).is_some();
-        let has_deps = has_file(&state, "Deps");
+        let has_deps = has_file(&state, FileRole::Deps);
         (has_map || has_deps).then(|| {
             view! {
                 <div class="view-switcher" role="tablist">

@@ -7,7 +7,7 @@ pub mod pass_trace;
 pub mod swimlane;
 
 use leptos::prelude::*;
-use pypto_protocol::DatasetKind;
+use pypto_protocol::{DatasetKind, Feature, FileRole};
 
 use crate::state::AppState;
 
@@ -42,14 +42,14 @@ pub fn ViewArea() -> impl IntoView {
         Some(row) if row.info.kind == DatasetKind::ServingStrace || trace_mode() => view! { <swimlane::SwimlaneView/> }.into_any(),
         Some(row)
             if row.info.kind == DatasetKind::Runtime
-                && row.info.files.iter().any(|f| f.role == "Deps")
+                && row.info.files.iter().any(|f| f.role == FileRole::Deps)
                 && state.perf.dataset_view.get() == swimlane::panel::DatasetView::TaskGraph =>
         {
             view! { <function_perf::ViewSwitcher/> <dep_graph::DepGraphView/> }.into_any()
         }
         Some(row)
             if row.info.kind == DatasetKind::Runtime
-                && row.info.files.iter().any(|f| f.role == "NameMap")
+                && row.info.files.iter().any(|f| f.role == FileRole::NameMap)
                 && state.perf.dataset_view.get() == swimlane::panel::DatasetView::FunctionPerformance =>
         {
             view! { <function_perf::ViewSwitcher/> <function_perf::FunctionPerfView/> }.into_any()
@@ -59,7 +59,7 @@ pub fn ViewArea() -> impl IntoView {
         }
         Some(row) if row.info.kind == DatasetKind::PassDump => {
             let id = row.info.dataset_id;
-            let has_memory = row.info.views.iter().any(|v| v == "Memory Reuse");
+            let has_memory = row.info.views.contains(&Feature::MemoryReuse);
             if state.memory_map.active.get() == Some(id) {
                 view! { <memory_map::PassDumpSwitcher dataset_id=id has_memory_snapshot=has_memory/> <memory_map::MemoryMapView dataset_id=id/> }.into_any()
             } else {
@@ -72,7 +72,7 @@ pub fn ViewArea() -> impl IntoView {
                 <function_perf::ViewSwitcher/>
                 <div class="dataset-page">
                     <h1>{title}</h1>
-                    <p>"Views of this dataset: " {row.info.views.join(", ")}</p>
+                    <p>"Views of this dataset: " {row.info.views.iter().map(|v| v.title()).collect::<Vec<_>>().join(", ")}</p>
                     <p class="note">"These views arrive in the next releases of the viewer; the summary and file checks are in the sidebar."</p>
                     <ul class="file-list">
                         {row.info.files.iter().map(|f| view! { <li>{format!("{} — {} ({} bytes)", f.role, f.path, f.size_bytes)}</li> }).collect_view()}

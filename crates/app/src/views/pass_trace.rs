@@ -17,7 +17,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::{PassDiffData, PassListData, ToWorker};
+use pypto_protocol::pass_trace::{PassDiffData, PassListData};
+use pypto_protocol::ToWorker;
 use wasm_bindgen::JsCast;
 
 use crate::worker_client::send;
@@ -197,7 +198,7 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
     let view_h = RwSignal::new(800.0f64);
     let left: NodeRef<leptos::html::Div> = NodeRef::new();
     let right: NodeRef<leptos::html::Div> = NodeRef::new();
-    send(ToWorker::PassList { dataset_id }, None);
+    send(ToWorker::PassList(pypto_protocol::pass_trace::PassListRequest { dataset_id }), None);
     // a link's pass, layout and function filter
     let from_url = crate::views::memory_map::url_state::take(dataset_id, false);
     if let Some(u) = &from_url {
@@ -235,7 +236,7 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
         if let Some(pass) = selected.get() {
             let function = function.get();
             expanded.set(HashSet::new());
-            send(ToWorker::PassDiff { dataset_id, pass, function }, None);
+            send(ToWorker::PassDiff(pypto_protocol::pass_trace::PassDiffRequest { dataset_id, pass, function }), None);
         }
     });
     // A new diff: back to the top.

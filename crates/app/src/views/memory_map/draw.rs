@@ -12,7 +12,7 @@
 
 #![allow(clippy::many_single_char_names)] // geometry: x, y, w, h
 
-use pypto_protocol::MemFunctionMap;
+use pypto_protocol::memory_map::MemFunctionMap;
 use pypto_render::palette::{color_for_name, text_color_on};
 use pypto_render::text::{TextAlign, TextOverlay};
 use pypto_render::{GlRenderer, LineInstance, RectInstance};

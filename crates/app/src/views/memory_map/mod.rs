@@ -30,7 +30,8 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::{MemBoxRow, MemFunctionMap, MemoryMapData, ToWorker};
+use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemoryMapData};
+use pypto_protocol::ToWorker;
 use pypto_render::text::TextOverlay;
 use pypto_render::GlRenderer;
 use wasm_bindgen::prelude::*;
@@ -877,7 +878,7 @@ pub fn MemoryMapView(dataset_id: u32) -> impl IntoView {
     Effect::new(move |_| {
         let (file, chip) = (ui.file.get(), ui.chip.get());
         ui.loading.set(true);
-        send(ToWorker::MemoryMap { dataset_id, file, chip }, None);
+        send(ToWorker::MemoryMap(pypto_protocol::memory_map::MemoryMapRequest { dataset_id, file, chip }), None);
     });
     let data = move || ui.data.get();
     // the state in the URL hash

@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use pypto_columns::PackedU32;
-use pypto_protocol::{BarRef, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK};
+use pypto_protocol::timeline::{BarRef, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK};
 use pypto_render::lane_lod::LanePyramid;
 use pypto_render::lanes::LaneIndex;
 use pypto_render::palette::DISTINCT_COLORS;
@@ -200,7 +200,7 @@ impl Timeline {
         if typed_len(columns, "setup_start_us") == n {
             t.set_setup_starts(|r| {
                 js_range(columns, "setup_start_us", r.clone(), |a: &js_sys::Float64Array, out| {
-                    a.subarray(r.start as u32, r.end as u32).copy_to(out)
+                    a.subarray(r.start as u32, r.end as u32).copy_to(out);
                 })
             });
         }

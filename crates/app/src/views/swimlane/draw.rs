@@ -11,7 +11,7 @@
 //! [`LaneIndex::visit_bars`]: pypto_render::lanes::LaneIndex::visit_bars
 
 use leptos::prelude::*;
-use pypto_protocol::{FLAG_OBSERVED_PATH, FLAG_SPMD, FLAG_STATIC_PATH};
+use pypto_protocol::timeline::{FLAG_OBSERVED_PATH, FLAG_SPMD, FLAG_STATIC_PATH};
 use pypto_render::lanes::{LaneGeometry, VisitedBar};
 use pypto_render::{axis, palette, LineInstance, RectInstance};
 
@@ -430,7 +430,7 @@ impl SwimlaneRenderer {
     }
 
     /// Arrow geometry `(x0, y0, x1, y1)` of a dependency: predecessor end → successor start.
-    pub(super) fn arrow_geometry(&self, arrow: &pypto_protocol::Arrow) -> Option<(f64, f64, f64, f64)> {
+    pub(super) fn arrow_geometry(&self, arrow: &pypto_protocol::timeline::Arrow) -> Option<(f64, f64, f64, f64)> {
         let (fx0, fy, fx1, fh) = self.bar_rect(arrow.from)?;
         let (tx0, ty, _, th) = self.bar_rect(arrow.to)?;
         let _ = fx0;

@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 
 use leptos::prelude::*;
-use pypto_protocol::BarRef;
+use pypto_protocol::timeline::BarRef;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -6,7 +6,8 @@
 //! held, `f` fits the selection, Esc clears.
 
 use leptos::prelude::*;
-use pypto_protocol::{BarRef, ToWorker};
+use pypto_protocol::timeline::BarRef;
+use pypto_protocol::ToWorker;
 use std::fmt::Write as _;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -195,7 +196,15 @@ impl SwimlaneRenderer {
         self.state.swim.range_stats.set(None);
         if super::trace::is_trace_mode(&self.state) {
             // A Chrome trace's statistics group by its colour names: the worker's trace model.
-            worker_client::send(ToWorker::RangeStats { timeline_id: d.header.timeline_id, tracks, start_us, end_us }, None);
+            worker_client::send(
+                ToWorker::RangeStats(pypto_protocol::timeline::RangeStatsRequest {
+                    timeline_id: d.header.timeline_id,
+                    tracks,
+                    start_us,
+                    end_us,
+                }),
+                None,
+            );
         } else {
             let rows = d.range_stats(&tracks, start_us, end_us);
             self.state.swim.range_stats.set(Some(super::RangeStatsView { start_us, end_us, rows }));

@@ -25,7 +25,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use pypto_protocol::{Arrow, BarRef, LegendEntry, RangeStatsRow, SearchHit, TimelineHeader, ToWorker};
+use pypto_protocol::timeline::{Arrow, BarRef, LegendEntry, RangeStatsRow, SearchHit, TimelineHeader};
+use pypto_protocol::ToWorker;
 use pypto_render::camera::TimeCamera;
 use pypto_render::text::TextOverlay;
 use pypto_render::{GlRenderer, LineInstance, RectInstance};
@@ -152,7 +153,7 @@ pub struct SwimlaneUi {
     /// The Chrome trace file shown (`None`: the chip swimlane). Set when requested.
     pub trace_path: RwSignal<Option<String>>,
     /// Facts of the Chrome-trace timeline shown (arrive with it; `trace` module).
-    pub trace: RwSignal<Option<pypto_protocol::TraceTimelineInfo>>,
+    pub trace: RwSignal<Option<pypto_protocol::timeline::TraceTimelineInfo>>,
     /// The STRACE statistics panel is open.
     pub show_trace_stats: RwSignal<bool>,
 }
@@ -443,10 +444,10 @@ impl SwimlaneRenderer {
         self.state.swim.details.set(preview);
         let (Some(bar), Some(d)) = (bar, self.data.as_ref()) else { return };
         let timeline_id = d.header.timeline_id;
-        worker_client::send(ToWorker::BarDetails { timeline_id, bar }, None);
+        worker_client::send(ToWorker::BarDetails(pypto_protocol::timeline::BarDetailsRequest { timeline_id, bar }), None);
         let depth = self.state.swim.settings.with_untracked(|s| s.depth);
         if depth != 0 && d.global(bar).is_some_and(|g| d.is_task(g)) {
-            worker_client::send(ToWorker::Dependencies { timeline_id, bar, depth }, None);
+            worker_client::send(ToWorker::Dependencies(pypto_protocol::timeline::DependenciesRequest { timeline_id, bar, depth }), None);
         }
     }
 
@@ -588,7 +589,10 @@ pub fn refresh_dependencies() {
         let depth = r.state.swim.settings.with_untracked(|s| s.depth);
         if let Some(bar) = sel {
             if depth != 0 && d.global(bar).is_some_and(|g| d.is_task(g)) {
-                worker_client::send(ToWorker::Dependencies { timeline_id: d.header.timeline_id, bar, depth }, None);
+                worker_client::send(
+                    ToWorker::Dependencies(pypto_protocol::timeline::DependenciesRequest { timeline_id: d.header.timeline_id, bar, depth }),
+                    None,
+                );
             }
         }
     });

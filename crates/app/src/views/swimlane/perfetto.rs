@@ -31,7 +31,7 @@ pub fn PerfettoExportButton() -> impl IntoView {
         let Some(timeline_id) = super::current_timeline_id() else { return };
         let window_us = if ev.shift_key() { super::with_view_ret(|r| r.camera.visible_range_us()) } else { None };
         status.set(Some("exporting…".to_owned()));
-        worker_client::send(ToWorker::ExportTrace { timeline_id, window_us }, None);
+        worker_client::send(ToWorker::ExportTrace(pypto_protocol::timeline::ExportTraceRequest { timeline_id, window_us }), None);
     };
     view! {
         <button id="export-perfetto" title="Export as Chrome trace JSON for Perfetto (Shift+click: only the visible window)"

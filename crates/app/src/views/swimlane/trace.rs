@@ -13,7 +13,8 @@
 //! id, critical path, dependency depth, setup) are hidden by the toolbar in this mode (K6).
 
 use leptos::prelude::*;
-use pypto_protocol::{DurationRow, TimelineHeader, ToWorker, TraceTimelineInfo};
+use pypto_protocol::timeline::{DurationRow, TimelineHeader, TraceTimelineInfo};
+use pypto_protocol::ToWorker;
 use pypto_render::axis;
 use wasm_bindgen::prelude::*;
 
@@ -40,7 +41,7 @@ pub fn open_trace(state: AppState, dataset_id: u32, path: String) {
     state.swim.timeline_ids.set(vec![dataset_id]);
     state.selected.set(Some(dataset_id));
     let timeline_id = super::next_timeline_id();
-    worker_client::send(ToWorker::TraceTimeline { timeline_id, dataset_id, path }, None);
+    worker_client::send(ToWorker::TraceTimeline(pypto_protocol::timeline::TraceTimelineRequest { timeline_id, dataset_id, path }), None);
 }
 
 /// Leaves the trace mode before a chip timeline is requested.

@@ -42,7 +42,10 @@ fn search_step(state: &AppState, query: &str, step: isize) {
                 s.hits.clear();
                 s.current = None;
             });
-            worker_client::send(ToWorker::Search { timeline_id, query, limit: SEARCH_LIMIT }, None);
+            worker_client::send(
+                ToWorker::Search(pypto_protocol::timeline::SearchRequest { timeline_id, query, limit: SEARCH_LIMIT }),
+                None,
+            );
         }
         return;
     }

@@ -3,7 +3,7 @@
 //! at most every 250 ms. Hash parsing and writing are `crate::url_hash`'s (shared with the
 //! compiler views).
 
-use pypto_protocol::BarRef;
+use pypto_protocol::timeline::BarRef;
 use std::fmt::Write as _;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

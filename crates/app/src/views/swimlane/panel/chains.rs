@@ -10,7 +10,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::{ChainRow, PerfPathsData, TimelineView};
+use pypto_protocol::perf::{ChainRow, PerfPathsData};
+use pypto_protocol::TimelineView;
 
 use super::paths::{count_cell, current_paths, esc_restores, fmt_us, select_in, show_interval};
 use crate::state::AppState;
@@ -36,18 +37,18 @@ fn chains_table(rows: &[ChainRow]) -> TableData {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let mut listed = c.labels.iter().take(LISTED_TASKS).cloned().collect::<Vec<_>>().join(" → ");
-                if c.labels.len() > LISTED_TASKS {
+                let mut listed = c.task_ids.iter().take(LISTED_TASKS).map(ToString::to_string).collect::<Vec<_>>().join(" → ");
+                if c.task_ids.len() > LISTED_TASKS {
                     listed.push_str(" → …");
                 }
                 let span = c.start_us.zip(c.end_us).map(|(s, e)| e - s);
                 vec![
                     count_cell(i),
-                    count_cell(c.labels.len()),
+                    count_cell(c.task_ids.len()),
                     Cell::opt(c.exec_us, 3),
                     Cell::opt(span, 3),
-                    Cell::text(c.labels.first().cloned().unwrap_or_default()),
-                    Cell::text(c.labels.last().cloned().unwrap_or_default()),
+                    Cell::text(c.task_ids.first().map(ToString::to_string).unwrap_or_default()),
+                    Cell::text(c.task_ids.last().map(ToString::to_string).unwrap_or_default()),
                     Cell::opt(c.start_us, 3),
                     Cell::text(listed),
                 ]
@@ -60,9 +61,9 @@ fn chains_table(rows: &[ChainRow]) -> TableData {
 /// the Worker View and shows its span.
 pub fn highlight_chain(state: &AppState, i: usize, c: &ChainRow) -> usize {
     let Some(dataset_id) = state.selected.get_untracked() else { return 0 };
-    let ids: Vec<u64> = c.task_ids.iter().filter_map(|t| t.parse().ok()).collect();
-    if let (Some(id), Some(label)) = (c.task_ids.first(), c.labels.first()) {
-        select_in(state, id, label, TimelineView::Worker);
+    let ids: Vec<u64> = c.task_ids.iter().map(|t| t.raw()).collect();
+    if let Some(&head) = c.task_ids.first() {
+        select_in(state, head, TimelineView::Worker);
     }
     let bars = highlight::set(&ids, dataset_id, None);
     state.paths.chain.set((bars > 0).then_some(i));
@@ -70,7 +71,7 @@ pub fn highlight_chain(state: &AppState, i: usize, c: &ChainRow) -> usize {
         show_interval(s, e);
     }
     state.perf.status.set(if bars > 0 {
-        format!("chain #{i}: {} tasks highlighted ({bars} bars), the rest dimmed — Esc restores", c.labels.len())
+        format!("chain #{i}: {} tasks highlighted ({bars} bars), the rest dimmed — Esc restores", c.task_ids.len())
     } else {
         format!("chain #{i}: none of its tasks has a bar in the swimlane")
     });
@@ -99,7 +100,7 @@ pub fn ChainsTab() -> impl IntoView {
             Some(d) => match &d.chains {
                 None => "Single-dependency chains need deps.json; this capture has none.".to_string(),
                 Some(c) => {
-                    let tasks: usize = c.iter().map(|x| x.labels.len()).sum();
+                    let tasks: usize = c.iter().map(|x| x.task_ids.len()).sum();
                     let exec: f64 = c.iter().filter_map(|x| x.exec_us).sum();
                     format!(
                         "{} chains covering {tasks} tasks ({} µs of task time) · {} non-compute tasks excluded (AICPU-run, alloc, dummy) · {} compute edges.",

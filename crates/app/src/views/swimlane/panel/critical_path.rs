@@ -11,9 +11,10 @@
 use std::fmt::Write as _;
 
 use leptos::prelude::*;
-use pypto_protocol::{CriticalPathInfo, FamilyShareRow, PerfPathsData, StallShareRow, TimelineView};
+use pypto_protocol::perf::{CriticalPathInfo, FamilyShareRow, PerfPathsData, StallShareRow};
+use pypto_protocol::TimelineView;
 
-use super::paths::{count_cell, current_paths, esc_restores, fmt_us, id_value, select_in, show_path};
+use super::paths::{count_cell, current_paths, esc_restores, fmt_us, raw_id_cell, select_in, show_path, task_cell};
 use crate::state::AppState;
 use crate::table::{Cell, Column, DataTable, TableData};
 use crate::views::swimlane::PathMode;
@@ -45,20 +46,15 @@ fn tasks_table(p: &CriticalPathInfo, observed: bool) -> TableData {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let mut row = vec![
-                count_cell(i),
-                Cell::text(t.label.clone()),
-                Cell::text(t.name.clone()),
-                Cell::num(t.start_us, 3),
-                Cell::num(t.dur_us, 3),
-            ];
+            let mut row =
+                vec![count_cell(i), task_cell(t.task_id), Cell::text(t.name.clone()), Cell::num(t.start_us, 3), Cell::num(t.dur_us, 3)];
             if observed {
                 row.push(Cell::opt(t.compute_us, 3));
                 row.push(Cell::opt(t.stall_us, 3));
                 let kind = if t.stall_us.unwrap_or(0.0) > 0.0 { t.stall_kind.clone().unwrap_or_default() } else { String::new() };
                 row.push(Cell::text(kind));
             }
-            row.push(Cell { text: t.task_id.clone(), value: id_value(&t.task_id), class: None });
+            row.push(raw_id_cell(t.task_id));
             row
         })
         .collect();
@@ -142,10 +138,8 @@ pub fn CriticalPathTab() -> impl IntoView {
     let stall = Signal::derive(move || data.with(|d| d.as_ref().map(|d| stall_table(&d.stall_by_kind)).unwrap_or_default()));
     let families = Signal::derive(move || data.with(|d| d.as_ref().map(|d| families_table(&d.families)).unwrap_or_default()));
     let pick = move |r: usize| {
-        if let Some((id, label)) =
-            task_rows.with_untracked(|p| p.as_ref().and_then(|p| p.tasks.get(r).map(|t| (t.task_id.clone(), t.label.clone()))))
-        {
-            select_in(&state, &id, &label, TimelineView::Worker);
+        if let Some(id) = task_rows.with_untracked(|p| p.as_ref().and_then(|p| p.tasks.get(r).map(|t| t.task_id))) {
+            select_in(&state, id, TimelineView::Worker);
         }
     };
     let choose = move |path: PathMode| show_path(&state, path);

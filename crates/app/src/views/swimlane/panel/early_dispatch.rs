@@ -10,10 +10,11 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::{EarlyDispatchRow, PerfPathsData, TimelineView};
+use pypto_protocol::perf::{EarlyDispatchRow, PerfPathsData};
+use pypto_protocol::TimelineView;
 
 use super::gaps::row_of_event;
-use super::paths::{count_cell, current_paths, draw_markers, esc_restores, id_value, select_in, show_interval};
+use super::paths::{count_cell, current_paths, draw_markers, esc_restores, raw_id_cell, select_in, show_interval, task_cell};
 use crate::state::AppState;
 use crate::table::{Cell, Column, DataTable, TableData};
 
@@ -45,17 +46,17 @@ fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
                 };
                 let early = Cell::text(yes(r.dispatched_early));
                 vec![
-                    Cell::text(r.label.clone()),
+                    task_cell(r.task_id),
                     if r.dispatched_early { early.class("dt-warn") } else { early },
                     Cell::num(r.max_lead_us, 3),
                     Cell::text(why),
                     count_cell(r.preds),
                     count_cell(r.blocks),
                     count_cell(r.early_blocks),
-                    Cell::text(r.last_pred_label.clone().unwrap_or_else(|| "-".to_string())),
+                    Cell::text(r.last_pred_task_id.map_or_else(|| "-".to_string(), |t| t.to_string())),
                     Cell::opt(r.first_dispatch_us, 3),
                     Cell::opt(r.last_pred_fin_us, 3),
-                    Cell { text: r.task_id.clone(), value: id_value(&r.task_id), class: None },
+                    raw_id_cell(r.task_id),
                 ]
             })
             .collect(),
@@ -65,18 +66,18 @@ fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
 /// "Draw Maximum Lead": markers at the first dispatch and the last predecessor FIN, shown in
 /// the Scheduler View.
 pub fn draw_lead(state: &AppState, r: &EarlyDispatchRow) {
-    select_in(state, &r.task_id, &r.label, TimelineView::Scheduler);
+    select_in(state, r.task_id, TimelineView::Scheduler);
     let (Some(a), Some(b)) = (r.lead_start_us, r.lead_end_us) else {
-        state.perf.status.set(format!("{} was not dispatched before its predecessors' last FIN: no lead to draw", r.label));
+        state.perf.status.set(format!("{} was not dispatched before its predecessors' last FIN: no lead to draw", r.task_id));
         return;
     };
-    let pred = r.last_pred_label.clone().unwrap_or_default();
+    let pred = r.last_pred_task_id.map(|t| t.to_string()).unwrap_or_default();
     draw_markers(
         state,
-        &[(a, format!("lead start: {} dispatched", r.label)), (b, format!("lead end: {pred} FIN (lead {:.3} µs)", r.max_lead_us))],
+        &[(a, format!("lead start: {} dispatched", r.task_id)), (b, format!("lead end: {pred} FIN (lead {:.3} µs)", r.max_lead_us))],
     );
     show_interval(a, b);
-    state.perf.status.set(format!("drew the lead of {}: {:.3} µs (Scheduler View)", r.label, r.max_lead_us));
+    state.perf.status.set(format!("drew the lead of {}: {:.3} µs (Scheduler View)", r.task_id, r.max_lead_us));
 }
 
 #[component]
@@ -95,7 +96,7 @@ pub fn EarlyDispatchTab() -> impl IntoView {
     let pick = move |i: usize| {
         selected.set(Some(i));
         if let Some(r) = row_at(i) {
-            select_in(&state, &r.task_id, &r.label, TimelineView::Scheduler);
+            select_in(&state, r.task_id, TimelineView::Scheduler);
         }
     };
     let draw = move |i: usize| {

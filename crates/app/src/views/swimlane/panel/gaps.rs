@@ -11,10 +11,13 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::{GapRow, PerfPathsData, TimelineView};
+use pypto_protocol::perf::{GapRow, PerfPathsData};
+use pypto_protocol::TimelineView;
 use wasm_bindgen::JsCast;
 
-use super::paths::{check_threshold, count_cell, current_paths, draw_markers, esc_restores, id_value, select_in, show_interval};
+use super::paths::{
+    check_threshold, count_cell, current_paths, draw_markers, esc_restores, raw_id_cell, select_in, show_interval, task_cell,
+};
 use crate::state::AppState;
 use crate::table::{Cell, Column, DataTable, TableData};
 
@@ -40,14 +43,14 @@ fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) ->
                 let hot = above.is_some_and(|a| a.contains(&(i as u32)));
                 vec![
                     count_cell(i),
-                    Cell::text(r.label.clone()),
+                    task_cell(r.task_id),
                     Cell::text(r.name.clone()),
                     if hot { gap.class("dt-warn") } else { gap },
                     Cell::text(r.cause.clone()),
-                    Cell::text(r.blocker_label.clone().unwrap_or_else(|| "-".to_string())),
+                    Cell::text(r.blocker_task_id.map_or_else(|| "-".to_string(), |t| t.to_string())),
                     Cell::num(r.start_us, 3),
                     Cell::num(r.stall_us, 3),
-                    Cell { text: r.task_id.clone(), value: id_value(&r.task_id), class: None },
+                    raw_id_cell(r.task_id),
                 ]
             })
             .collect(),
@@ -56,15 +59,16 @@ fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) ->
 
 /// "Draw Preceding Gap": markers at the blocker's release and at the task's start.
 pub fn draw_gap(state: &AppState, r: &GapRow) {
-    select_in(state, &r.task_id, &r.label, TimelineView::Worker);
-    let from = match &r.blocker_label {
-        Some(b) => format!("gap start: {b} releases {}", r.label),
-        None => format!("gap start: capture start (before {})", r.label),
+    select_in(state, r.task_id, TimelineView::Worker);
+    let label = r.task_id;
+    let from = match r.blocker_task_id {
+        Some(b) => format!("gap start: {b} releases {label}"),
+        None => format!("gap start: capture start (before {label})"),
     };
-    let to = format!("gap end: {} starts (Δ {:.3} µs, {})", r.label, r.gap_us, r.cause);
+    let to = format!("gap end: {label} starts (Δ {:.3} µs, {})", r.gap_us, r.cause);
     draw_markers(state, &[(r.gap_start_us, from), (r.gap_end_us, to)]);
     show_interval(r.gap_start_us, r.end_us);
-    state.perf.status.set(format!("drew the gap before {}: {:.3} µs", r.label, r.gap_us));
+    state.perf.status.set(format!("drew the gap before {label}: {:.3} µs", r.gap_us));
 }
 
 /// The row index of a right-clicked table row (`data-row` of the closest row element).
@@ -94,7 +98,7 @@ pub fn GapsTab() -> impl IntoView {
     let pick = move |i: usize| {
         selected.set(Some(i));
         if let Some(r) = row_at(i) {
-            select_in(&state, &r.task_id, &r.label, TimelineView::Worker);
+            select_in(&state, r.task_id, TimelineView::Worker);
         }
     };
     let draw = move |i: usize| {

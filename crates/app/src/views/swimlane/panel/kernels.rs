@@ -3,7 +3,7 @@
 //! setup excluded), both in the data table. A row runs the swimlane search for its function.
 
 use leptos::prelude::*;
-use pypto_protocol::{FunctionPerfRow, KernelStatsRow};
+use pypto_protocol::perf::{FunctionPerfRow, KernelStatsRow};
 
 use super::{current_data, search_function};
 use crate::state::AppState;

@@ -19,7 +19,9 @@ mod setup;
 use std::collections::HashMap;
 
 use leptos::prelude::*;
-use pypto_protocol::{BarRef, PerfPanelData, TimelineView, ToWorker};
+use pypto_protocol::perf::PerfPanelData;
+use pypto_protocol::timeline::BarRef;
+use pypto_protocol::{TimelineView, ToWorker};
 
 use super::{jump_to, DATA};
 use crate::state::AppState;
@@ -106,7 +108,7 @@ pub fn request(state: &AppState, dataset_id: u32) {
         return;
     }
     perf.requested.update(|r| r.push(dataset_id));
-    worker_client::send(ToWorker::PerfPanel { dataset_id }, None);
+    worker_client::send(ToWorker::PerfPanel(pypto_protocol::perf::PerfPanelRequest { dataset_id }), None);
 }
 
 /// Stores a `PerfPanel` reply.
@@ -187,7 +189,10 @@ pub fn pypto_task_label(task_id: u64) -> String {
 pub fn search_function(state: &AppState, query: &str) {
     state.swim.search.set(super::SearchState { query: query.to_string(), ..super::SearchState::default() });
     if let Some(timeline_id) = super::current_timeline_id() {
-        worker_client::send(ToWorker::Search { timeline_id, query: query.to_string(), limit: 500 }, None);
+        worker_client::send(
+            ToWorker::Search(pypto_protocol::timeline::SearchRequest { timeline_id, query: query.to_string(), limit: 500 }),
+            None,
+        );
     }
 }
 

@@ -7,7 +7,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::{BarRef, PerfPathsData, TimelineView, ToWorker};
+use pypto_protocol::perf::PerfPathsData;
+use pypto_protocol::timeline::BarRef;
+use pypto_protocol::{TaskId, TimelineView, ToWorker};
 
 use super::super::{highlight, markers, with_view, PathMode, DATA};
 use crate::state::AppState;
@@ -92,7 +94,7 @@ pub fn on_threshold(state: &AppState, dataset_id: u32, text: String, error: Opti
 /// Asks the worker whether `text` is a valid threshold and which gaps exceed it.
 pub fn check_threshold(state: &AppState, dataset_id: u32, text: &str) {
     state.paths.threshold_text.set(text.to_string());
-    worker_client::send(ToWorker::GapThreshold { dataset_id, text: text.to_string() }, None);
+    worker_client::send(ToWorker::GapThreshold(pypto_protocol::perf::GapThresholdRequest { dataset_id, text: text.to_string() }), None);
 }
 
 /// The selected dataset's path tables (asked for once when missing); `None` while they travel.
@@ -103,7 +105,7 @@ pub fn current_paths() -> Signal<Option<Arc<PerfPathsData>>> {
         let found = state.paths.data.with(|m| m.get(&id).cloned());
         if found.is_none() && !state.paths.requested.with_untracked(|r| r.contains(&id)) {
             state.paths.requested.update(|r| r.push(id));
-            worker_client::send(ToWorker::PerfPaths { dataset_id: id }, None);
+            worker_client::send(ToWorker::PerfPaths(pypto_protocol::perf::PerfPathsRequest { dataset_id: id }), None);
         }
         found
     })
@@ -133,11 +135,12 @@ pub fn find_bar(dataset_id: u32, task_id: u64, view: TimelineView) -> Option<Bar
     })
 }
 
-/// Locates and selects `task_id` (given as the decimal string of the tables) in `view`;
-/// reports what happened on the panel's status line. Returns the bar.
-pub fn select_in(state: &AppState, task_id: &str, label: &str, view: TimelineView) -> Option<BarRef> {
+/// Locates and selects `task` in `view`; reports what happened on the panel's status line.
+/// Returns the bar.
+pub fn select_in(state: &AppState, task: TaskId, view: TimelineView) -> Option<BarRef> {
     let dataset_id = state.selected.get_untracked()?;
-    let bar = task_id.parse::<u64>().ok().and_then(|id| find_bar(dataset_id, id, view));
+    let label = task.to_string();
+    let bar = find_bar(dataset_id, task.raw(), view);
     match bar {
         Some(bar) => {
             super::super::jump_to(bar);
@@ -201,7 +204,13 @@ pub fn count_cell(n: impl TryInto<i64>) -> Cell {
     Cell::int(n.try_into().unwrap_or(i64::MAX))
 }
 
-/// A task id string as a sortable cell value (ids above 2^53 sort approximately, show exactly).
-pub fn id_value(task_id: &str) -> Option<f64> {
-    task_id.parse::<u64>().ok().map(|v| v as f64)
+/// A raw task id as a cell: the exact decimal text, sorted by value (ids above 2^53 sort
+/// approximately, show and export exactly).
+pub fn raw_id_cell(task: TaskId) -> Cell {
+    Cell { text: task.raw().to_string(), value: Some(task.raw() as f64), class: None }
+}
+
+/// A task as a cell: `rXtY`.
+pub fn task_cell(task: TaskId) -> Cell {
+    Cell::text(task.to_string())
 }

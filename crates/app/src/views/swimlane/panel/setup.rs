@@ -3,7 +3,7 @@
 //! selects its task (on its core) in the swimlane; ratios above one half are coloured.
 
 use leptos::prelude::*;
-use pypto_protocol::SetupRow;
+use pypto_protocol::perf::SetupRow;
 
 use super::{current_data, select_task};
 use crate::state::AppState;
@@ -30,13 +30,13 @@ fn setup_table(rows: &[SetupRow]) -> TableData {
                 let ratio = Cell::num(r.setup_ratio * 100.0, 2);
                 vec![
                     Cell::count(i as u64 + 1),
-                    Cell::text(r.task_label.clone()),
+                    Cell::text(r.task_id.to_string()),
                     Cell::int(i64::from(r.core_id)),
                     Cell::num(r.setup_us, 3),
                     Cell::num(r.exec_us, 3),
                     if r.setup_ratio > HIGH_RATIO { ratio.class("dt-warn") } else { ratio },
                     // Ids above 2^53 would lose digits as numbers: sort by value, show and export the exact text.
-                    Cell { text: r.task_id.clone(), value: r.task_id.parse::<u64>().ok().map(|v| v as f64), class: None },
+                    super::paths::raw_id_cell(r.task_id),
                 ]
             })
             .collect(),
@@ -52,7 +52,7 @@ pub fn SetupTab() -> impl IntoView {
     let longest = Signal::derive(move || longest_rows.with(|r| setup_table(r)));
     let ratio = Signal::derive(move || ratio_rows.with(|r| setup_table(r)));
     let pick = move |rows: Memo<Vec<SetupRow>>, r: usize| {
-        if let Some((id, core)) = rows.with_untracked(|rows| rows.get(r).and_then(|x| Some((x.task_id.parse::<u64>().ok()?, x.core_id)))) {
+        if let Some((id, core)) = rows.with_untracked(|rows| rows.get(r).map(|x| (x.task_id.raw(), x.core_id))) {
             select_task(&state, id, Some(core));
         }
     };

@@ -1,0 +1,160 @@
+//! Opening a folder and what the worker announces about it: the entries the page walked,
+//! the datasets discovery found in them, each dataset's parsed summary and file errors, and
+//! the load's progress. These messages feed the page's `session`; none of them names a view.
+
+use pypto_vocab::{DatasetKind, Feature, FileRole};
+use serde::{Deserialize, Serialize};
+
+/// A new folder: forget what was loaded, discover datasets, parse them. `files` beside the
+/// message holds one `File` (or URL string) per entry. Answered by [`Datasets`], then one
+/// [`DatasetLoaded`] per dataset and [`LoadFinished`] (unsolicited messages).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpenFolder {
+    pub source_label: String,
+    pub entries: Vec<EntryMeta>,
+}
+
+/// A hosted dataset (`?src=`, the bundled demo): `url` is a manifest file
+/// (`…/pypto-viewer-manifest.json`) or a directory URL holding one. The worker fetches it;
+/// the answers are [`OpenFolder`]'s.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpenUrl {
+    pub url: String,
+}
+
+/// Reading (or laying out) progress: `path` names the file (or the step), `done_bytes` of
+/// `total_bytes` (steps for a layout).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub path: String,
+    pub done_bytes: u64,
+    pub total_bytes: u64,
+}
+
+/// Discovery's result for an [`OpenFolder`] / [`OpenUrl`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Datasets {
+    pub source_label: String,
+    pub datasets: Vec<DatasetInfo>,
+    pub ignored_files: u64,
+}
+
+/// One dataset finished parsing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatasetLoaded {
+    pub dataset_id: u32,
+    pub summary: DatasetSummary,
+}
+
+/// Every dataset of the last open is parsed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadFinished {
+    pub elapsed_ms: f64,
+}
+
+/// One file found while walking the opened folder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryMeta {
+    /// Path relative to the opened folder, `/`-separated, without the folder's own name.
+    pub path: String,
+    pub size_bytes: u64,
+}
+
+/// One dataset as discovery found it, before parsing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatasetInfo {
+    pub dataset_id: u32,
+    pub kind: DatasetKind,
+    /// Directory (or file for STRACE) relative to the opened folder; `""` for the root.
+    pub path: String,
+    /// Parent grouping for multi-rank trees (`dfx_outputs` for `dfx_outputs/rank0/d0`).
+    pub group: Option<String>,
+    /// Files of this dataset by role, relative to the opened folder.
+    pub files: Vec<DatasetFile>,
+    /// What this dataset's files make possible (the sidebar lists their titles).
+    pub views: Vec<Feature>,
+    /// What the user loses because a sibling is missing, one sentence each.
+    pub missing: Vec<String>,
+    /// Informational notes (which of several candidate files was chosen, ...).
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DatasetFile {
+    pub role: FileRole,
+    pub path: String,
+    pub size_bytes: u64,
+}
+
+/// A file that could not be read or parsed: shown to the user, the rest still loads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileError {
+    pub path: String,
+    /// 1-based line and column of the problem when known (0 when not applicable).
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+/// Facts of a parsed chip swimlane records file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordsSummary {
+    pub path: String,
+    /// Collection level 1..=4 (`chip_swimlane_level` and its older names).
+    pub level: u32,
+    /// Which key or shape carried the level (`chip_swimlane_level`, `version`, ...).
+    pub format: String,
+    pub clock_freq_hz: u64,
+    pub num_cores: u32,
+    /// Joined tasks (`AICore` rows matched with scheduler rows; all `AICore` rows at level 1).
+    pub task_count: u64,
+    pub aicore_rows: u64,
+    pub first_start_us: f64,
+    pub last_end_us: f64,
+    pub span_us: f64,
+    pub scheduler_threads: u32,
+    pub warnings: Vec<String>,
+}
+
+/// Facts of a parsed deps.json.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepsSummary {
+    pub path: String,
+    pub tasks: u64,
+    pub edges: u64,
+    pub tensors: u64,
+}
+
+/// Facts of a pass dump directory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassDumpSummary {
+    /// Snapshots after passes (not counting `00_frontend.py`).
+    pub pass_count: u32,
+    pub has_frontend: bool,
+    /// Validation problems (`ir_trace` rules); empty when valid.
+    pub problems: Vec<String>,
+}
+
+/// Facts of a parsed Chrome trace file (serving STRACE datasets).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceSummary {
+    pub path: String,
+    pub processes: u32,
+    pub lanes: u32,
+    pub spans: u64,
+    pub instants: u64,
+    pub span_us: f64,
+}
+
+/// Everything known about one dataset after parsing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DatasetSummary {
+    pub records: Option<RecordsSummary>,
+    pub deps: Option<DepsSummary>,
+    pub name_map_entries: Option<u64>,
+    pub pass_dump: Option<PassDumpSummary>,
+    /// A parsed serving STRACE trace.
+    #[serde(default)]
+    pub trace: Option<TraceSummary>,
+    pub errors: Vec<FileError>,
+}

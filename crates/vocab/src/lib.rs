@@ -1,0 +1,17 @@
+//! The words every layer of the viewer shares, each with one type: task ids ([`TaskId`],
+//! displayed `rXtY` by the reference's rule), what a file is for ([`FileRole`]), what a
+//! dataset is ([`DatasetKind`]), the page's views ([`ViewKind`]) and what discovery says a
+//! dataset enables ([`Feature`]), the chip swimlane's views ([`TimelineView`]) and the task
+//! graph's edge modes ([`EdgeMode`]).
+//!
+//! Pure Rust (serde only): `pypto-formats`, `pypto-analysis`, the protocol between page and
+//! worker, the worker, the page and the CLI all use these types, so a word means the same on
+//! every side and nothing compares names as strings.
+
+mod edge_mode;
+mod kinds;
+mod task_id;
+
+pub use edge_mode::EdgeMode;
+pub use kinds::{DatasetKind, Feature, FileRole, TimelineView, ViewKind};
+pub use task_id::{ParseTaskIdError, TaskId};
