@@ -85,9 +85,9 @@ fn rows_of_every_task_are_its_joined_rows_in_either_form() {
         let m = common::runtime_model(&dir);
         let k = &m.kinds;
         if k.row_index.is_empty() {
-            in_order += 1
+            in_order += 1;
         } else {
-            indexed += 1
+            indexed += 1;
         }
         for id in &k.task_id {
             let expected: Vec<u32> = (0..m.tasks.len() as u32).filter(|&r| m.tasks.task_id.get(r as usize) == Some(id)).collect();

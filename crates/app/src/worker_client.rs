@@ -314,10 +314,10 @@ fn on_message(state: &AppState, data: &JsValue) {
             crate::views::dep_graph::on_graph(header, &columns);
         }
         FromWorker::DepNodeDetails { dataset_id, node, args, edges } => {
-            crate::views::dep_graph::on_node_details(dataset_id, node, args, edges)
+            crate::views::dep_graph::on_node_details(dataset_id, node, args, edges);
         }
         FromWorker::DepSearchHits { dataset_id, query, nodes, total } => {
-            crate::views::dep_graph::on_search_hits(dataset_id, &query, nodes, total)
+            crate::views::dep_graph::on_search_hits(dataset_id, &query, nodes, total);
         }
         FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
         FromWorker::PerfPaths(data) => {

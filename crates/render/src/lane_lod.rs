@@ -467,7 +467,7 @@ mod tests {
             let mut exact = Vec::new();
             visit_bars(&cam, &start, &end, 0..n, 1.0, |b| {
                 if !b.merged {
-                    exact.push(b.index)
+                    exact.push(b.index);
                 }
             });
             assert_eq!(wide, exact);

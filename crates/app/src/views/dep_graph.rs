@@ -445,9 +445,9 @@ impl Renderer {
             let last = LineInstance { x0: from.0, y0: from.1, x1: x * s + ox, y1: y * s + oy, width, rgba };
             // Arrow heads only while nodes are big enough to tell where an edge ends.
             if node_px >= ARROW_MIN_NODE_PX {
-                self.arrows.push(last)
+                self.arrows.push(last);
             } else {
-                self.lines.push(last)
+                self.lines.push(last);
             }
         }
         let show_labels = 36.0 * s >= LABEL_MIN_PX;

@@ -200,7 +200,7 @@ impl Timeline {
         if typed_len(columns, "setup_start_us") == n {
             t.set_setup_starts(|r| {
                 js_range(columns, "setup_start_us", r.clone(), |a: &js_sys::Float64Array, out| {
-                    a.subarray(r.start as u32, r.end as u32).copy_to(out)
+                    a.subarray(r.start as u32, r.end as u32).copy_to(out);
                 })
             });
         }
