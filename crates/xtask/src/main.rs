@@ -1,11 +1,11 @@
 //! Build, serve and test automation for the trace viewer, so the `README` needs two commands.
 //!
 //! ```text
-//! cargo xtask setup                 install missing tools (Chromium, wasm target, wasm-bindgen-cli, trunk, npm deps)
+//! cargo xtask setup                 install missing tools (Chromium, wasm target, rustfmt/clippy, wasm-bindgen-cli, trunk, npm deps)
 //! cargo xtask build [--public-url P] trunk release build into dist/ plus the bundled demo in dist/demo/
 //! cargo xtask serve [--port N] [--no-build]   build, then serve dist/ on http://127.0.0.1:N/
 //! cargo xtask check-layers          formats/analysis must not depend on wasm-bindgen, web-sys, js-sys, gloo*, leptos*
-//! cargo xtask test                  everything CI runs: setup, layers, native, wasm and browser tests
+//! cargo xtask test                  everything CI runs: setup, layers, fmt, clippy, native, wasm and browser tests
 //! cargo xtask bench-browser [--tasks N] [--keep]   issue-4 performance numbers in headless Chromium
 //! cargo xtask bench-layout-browser [--sizes …]      issue-6 layout times: wasm (Chromium), native, dot
 //! cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]
@@ -36,7 +36,8 @@ commands:
   serve [--port N] [--no-build] [--dir D]
                              build, then serve dist/ on http://127.0.0.1:N/ (default 8080)
   check-layers               fail if pypto-formats / pypto-analysis depend on web crates
-  test                       setup, check-layers, native tests, wasm tests, release build, e2e tests
+  test                       setup, check-layers, fmt, clippy, clippy wasm, native tests, wasm
+                             tests, release build, e2e tests
   bench-browser [--tasks N] [--keep]
                              generate an N-task level-4 capture (default 1000000), load it in
                              headless Chromium, print load/memory/frame/hover/select/search numbers
