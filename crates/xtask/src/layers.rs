@@ -5,16 +5,18 @@
 //!
 //! The metadata's resolve graph is the whole workspace's (all targets, features unified), so
 //! this check is conservative: a violation report prints the dependency chain to judge it.
+//!
+//! Then the module rules inside the page and worker crates ([`module_rules`]).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::util;
+use crate::{module_rules, util};
 
 /// Packages that must stay free of the web stack.
-pub const PURE_PACKAGES: &[&str] = &["pypto-columns", "pypto-formats", "pypto-analysis"];
+pub const PURE_PACKAGES: &[&str] = &["pypto-vocab", "pypto-columns", "pypto-formats", "pypto-analysis", "pypto-protocol"];
 
 /// Whether a crate name belongs to the web stack.
 pub fn is_forbidden(name: &str) -> bool {
@@ -26,7 +28,22 @@ pub fn is_forbidden(name: &str) -> bool {
         || name.starts_with("leptos")
 }
 
+/// The crate layers, then the module rules of the page and worker crates
+/// ([`module_rules`]); both always run, so one failure does not hide the other.
 pub fn run() -> Result<(), String> {
+    let crates = check_crates();
+    let modules = module_rules::run();
+    match (crates, modules) {
+        (Ok(()), Ok(())) => {
+            println!("check-layers: ok");
+            Ok(())
+        }
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(a), Err(b)) => Err(format!("{a}; {b}")),
+    }
+}
+
+fn check_crates() -> Result<(), String> {
     util::step("check-layers: cargo metadata");
     let out = Command::new(util::cargo())
         .args(["metadata", "--format-version", "1"])
@@ -49,7 +66,6 @@ pub fn run() -> Result<(), String> {
         ));
     }
     if report.violations.is_empty() {
-        println!("check-layers: ok");
         Ok(())
     } else {
         for chain in &report.violations {
@@ -223,7 +239,7 @@ mod tests {
         let m = metadata(&[("pypto-formats", &[])], &["pypto-formats"]);
         let report = check(&m, PURE_PACKAGES).unwrap();
         assert!(report.violations.is_empty());
-        assert_eq!(report.missing, vec!["pypto-columns".to_string(), "pypto-analysis".to_string()]);
+        assert_eq!(report.missing, ["pypto-vocab", "pypto-columns", "pypto-analysis", "pypto-protocol"].map(String::from).to_vec());
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Build, serve and test automation for the trace viewer, so the `README` needs two commands.
 //!
 //! ```text
-//! cargo xtask setup                 install missing tools (Chromium, wasm target, wasm-bindgen-cli, trunk, npm deps)
+//! cargo xtask setup                 install missing tools (Chromium, wasm target, rustfmt/clippy, wasm-bindgen-cli, trunk, npm deps)
 //! cargo xtask build [--public-url P] trunk release build into dist/ plus the bundled demo in dist/demo/
 //! cargo xtask serve [--port N] [--no-build]   build, then serve dist/ on http://127.0.0.1:N/
-//! cargo xtask check-layers          formats/analysis must not depend on wasm-bindgen, web-sys, js-sys, gloo*, leptos*
-//! cargo xtask test                  everything CI runs: setup, layers, native, wasm and browser tests
+//! cargo xtask check-layers          formats/analysis must not depend on wasm-bindgen, web-sys, js-sys, gloo*, leptos*;
+//!                                   module rules of the page and worker crates (views apart, one request dispatch)
+//! cargo xtask test                  everything CI runs: setup, layers, fmt, clippy, native, wasm and browser tests
+//! cargo xtask plumbing              lines of hand-written browser plumbing (closures, listeners, timers) per file
 //! cargo xtask bench-browser [--tasks N] [--keep]   issue-4 performance numbers in headless Chromium
 //! cargo xtask bench-layout-browser [--sizes …]      issue-6 layout times: wasm (Chromium), native, dot
 //! cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]
@@ -20,6 +22,9 @@ mod bench_layout;
 mod bench_passes;
 mod build;
 mod layers;
+mod module_rules;
+mod plumbing;
+mod rust_source;
 mod serve;
 mod setup;
 mod test_cmd;
@@ -35,8 +40,14 @@ commands:
   build [--public-url P]     setup, `trunk build --release`, bundle the demo dataset into dist/demo/
   serve [--port N] [--no-build] [--dir D]
                              build, then serve dist/ on http://127.0.0.1:N/ (default 8080)
-  check-layers               fail if pypto-formats / pypto-analysis depend on web crates
-  test                       setup, check-layers, native tests, wasm tests, release build, e2e tests
+  check-layers               fail if pypto-formats / pypto-analysis depend on web crates, or if
+                             a module rule of the page / worker crate is broken beyond its
+                             allow-list (crates/xtask/src/module_rules.rs)
+  test                       setup, check-layers, fmt, clippy, clippy wasm, native tests, wasm
+                             tests, release build, e2e tests
+  plumbing                   per file of the app, worker and render crates, the lines of
+                             hand-written browser plumbing (Closure::new, add_event_listener,
+                             set_timeout, .forget(), …), and the total
   bench-browser [--tasks N] [--keep]
                              generate an N-task level-4 capture (default 1000000), load it in
                              headless Chromium, print load/memory/frame/hover/select/search numbers
@@ -66,6 +77,7 @@ fn main() -> ExitCode {
         "serve" => serve::parse_args(rest).and_then(|opts| serve::run(&opts)),
         "check-layers" => no_args(rest).and_then(|()| layers::run()),
         "test" => no_args(rest).and_then(|()| test_cmd::run()),
+        "plumbing" => no_args(rest).and_then(|()| plumbing::run()),
         "bench-browser" => bench_browser::parse_args(rest).and_then(|opts| bench_browser::run(&opts)),
         "bench-layout-browser" => bench_layout::parse_args(rest).and_then(|opts| bench_layout::run(&opts)),
         "bench-passes-browser" => bench_passes::parse_args(rest).and_then(|opts| bench_passes::run(&opts)),

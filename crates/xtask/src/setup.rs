@@ -12,12 +12,14 @@ use crate::util;
 
 pub const TRUNK_VERSION: &str = "0.21.14";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
+const RUST_COMPONENTS: &[&str] = &["rustfmt", "clippy"];
 const WASM_OPT_VERSION: &str = "version 132";
 
 pub fn run() -> Result<(), String> {
     util::step("setup: checking tools");
     chromium()?;
     wasm_target()?;
+    rust_components()?;
     wasm_bindgen()?;
     trunk()?;
     npm_packages()?;
@@ -66,6 +68,26 @@ fn wasm_target() -> Result<(), String> {
     }
     println!("  ..  rust target {WASM_TARGET} missing: adding it");
     util::run(Command::new("rustup").args(["target", "add", WASM_TARGET]))
+}
+
+/// rustfmt and clippy, for the `fmt` and `clippy` stages of `cargo xtask test` (rustup's
+/// default profile has them; the minimal one does not).
+fn rust_components() -> Result<(), String> {
+    let installed = util::output("rustup", &["component", "list", "--installed"])
+        .ok_or("`rustup component list --installed` failed: is the Rust toolchain installed with rustup?")?;
+    let missing = missing_components(&installed);
+    if missing.is_empty() {
+        ok("rust components", &RUST_COMPONENTS.join(", "));
+        return Ok(());
+    }
+    println!("  ..  rust component(s) {} missing: adding them", missing.join(", "));
+    util::run(Command::new("rustup").args(["component", "add"]).args(&missing))
+}
+
+/// The [`RUST_COMPONENTS`] absent from `rustup component list --installed`'s output (lines
+/// `<component>-<host triple>`).
+fn missing_components(installed: &str) -> Vec<&'static str> {
+    RUST_COMPONENTS.iter().copied().filter(|c| !installed.lines().any(|line| line.trim().starts_with(&format!("{c}-")))).collect()
 }
 
 /// The `wasm-bindgen` version(s) pinned in a Cargo.lock text.
@@ -205,7 +227,15 @@ fn wasm_opt() -> Result<(), String> {
 #[cfg(test)]
 #[allow(clippy::expect_used)]
 mod tests {
-    use super::locked_versions;
+    use super::{locked_versions, missing_components};
+
+    #[test]
+    fn finds_missing_rust_components() {
+        let all = "cargo-x86_64-unknown-linux-gnu\nclippy-x86_64-unknown-linux-gnu\nrust-std-wasm32-unknown-unknown\nrustfmt-x86_64-unknown-linux-gnu\n";
+        assert!(missing_components(all).is_empty());
+        let minimal = "cargo-x86_64-unknown-linux-gnu\nrustc-x86_64-unknown-linux-gnu\nrust-std-x86_64-unknown-linux-gnu\n";
+        assert_eq!(missing_components(minimal), vec!["rustfmt", "clippy"]);
+    }
 
     #[test]
     fn reads_the_locked_wasm_bindgen_version() {

@@ -1,8 +1,10 @@
 //! `cargo xtask test`: the one test command (CI runs it through `.ci/run`).
 //!
-//! Stages, in order, failing fast: setup, check-layers, native tests, wasm tests in headless
-//! Chromium (wasm-bindgen-test via chromedriver), the release build with wasm-opt (the e2e
-//! suite always tests the optimized build), the Playwright e2e suite over `dist/`.
+//! Stages, in order, failing fast: setup, check-layers, the style gates (`cargo fmt --check`,
+//! clippy with `-D warnings` natively over the workspace and for wasm32 over the wasm
+//! crates), native tests, wasm tests in headless Chromium (wasm-bindgen-test via
+//! chromedriver), the release build with wasm-opt (the e2e suite always tests the optimized
+//! build), the Playwright e2e suite over `dist/`.
 //! Output streams live; a summary line with per-stage timings closes the run.
 
 use std::process::{Command, Stdio};
@@ -12,10 +14,12 @@ use serde_json::Value;
 
 use crate::{build, layers, setup, util};
 
-/// Excluded from the native `cargo test --workspace` (wasm-only binaries).
+/// Excluded from the native `cargo test --workspace` (wasm-only binaries: they compile
+/// natively, so the native clippy gate still lints them, but their tests need a browser).
 const NATIVE_EXCLUDE: &[&str] = &["pypto-app", "pypto-worker"];
-/// Packages with `wasm_bindgen_test` tests, run in headless Chromium.
-const WASM_TEST_PACKAGES: &[&str] = &["pypto-render", "pypto-app", "pypto-worker"];
+/// Packages with `wasm_bindgen_test` tests, run in headless Chromium; also the packages the
+/// `clippy wasm` gate lints for wasm32 (where their `cfg(target_arch = "wasm32")` code is).
+const WASM_PACKAGES: &[&str] = &["pypto-render", "pypto-app", "pypto-worker"];
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// Flags for Chromium under chromedriver (toolchain.md §6a; the runner adds headless and no-sandbox).
 const WEBDRIVER_JSON: &str = r#"{
@@ -34,6 +38,9 @@ pub fn run() -> Result<(), String> {
     let stages: &[Stage] = &[
         ("setup", setup::run),
         ("check-layers", layers::run),
+        ("fmt", fmt_check),
+        ("clippy", clippy_native),
+        ("clippy wasm", clippy_wasm),
         ("native tests", native_tests),
         ("wasm tests", wasm_tests),
         ("release build", || build::run(&build::Options::default(), false)),
@@ -75,6 +82,47 @@ fn workspace_packages() -> Result<Vec<String>, String> {
     Ok(meta["packages"].as_array().map(|ps| ps.iter().filter_map(|p| p["name"].as_str().map(String::from)).collect()).unwrap_or_default())
 }
 
+/// The tree is formatted as `rustfmt.toml` says.
+fn fmt_check() -> Result<(), String> {
+    util::run(Command::new(util::cargo()).args(["fmt", "--all", "--check"]).current_dir(util::root()))
+        .map_err(|e| format!("{e}; run `cargo fmt --all`"))
+}
+
+/// Clippy over every workspace member and target (tests, benches, examples), natively, with
+/// the workspace lints of the root `Cargo.toml` as errors.
+fn clippy_native() -> Result<(), String> {
+    util::run(
+        Command::new(util::cargo()).args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]).current_dir(util::root()),
+    )
+}
+
+/// Clippy for wasm32 over the crates that run in the browser.
+fn clippy_wasm() -> Result<(), String> {
+    let present = wasm_packages()?;
+    if present.is_empty() {
+        return Ok(());
+    }
+    let mut cmd = Command::new(util::cargo());
+    cmd.args(["clippy", "--target", "wasm32-unknown-unknown"]).current_dir(util::root());
+    for name in present {
+        cmd.args(["-p", name]);
+    }
+    util::run(cmd.args(["--all-targets", "--", "-D", "warnings"]))
+}
+
+/// The [`WASM_PACKAGES`] that are workspace members (says which are not).
+fn wasm_packages() -> Result<Vec<&'static str>, String> {
+    let members = workspace_packages()?;
+    let (present, absent): (Vec<&str>, Vec<&str>) = WASM_PACKAGES.iter().partition(|n| members.iter().any(|m| m == *n));
+    if !absent.is_empty() {
+        println!("  --  not in the workspace, skipped: {}", absent.join(", "));
+    }
+    if present.is_empty() {
+        println!("  --  no wasm packages");
+    }
+    Ok(present)
+}
+
 fn native_tests() -> Result<(), String> {
     let members = workspace_packages()?;
     let mut cmd = Command::new(util::cargo());
@@ -86,13 +134,8 @@ fn native_tests() -> Result<(), String> {
 }
 
 fn wasm_tests() -> Result<(), String> {
-    let members = workspace_packages()?;
-    let (present, absent): (Vec<&str>, Vec<&str>) = WASM_TEST_PACKAGES.iter().partition(|n| members.iter().any(|m| m == *n));
-    if !absent.is_empty() {
-        println!("  --  not in the workspace, skipped: {}", absent.join(", "));
-    }
+    let present = wasm_packages()?;
     if present.is_empty() {
-        println!("  --  no wasm test packages");
         return Ok(());
     }
     let webdriver_json = util::root().join("target").join("xtask").join("webdriver.json");

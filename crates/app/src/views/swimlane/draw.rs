@@ -79,6 +79,15 @@ fn outline(lines: &mut Vec<LineInstance>, x0: f32, y0: f32, x1: f32, y1: f32, wi
     }
 }
 
+/// Where bar `g`'s setup region (setup start to start) is on screen, `(x0, x1)` in pixels
+/// without the gutter, when it is at least a pixel wide.
+fn setup_span_px(data: &Timeline, cam: &pypto_render::camera::TimeCamera, g: usize) -> Option<(f64, f64)> {
+    let (setup, s, _) = data.times(g).filter(|&(setup, s, _)| setup < s)?;
+    let sx0 = cam.us_to_px(setup).max(-1.0);
+    let sx1 = cam.us_to_px(s);
+    (sx1 - sx0 >= 1.0).then_some((sx0, sx1))
+}
+
 /// Draws bars of a sub-lane's visible `window` again, over the lane's bars, one per pixel
 /// column (the others starting in the same column are skipped with a galloping search):
 /// `positions` are the bars' positions in the sub-lane, by start (marker bars, widened by
@@ -353,27 +362,14 @@ impl SwimlaneRenderer {
                 if bar.merged {
                     return;
                 }
-                if show_setup {
-                    if let Some((setup, s, _)) = data.times(g) {
-                        if setup < s {
-                            let sx0 = cam.us_to_px(setup).max(-1.0);
-                            let sx1 = cam.us_to_px(s);
-                            if sx1 - sx0 >= 1.0 {
-                                let c = palette::color_for_key(data.color_key_of(g));
-                                let c = if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { lighter(c) };
-                                let rect = RectInstance {
-                                    x: gutter + sx0 as f32,
-                                    y: y + 3.0,
-                                    w: (sx1 - sx0) as f32,
-                                    h: BAR_HEIGHT_PX as f32 - 6.0,
-                                    rgba: c,
-                                };
-                                match setup_out.as_deref_mut() {
-                                    Some(v) => v.push(rect),
-                                    None => setup_inline.push(rect),
-                                }
-                            }
-                        }
+                if let Some((sx0, sx1)) = show_setup.then(|| setup_span_px(data, &cam, g)).flatten() {
+                    let c = palette::color_for_key(data.color_key_of(g));
+                    let c = if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { lighter(c) };
+                    let rect =
+                        RectInstance { x: gutter + sx0 as f32, y: y + 3.0, w: (sx1 - sx0) as f32, h: BAR_HEIGHT_PX as f32 - 6.0, rgba: c };
+                    match setup_out.as_deref_mut() {
+                        Some(v) => v.push(rect),
+                        None => setup_inline.push(rect),
                     }
                 }
                 if bar.x1 - bar.x0 >= LABEL_MIN_PX {
