@@ -1,20 +1,38 @@
 //! The viewer's page: a Leptos (CSR) UI that opens a folder of PyPTO records, lists its
 //! datasets, and shows the views. It never parses a file: the analysis worker does
 //! (`worker_client`), and canvas views draw from columns the worker hands over.
+//!
+//! The core: [`session`] (what the worker announced), [`nav`] (what the user looks at, the
+//! URL hash), [`worker_client`] (typed requests and replies), [`analyses`] (per-dataset
+//! tables several parts show). Around it: the chrome
+//! ([`toolbar`], [`sidebar`]), the view registry and views ([`views`]), the parts docked beside
+//! a view ([`parts`]), and leaf helpers ([`folder`], [`table`], [`browser`]). See
+//! ARCHITECTURE.md.
 
+// `Session`, `Nav`, the view states and handles are `Copy` bundles of signal handles, passed by
+// value the Leptos way; their size is mostly debug-build bookkeeping of each signal.
+#![allow(clippy::large_types_passed_by_value)]
+
+pub mod analyses;
+pub mod browser;
 pub mod folder;
+pub mod nav;
+pub mod owned;
+mod parts;
+pub mod session;
 mod sidebar;
-mod state;
 pub mod table;
 mod toolbar;
-mod url_hash;
+mod view_spec;
 mod views;
 pub mod worker_client;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
-use state::{AppState, LoadState};
+use nav::Nav;
+use session::Session;
+use worker_client::WorkerClient;
 
 /// Registers the service worker that keeps the app usable offline.
 fn register_service_worker() {
@@ -46,30 +64,31 @@ fn src_param() -> Option<String> {
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let state = AppState::new();
-    provide_context(state);
-    worker_client::start(state);
-    worker_client::install_debug_hook();
+    let session = Session::new();
+    provide_context(session);
+    let client = WorkerClient::start(session);
+    provide_context(client);
+    provide_context(Nav::new(session));
+    provide_context(analyses::Analyses::new(session, client));
+    views::init_all();
+    parts::init_all();
+    client.install_debug_hook();
     table::install_bench_hook();
     register_service_worker();
     if let Some(src) = src_param() {
-        worker_client::open_url(state, src);
+        client.open_url(src);
     }
 
     // Mirror the load state on <body> for scripts and tests.
     Effect::new(move |_| {
-        let value = match state.load_state.get() {
-            LoadState::Idle => "idle",
-            LoadState::Loading => "loading",
-            LoadState::Done => "done",
-        };
+        let value = session.load.get().as_str();
         if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
             let _ = body.set_attribute("data-load-state", value);
         }
     });
 
     view! {
-        <div class="app" on:dragover=|ev| toolbar::on_drag_over(&ev) on:drop=move |ev| toolbar::on_drop(&state, &ev)>
+        <div class="app" on:dragover=|ev| toolbar::on_drag_over(&ev) on:drop=move |ev| toolbar::on_drop(client, session, &ev)>
             <toolbar::Toolbar/>
             <div class="main">
                 <sidebar::Sidebar/>

@@ -6,16 +6,9 @@ use leptos::prelude::*;
 use pypto_protocol::datasets::DatasetSummary;
 use pypto_protocol::DatasetKind;
 
-use crate::state::{AppState, DatasetRow};
-use crate::worker_client;
-
-fn kind_attr(kind: DatasetKind) -> &'static str {
-    match kind {
-        DatasetKind::Runtime => "runtime",
-        DatasetKind::PassDump => "pass_dump",
-        DatasetKind::ServingStrace => "serving_strace",
-    }
-}
+use crate::nav::Nav;
+use crate::session::{DatasetRow, LoadState, Session};
+use crate::worker_client::WorkerClient;
 
 fn kind_label(kind: DatasetKind) -> &'static str {
     match kind {
@@ -79,15 +72,15 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
 
 #[component]
 fn DatasetItem(row: DatasetRow) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let id = row.info.dataset_id;
+    let (session, nav) = (Session::get(), Nav::get());
+    let id = row.id();
+    let title = row.title();
     let info = row.info;
-    let title = if info.path.is_empty() { "(opened folder)".to_string() } else { info.path.clone() };
     let files_title = info.files.iter().map(|f| format!("{}: {}", f.role, f.path)).collect::<Vec<_>>().join("\n");
     view! {
-        <li class="dataset" data-kind=kind_attr(info.kind) data-path=info.path.clone()
-            class:selected=move || state.selected.get() == Some(id) && state.swim.timeline_ids.with(|t| t.len() <= 1)
-            on:click=move |_| worker_client::select_dataset(state, id)>
+        <li class="dataset" data-kind=info.kind.attr() data-path=info.path.clone()
+            class:selected=move || nav.datasets.with(|d| d.as_slice() == [id])
+            on:click=move |_| nav.show_dataset(session, id)>
             <div class="dataset-name" title=files_title>{title}</div>
             <div class="dataset-kind">{kind_label(info.kind)}</div>
             <ul class="views">{info.views.iter().map(|v| view! { <li>{v.title()}</li> }).collect_view()}</ul>
@@ -104,7 +97,7 @@ fn DatasetItem(row: DatasetRow) -> impl IntoView {
                 let path = f.path.clone();
                 let name = path.rsplit('/').next().unwrap_or(&path).to_string();
                 view! { <li><button class="open-trace" data-path=path.clone() title="Open this Chrome trace as a swimlane"
-                    on:click=move |ev| { ev.stop_propagation(); crate::views::swimlane::trace::open_trace(state, id, path.clone()); }>
+                    on:click=move |ev| { ev.stop_propagation(); nav.show_trace(id, path.clone()); }>
                     {format!("▶ {name} (trace)")}</button></li> }
         }).collect_view()}</ul></li>
     }
@@ -112,10 +105,10 @@ fn DatasetItem(row: DatasetRow) -> impl IntoView {
 
 #[component]
 pub fn Sidebar() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let (session, nav) = (Session::get(), Nav::get());
     let grouped = move || {
         // Multi-rank datasets appear under their parent's heading, in discovery order.
-        let rows = state.datasets.get();
+        let rows = session.datasets.get();
         let mut groups: Vec<(Option<String>, Vec<DatasetRow>)> = Vec::new();
         for row in rows {
             let group = row.info.group.clone();
@@ -128,20 +121,17 @@ pub fn Sidebar() -> impl IntoView {
             .into_iter()
             .map(|(group, members)| {
                 // Clicking a multi-rank heading opens all its runtime datasets in one timeline.
-                let ids: Vec<u32> = members
-                    .iter()
-                    .filter(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
-                    .map(|r| r.info.dataset_id)
-                    .collect();
+                let ids: Vec<u32> =
+                    members.iter().filter(|r| r.kind() == DatasetKind::Runtime && r.has_records()).map(DatasetRow::id).collect();
                 let title = format!("Open the {} ranks in one timeline", ids.len());
                 view! {
-                    {group.map(|g| view! {
-                        <li class="group-heading" title=title
-                            class:selected=move || { let ids = ids.clone(); state.swim.timeline_ids.with(|t| t.len() > 1 && *t == ids) }
-                            on:click={
-                                let ids: Vec<u32> = members.iter().filter(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some())).map(|r| r.info.dataset_id).collect();
-                                move |_| worker_client::open_timeline(state, ids.clone())
-                            }>{g}</li>
+                    {group.map(|g| {
+                        let shown = ids.clone();
+                        view! {
+                            <li class="group-heading" title=title
+                                class:selected=move || nav.datasets.with(|d| d.len() > 1 && *d == shown)
+                                on:click=move |_| nav.show_timeline(ids.clone())>{g}</li>
+                        }
                     })}
                     {members.into_iter().map(|row| view! { <DatasetItem row=row/> }).collect_view()}
                 }
@@ -151,14 +141,14 @@ pub fn Sidebar() -> impl IntoView {
     view! {
         <aside class="sidebar">
             <h2>"Datasets"</h2>
-            <Show when=move || state.datasets.with(Vec::is_empty)>
+            <Show when=move || session.datasets.with(Vec::is_empty)>
                 <p class="empty">
-                    {move || if state.load_state.get() == crate::state::LoadState::Loading { "Loading…" } else { "Open a folder, the demo, or drop a folder here." }}
+                    {move || if session.load.get() == LoadState::Loading { "Loading…" } else { "Open a folder, the demo, or drop a folder here." }}
                 </p>
             </Show>
             <ul id="datasets">{grouped}</ul>
-            <Show when=move || { state.ignored_files.get() > 0 }>
-                <p class="ignored">{move || format!("{} other files ignored", state.ignored_files.get())}</p>
+            <Show when=move || { session.ignored_files.get() > 0 }>
+                <p class="ignored">{move || format!("{} other files ignored", session.ignored_files.get())}</p>
             </Show>
             <CrashNotice/>
             <ErrorsPanel/>
@@ -168,15 +158,15 @@ pub fn Sidebar() -> impl IntoView {
 
 #[component]
 fn CrashNotice() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let (session, client) = (Session::get(), WorkerClient::get());
     view! {
-        <Show when=move || state.crash_message.with(Option::is_some)>
+        <Show when=move || session.crash.with(Option::is_some)>
             <div class="worker-crash">
-                <p>{move || state.crash_message.get().unwrap_or_default()}</p>
+                <p>{move || session.crash.get().unwrap_or_default()}</p>
                 <p>"The worker was restarted."</p>
                 <button class="reload" on:click=move |_| {
-                    state.crash_message.set(None);
-                    worker_client::reopen_last(state);
+                    session.crash.set(None);
+                    client.reopen_last();
                 }>"Reload the data"</button>
             </div>
         </Show>
@@ -185,13 +175,13 @@ fn CrashNotice() -> impl IntoView {
 
 #[component]
 fn ErrorsPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let session = Session::get();
     view! {
-        <Show when=move || state.file_errors.with(|e| !e.is_empty()) || state.general_errors.with(|e| !e.is_empty())>
+        <Show when=move || session.file_errors.with(|e| !e.is_empty()) || session.errors.with(|e| !e.is_empty())>
             <h2>"Problems"</h2>
         </Show>
         <ul id="errors">
-            {move || state.file_errors.get().into_iter().map(|e| {
+            {move || session.file_errors.get().into_iter().map(|e| {
                 let position = if e.line > 0 { format!("line {}, column {}", e.line, e.column) } else { "whole file".to_string() };
                 view! {
                     <li class="file-error" data-path=e.path.clone()>
@@ -201,7 +191,7 @@ fn ErrorsPanel() -> impl IntoView {
                     </li>
                 }
             }).collect_view()}
-            {move || state.general_errors.get().into_iter().map(|message| view! {
+            {move || session.errors.get().into_iter().map(|message| view! {
                 <li class="general-error">{message}</li>
             }).collect_view()}
         </ul>

@@ -186,39 +186,6 @@ pub fn to_csv(data: &TableData, order: &[u32]) -> String {
     out
 }
 
-/// Offers `text` as a file download (`Blob` + a temporary anchor).
-pub fn download_text(file_name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) {
-        download_blob(file_name, &blob);
-    }
-}
-
-/// Offers `blob` as a file download through a temporary anchor; the object URL is revoked
-/// after the download has started.
-pub fn download_blob(file_name: &str, blob: &web_sys::Blob) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else { return };
-    if let Some(a) = document.create_element("a").ok().and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
-        a.set_href(&url);
-        a.set_download(file_name);
-        if let Some(body) = document.body() {
-            let _ = body.append_child(&a);
-            a.click();
-            let _ = body.remove_child(&a);
-        }
-    }
-    // Revoke after the download has started.
-    let revoke = Closure::once_into_js(move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    });
-    if let Some(w) = web_sys::window() {
-        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000);
-    }
-}
-
 fn window_height_px() -> f64 {
     web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(1000.0)
 }
@@ -299,7 +266,7 @@ pub fn DataTable(
     };
     let export_csv = move |_| {
         let text = order.with_untracked(|o| data.with_untracked(|d| to_csv(d, o)));
-        download_text(&csv_file, "text/csv;charset=utf-8", &format!("\u{feff}{text}"));
+        crate::browser::download_text(&csv_file, "text/csv;charset=utf-8", &format!("\u{feff}{text}"));
     };
     let sort_attr = move || match sort.get() {
         None => String::new(),

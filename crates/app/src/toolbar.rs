@@ -5,8 +5,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::folder;
-use crate::state::AppState;
-use crate::worker_client;
+use crate::session::Session;
+use crate::worker_client::WorkerClient;
 
 /// Relative URL of the bundled demo dataset (a manifest directory, like `?src=`).
 const DEMO_URL: &str = "./demo/";
@@ -28,15 +28,14 @@ fn click_dir_input() {
     }
 }
 
-fn open_with_picker(state: &AppState) {
-    let state = *state;
+fn open_with_picker(client: WorkerClient) {
     if !folder::has_directory_picker() {
         click_dir_input();
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
         match folder::pick_and_walk().await {
-            Ok(Some(walked)) => worker_client::open_folder(state, walked.label, walked.entries, walked.files),
+            Ok(Some(walked)) => client.open_folder(walked.label, walked.entries, &walked.files),
             Ok(None) => {}
             // E.g. a cross-origin iframe forbids the picker: fall back to the input.
             Err(_) => click_dir_input(),
@@ -48,30 +47,29 @@ pub fn on_drag_over(ev: &web_sys::DragEvent) {
     ev.prevent_default();
 }
 
-pub fn on_drop(state: &AppState, ev: &web_sys::DragEvent) {
-    let state = *state;
+pub fn on_drop(client: WorkerClient, session: Session, ev: &web_sys::DragEvent) {
     ev.prevent_default();
     let Some(transfer) = ev.data_transfer() else { return };
     wasm_bindgen_futures::spawn_local(async move {
         match folder::walk_drop(&transfer).await {
             Ok(walked) if !walked.entries.is_empty() => {
-                worker_client::open_folder(state, walked.label, walked.entries, walked.files);
+                client.open_folder(walked.label, walked.entries, &walked.files);
             }
-            Ok(_) => state.general_errors.update(|e| e.push("the dropped items hold no files".to_string())),
-            Err(message) => state.general_errors.update(|e| e.push(format!("could not read the dropped folder: {message}"))),
+            Ok(_) => session.problem("the dropped items hold no files".to_string()),
+            Err(message) => session.problem(format!("could not read the dropped folder: {message}")),
         }
     });
 }
 
 #[component]
 pub fn Toolbar() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let (session, client) = (Session::get(), WorkerClient::get());
     let on_input_change = move |ev: web_sys::Event| {
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
         if let Some(list) = input.files() {
             let walked = folder::walk_file_list(&list);
             if !walked.entries.is_empty() {
-                worker_client::open_folder(state, walked.label, walked.entries, walked.files);
+                client.open_folder(walked.label, walked.entries, &walked.files);
             }
         }
         input.set_value("");
@@ -80,16 +78,16 @@ pub fn Toolbar() -> impl IntoView {
         <header class="toolbar">
             <span class="brand">"PyPTO Trace Viewer"</span>
             <button id="open-folder" title="Open a folder of runtime records or pass dumps (read-only)"
-                on:click=move |_| open_with_picker(&state)>"Open folder…"</button>
+                on:click=move |_| open_with_picker(client)>"Open folder…"</button>
             <input id="dir-input" type="file" class="hidden-input" prop:webkitdirectory=true multiple
                 on:change=on_input_change/>
-            <button id="open-demo" on:click=move |_| worker_client::open_url(state, resolve(DEMO_URL))>"Open demo"</button>
+            <button id="open-demo" on:click=move |_| client.open_url(resolve(DEMO_URL))>"Open demo"</button>
             <span class="hint">"or drop a folder anywhere"</span>
             <span class="spacer"></span>
-            <span class="progress">{move || state.progress.get().unwrap_or_default()}</span>
-            <span class="source">{move || state.source_label.get()}</span>
-            <span id="worker-status" data-state=move || state.worker_state.get().as_str()
-                title="analysis worker">{move || format!("worker: {}", state.worker_state.get().as_str())}</span>
+            <span class="progress">{move || session.progress.get().unwrap_or_default()}</span>
+            <span class="source">{move || session.source_label.get()}</span>
+            <span id="worker-status" data-state=move || session.worker.get().as_str()
+                title="analysis worker">{move || format!("worker: {}", session.worker.get().as_str())}</span>
         </header>
     }
 }

@@ -1,21 +1,59 @@
-//! The page's side of the worker protocol: starts the analysis worker, sends requests
-//! (with `File`s beside them, never their bytes), turns replies into state updates, and
-//! restarts the worker when it crashes.
+//! The page's side of the worker protocol, for every part of the page: starts the analysis
+//! worker (and restarts it when it crashes), opens folders and hosted datasets, and answers
+//! [`WorkerClient::ask`] — a typed request (`pypto_protocol::Request`) sent with a request id,
+//! its future resolved with that request's reply type when the reply with the same id comes.
+//!
+//! A part asks through a [`Slot`] when only its newest question matters (a bar's details, a
+//! search, a layout): a newer ask in the same slot drops the older one's answer, here, in one
+//! place. Opening a folder or a crash drops every pending answer. Messages nobody asked for
+//! (progress, datasets, load finished, crash) go to the `session`. The client knows nothing of
+//! views.
 
-use std::cell::RefCell;
+use std::collections::HashMap;
+use std::future::Future;
+use std::rc::Rc;
 
+use futures_channel::oneshot;
 use leptos::prelude::*;
-use pypto_protocol::datasets::EntryMeta;
-use pypto_protocol::{DatasetKind, FromWorker, ToWorker};
+use pypto_protocol::datasets::{EntryMeta, OpenFolder, OpenUrl};
+use pypto_protocol::{envelope, FromWorker, Request, RequestId, ToWorker};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::state::{AppState, DatasetRow, LoadState, WorkerState};
-use crate::views::swimlane;
+use crate::session::{LoadState, Session, WorkerState};
 
 /// Module-worker entry written by Trunk's loader shim (relative: works under any sub-path).
 const WORKER_URL: &str = "./pypto-worker_loader.js";
+
+/// Why an ask has no reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorkerError {
+    /// The worker answered with an error (also shown in the sidebar's problems).
+    Failed(String),
+    /// A newer ask in the same slot, another folder, or the asking part went away.
+    Superseded,
+    /// The worker crashed (it is being restarted).
+    Crashed,
+    /// The worker answered with a message of another type.
+    Unexpected(String),
+}
+
+/// A part's slot for one kind of question: a newer ask in it supersedes the older one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slot(u32);
+
+/// A reply's message and the columns (named typed arrays) beside it.
+type Answer = Result<(FromWorker, JsValue), WorkerError>;
+
+/// Called with each partial reply of an ask.
+type OnPartial = Rc<dyn Fn(FromWorker)>;
+
+struct Pending {
+    slot: Option<Slot>,
+    done: oneshot::Sender<Answer>,
+    partial: Option<OnPartial>,
+}
 
 /// What was opened last, so a crashed worker can be given the folder again.
 #[derive(Clone)]
@@ -24,365 +62,318 @@ enum LastOpen {
     Url(String),
 }
 
-struct Client {
-    worker: web_sys::Worker,
+#[derive(Default)]
+struct Inner {
+    worker: Option<web_sys::Worker>,
+    /// The worker's `message` and `error` listeners (dropped with it).
+    listeners: Vec<gloo::events::EventListener>,
     ready: bool,
     /// The worker crashed and is being replaced.
     crashed: bool,
-    /// Requests posted before the worker said `ready` (its wasm was still loading).
-    queued: Vec<(ToWorker, Option<js_sys::Array>)>,
+    /// Envelopes posted before the worker said `ready` (its wasm was still loading).
+    queued: Vec<js_sys::Object>,
     last_open: Option<LastOpen>,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    next_id: RequestId,
+    next_slot: u32,
+    pending: HashMap<RequestId, Pending>,
 }
 
-thread_local! {
-    static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
+/// The page's worker client: a `Copy` handle (provided by `App` as a context).
+#[derive(Clone, Copy)]
+pub struct WorkerClient {
+    inner: StoredValue<Inner, LocalStorage>,
+    session: Session,
 }
 
 fn to_js<T: Serialize>(value: &T) -> JsValue {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
 }
 
-/// Builds the envelope `{ msg, files? }` of a request (files are `File`s or URL strings).
-pub fn encode_request(msg: &ToWorker, files: Option<&js_sys::Array>) -> js_sys::Object {
-    let envelope = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("msg"), &to_js(msg));
+fn set(object: &js_sys::Object, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(object, &JsValue::from_str(key), value);
+}
+
+fn get(object: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Builds the envelope `{ id?, msg, files? }` of a request (files are `File`s or URL strings).
+pub fn encode_request(msg: &ToWorker, id: Option<RequestId>, files: Option<&js_sys::Array>) -> js_sys::Object {
+    let out = js_sys::Object::new();
+    set(&out, envelope::MSG, &to_js(msg));
+    if let Some(id) = id {
+        set(&out, envelope::ID, &JsValue::from(id));
+    }
     if let Some(files) = files {
-        let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("files"), files);
+        set(&out, envelope::FILES, files);
     }
-    envelope
+    out
 }
 
-/// Reads a reply envelope `{ msg, columns? }` from the worker.
-pub fn decode_reply(data: &JsValue) -> Result<FromWorker, String> {
-    let msg_value = js_sys::Reflect::get(data, &JsValue::from_str("msg")).unwrap_or(JsValue::UNDEFINED);
-    serde_wasm_bindgen::from_value(msg_value).map_err(|e| format!("unreadable worker reply: {e}"))
+/// Reads a reply envelope `{ id?, msg, columns?, partial? }`: its id, message, columns and
+/// whether it is partial.
+pub fn decode_reply(data: &JsValue) -> Result<(Option<RequestId>, FromWorker, JsValue, bool), String> {
+    let msg = serde_wasm_bindgen::from_value(get(data, envelope::MSG)).map_err(|e| format!("unreadable worker reply: {e}"))?;
+    let id = get(data, envelope::ID).as_f64().map(|v| v as RequestId);
+    let partial = get(data, envelope::PARTIAL).as_bool().unwrap_or(false);
+    Ok((id, msg, get(data, envelope::COLUMNS), partial))
 }
 
-fn post_now(worker: &web_sys::Worker, msg: &ToWorker, files: Option<&js_sys::Array>) {
-    let envelope = encode_request(msg, files);
-    if let Err(err) = worker.post_message(&envelope) {
-        web_sys::console::error_2(&JsValue::from_str("postMessage to worker failed"), &err);
+impl WorkerClient {
+    /// Starts the worker; its announcements go to `session`.
+    pub fn start(session: Session) -> Self {
+        let client = Self { inner: StoredValue::new_local(Inner::default()), session };
+        client.spawn_worker();
+        client
     }
-}
 
-/// Starts (or restarts) the worker.
-pub fn start(state: AppState) {
-    let options = web_sys::WorkerOptions::new();
-    options.set_type(web_sys::WorkerType::Module);
-    let worker = match web_sys::Worker::new_with_options(WORKER_URL, &options) {
-        Ok(worker) => worker,
-        Err(err) => {
-            state.general_errors.update(|e| e.push(format!("could not start the analysis worker: {err:?}")));
-            return;
-        }
-    };
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-        on_message(&state, &event.data());
-    });
-    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
-        event.prevent_default();
-        let message = event.message();
-        crashed(&state, if message.is_empty() { "the analysis worker stopped unexpectedly".to_string() } else { message });
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    let last_open = CLIENT.with_borrow_mut(|c| {
-        c.take().and_then(|old| {
-            old.worker.terminate();
-            old.last_open
-        })
-    });
-    CLIENT.with_borrow_mut(|c| {
-        *c = Some(Client {
-            worker,
-            ready: false,
-            crashed: false,
-            queued: Vec::new(),
-            last_open,
-            _on_message: on_message,
-            _on_error: on_error,
-        });
-    });
-}
+    /// The client of the page (provided by `App`).
+    pub fn get() -> Self {
+        expect_context::<Self>()
+    }
 
-/// Sends a request (queued until the worker is ready).
-pub fn send(msg: ToWorker, files: Option<js_sys::Array>) {
-    CLIENT.with_borrow_mut(|c| {
-        if let Some(client) = c.as_mut() {
-            match &msg {
-                ToWorker::OpenFolder(pypto_protocol::datasets::OpenFolder { source_label, entries }) => {
-                    client.last_open = Some(LastOpen::Folder {
-                        label: source_label.clone(),
-                        entries: entries.clone(),
-                        files: files.clone().unwrap_or_default(),
-                    });
-                }
-                ToWorker::OpenUrl(pypto_protocol::datasets::OpenUrl { url }) => client.last_open = Some(LastOpen::Url(url.clone())),
-                _ => {}
+    /// Starts (or restarts) the worker.
+    fn spawn_worker(self) {
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let worker = match web_sys::Worker::new_with_options(WORKER_URL, &options) {
+            Ok(worker) => worker,
+            Err(err) => return self.session.problem(format!("could not start the analysis worker: {err:?}")),
+        };
+        let on_message = gloo::events::EventListener::new(&worker, "message", move |event| {
+            if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {
+                self.on_message(&event.data());
             }
-            if client.ready {
-                post_now(&client.worker, &msg, files.as_ref());
+        });
+        let options = gloo::events::EventListenerOptions::enable_prevent_default();
+        let on_error = gloo::events::EventListener::new_with_options(&worker, "error", options, move |event| {
+            event.prevent_default();
+            let message = event.dyn_ref::<web_sys::ErrorEvent>().map(web_sys::ErrorEvent::message).unwrap_or_default();
+            self.crashed(if message.is_empty() { "the analysis worker stopped unexpectedly".to_owned() } else { message });
+        });
+        let old = self.inner.try_update_value(|c| {
+            let old = c.worker.replace(worker);
+            c.listeners = vec![on_message, on_error];
+            c.ready = false;
+            c.crashed = false;
+            c.queued.clear();
+            old
+        });
+        if let Some(Some(old)) = old {
+            old.terminate();
+        }
+    }
+
+    /// Posts `msg` (queued until the worker is ready) as request `id`.
+    fn post(self, msg: &ToWorker, id: Option<RequestId>, files: Option<&js_sys::Array>) {
+        let envelope = encode_request(msg, id, files);
+        let now = self.inner.try_update_value(|c| {
+            if c.ready {
+                c.worker.clone()
             } else {
-                client.queued.push((msg, files));
+                c.queued.push(envelope.clone());
+                None
             }
-        }
-    });
-}
-
-/// Opens a folder's entries (their `File`s in the same order).
-pub fn open_folder(state: AppState, label: String, entries: Vec<EntryMeta>, files: js_sys::Array) {
-    state.reset_for_open(&label);
-    send(ToWorker::OpenFolder(pypto_protocol::datasets::OpenFolder { source_label: label, entries }), Some(files));
-}
-
-/// Opens a hosted dataset by its manifest or directory URL.
-pub fn open_url(state: AppState, url: String) {
-    state.reset_for_open(&url);
-    send(ToWorker::OpenUrl(pypto_protocol::datasets::OpenUrl { url }), None);
-}
-
-/// Gives the restarted worker the last folder again.
-pub fn reopen_last(state: AppState) {
-    let last = CLIENT.with_borrow(|c| c.as_ref().and_then(|c| c.last_open.clone()));
-    match last {
-        Some(LastOpen::Folder { label, entries, files }) => open_folder(state, label, entries, files),
-        Some(LastOpen::Url(url)) => open_url(state, url),
-        None => {}
-    }
-}
-
-fn crashed(state: &AppState, message: String) {
-    let state = *state;
-    // A trapped wasm instance is unusable: replace the worker, keep the files for a reload.
-    // Ignore the second report of the same crash (the panic message, then the error event).
-    let already = CLIENT.with_borrow(|c| c.as_ref().is_some_and(|client| client.crashed));
-    if already {
-        return;
-    }
-    CLIENT.with_borrow_mut(|c| {
-        if let Some(client) = c.as_mut() {
-            client.crashed = true;
-        }
-    });
-    state.crash_message.set(Some(message));
-    state.load_state.set(LoadState::Idle);
-    // We are inside one of the old worker's callbacks: replace it after this callback returns,
-    // so its closures are not dropped while they run.
-    wasm_bindgen_futures::spawn_local(async move {
-        start(state);
-        state.worker_state.set(WorkerState::Restarted);
-    });
-}
-
-/// The worker is up: flush the queued requests.
-fn on_ready(state: &AppState) {
-    let queued = CLIENT.with_borrow_mut(|c| {
-        c.as_mut().map(|client| {
-            client.ready = true;
-            std::mem::take(&mut client.queued)
-        })
-    });
-    CLIENT.with_borrow(|c| {
-        if let (Some(client), Some(queued)) = (c.as_ref(), queued) {
-            for (msg, files) in &queued {
-                post_now(&client.worker, msg, files.as_ref());
-            }
-        }
-    });
-    if state.worker_state.get_untracked() == WorkerState::Starting {
-        state.worker_state.set(WorkerState::Ready);
-    }
-}
-
-/// The folder is loaded: open the timeline named by the URL, or the first runtime dataset.
-fn on_load_finished(state: &AppState, elapsed_ms: f64) {
-    let state = *state;
-    state.progress.set(None);
-    state.load_elapsed_ms.set(Some(elapsed_ms));
-    state.load_state.set(LoadState::Done);
-    // a link to a compiler view (pass trace / memory reuse) of a pass dump
-    if state.selected.get_untracked().is_none() && crate::views::memory_map::url_state::restore_on_load(&state) {
-        return;
-    }
-    let from_url = swimlane::url_state::initial_datasets();
-    let url_ok = !from_url.is_empty()
-        && state.datasets.with_untracked(|rows| {
-            from_url
-                .iter()
-                .all(|id| rows.iter().any(|r| r.info.dataset_id == *id && r.summary.as_ref().is_some_and(|s| s.records.is_some())))
         });
-    if state.selected.get_untracked().is_none() && url_ok {
-        open_timeline(state, from_url);
-    } else if state.selected.get_untracked().is_none() {
-        let first = state.datasets.with_untracked(|rows| {
-            rows.iter()
-                .find(|r| r.info.kind == DatasetKind::Runtime && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
-                .or_else(|| {
-                    rows.iter().find(|r| r.info.kind == DatasetKind::ServingStrace && r.summary.as_ref().is_some_and(|s| s.trace.is_some()))
+        if let Some(Some(worker)) = now {
+            if let Err(err) = worker.post_message(&envelope) {
+                web_sys::console::error_2(&JsValue::from_str("postMessage to worker failed"), &err);
+            }
+        }
+    }
+
+    /// A fresh slot for a part's questions; its pending answer is dropped when the calling
+    /// component goes away.
+    pub fn slot(self) -> Slot {
+        let slot = Slot(
+            self.inner
+                .try_update_value(|c| {
+                    c.next_slot += 1;
+                    c.next_slot
                 })
-                .map(|r| r.info.dataset_id)
+                .unwrap_or(0),
+        );
+        on_cleanup(move || self.drop_slot(slot));
+        slot
+    }
+
+    /// Drops the pending answer of `slot` (its asker gets [`WorkerError::Superseded`]).
+    pub fn drop_slot(self, slot: Slot) {
+        self.inner.try_update_value(|c| c.pending.retain(|_, p| p.slot != Some(slot)));
+    }
+
+    /// Sends `msg` as a numbered request and returns its answer's receiver; an earlier ask in
+    /// `slot` is dropped.
+    fn send(self, msg: &ToWorker, slot: Option<Slot>, partial: Option<OnPartial>) -> oneshot::Receiver<Answer> {
+        let (done, answer) = oneshot::channel();
+        let id = self.inner.try_update_value(|c| {
+            if let Some(slot) = slot {
+                c.pending.retain(|_, p| p.slot != Some(slot));
+            }
+            c.next_id = c.next_id.wrapping_add(1);
+            c.pending.insert(c.next_id, Pending { slot, done, partial });
+            c.next_id
         });
-        if let Some(id) = first {
-            select_dataset(state, id);
+        self.post(msg, id, None);
+        answer
+    }
+
+    /// Asks `request`; resolves with its reply.
+    pub fn ask<R: Request>(self, request: R) -> impl Future<Output = Result<R::Reply, WorkerError>> {
+        let answer = self.send(&request.into_message(), None, None);
+        async move { typed::<R>(answer.await).map(|(reply, _)| reply) }
+    }
+
+    /// Asks `request` in `slot` (a newer ask there drops this one's answer).
+    pub fn ask_in<R: Request>(self, slot: Slot, request: R) -> impl Future<Output = Result<R::Reply, WorkerError>> {
+        let answer = self.send(&request.into_message(), Some(slot), None);
+        async move { typed::<R>(answer.await).map(|(reply, _)| reply) }
+    }
+
+    /// Asks `request` in `slot`; resolves with its reply and the columns beside it.
+    pub fn ask_columns<R: Request>(self, slot: Slot, request: R) -> impl Future<Output = Result<(R::Reply, JsValue), WorkerError>> {
+        let answer = self.send(&request.into_message(), Some(slot), None);
+        async move { typed::<R>(answer.await) }
+    }
+
+    /// Asks `request` in `slot`; `on_partial` gets each partial reply before the final one.
+    pub fn ask_progressive<R: Request + 'static>(
+        self,
+        slot: Slot,
+        request: R,
+        on_partial: impl Fn(R::Reply) + 'static,
+    ) -> impl Future<Output = Result<R::Reply, WorkerError>> {
+        let partial: OnPartial = Rc::new(move |msg| {
+            if let Ok(reply) = R::reply_of(msg) {
+                on_partial(reply);
+            }
+        });
+        let answer = self.send(&request.into_message(), Some(slot), Some(partial));
+        async move { typed::<R>(answer.await).map(|(reply, _)| reply) }
+    }
+
+    /// Opens a folder's entries (their `File`s in the same order).
+    pub fn open_folder(self, label: String, entries: Vec<EntryMeta>, files: &js_sys::Array) {
+        self.begin_open(&label, LastOpen::Folder { label: label.clone(), entries: entries.clone(), files: files.clone() });
+        self.post(&ToWorker::OpenFolder(OpenFolder { source_label: label, entries }), None, Some(files));
+    }
+
+    /// Opens a hosted dataset by its manifest or directory URL.
+    pub fn open_url(self, url: String) {
+        self.begin_open(&url, LastOpen::Url(url.clone()));
+        self.post(&ToWorker::OpenUrl(OpenUrl { url }), None, None);
+    }
+
+    fn begin_open(self, label: &str, last: LastOpen) {
+        self.inner.try_update_value(|c| {
+            c.last_open = Some(last);
+            c.pending.clear();
+        });
+        self.session.begin_open(label);
+    }
+
+    /// Gives the restarted worker the last folder again.
+    pub fn reopen_last(self) {
+        match self.inner.try_with_value(|c| c.last_open.clone()).flatten() {
+            Some(LastOpen::Folder { label, entries, files }) => self.open_folder(label, entries, &files),
+            Some(LastOpen::Url(url)) => self.open_url(url),
+            None => {}
         }
     }
-}
 
-#[allow(clippy::too_many_lines)] // one arm per reply
-fn on_message(state: &AppState, data: &JsValue) {
-    let state = *state;
-    let msg = match decode_reply(data) {
-        Ok(msg) => msg,
-        Err(message) => {
-            state.general_errors.update(|e| e.push(message));
+    /// The worker crashed: drop every pending answer, replace the worker, keep the files.
+    fn crashed(self, message: String) {
+        // The panic message and the error event report the same crash: once.
+        let first = self.inner.try_update_value(|c| !std::mem::replace(&mut c.crashed, true)).unwrap_or(false);
+        if !first {
             return;
         }
-    };
-    match msg {
-        FromWorker::Ready => on_ready(&state),
-        FromWorker::Progress(pypto_protocol::datasets::Progress { path, done_bytes, total_bytes }) => {
-            let percent = if total_bytes == 0 { 100.0 } else { done_bytes as f64 * 100.0 / total_bytes as f64 };
-            if path.starts_with("laying out") {
-                state.progress.set(Some(format!("{path} ({done_bytes}/{total_bytes})")));
-            } else {
-                state.progress.set(Some(format!("reading {path}: {percent:.0}%")));
-            }
+        let pending: Vec<Pending> = self.inner.try_update_value(|c| c.pending.drain().map(|(_, p)| p).collect()).unwrap_or_default();
+        for p in pending {
+            let _ = p.done.send(Err(WorkerError::Crashed));
         }
-        FromWorker::Datasets(pypto_protocol::datasets::Datasets { source_label, datasets, ignored_files }) => {
-            state.source_label.set(source_label);
-            state.ignored_files.set(ignored_files);
-            state.datasets.set(datasets.into_iter().map(|info| DatasetRow { info, summary: None }).collect());
-        }
-        FromWorker::DatasetLoaded(pypto_protocol::datasets::DatasetLoaded { dataset_id, summary }) => {
-            state.file_errors.update(|errors| errors.extend(summary.errors.iter().cloned()));
-            state.datasets.update(|rows| {
-                if let Some(row) = rows.iter_mut().find(|r| r.info.dataset_id == dataset_id) {
-                    row.summary = Some(summary);
-                }
-            });
-        }
-        FromWorker::LoadFinished(pypto_protocol::datasets::LoadFinished { elapsed_ms }) => on_load_finished(&state, elapsed_ms),
-        FromWorker::Timeline(header) => {
-            // A timeline of files read again (a multi-rank group, a dataset opened later).
-            state.progress.set(None);
-            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
-            if header.dataset_ids == state.swim.timeline_ids.get_untracked() && state.swim.trace_path.get_untracked().is_none() {
-                swimlane::set_timeline(&state, header, &columns);
-                state.swimlane_version.update(|v| *v += 1);
-            }
-        }
-        FromWorker::TraceTimeline(pypto_protocol::timeline::TraceTimeline { header, info }) => {
-            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
-            swimlane::trace::on_trace_timeline(&state, header, info, &columns);
-        }
-        FromWorker::BarDetails(pypto_protocol::timeline::BarDetails { timeline_id, bar, title, fields, group }) => {
-            if swimlane::current_timeline_id() == Some(timeline_id) {
-                swimlane::on_bar_details(&state, swimlane::BarDetailsView { bar, title, fields, group, complete: true });
-            }
-        }
-        FromWorker::Dependencies(pypto_protocol::timeline::Dependencies { timeline_id, bar, arrows, .. }) => {
-            if swimlane::current_timeline_id() == Some(timeline_id) {
-                swimlane::on_dependencies(bar, arrows);
-            }
-        }
-        FromWorker::SearchResults(pypto_protocol::timeline::SearchResults { timeline_id, query, total, hits }) => {
-            if swimlane::current_timeline_id() == Some(timeline_id) && state.swim.search.with_untracked(|s| s.query == query) {
-                swimlane::learn_labels(&hits);
-                let first = hits.first().map(|h| h.bar);
-                state.swim.search.set(swimlane::SearchState { query, total, current: first.map(|_| 0), hits });
-                if let Some(bar) = first {
-                    swimlane::jump_to(bar);
+        self.session.crash.set(Some(message));
+        self.session.load.set(LoadState::Idle);
+        // We are inside one of the old worker's callbacks: replace it once it has returned.
+        wasm_bindgen_futures::spawn_local(async move {
+            self.spawn_worker();
+            self.session.worker.set(WorkerState::Restarted);
+        });
+    }
+
+    /// The worker is up: flush the queued requests.
+    fn on_ready(self) {
+        let flush = self.inner.try_update_value(|c| {
+            c.ready = true;
+            (c.worker.clone(), std::mem::take(&mut c.queued))
+        });
+        if let Some((Some(worker), queued)) = flush {
+            for envelope in queued {
+                if let Err(err) = worker.post_message(&envelope) {
+                    web_sys::console::error_2(&JsValue::from_str("postMessage to worker failed"), &err);
                 }
             }
         }
-        FromWorker::RangeStats(pypto_protocol::timeline::RangeStats { timeline_id, start_us, end_us, rows }) => {
-            if swimlane::current_timeline_id() == Some(timeline_id) {
-                state.swim.range_stats.set(Some(swimlane::RangeStatsView { start_us, end_us, rows }));
+        if self.session.worker.get_untracked() == WorkerState::Starting {
+            self.session.worker.set(WorkerState::Ready);
+        }
+    }
+
+    fn on_message(self, data: &JsValue) {
+        let (id, msg, columns, partial) = match decode_reply(data) {
+            Ok(reply) => reply,
+            Err(message) => return self.session.problem(message),
+        };
+        match (id, msg) {
+            (_, FromWorker::Ready) => self.on_ready(),
+            (_, FromWorker::Panic { message }) => {
+                web_sys::console::error_1(&JsValue::from_str(&format!("analysis worker panicked: {message}")));
+                self.crashed(format!("The analysis worker crashed: {message}"));
+            }
+            (Some(id), msg) => self.answer(id, msg, columns, partial),
+            (None, msg) => {
+                if let Some(other) = self.session.announce(msg) {
+                    web_sys::console::warn_1(&JsValue::from_str(&format!("unasked worker reply dropped: {other:?}")));
+                }
             }
         }
-        FromWorker::TraceExport(pypto_protocol::timeline::TraceExport { timeline_id, file_name, slices, flows }) => {
-            state.progress.set(None); // the export job read the files again
-            if swimlane::current_timeline_id() == Some(timeline_id) {
-                let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
-                swimlane::perfetto::on_trace_export(&file_name, slices, flows, &columns);
+    }
+
+    /// Settles the ask `id` (nothing when it was dropped meanwhile).
+    fn answer(self, id: RequestId, msg: FromWorker, columns: JsValue, partial: bool) {
+        if partial {
+            let on_partial = self.inner.try_with_value(|c| c.pending.get(&id).and_then(|p| p.partial.clone())).flatten();
+            if let Some(on_partial) = on_partial {
+                on_partial(msg);
             }
+            return;
         }
-        FromWorker::DepGraph(header) => {
-            let columns = js_sys::Reflect::get(data, &JsValue::from_str("columns")).unwrap_or(JsValue::UNDEFINED);
-            state.progress.set(None);
-            crate::views::dep_graph::on_graph(header, &columns);
+        let Some(pending) = self.inner.try_update_value(|c| c.pending.remove(&id)).flatten() else { return };
+        // The work whose progress was shown (files read again, a layout) is done.
+        self.session.progress.set(None);
+        let answer = match msg {
+            FromWorker::Error { message } => {
+                self.session.problem(message.clone());
+                Err(WorkerError::Failed(message))
+            }
+            msg => Ok((msg, columns)),
+        };
+        let _ = pending.done.send(answer);
+    }
+
+    /// Test hook: `window.__pyptoDebugPanic()` makes the worker panic.
+    pub fn install_debug_hook(self) {
+        let hook = Closure::<dyn Fn()>::new(move || self.post(&ToWorker::DebugPanic, None, None));
+        if let Some(window) = web_sys::window() {
+            set(&window, "__pyptoDebugPanic", hook.as_ref());
         }
-        FromWorker::DepNodeDetails(pypto_protocol::dep_graph::DepNodeDetails { dataset_id, node, args, edges }) => {
-            crate::views::dep_graph::on_node_details(dataset_id, node, args, edges);
-        }
-        FromWorker::DepSearchHits(pypto_protocol::dep_graph::DepSearchHits { dataset_id, query, nodes, total }) => {
-            crate::views::dep_graph::on_search_hits(dataset_id, &query, nodes, total);
-        }
-        FromWorker::PerfPanel(data) => swimlane::panel::on_data(&state, data),
-        FromWorker::PerfPaths(data) => {
-            state.progress.set(None); // the worker read the files again for them
-            swimlane::panel::paths::on_data(&state, data);
-        }
-        FromWorker::GapThreshold(pypto_protocol::perf::GapThreshold { dataset_id, text, error, above }) => {
-            swimlane::panel::paths::on_threshold(&state, dataset_id, text, error, above);
-        }
-        FromWorker::PassList(data) => crate::views::pass_trace::on_list(data),
-        FromWorker::PassDiff(data) => crate::views::pass_trace::on_diff(*data),
-        FromWorker::MemoryMap(data) => crate::views::memory_map::on_data(&state, *data),
-        FromWorker::Error { message } => {
-            state.progress.set(None);
-            state.general_errors.update(|e| e.push(message));
-        }
-        FromWorker::Panic { message } => {
-            web_sys::console::error_1(&JsValue::from_str(&format!("analysis worker panicked: {message}")));
-            crashed(&state, format!("The analysis worker crashed: {message}"));
-        }
+        hook.forget();
     }
 }
 
-/// Selects a dataset and asks for its timeline.
-pub fn select_dataset(state: AppState, dataset_id: u32) {
-    let has_records = state.datasets.with_untracked(|rows| {
-        rows.iter().any(|r| r.info.dataset_id == dataset_id && r.summary.as_ref().is_some_and(|s| s.records.is_some()))
-    });
-    let strace = state.datasets.with_untracked(|rows| {
-        rows.iter().find(|r| r.info.dataset_id == dataset_id && r.info.kind == DatasetKind::ServingStrace).map(|r| r.info.path.clone())
-    });
-    if let Some(path) = strace {
-        swimlane::trace::open_trace(state, dataset_id, path);
-    } else if has_records {
-        open_timeline(state, vec![dataset_id]);
-    } else {
-        swimlane::trace::leave_trace(&state);
-        state.selected.set(Some(dataset_id));
-    }
-}
-
-/// Shows one timeline of several datasets (a multi-rank group: one track group per rank).
-pub fn open_timeline(state: AppState, dataset_ids: Vec<u32>) {
-    let Some(&first) = dataset_ids.first() else { return };
-    if state.swim.timeline_ids.get_untracked() == dataset_ids
-        && state.selected.get_untracked() == Some(first)
-        && state.swim.trace_path.get_untracked().is_none()
-    {
-        return;
-    }
-    swimlane::trace::leave_trace(&state);
-    state.swim.reset();
-    state.swim.loading.set(true);
-    state.swim.timeline_ids.set(dataset_ids.clone());
-    state.selected.set(Some(first));
-    let timeline_id = swimlane::next_timeline_id();
-    send(ToWorker::Timeline(pypto_protocol::timeline::TimelineRequest { timeline_id, dataset_ids }), None);
-}
-
-/// Test hook: `window.__pyptoDebugPanic()` makes the worker panic.
-pub fn install_debug_hook() {
-    let hook = Closure::<dyn Fn()>::new(|| send(ToWorker::DebugPanic, None));
-    if let Some(window) = web_sys::window() {
-        let _ = js_sys::Reflect::set(&window, &JsValue::from_str("__pyptoDebugPanic"), hook.as_ref());
-    }
-    hook.forget();
+/// The typed reply of an answer.
+fn typed<R: Request>(answer: Result<Answer, oneshot::Canceled>) -> Result<(R::Reply, JsValue), WorkerError> {
+    let (msg, columns) = answer.map_err(|_| WorkerError::Superseded)??;
+    let reply = R::reply_of(msg).map_err(|other| WorkerError::Unexpected(format!("{other:?}")))?;
+    Ok((reply, columns))
 }

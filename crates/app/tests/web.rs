@@ -88,10 +88,11 @@ async fn request_envelope_round_trips_with_files() {
         source_label: "run".to_string(),
         entries: vec![EntryMeta { path: "dfx_outputs/deps.json".to_string(), size_bytes: 12 }],
     });
-    let envelope = worker_client::encode_request(&msg, Some(&files));
+    let envelope = worker_client::encode_request(&msg, Some(7), Some(&files));
     let arrived = through_channel(&envelope, &js_sys::Array::new()).await;
     let incoming = transport::decode_request(&arrived).map_err(|e| e.1).unwrap();
     assert_eq!(incoming.msg, msg);
+    assert_eq!(incoming.id, Some(7), "the request id travels beside the message");
     let file: web_sys::File = incoming.files.get(0).dyn_into().unwrap();
     assert_eq!(file.name(), "deps.json");
     assert_eq!(file.size() as u64, 12);
@@ -109,7 +110,11 @@ async fn reply_columns_are_transferred_not_copied() {
     let arrived = through_channel(&envelope, &transfer).await;
     assert_eq!(sent_buffer.byte_length(), 0, "the sender's buffer was moved (detached), not copied");
     match worker_client::decode_reply(&arrived).unwrap() {
-        got @ FromWorker::TraceExport(_) => assert_eq!(got, reply),
+        (id, got @ FromWorker::TraceExport(_), _, partial) => {
+            assert_eq!(got, reply);
+            assert_eq!(id, None, "an announcement carries no request id");
+            assert!(!partial);
+        }
         other => panic!("unexpected reply {other:?}"),
     }
     let columns = js_sys::Reflect::get(&arrived, &JsValue::from_str("columns")).unwrap();

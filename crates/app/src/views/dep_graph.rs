@@ -7,8 +7,9 @@
 //! HUD of node and edge counts; TB/LR; click selects a node and highlights its predecessors
 //! and successors to a depth; search by `rXtY` (exact) or function name (fuzzy, the
 //! swimlane's matcher, run by the worker: `ToWorker::DepSearch`), which selects and centres
-//! the best match (Enter again steps through the others); "Show in swimlane" selects the
-//! task in the Chip Swimlane. Each node has an in-port on its incoming side and an
+//! the best match (Enter again steps through the others); "Show in swimlane" searches the Chip
+//! Swimlane for the task and "Show in graph" there arrives as `nav`'s task focus, selected once
+//! the graph is laid out (`nav` commands, not calls between views). Each node has an in-port on its incoming side and an
 //! out-port on its outgoing side (the edges of the shown mode attach there), labelled with
 //! the in / out degree when legible.
 //!
@@ -22,20 +23,35 @@
 
 #![allow(clippy::many_single_char_names)] // geometry: x, y, w, h, s(cale), d(ata)
 
-use std::cell::RefCell;
 use std::collections::VecDeque;
 
 use leptos::prelude::*;
-use pypto_protocol::dep_graph::{DepGraphHeader, DEP_KIND_NAMES};
-use pypto_protocol::{EdgeMode, TaskId, ToWorker};
+use pypto_protocol::dep_graph::{columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetailsRequest, DepSearchRequest, DEP_KIND_NAMES};
+use pypto_protocol::{DatasetKind, EdgeMode, FileRole, ViewKind};
 use pypto_render::text::TextOverlay;
 use pypto_render::{GlRenderer, LineInstance, RectInstance};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
-use crate::state::AppState;
-use crate::views::swimlane::panel::{search_function, DatasetView};
-use crate::worker_client;
+use crate::nav::{Focus, Nav};
+use crate::owned::{FrameRequest, Owned};
+use crate::session::{DatasetRow, Session};
+use crate::view_spec::{no_init, nothing_docked, ViewSpec};
+use crate::worker_client::{Slot, WorkerClient};
+
+/// The registry's entry.
+pub const SPEC: ViewSpec = ViewSpec {
+    kind: ViewKind::TaskGraph,
+    title: "Task Dependency Graph",
+    tooltip: "",
+    dataset_kind: DatasetKind::Runtime,
+    default: false,
+    switchable: true,
+    available: |row: &DatasetRow| row.has_file(FileRole::Deps),
+    init: no_init,
+    component: || view! { <DepGraphView/> }.into_any(),
+    docked: nothing_docked,
+};
 
 const BACKGROUND_RGBA: [f32; 4] = [0.985, 0.985, 0.99, 1.0];
 const MODE_LABELS: [&str; 5] = ["Full", "Reduced", "Omitted", "Reduced DF", "Omitted DF"];
@@ -114,16 +130,16 @@ fn adjacency(n: usize, from: &[u32], to: &[u32]) -> (Vec<Vec<u32>>, Vec<Vec<u32>
 
 impl GraphData {
     fn from_js(header: DepGraphHeader, columns: &JsValue) -> GraphData {
-        let x = col_f32(columns, "x");
+        let x = col_f32(columns, col::X);
         let n = x.len();
-        let y = col_f32(columns, "y");
-        let w = col_f32(columns, "w");
-        let h = col_f32(columns, "h");
-        let kind = typed::<js_sys::Uint8Array>(columns, "kind").map(|a| a.to_vec()).unwrap_or_default();
-        let pred = col_u32(columns, "pred");
-        let succ = col_u32(columns, "succ");
-        let point_offsets = col_u32(columns, "point_offsets");
-        let points = col_f32(columns, "points");
+        let y = col_f32(columns, col::Y);
+        let w = col_f32(columns, col::W);
+        let h = col_f32(columns, col::H);
+        let kind = typed::<js_sys::Uint8Array>(columns, col::KIND).map(|a| a.to_vec()).unwrap_or_default();
+        let pred = col_u32(columns, col::PRED);
+        let succ = col_u32(columns, col::SUCC);
+        let point_offsets = col_u32(columns, col::POINT_OFFSETS);
+        let points = col_f32(columns, col::POINTS);
         let edge_box: Vec<[f32; 4]> = (0..pred.len())
             .map(|e| {
                 let a = point_offsets.get(e).copied().unwrap_or(0) as usize;
@@ -137,7 +153,7 @@ impl GraphData {
             })
             .collect();
         let (out_adj, in_adj) = adjacency(n, &pred, &succ);
-        let (full_out, full_in) = adjacency(n, &col_u32(columns, "full_pred"), &col_u32(columns, "full_succ"));
+        let (full_out, full_in) = adjacency(n, &col_u32(columns, col::FULL_PRED), &col_u32(columns, col::FULL_SUCC));
         let mut bbox = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
         for (i, &cx) in x.iter().enumerate() {
             let cy = y.get(i).copied().unwrap_or(0.0);
@@ -158,9 +174,9 @@ impl GraphData {
             w,
             h,
             kind,
-            markers: typed::<js_sys::Uint8Array>(columns, "markers").map(|a| a.to_vec()).unwrap_or_default(),
-            block_num: col_u32(columns, "block_num"),
-            name_index: col_u32(columns, "name_index"),
+            markers: typed::<js_sys::Uint8Array>(columns, col::MARKERS).map(|a| a.to_vec()).unwrap_or_default(),
+            block_num: col_u32(columns, col::BLOCK_NUM),
+            name_index: col_u32(columns, col::NAME_INDEX),
             pred,
             succ,
             point_offsets,
@@ -185,9 +201,22 @@ impl GraphData {
     }
 }
 
-/// Reactive state of the view (Copy, shared with the worker reply handler).
+/// The view's state, owned by its component: signals for the chrome, the renderer, what a
+/// layout brought before the canvas existed, the search's matches, the asks' slots.
 #[derive(Clone, Copy)]
 struct GraphUi {
+    renderer: Owned<Option<Renderer>>,
+    /// A graph that arrived before the renderer was mounted.
+    pending: Owned<Option<GraphData>>,
+    /// The current search's matches and which one is shown.
+    search_hits: Owned<(String, Vec<u32>, usize)>,
+    frame: FrameRequest,
+    client: WorkerClient,
+    nav: Nav,
+    /// Slots of the layout, node details and search asks (the newest of each counts).
+    layout_slot: Slot,
+    details_slot: Slot,
+    search_slot: Slot,
     mode: RwSignal<usize>,
     left_right: RwSignal<bool>,
     depth: RwSignal<i32>,
@@ -208,15 +237,6 @@ struct NodeDetails {
     node: u32,
     args: Vec<Vec<String>>,
     edges: Vec<Vec<String>>,
-}
-
-/// The worker's `DepNodeDetails` reply.
-pub fn on_node_details(dataset_id: u32, node: u32, args: Vec<Vec<String>>, edges: Vec<Vec<String>>) {
-    if let Some(ui) = UI.with_borrow(|u| *u) {
-        if ui.selected.get_untracked() == Some(node) {
-            ui.node_details.set(Some(NodeDetails { dataset_id, node, args, edges }));
-        }
-    }
 }
 
 /// Highlight flags per node.
@@ -244,65 +264,137 @@ struct Renderer {
     /// Screen pixels already covered by a sub-pixel node this frame.
     occupied: Vec<bool>,
     fit_pending: bool,
-}
-
-thread_local! {
-    static VIEW: RefCell<Option<Renderer>> = const { RefCell::new(None) };
-    static UI: RefCell<Option<GraphUi>> = const { RefCell::new(None) };
-    static PENDING: RefCell<Option<GraphData>> = const { RefCell::new(None) };
-    /// A task (`rXtY`) to select once the graph arrives ("Show in graph" from the swimlane).
-    static PENDING_TASK: RefCell<Option<TaskId>> = const { RefCell::new(None) };
-    /// The current search's matches and which one is shown.
-    static SEARCH_HITS: RefCell<(String, Vec<u32>, usize)> = const { RefCell::new((String::new(), Vec::new(), 0)) };
     /// Matches of the last search (the hits list is capped).
-    static SEARCH_TOTAL: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    search_total: u64,
 }
 
-fn with_view<R>(f: impl FnOnce(&mut Renderer) -> R) -> Option<R> {
-    VIEW.with(|c| c.try_borrow_mut().ok().and_then(|mut v| v.as_mut().map(f)))
-}
-
-/// The worker's `DepGraph` reply.
-pub fn on_graph(header: DepGraphHeader, columns: &JsValue) {
-    let current = UI.with_borrow(|u| u.map(|ui| (EdgeMode::ALL.get(ui.mode.get_untracked()).copied(), ui.left_right.get_untracked())));
-    if current != Some((Some(header.mode), header.left_right)) {
-        return; // a newer request (mode or direction) is on its way
+impl GraphUi {
+    fn with<R>(self, f: impl FnOnce(&mut Renderer) -> R) -> Option<R> {
+        self.renderer.with_some(f)
     }
-    let mut data = Some(GraphData::from_js(header, columns));
-    let Some(ui) = UI.with_borrow(|u| *u) else { return };
-    with_view(|r| {
-        if let Some(data) = data.take() {
-            let keep_view = r
-                .data
-                .as_ref()
-                .is_some_and(|d| d.header.left_right == data.header.left_right && d.header.dataset_id == data.header.dataset_id);
-            r.data = Some(data);
-            r.fit_pending = r.fit_pending || !keep_view;
+
+    fn redraw(self) {
+        self.with(Renderer::frame);
+    }
+
+    /// One frame at the next animation frame however many wheel / drag events arrive before it.
+    fn redraw_later(self) {
+        self.frame.request(move |_| self.redraw());
+    }
+
+    /// A laid-out graph arrived.
+    fn on_graph(self, header: DepGraphHeader, columns: &JsValue) {
+        let mut data = Some(GraphData::from_js(header, columns));
+        self.with(|r| {
+            if let Some(data) = data.take() {
+                let keep_view = r
+                    .data
+                    .as_ref()
+                    .is_some_and(|d| d.header.left_right == data.header.left_right && d.header.dataset_id == data.header.dataset_id);
+                r.data = Some(data);
+                r.fit_pending = r.fit_pending || !keep_view;
+            }
+        });
+        if let Some(data) = data {
+            self.pending.with(|p| *p = Some(data));
         }
-    });
-    if let Some(data) = data {
-        PENDING.with_borrow_mut(|p| *p = Some(data));
+        self.loading.set(false);
+        self.search_hits.with(|h| *h = (String::new(), Vec::new(), 0));
+        // A task to show ("Show in graph" from the swimlane).
+        if let Focus::Task { task, .. } = self.nav.focus.get_untracked() {
+            let node = self.with(|r| r.data.as_ref().and_then(|d| d.header.task_ids.iter().position(|t| *t == task))).flatten();
+            if let Some(node) = node {
+                self.with(|r| r.fit_pending = false);
+                self.with(Renderer::fit);
+                self.select(Some(node as u32), true);
+            }
+        }
+        self.version.update(|v| *v += 1);
     }
-    ui.loading.set(false);
-    SEARCH_HITS.with_borrow_mut(|h| *h = (String::new(), Vec::new(), 0));
-    if let Some(task) = PENDING_TASK.with_borrow_mut(Option::take) {
-        let node = with_view(|r| r.data.as_ref().and_then(|d| d.header.task_ids.iter().position(|t| *t == task))).flatten();
-        if let Some(node) = node {
-            with_view(|r| r.fit_pending = false);
-            with_view(Renderer::fit);
-            select(ui, Some(node as u32), true);
+
+    /// Asks for the layout of the current mode and direction.
+    fn request(self, dataset_id: u32) {
+        self.loading.set(true);
+        let mode = EdgeMode::ALL.get(self.mode.get_untracked()).copied().unwrap_or_default();
+        let request = DepGraphRequest { dataset_id, mode, left_right: self.left_right.get_untracked() };
+        leptos::task::spawn_local(async move {
+            if let Ok((header, columns)) = self.client.ask_columns(self.layout_slot, request).await {
+                self.on_graph(header, &columns);
+            }
+        });
+    }
+
+    /// Selects `node` (or clears), recomputes the highlight, asks for its details, redraws.
+    fn select(self, node: Option<u32>, centre: bool) {
+        self.with(|r| {
+            r.selected = node;
+            r.compute_highlight(self.depth.get_untracked());
+            if centre {
+                if let Some(n) = node {
+                    r.centre_on(n as usize);
+                }
+            }
+        });
+        self.selected.set(node);
+        self.node_details.set(None);
+        let dataset = self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten();
+        if let (Some(node), Some(dataset_id)) = (node, dataset) {
+            leptos::task::spawn_local(async move {
+                if let Ok(d) = self.client.ask_in(self.details_slot, DepNodeDetailsRequest { dataset_id, node }).await {
+                    if self.selected.try_get_untracked() == Some(Some(node)) {
+                        self.node_details.set(Some(NodeDetails { dataset_id, node, args: d.args, edges: d.edges }));
+                    }
+                }
+            });
+        }
+        self.redraw();
+    }
+
+    /// Search: `rXtY` exact, else function names fuzzily — asked of the worker; Enter again with
+    /// the same query steps to the next match.
+    fn run_search(self) {
+        let query = self.search.get_untracked().trim().to_string();
+        if query.is_empty() {
+            return;
+        }
+        let step = self.search_hits.with(|(q, hits, cur)| {
+            (*q == query && !hits.is_empty()).then(|| {
+                *cur = (*cur + 1) % hits.len();
+                (hits.get(*cur).copied().unwrap_or(0), format!("{} of {}", *cur + 1, hits.len()))
+            })
+        });
+        if let Some(Some((node, msg))) = step {
+            self.search_msg.set(msg);
+            self.select(Some(node), true);
+            return;
+        }
+        let Some(dataset_id) = self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() else { return };
+        self.search_msg.set("searching…".to_string());
+        leptos::task::spawn_local(async move {
+            if let Ok(hits) = self.client.ask_in(self.search_slot, DepSearchRequest { dataset_id, query }).await {
+                self.on_search_hits(dataset_id, &hits.query, hits.nodes, hits.total);
+            }
+        });
+    }
+
+    /// A search's matches: selects and centres the best one.
+    fn on_search_hits(self, dataset_id: u32, query: &str, nodes: Vec<u32>, total: u64) {
+        if self.search.get_untracked().trim() != query {
+            return; // the field changed meanwhile
+        }
+        if self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() != Some(dataset_id) {
+            return;
+        }
+        let first = nodes.first().copied();
+        self.search_hits.with(|h| *h = (query.to_string(), nodes, 0));
+        self.with(|r| r.search_total = total);
+        self.search_msg.set(if first.is_some() { format!("1 of {total}") } else { format!("no task matches “{query}”") });
+        if first.is_some() {
+            self.select(first, true);
+        } else {
+            self.redraw();
         }
     }
-    ui.version.update(|v| *v += 1);
-}
-
-fn request(dataset_id: u32, ui: GraphUi) {
-    ui.loading.set(true);
-    let mode = EdgeMode::ALL.get(ui.mode.get_untracked()).copied().unwrap_or_default();
-    worker_client::send(
-        ToWorker::DepGraph(pypto_protocol::dep_graph::DepGraphRequest { dataset_id, mode, left_right: ui.left_right.get_untracked() }),
-        None,
-    );
 }
 
 fn set_attr(el: &web_sys::HtmlElement, k: &str, v: &str) {
@@ -628,45 +720,15 @@ impl Renderer {
         }
         set_attr(c, "data-layout-ms", &format!("{:.2}", d.header.layout_ms));
         set_attr(c, "data-warmup-ms", &format!("{:.2}", d.header.warmup_ms));
-        set_attr(c, "data-search-total", &SEARCH_TOTAL.get().to_string());
+        set_attr(c, "data-search-total", &self.search_total.to_string());
         if let Some(p) = &perf {
             set_attr(c, "data-frame-ms", &format!("{:.2}", p.now() - started));
         }
     }
 }
 
-fn redraw() {
-    with_view(Renderer::frame);
-}
-
-type FrameCallback = wasm_bindgen::closure::Closure<dyn FnMut(f64)>;
-
-thread_local! {
-    static FRAME_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// The animation-frame callback (kept for the page's lifetime: a frame may be pending).
-    static FRAME: RefCell<Option<FrameCallback>> = const { RefCell::new(None) };
-}
-
-/// One frame at the next animation frame however many wheel / drag events arrive before it.
-fn redraw_later() {
-    if FRAME_PENDING.get() {
-        return;
-    }
-    let Some(window) = web_sys::window() else { return redraw() };
-    FRAME.with_borrow_mut(|f| {
-        let closure = f.get_or_insert_with(|| {
-            wasm_bindgen::closure::Closure::new(|_: f64| {
-                FRAME_PENDING.set(false);
-                redraw();
-            })
-        });
-        if window.request_animation_frame(closure.as_ref().unchecked_ref()).is_ok() {
-            FRAME_PENDING.set(true);
-        }
-    });
-}
-
 fn mount(
+    ui: GraphUi,
     container: &web_sys::HtmlElement,
     canvas: &web_sys::HtmlCanvasElement,
     overlay: &web_sys::HtmlCanvasElement,
@@ -677,7 +739,7 @@ fn mount(
         container: container.clone(),
         gl,
         text,
-        data: PENDING.with_borrow_mut(Option::take),
+        data: ui.pending.with(Option::take).flatten(),
         scale: 1.0,
         ox: 0.0,
         oy: 0.0,
@@ -692,83 +754,26 @@ fn mount(
         arrows: Vec::new(),
         occupied: Vec::new(),
         fit_pending: true,
+        search_total: 0,
     };
-    VIEW.with_borrow_mut(|v| *v = Some(r));
+    ui.renderer.with(|v| *v = Some(r));
     Ok(())
-}
-
-/// Selects `node` (or clears), recomputes the highlight, redraws.
-fn select(ui: GraphUi, node: Option<u32>, centre: bool) {
-    with_view(|r| {
-        r.selected = node;
-        r.compute_highlight(ui.depth.get_untracked());
-        if centre {
-            if let Some(n) = node {
-                r.centre_on(n as usize);
-            }
-        }
-    });
-    ui.selected.set(node);
-    ui.node_details.set(None);
-    let dataset = with_view(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten();
-    if let (Some(node), Some(dataset_id)) = (node, dataset) {
-        worker_client::send(ToWorker::DepNodeDetails(pypto_protocol::dep_graph::DepNodeDetailsRequest { dataset_id, node }), None);
-    }
-    redraw();
-}
-
-/// Search: `rXtY` exact, else function names fuzzily — asked of the worker
-/// ([`on_search_hits`] answers); Enter again with the same query steps to the next match.
-fn run_search(ui: GraphUi) {
-    let query = ui.search.get_untracked().trim().to_string();
-    if query.is_empty() {
-        return;
-    }
-    let step = SEARCH_HITS.with_borrow_mut(|(q, hits, cur)| {
-        (*q == query && !hits.is_empty()).then(|| {
-            *cur = (*cur + 1) % hits.len();
-            (hits[*cur], format!("{} of {}", *cur + 1, hits.len()))
-        })
-    });
-    if let Some((node, msg)) = step {
-        ui.search_msg.set(msg);
-        select(ui, Some(node), true);
-        return;
-    }
-    let Some(dataset_id) = with_view(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() else { return };
-    ui.search_msg.set("searching…".to_string());
-    worker_client::send(ToWorker::DepSearch(pypto_protocol::dep_graph::DepSearchRequest { dataset_id, query }), None);
-}
-
-/// The worker's `DepSearchHits`: selects and centres the best match.
-pub fn on_search_hits(dataset_id: u32, query: &str, nodes: Vec<u32>, total: u64) {
-    let Some(ui) = UI.with_borrow(|u| *u) else { return };
-    if ui.search.get_untracked().trim() != query {
-        return; // the field changed meanwhile
-    }
-    if with_view(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() != Some(dataset_id) {
-        return;
-    }
-    let first = nodes.first().copied();
-    SEARCH_HITS.with_borrow_mut(|(q, hits, cur)| {
-        *q = query.to_string();
-        *hits = nodes;
-        *cur = 0;
-    });
-    SEARCH_TOTAL.set(total);
-    ui.search_msg.set(if first.is_some() { format!("1 of {total}") } else { format!("no task matches “{query}”") });
-    if first.is_some() {
-        select(ui, first, true);
-    } else {
-        redraw();
-    }
 }
 
 #[allow(clippy::too_many_lines)] // the toolbar, HUD, canvas and their handlers
 #[component]
 pub fn DepGraphView() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let (session, nav, client) = (Session::get(), Nav::get(), WorkerClient::get());
     let ui = GraphUi {
+        renderer: Owned::new(None),
+        pending: Owned::new(None),
+        search_hits: Owned::new((String::new(), Vec::new(), 0)),
+        frame: FrameRequest::new(),
+        client,
+        nav,
+        layout_slot: client.slot(),
+        details_slot: client.slot(),
+        search_slot: client.slot(),
         mode: RwSignal::new(0),
         left_right: RwSignal::new(false),
         depth: RwSignal::new(1),
@@ -779,52 +784,47 @@ pub fn DepGraphView() -> impl IntoView {
         search_msg: RwSignal::new(String::new()),
         node_details: RwSignal::new(None),
     };
-    UI.with_borrow_mut(|u| *u = Some(ui));
     let container = NodeRef::<leptos::html::Div>::new();
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let overlay = NodeRef::<leptos::html::Canvas>::new();
-    let dataset = move || state.selected.get();
+    let dataset = move || nav.dataset();
     // Mount once the canvases exist.
     Effect::new(move |_| {
         let (Some(div), Some(gl_canvas), Some(text_canvas)) = (container.get(), canvas.get(), overlay.get()) else { return };
-        if VIEW.with_borrow(Option::is_none) {
-            if let Err(message) = mount(&div.into(), &gl_canvas, &text_canvas) {
-                state.general_errors.update(|e| e.push(message));
+        if !ui.renderer.is_some() {
+            if let Err(message) = mount(ui, &div.into(), &gl_canvas, &text_canvas) {
+                session.problem(message);
             }
         }
-        redraw();
+        ui.redraw();
     });
     // Ask for a layout whenever the dataset, mode or direction changes.
     Effect::new(move |_| {
         let _ = (ui.mode.get(), ui.left_right.get());
         if let Some(id) = dataset() {
-            request(id, ui);
+            ui.request(id);
         }
     });
     Effect::new(move |_| {
         ui.version.track();
         let keep = ui.selected.get_untracked();
-        select(ui, keep, false);
+        ui.select(keep, false);
     });
     Effect::new(move |_| {
         let depth = ui.depth.get();
-        with_view(|r| r.compute_highlight(depth));
-        redraw();
-    });
-    on_cleanup(|| {
-        VIEW.with_borrow_mut(|v| *v = None);
-        UI.with_borrow_mut(|u| *u = None);
+        ui.with(|r| r.compute_highlight(depth));
+        ui.redraw();
     });
     let on_down = move |ev: web_sys::MouseEvent| {
         let (x, y) = (ev.offset_x() as f32, ev.offset_y() as f32);
-        with_view(|r| r.drag = Some((x, y, r.ox, r.oy, false)));
+        ui.with(|r| r.drag = Some((x, y, r.ox, r.oy, false)));
         if let Some(el) = container.get_untracked() {
             let _ = el.focus();
         }
     };
     let on_move = move |ev: web_sys::MouseEvent| {
         let (x, y) = (ev.offset_x() as f32, ev.offset_y() as f32);
-        let moved = with_view(|r| {
+        let moved = ui.with(|r| {
             let Some((x0, y0, ox, oy, moved)) = r.drag else {
                 // Hover: highlight the node under the pointer while nothing is selected.
                 let hit = r.node_at(x, y);
@@ -846,37 +846,38 @@ pub fn DepGraphView() -> impl IntoView {
             far
         });
         if moved == Some(true) {
-            redraw_later();
+            ui.redraw_later();
         }
     };
     let on_up = move |ev: web_sys::MouseEvent| {
         let (x, y) = (ev.offset_x() as f32, ev.offset_y() as f32);
-        let click = with_view(|r| {
-            let d = r.drag.take();
-            d.is_some_and(|d| !d.4).then(|| r.node_at(x, y))
-        })
-        .flatten();
+        let click = ui
+            .with(|r| {
+                let d = r.drag.take();
+                d.is_some_and(|d| !d.4).then(|| r.node_at(x, y))
+            })
+            .flatten();
         if let Some(hit) = click {
-            select(ui, hit, false);
+            ui.select(hit, false);
         }
     };
     let on_leave = move |_: web_sys::MouseEvent| {
-        with_view(|r| {
+        ui.with(|r| {
             r.drag = None;
             r.hover = None;
             r.compute_highlight(ui.depth.get_untracked());
         });
-        redraw_later();
+        ui.redraw_later();
     };
     let on_wheel = move |ev: web_sys::WheelEvent| {
         ev.prevent_default();
         let factor = (-ev.delta_y() as f32 * 0.0015).exp();
-        with_view(|r| r.zoom_at(ev.offset_x() as f32, ev.offset_y() as f32, factor));
-        redraw_later();
+        ui.with(|r| r.zoom_at(ev.offset_x() as f32, ev.offset_y() as f32, factor));
+        ui.redraw_later();
     };
     let fit = move || {
-        with_view(Renderer::fit);
-        redraw();
+        ui.with(Renderer::fit);
+        ui.redraw();
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let key = ev.key();
@@ -885,19 +886,18 @@ pub fn DepGraphView() -> impl IntoView {
         } else if key == "f" || key == "F" {
             fit();
         } else if key == "Escape" {
-            select(ui, None, false);
+            ui.select(None, false);
         }
     };
     let show_in_swimlane = move |(): ()| {
-        let Some(label) = with_view(|r| r.selected.and_then(|s| r.data.as_ref().map(|d| d.label(s as usize).to_string()))).flatten() else {
+        let Some(label) = ui.with(|r| r.selected.and_then(|s| r.data.as_ref().map(|d| d.label(s as usize).to_string()))).flatten() else {
             return;
         };
-        state.perf.dataset_view.set(DatasetView::ChipSwimlane);
-        search_function(&state, &label);
+        nav.show_with(ViewKind::ChipSwimlane, Focus::Search(label));
     };
     let hud = move || {
         ui.version.track();
-        with_view(|r| {
+        ui.with(|r| {
             r.data.as_ref().map(|d| {
                 let counts: Vec<String> = MODE_LABELS.iter().zip(&d.header.mode_counts).map(|(l, c)| format!("{l} {c}")).collect();
                 format!(
@@ -914,7 +914,7 @@ pub fn DepGraphView() -> impl IntoView {
     };
     let warnings = move || {
         ui.version.track();
-        with_view(|r| r.data.as_ref().map(|d| d.header.warnings.join("; "))).flatten().unwrap_or_default()
+        ui.with(|r| r.data.as_ref().map(|d| d.header.warnings.join("; "))).flatten().unwrap_or_default()
     };
     view! {
         <div class="dep-graph-page">
@@ -941,7 +941,7 @@ pub fn DepGraphView() -> impl IntoView {
                 <input data-testid="dep-search" class="dep-search" placeholder="search rXtY or function name"
                     prop:value=move || ui.search.get()
                     on:input=move |ev| ui.search.set(event_target_value(&ev))
-                    on:keydown=move |ev: web_sys::KeyboardEvent| { ev.stop_propagation(); if ev.key() == "Enter" { run_search(ui); } }/>
+                    on:keydown=move |ev: web_sys::KeyboardEvent| { ev.stop_propagation(); if ev.key() == "Enter" { ui.run_search(); } }/>
                 <span class="hint" data-testid="dep-search-msg">{move || ui.search_msg.get()}</span>
                 {move || ui.loading.get().then(|| view! { <span class="hint" data-testid="dep-loading">"laying out…"</span> })}
             </div>
@@ -969,20 +969,17 @@ pub fn DepGraphView() -> impl IntoView {
 
 #[component]
 fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let (session, nav) = (Session::get(), Nav::get());
     let name_map_path = move || {
-        let id = state.selected.get();
-        state.datasets.with(|rows| {
-            rows.iter()
-                .find(|r| Some(r.info.dataset_id) == id)
-                .and_then(|r| r.info.files.iter().find(|f| f.role == pypto_protocol::FileRole::NameMap).map(|f| f.path.clone()))
-                .unwrap_or_else(|| "none (names fall back to func_<id>)".to_string())
-        })
+        nav.dataset()
+            .and_then(|id| session.row(id))
+            .and_then(|r| r.file(FileRole::NameMap).map(|f| f.path.clone()))
+            .unwrap_or_else(|| "none (names fall back to func_<id>)".to_string())
     };
     let body = move || {
         ui.version.track();
         let sel = ui.selected.get()?;
-        with_view(|r| {
+        ui.with(|r| {
             let d = r.data.as_ref()?;
             let i = sel as usize;
             let list = |ids: &[u32]| {
@@ -1053,24 +1050,4 @@ fn DetailTable(testid: &'static str, title: String, head: &'static [&'static str
             </table>
         </div>
     }
-}
-
-/// "Show in graph" for the swimlane's details: shown when the details name a task (`Task`
-/// field, `rXtY`) and the selected dataset has a deps.json; opens this view with it selected.
-pub fn show_in_graph_button(state: &AppState, fields: &[(String, String)]) -> Option<impl IntoView> {
-    let task: TaskId = fields.iter().find(|(k, _)| k == "Task").and_then(|(_, v)| v.parse().ok())?;
-    let id = state.selected.get_untracked()?;
-    let has_deps = state.datasets.with_untracked(|rows| {
-        rows.iter().any(|r| r.info.dataset_id == id && r.info.files.iter().any(|f| f.role == pypto_protocol::FileRole::Deps))
-    });
-    if !has_deps || state.swim.trace_path.get_untracked().is_some() {
-        return None;
-    }
-    let state = *state;
-    Some(view! {
-        <button data-testid="swim-show-in-graph" on:click=move |_| {
-            PENDING_TASK.with_borrow_mut(|p| *p = Some(task));
-            state.perf.dataset_view.set(DatasetView::TaskGraph);
-        }>"Show in graph"</button>
-    })
 }

@@ -1,4 +1,9 @@
-//! The view area: one component per view, chosen by the selected dataset's kind.
+//! The view registry: [`VIEWS`], one [`ViewSpec`] per view — its kind, title, which datasets
+//! it serves and when it is available, whether it is the dataset's default, its component —
+//! read by the view switcher (the tab bar above a dataset's view) and the view area. A new
+//! view is one module exporting its `SPEC` (a [`ViewSpec`]) and one line in [`VIEWS`] (plus
+//! its protocol messages). Views never import each other: a cross-view action is a `nav`
+//! command.
 
 pub mod dep_graph;
 pub mod function_perf;
@@ -7,79 +12,196 @@ pub mod pass_trace;
 pub mod swimlane;
 
 use leptos::prelude::*;
-use pypto_protocol::{DatasetKind, Feature, FileRole};
+use pypto_protocol::ViewKind;
 
-use crate::state::AppState;
+use crate::nav::Nav;
+use crate::session::{DatasetRow, Session};
+pub use crate::view_spec::ViewSpec;
+
+/// Every view, in the switcher's order.
+pub const VIEWS: &[ViewSpec] =
+    &[swimlane::CHIP_SPEC, swimlane::TRACE_SPEC, function_perf::SPEC, dep_graph::SPEC, pass_trace::SPEC, memory_map::SPEC];
+
+/// The spec of `kind`.
+pub fn spec(kind: ViewKind) -> Option<&'static ViewSpec> {
+    VIEWS.iter().find(|s| s.kind == kind)
+}
+
+/// Calls every view's `init` (in `App`, so their state lives as long as the page).
+pub fn init_all() {
+    for spec in VIEWS {
+        (spec.init)();
+    }
+}
+
+/// The view that shows `row` when `asked` is asked for: `asked` if available, else the
+/// dataset's default view; `None` when none is available.
+pub fn resolve(row: &DatasetRow, asked: Option<ViewKind>) -> Option<ViewKind> {
+    let fits = |s: &ViewSpec| (s.available)(row);
+    asked
+        .and_then(spec)
+        .filter(|s| fits(s))
+        .or_else(|| VIEWS.iter().find(|s| s.dataset_kind == row.kind() && s.default && fits(s)))
+        .map(|s| s.kind)
+}
+
+/// The switcher's views of `row`.
+fn switchable(row: &DatasetRow) -> Vec<&'static ViewSpec> {
+    VIEWS.iter().filter(|s| s.switchable && s.dataset_kind == row.kind() && (s.available)(row)).collect()
+}
+
+/// The tab bar above a dataset's view: its available views, when there is a choice (or the
+/// one available is not the one shown).
+#[component]
+fn ViewSwitcher(row: DatasetRow, shown: Option<ViewKind>) -> impl IntoView {
+    let nav = Nav::get();
+    let specs = switchable(&row);
+    // A view outside the switcher (a Chrome trace) shows none.
+    let in_switcher = shown.and_then(spec).is_none_or(|s| s.switchable);
+    let worth_showing = in_switcher && (specs.len() > 1 || specs.first().is_some_and(|s| Some(s.kind) != shown));
+    worth_showing.then(|| {
+        let buttons = specs
+            .into_iter()
+            .map(|s| {
+                let kind = s.kind;
+                let tooltip = (!s.tooltip.is_empty()).then_some(s.tooltip);
+                view! {
+                    <button data-testid=format!("view-switch-{}", kind.key()) class:active=shown == Some(kind) title=tooltip
+                        on:click=move |_| if shown != Some(kind) { nav.show(kind) }>{s.title}</button>
+                }
+            })
+            .collect_view();
+        view! { <div class="view-switcher" role="tablist">{buttons}</div> }
+    })
+}
 
 #[component]
+fn Welcome() -> impl IntoView {
+    view! {
+        <div class="welcome">
+            <h1>"PyPTO Trace Viewer"</h1>
+            <p>"Open a folder holding runtime records (" <code>"dfx_outputs/"</code> ") or compiler pass dumps ("
+               <code>"passes_dump/"</code> "). Everything stays in this browser tab: nothing is uploaded."</p>
+            <p>"Chip swimlane: " <kbd>"W"</kbd>"/"<kbd>"S"</kbd>" zoom, " <kbd>"A"</kbd>"/"<kbd>"D"</kbd>
+               " pan, Ctrl+wheel zooms at the cursor, drag pans, click a bar for its details."</p>
+        </div>
+    }
+}
+
+/// A dataset no view can show (a runtime directory without records, say): its files.
+#[component]
+fn DatasetPage(row: DatasetRow) -> impl IntoView {
+    let features: Vec<&str> = row.info.views.iter().map(|v| v.title()).collect();
+    view! {
+        <div class="dataset-page">
+            <h1>{row.title()}</h1>
+            <p>"Views of this dataset: " {features.join(", ")}</p>
+            <p class="note">"These views arrive in the next releases of the viewer; the summary and file checks are in the sidebar."</p>
+            <ul class="file-list">
+                {row.info.files.iter().map(|f| view! { <li>{format!("{} — {} ({} bytes)", f.role, f.path, f.size_bytes)}</li> }).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+/// The view area: the shown datasets' view (per [`resolve`]), under the view switcher.
+#[component]
 pub fn ViewArea() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    // Only the selection and whether it has records decide the component: summaries of other
-    // datasets arriving must not re-create a mounted canvas view.
-    let selected_key = Memo::new(move |_| {
-        let id = state.selected.get()?;
-        state.datasets.with(|rows| {
-            rows.iter().find(|r| r.info.dataset_id == id).map(|r| {
-                let has_records = r.summary.as_ref().is_some_and(|s| s.records.is_some());
-                (id, r.info.kind, has_records, state.swim.trace_path.with(Option::is_some))
-            })
+    let (session, nav) = (Session::get(), Nav::get());
+    // What decides the component: the dataset, its view and which views are available.
+    // Summaries of other datasets arriving must not re-create a mounted canvas view.
+    let shown = Memo::new(move |_| {
+        let datasets = nav.datasets.get();
+        let &first = datasets.first()?;
+        let asked = nav.view.get();
+        session.datasets.with(|rows| {
+            let row = rows.iter().find(|r| r.id() == first)?;
+            let view = if datasets.len() > 1 { Some(ViewKind::ChipSwimlane) } else { resolve(row, asked) };
+            let available: Vec<ViewKind> = switchable(row).iter().map(|s| s.kind).collect();
+            Some((first, view, available))
         })
     });
-    let selected_row = move |id: u32| state.datasets.with_untracked(|rows| rows.iter().find(|r| r.info.dataset_id == id).cloned());
-    let trace_mode = move || selected_key.get().is_some_and(|k| k.3);
-    move || match selected_key.get().and_then(|(id, ..)| selected_row(id)) {
-        None => view! {
-            <div class="welcome">
-                <h1>"PyPTO Trace Viewer"</h1>
-                <p>"Open a folder holding runtime records (" <code>"dfx_outputs/"</code> ") or compiler pass dumps ("
-                   <code>"passes_dump/"</code> "). Everything stays in this browser tab: nothing is uploaded."</p>
-                <p>"Chip swimlane: " <kbd>"W"</kbd>"/"<kbd>"S"</kbd>" zoom, " <kbd>"A"</kbd>"/"<kbd>"D"</kbd>
-                   " pan, Ctrl+wheel zooms at the cursor, drag pans, click a bar for its details."</p>
-            </div>
-        }
-        .into_any(),
-        // A Chrome trace (serving STRACE file, or a runtime dataset's merged_swimlane / CPM copy).
-        Some(row) if row.info.kind == DatasetKind::ServingStrace || trace_mode() => view! { <swimlane::SwimlaneView/> }.into_any(),
-        Some(row)
-            if row.info.kind == DatasetKind::Runtime
-                && row.info.files.iter().any(|f| f.role == FileRole::Deps)
-                && state.perf.dataset_view.get() == swimlane::panel::DatasetView::TaskGraph =>
-        {
-            view! { <function_perf::ViewSwitcher/> <dep_graph::DepGraphView/> }.into_any()
-        }
-        Some(row)
-            if row.info.kind == DatasetKind::Runtime
-                && row.info.files.iter().any(|f| f.role == FileRole::NameMap)
-                && state.perf.dataset_view.get() == swimlane::panel::DatasetView::FunctionPerformance =>
-        {
-            view! { <function_perf::ViewSwitcher/> <function_perf::FunctionPerfView/> }.into_any()
-        }
-        Some(row) if row.info.kind == DatasetKind::Runtime && row.summary.as_ref().is_some_and(|s| s.records.is_some()) => {
-            view! { <function_perf::ViewSwitcher/> <swimlane::SwimlaneView/> }.into_any()
-        }
-        Some(row) if row.info.kind == DatasetKind::PassDump => {
-            let id = row.info.dataset_id;
-            let has_memory = row.info.views.contains(&Feature::MemoryReuse);
-            if state.memory_map.active.get() == Some(id) {
-                view! { <memory_map::PassDumpSwitcher dataset_id=id has_memory_snapshot=has_memory/> <memory_map::MemoryMapView dataset_id=id/> }.into_any()
-            } else {
-                view! { <memory_map::PassDumpSwitcher dataset_id=id has_memory_snapshot=has_memory/> <pass_trace::PassTraceView dataset_id=id/> }.into_any()
+    move || match shown.get() {
+        None => view! { <Welcome/> }.into_any(),
+        Some((id, view, _)) => {
+            let Some(row) = session.with_row(id, Clone::clone) else { return view! { <Welcome/> }.into_any() };
+            let switcher = view! { <ViewSwitcher row=row.clone() shown=view/> };
+            match view.and_then(spec) {
+                Some(spec) => view! {
+                    {switcher}
+                    <div class="view-with-dock">{(spec.component)()}{(spec.docked)()}</div>
+                }
+                .into_any(),
+                None => view! { {switcher} <DatasetPage row=row/> }.into_any(),
             }
         }
-        Some(row) => {
-            let title = if row.info.path.is_empty() { "(opened folder)".to_string() } else { row.info.path.clone() };
-            view! {
-                <function_perf::ViewSwitcher/>
-                <div class="dataset-page">
-                    <h1>{title}</h1>
-                    <p>"Views of this dataset: " {row.info.views.iter().map(|v| v.title()).collect::<Vec<_>>().join(", ")}</p>
-                    <p class="note">"These views arrive in the next releases of the viewer; the summary and file checks are in the sidebar."</p>
-                    <ul class="file-list">
-                        {row.info.files.iter().map(|f| view! { <li>{format!("{} — {} ({} bytes)", f.role, f.path, f.size_bytes)}</li> }).collect_view()}
-                    </ul>
-                </div>
-            }
-            .into_any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pypto_protocol::datasets::{DatasetFile, DatasetInfo, DatasetSummary, RecordsSummary};
+    use pypto_protocol::{DatasetKind, Feature, FileRole};
+
+    fn row(kind: DatasetKind, roles: &[FileRole], features: &[Feature], records: bool) -> DatasetRow {
+        let records = records.then(|| RecordsSummary {
+            path: String::new(),
+            level: 4,
+            format: String::new(),
+            clock_freq_hz: 1,
+            num_cores: 1,
+            task_count: 1,
+            aicore_rows: 1,
+            first_start_us: 0.0,
+            last_end_us: 1.0,
+            span_us: 1.0,
+            scheduler_threads: 1,
+            warnings: Vec::new(),
+        });
+        DatasetRow {
+            info: DatasetInfo {
+                dataset_id: 0,
+                kind,
+                path: "d".into(),
+                group: None,
+                files: roles.iter().map(|&role| DatasetFile { role, path: String::new(), size_bytes: 0 }).collect(),
+                views: features.to_vec(),
+                missing: Vec::new(),
+                notes: Vec::new(),
+            },
+            summary: Some(DatasetSummary { records, ..DatasetSummary::default() }),
         }
+    }
+
+    #[test]
+    fn every_view_kind_has_one_spec() {
+        for kind in ViewKind::ALL {
+            assert_eq!(VIEWS.iter().filter(|s| s.kind == kind).count(), 1, "{kind:?}");
+        }
+        for dataset in [DatasetKind::Runtime, DatasetKind::PassDump, DatasetKind::ServingStrace] {
+            assert_eq!(VIEWS.iter().filter(|s| s.dataset_kind == dataset && s.default).count(), 1, "{dataset:?}");
+        }
+    }
+
+    #[test]
+    fn a_dataset_resolves_to_an_available_view() {
+        let full = row(DatasetKind::Runtime, &[FileRole::Records, FileRole::Deps, FileRole::NameMap], &[], true);
+        assert_eq!(resolve(&full, None), Some(ViewKind::ChipSwimlane));
+        assert_eq!(resolve(&full, Some(ViewKind::TaskGraph)), Some(ViewKind::TaskGraph));
+        assert_eq!(switchable(&full).len(), 3);
+        // deps.json alone: no swimlane, the graph on request, the dataset page by default
+        let deps_only = row(DatasetKind::Runtime, &[FileRole::Deps], &[], false);
+        assert_eq!(resolve(&deps_only, None), None);
+        assert_eq!(resolve(&deps_only, Some(ViewKind::ChipSwimlane)), None);
+        assert_eq!(resolve(&deps_only, Some(ViewKind::TaskGraph)), Some(ViewKind::TaskGraph));
+        // a pass dump: the pass trace, the memory map only with its snapshot
+        let dump = row(DatasetKind::PassDump, &[FileRole::PassSnapshot], &[Feature::IrPassTrace], false);
+        assert_eq!(resolve(&dump, None), Some(ViewKind::PassTrace));
+        assert_eq!(resolve(&dump, Some(ViewKind::MemoryReuse)), Some(ViewKind::PassTrace));
+        let with_map = row(DatasetKind::PassDump, &[FileRole::PassSnapshot], &[Feature::IrPassTrace, Feature::MemoryReuse], false);
+        assert_eq!(resolve(&with_map, Some(ViewKind::MemoryReuse)), Some(ViewKind::MemoryReuse));
+        // a view of another kind of dataset is never shown
+        assert_eq!(resolve(&with_map, Some(ViewKind::TaskGraph)), Some(ViewKind::PassTrace));
     }
 }

@@ -5,23 +5,40 @@
 //! (expand one / all), changed tokens marked, both files' line numbers, light Python syntax
 //! colouring, a function filter, and the pass's `.log` warnings (each position jumps to its
 //! line). Rows are virtualised: only the visible ones are in the DOM. The selected pass,
-//! layout and function filter are kept in the URL hash (`memory_map::url_state`).
+//! layout and function filter are `nav` state (so in the URL hash); "▦ map" opens the Memory
+//! Reuse view on a snapshot (a `nav` command).
 //!
 //! Test ids: `pass-trace`, `pass-item` (`data-index`, `data-added`, `data-removed`,
 //! `data-noop`, `data-warning`, `data-selected`), `pass-filter-*`, `pass-layout-*`,
 //! `pass-function`, `pass-expand-all`, `pass-diff` (`data-rows`, `data-display-rows`,
 //! `data-added`, `data-removed`), `diff-fold`, `pass-warning-jump`.
 
-use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::pass_trace::{PassDiffData, PassListData};
-use pypto_protocol::ToWorker;
+use pypto_protocol::pass_trace::{PassDiffData, PassDiffRequest, PassListData, PassListRequest};
+use pypto_protocol::{DatasetKind, ViewKind};
 use wasm_bindgen::JsCast;
 
-use crate::worker_client::send;
+use crate::nav::{MemoryNav, Nav};
+use crate::session::DatasetRow;
+use crate::view_spec::{no_init, nothing_docked, ViewSpec};
+use crate::worker_client::WorkerClient;
+
+/// The registry's entry.
+pub const SPEC: ViewSpec = ViewSpec {
+    kind: ViewKind::PassTrace,
+    title: "IR Pass Trace",
+    tooltip: "",
+    dataset_kind: DatasetKind::PassDump,
+    default: true,
+    switchable: true,
+    available: |_: &DatasetRow| true,
+    init: no_init,
+    component: || view! { <PassTraceView/> }.into_any(),
+    docked: nothing_docked,
+};
 
 /// Pixel height of a diff row (fixed, for virtualisation).
 const ROW_H: f64 = 18.0;
@@ -39,31 +56,6 @@ enum Filter {
 enum Layout {
     SideBySide,
     Stacked,
-}
-
-/// Where worker replies go while the view is mounted.
-#[derive(Clone, Copy)]
-struct Sinks {
-    list: RwSignal<Option<Arc<PassListData>>>,
-    diff: RwSignal<Option<Arc<PassDiffData>>>,
-}
-
-thread_local! {
-    static SINKS: RefCell<Option<Sinks>> = const { RefCell::new(None) };
-}
-
-/// A `PassList` reply.
-pub fn on_list(data: PassListData) {
-    if let Some(s) = SINKS.with_borrow(|s| *s) {
-        s.list.try_set(Some(Arc::new(data)));
-    }
-}
-
-/// A `PassDiff` reply.
-pub fn on_diff(data: PassDiffData) {
-    if let Some(s) = SINKS.with_borrow(|s| *s) {
-        s.diff.try_set(Some(Arc::new(data)));
-    }
 }
 
 /// One displayed row: a diff row (with the side shown in the stacked layout: 0 both,
@@ -180,16 +172,17 @@ fn scroll_el(r: NodeRef<leptos::html::Div>) -> Option<web_sys::Element> {
 
 #[component]
 #[allow(clippy::too_many_lines)] // the view's signals, handlers and markup read best in one place
-pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
-    let state = expect_context::<crate::state::AppState>();
+pub fn PassTraceView() -> impl IntoView {
+    let (nav, client) = (Nav::get(), WorkerClient::get());
+    let dataset_id = nav.datasets.with_untracked(|d| d.first().copied()).unwrap_or(0);
     let list: RwSignal<Option<Arc<PassListData>>> = RwSignal::new(None);
     let diff: RwSignal<Option<Arc<PassDiffData>>> = RwSignal::new(None);
-    SINKS.with_borrow_mut(|s| *s = Some(Sinks { list, diff }));
-    on_cleanup(|| SINKS.with_borrow_mut(|s| *s = None));
     let selected: RwSignal<Option<u32>> = RwSignal::new(None);
     let filter = RwSignal::new(Filter::All);
-    let layout = RwSignal::new(Layout::SideBySide);
-    let function: RwSignal<Option<String>> = RwSignal::new(None);
+    // Layout and function filter start from nav (a link's) and are written back to it.
+    let at_open = nav.pass_trace.get_untracked();
+    let layout = RwSignal::new(if at_open.stacked { Layout::Stacked } else { Layout::SideBySide });
+    let function: RwSignal<Option<String>> = RwSignal::new(at_open.function);
     let expanded: RwSignal<HashSet<u32>> = RwSignal::new(HashSet::new());
     let expand_all = RwSignal::new(false);
     // The after-side line (0-based) a warning jumped to, marked until the next jump.
@@ -198,37 +191,29 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
     let view_h = RwSignal::new(800.0f64);
     let left: NodeRef<leptos::html::Div> = NodeRef::new();
     let right: NodeRef<leptos::html::Div> = NodeRef::new();
-    send(ToWorker::PassList(pypto_protocol::pass_trace::PassListRequest { dataset_id }), None);
-    // a link's pass, layout and function filter
-    let from_url = crate::views::memory_map::url_state::take(dataset_id, false);
-    if let Some(u) = &from_url {
-        if u.stacked {
-            layout.set(Layout::Stacked);
+    let (list_slot, diff_slot) = (client.slot(), client.slot());
+    leptos::task::spawn_local(async move {
+        if let Ok(l) = client.ask_in(list_slot, PassListRequest { dataset_id }).await {
+            list.try_set(Some(Arc::new(l)));
         }
-        function.set(u.function.clone());
-    }
-    let url_pass = StoredValue::new(from_url.and_then(|u| u.pass));
+    });
+    let linked_pass = StoredValue::new(at_open.pass);
 
-    // The link's pass, else the first changed pass, on open.
+    // nav's pass (a link's), else the first changed pass, on open.
     Effect::new(move |_| {
         if let Some(l) = list.get() {
             if selected.get_untracked().is_none() && !l.passes.is_empty() {
-                let linked = url_pass.get_value().and_then(|f| l.passes.iter().position(|p| p.file_name == f));
+                let linked = linked_pass.get_value().and_then(|f| l.passes.iter().position(|p| p.file_name == f));
                 selected.set(Some(linked.map_or(l.first_changed.unwrap_or(0), |i| i as u32)));
             }
         }
     });
-    // The state in the URL hash.
+    // The view's state in nav (and so in the URL hash), once a pass is chosen.
     Effect::new(move |_| {
         let (sel, lay, func) = (selected.get(), layout.get(), function.get());
         let pass = list.with(|l| l.as_ref().and_then(|l| sel.and_then(|i| l.passes.get(i as usize)).map(|p| p.file_name.clone())));
         if pass.is_some() {
-            crate::views::memory_map::url_state::write(crate::views::memory_map::url_state::trace_hash(
-                dataset_id,
-                pass,
-                lay == Layout::Stacked,
-                func,
-            ));
+            nav.pass_trace.set(crate::nav::PassTraceNav { pass, stacked: lay == Layout::Stacked, function: func });
         }
     });
     // A new pass or function: ask for its diff.
@@ -236,7 +221,11 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
         if let Some(pass) = selected.get() {
             let function = function.get();
             expanded.set(HashSet::new());
-            send(ToWorker::PassDiff(pypto_protocol::pass_trace::PassDiffRequest { dataset_id, pass, function }), None);
+            leptos::task::spawn_local(async move {
+                if let Ok(d) = client.ask_in(diff_slot, PassDiffRequest { dataset_id, pass, function }).await {
+                    diff.try_set(Some(Arc::from(d)));
+                }
+            });
         }
     });
     // A new diff: back to the top.
@@ -494,7 +483,11 @@ pub fn PassTraceView(dataset_id: u32) -> impl IntoView {
                         {p.has_warning.then(|| view! { <span class="badge badge-warn" title="warnings (.log)">"⚠"</span> })}
                         {map_file.map(|f| view! {
                             <button class="pass-mm" data-testid="pass-memory-map" title="Open the memory reuse map of this snapshot"
-                                on:click=move |ev| { ev.stop_propagation(); crate::views::memory_map::open(&state, dataset_id, Some(f.clone())); }>"▦ map"</button>
+                                on:click=move |ev| {
+                                    ev.stop_propagation();
+                                    nav.memory.update(|m| *m = MemoryNav { snapshot: Some(f.clone()), chip: m.chip.take(), ..MemoryNav::default() });
+                                    nav.show(ViewKind::MemoryReuse);
+                                }>"▦ map"</button>
                         })}
                         {if p.no_op {
                             view! { <span class="badge badge-noop">"no-op"</span> }.into_any()

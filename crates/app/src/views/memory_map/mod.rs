@@ -14,7 +14,9 @@
 //!   address reuse). Beside it the function's source: a tile's live range, defining and
 //!   using lines are marked and scrolled to; a click on a line highlights its tiles.
 //!
-//! Test ids: `view-switch-pass-trace`, `view-switch-memory-map`, `mm-page`, `mm-function`,
+//! The snapshot, chip, open function and selected tile are `nav` state (so in the URL hash).
+//!
+//! Test ids: `mm-page`, `mm-function`,
 //! `mm-snapshot`, `mm-chip`, `mm-chip-source`, `mm-error`, `mm-summary`, `mm-overview`
 //! (the table), `mm-map` (`data-function`, `data-boxes`, `data-scale`, `data-selected`,
 //! `data-line`, `data-highlighted`), `mm-fit`, `mm-zoom-in`, `mm-zoom-out`, `mm-details`,
@@ -24,32 +26,45 @@
 //! reserved windows') viewport rectangles.
 
 pub mod draw;
-pub mod url_state;
 
-use std::cell::RefCell;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemoryMapData};
-use pypto_protocol::ToWorker;
+use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemoryMapData, MemoryMapRequest};
+use pypto_protocol::{DatasetKind, Feature, ViewKind};
 use pypto_render::text::TextOverlay;
 use pypto_render::GlRenderer;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-use crate::state::AppState;
+use crate::nav::Nav;
+use crate::owned::{FrameRequest, Owned};
+use crate::session::{DatasetRow, Session};
 use crate::table::{Cell, Column, DataTable, TableData};
-use crate::worker_client::send;
+use crate::view_spec::{no_init, nothing_docked, ViewSpec};
+use crate::worker_client::WorkerClient;
 use draw::{human_bytes, MapRenderer, XScale};
+
+/// The registry's entry.
+pub const SPEC: ViewSpec = ViewSpec {
+    kind: ViewKind::MemoryReuse,
+    title: "Memory Reuse",
+    tooltip: "Memory reuse map of the snapshot after AllocateMemoryAddr",
+    dataset_kind: DatasetKind::PassDump,
+    default: false,
+    switchable: true,
+    available: |row: &DatasetRow| row.enables(Feature::MemoryReuse),
+    init: no_init,
+    component: || view! { <MemoryMapView/> }.into_any(),
+    docked: nothing_docked,
+};
 
 /// Height of a source-pane line (CSS px; `.mm-src-line` in style.css uses it).
 const SRC_LINE_PX: f64 = 17.0;
 
-/// The view's state (in [`AppState`]).
+/// The view's state: the snapshot, chip and function asked for (started from `nav` and written
+/// back to it), the map the worker sent, the selection and what the pointer is over.
 #[derive(Clone, Copy)]
 pub struct MemoryMapUi {
-    /// The pass-dump dataset whose Memory Reuse tab is showing (else its pass trace).
-    pub active: RwSignal<Option<u32>>,
     /// The snapshot asked for (`None` = the `AllocateMemoryAddr` one).
     pub file: RwSignal<Option<String>>,
     /// The chip asked for (`None` = detected, else assumed).
@@ -68,14 +83,15 @@ pub struct MemoryMapUi {
 }
 
 impl MemoryMapUi {
-    pub fn new() -> Self {
+    /// The state `nav` describes.
+    fn from_nav(nav: Nav) -> Self {
+        let m = nav.memory.get_untracked();
         Self {
-            active: RwSignal::new(None),
-            file: RwSignal::new(None),
-            chip: RwSignal::new(None),
+            file: RwSignal::new(m.snapshot),
+            chip: RwSignal::new(m.chip),
             data: RwSignal::new(None),
             loading: RwSignal::new(false),
-            function: RwSignal::new(None),
+            function: RwSignal::new(m.function),
             selected_box: RwSignal::new(None),
             selected_line: RwSignal::new(None),
             x_scale: RwSignal::new(XScale::Used),
@@ -83,77 +99,19 @@ impl MemoryMapUi {
             hover_reserved: RwSignal::new(None),
         }
     }
-
-    /// A new folder.
-    pub fn reset(&self) {
-        self.active.set(None);
-        self.file.set(None);
-        self.chip.set(None);
-        self.data.set(None);
-        self.function.set(None);
-        self.selected_box.set(None);
-        self.selected_line.set(None);
-        self.hover.set(None);
-        self.hover_reserved.set(None);
-    }
 }
 
-impl Default for MemoryMapUi {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Opens the Memory Reuse tab of a pass dump on snapshot `file` (`None` = `AllocateMemoryAddr`).
-pub fn open(state: &AppState, dataset_id: u32, file: Option<String>) {
-    let ui = state.memory_map;
-    ui.file.set(file);
-    ui.function.set(None);
-    ui.selected_box.set(None);
-    ui.selected_line.set(None);
-    ui.active.set(Some(dataset_id));
-}
-
-/// The worker's `MemoryMap` reply.
-pub fn on_data(state: &AppState, data: MemoryMapData) {
-    let ui = state.memory_map;
-    if ui.active.get_untracked() != Some(data.dataset_id) {
-        return;
-    }
+/// A map's answer arrived: keep the open function when the new map has it (a chip change),
+/// select `tile` (a link's) in it.
+fn take_data(ui: MemoryMapUi, data: MemoryMapData, tile: Option<&str>) {
     ui.loading.set(false);
-    // keep the open function when the new map has it (chip change)
-    if let Some(f) = ui.function.get_untracked() {
-        if !data.functions.iter().any(|g| g.name == f) {
-            ui.function.set(None);
-        }
+    let function = ui.function.get_untracked().and_then(|f| data.functions.iter().find(|g| g.name == f));
+    if function.is_none() {
+        ui.function.set(None);
     }
-    ui.selected_box.set(None);
+    ui.selected_box.set(function.and_then(|f| tile.and_then(|t| f.boxes.iter().position(|b| b.name == t))));
     ui.selected_line.set(None);
-    // a link's function and tile
-    if let Some(u) = url_state::take(data.dataset_id, true) {
-        if let Some(f) = u.function.and_then(|n| data.functions.iter().find(|f| f.name == n)) {
-            ui.function.set(Some(f.name.clone()));
-            ui.selected_box.set(u.tile.and_then(|t| f.boxes.iter().position(|b| b.name == t)));
-        }
-    }
     ui.data.set(Some(Arc::new(data)));
-}
-
-/// `IR Pass Trace | Memory Reuse` above a pass dump's view.
-#[component]
-pub fn PassDumpSwitcher(dataset_id: u32, has_memory_snapshot: bool) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let ui = state.memory_map;
-    let on_map = move || ui.active.get() == Some(dataset_id);
-    view! {
-        <div class="view-switcher" role="tablist">
-            <button data-testid="view-switch-pass-trace" class:active=move || !on_map() on:click=move |_| ui.active.set(None)>"IR Pass Trace"</button>
-            {move || (has_memory_snapshot || on_map()).then(|| view! {
-                <button data-testid="view-switch-memory-map" class:active=on_map title="Memory reuse map of the snapshot after AllocateMemoryAddr"
-                    on:click=move |_| if !on_map() { open(&state, dataset_id, None) }>"Memory Reuse"</button>
-            })}
-        </div>
-    }
 }
 
 fn current_function(ui: MemoryMapUi) -> Option<MemFunctionMap> {
@@ -297,8 +255,6 @@ fn Overview(ui: MemoryMapUi) -> impl IntoView {
     }
 }
 
-type FrameCallback = Closure<dyn FnMut(f64)>;
-
 /// The overview as the Toolkit draws it: one row per function, one cell per space present
 /// anywhere (`hwm / capacity`, percentage, a bar; `—` where the function does not use it).
 #[component]
@@ -350,37 +306,30 @@ fn Matrix(ui: MemoryMapUi, on_open: Callback<String>) -> impl IntoView {
     }
 }
 
-thread_local! {
-    static VIEW: RefCell<Option<MapRenderer>> = const { RefCell::new(None) };
-    static FRAME_PENDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    static FRAME: RefCell<Option<FrameCallback>> = const { RefCell::new(None) };
+/// The function map's renderer (owned by its component) and its pending animation frame.
+#[derive(Clone, Copy)]
+struct MapHandle {
+    renderer: Owned<Option<MapRenderer>>,
+    frame: FrameRequest,
 }
 
-fn with_view<R>(f: impl FnOnce(&mut MapRenderer) -> R) -> Option<R> {
-    VIEW.with(|c| c.try_borrow_mut().ok().and_then(|mut v| v.as_mut().map(f)))
-}
-
-fn redraw() {
-    with_view(MapRenderer::frame);
-}
-
-/// One frame at the next animation frame however many wheel / drag events arrive before it.
-fn redraw_later() {
-    if FRAME_PENDING.get() {
-        return;
+impl MapHandle {
+    fn new() -> Self {
+        Self { renderer: Owned::new(None), frame: FrameRequest::new() }
     }
-    let Some(window) = web_sys::window() else { return redraw() };
-    FRAME.with_borrow_mut(|f| {
-        let closure = f.get_or_insert_with(|| {
-            Closure::new(|_: f64| {
-                FRAME_PENDING.set(false);
-                redraw();
-            })
-        });
-        if window.request_animation_frame(closure.as_ref().unchecked_ref()).is_ok() {
-            FRAME_PENDING.set(true);
-        }
-    });
+
+    fn with<R>(self, f: impl FnOnce(&mut MapRenderer) -> R) -> Option<R> {
+        self.renderer.with_some(f)
+    }
+
+    fn redraw(self) {
+        self.with(MapRenderer::frame);
+    }
+
+    /// One frame at the next animation frame however many wheel / drag events arrive before it.
+    fn redraw_later(self) {
+        self.frame.request(move |_| self.redraw());
+    }
 }
 
 fn set_js(obj: &js_sys::Object, k: &str, v: &JsValue) {
@@ -389,13 +338,10 @@ fn set_js(obj: &js_sys::Object, k: &str, v: &JsValue) {
 
 /// `window.__pyptoMemoryMap()`: the open function, scales, selection and every box's
 /// rectangle in viewport CSS px (`visible` when it intersects the map area).
-fn install_hook() {
+fn install_hook(map: MapHandle) {
     let Some(window) = web_sys::window() else { return };
-    if js_sys::Reflect::has(&window, &JsValue::from_str("__pyptoMemoryMap")).unwrap_or(false) {
-        return;
-    }
-    let hook = Closure::<dyn Fn() -> JsValue>::new(|| {
-        with_view(|r| {
+    let hook = Closure::<dyn Fn() -> JsValue>::new(move || {
+        map.with(|r| {
             r.frame();
             let out = js_sys::Object::new();
             let rect = r.container.get_bounding_client_rect();
@@ -452,7 +398,8 @@ fn scroll_source_to(src: NodeRef<leptos::html::Div>, start: u32, line: u32) {
 #[component]
 #[allow(clippy::too_many_lines)] // canvas, its handlers, tooltip, details and source pane share the signals
 fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let session = Session::get();
+    let map = MapHandle::new();
     let container = NodeRef::<leptos::html::Div>::new();
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let overlay = NodeRef::<leptos::html::Canvas>::new();
@@ -460,33 +407,33 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
     let func = Memo::new(move |_| current_function(ui));
     Effect::new(move |_| {
         let (Some(div), Some(gl_canvas), Some(text_canvas)) = (container.get(), canvas.get(), overlay.get()) else { return };
-        if VIEW.with_borrow(Option::is_none) {
+        if !map.renderer.is_some() {
             let el: web_sys::HtmlElement = div.into();
             match (GlRenderer::new(&gl_canvas), TextOverlay::new(&text_canvas)) {
                 (Ok(gl), Ok(text)) => {
-                    VIEW.with_borrow_mut(|v| *v = Some(MapRenderer::new(el, gl, text)));
-                    install_hook();
+                    map.renderer.with(|r| *r = Some(MapRenderer::new(el, gl, text)));
+                    install_hook(map);
                 }
-                (Err(e), _) => state.general_errors.update(|v| v.push(format!("the memory map cannot draw: {e}"))),
-                (_, Err(_)) => state.general_errors.update(|v| v.push("the memory map cannot draw text (no 2D canvas)".to_owned())),
+                (Err(e), _) => session.problem(format!("the memory map cannot draw: {e}")),
+                (_, Err(_)) => session.problem("the memory map cannot draw text (no 2D canvas)".to_owned()),
             }
         }
         let f = func.get();
         let names: Vec<String> = f.as_ref().map(|f| f.boxes.iter().map(|b| b.name.clone()).collect()).unwrap_or_default();
-        with_view(|r| {
+        map.with(|r| {
             let _ = r.container.set_attribute("data-box-names", &names.join("\u{1f}"));
             r.set_function(f, ui.x_scale.get_untracked());
         });
-        redraw();
+        map.redraw();
     });
     Effect::new(move |_| {
         let (sel, line, xs) = (ui.selected_box.get(), ui.selected_line.get(), ui.x_scale.get());
-        with_view(|r| {
+        map.with(|r| {
             r.selected = sel;
             r.line = line;
             r.set_x_scale(xs);
         });
-        redraw();
+        map.redraw();
     });
     // a picked tile: scroll the source to its first defining line
     Effect::new(move |_| {
@@ -498,16 +445,13 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         }
     });
     // keep the canvas sized to its box
-    let resize = window_event_listener(leptos::ev::resize, move |_| redraw_later());
-    on_cleanup(move || {
-        resize.remove();
-        VIEW.with_borrow_mut(|v| *v = None);
-    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| map.redraw_later());
+    on_cleanup(move || resize.remove());
 
     let pos = |ev: &web_sys::MouseEvent| (f64::from(ev.offset_x()), f64::from(ev.offset_y()));
     let on_down = move |ev: web_sys::MouseEvent| {
         let (x, y) = pos(&ev);
-        with_view(|r| {
+        map.with(|r| {
             let (ox, oy) = r.offsets();
             r.drag = Some((x, y, ox, oy, false));
         });
@@ -517,49 +461,51 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
     };
     let on_move = move |ev: web_sys::MouseEvent| {
         let (x, y) = pos(&ev);
-        let (dragging, hit) = with_view(|r| {
-            if let Some((x0, y0, ox, oy, moved)) = r.drag {
-                let far = moved || (x - x0).abs() + (y - y0).abs() > 3.0;
-                if far {
-                    r.pan(ox + x - x0, oy + y - y0);
-                    r.drag = Some((x0, y0, ox, oy, true));
+        let (dragging, hit) = map
+            .with(|r| {
+                if let Some((x0, y0, ox, oy, moved)) = r.drag {
+                    let far = moved || (x - x0).abs() + (y - y0).abs() > 3.0;
+                    if far {
+                        r.pan(ox + x - x0, oy + y - y0);
+                        r.drag = Some((x0, y0, ox, oy, true));
+                    }
+                    (far, None)
+                } else {
+                    let hit = r.box_at(x, y);
+                    let changed = hit != r.hover;
+                    r.hover = hit;
+                    (changed, hit)
                 }
-                (far, None)
-            } else {
-                let hit = r.box_at(x, y);
-                let changed = hit != r.hover;
-                r.hover = hit;
-                (changed, hit)
-            }
-        })
-        .unwrap_or((false, None));
+            })
+            .unwrap_or((false, None));
         ui.hover.set(hit.map(|i| (i, x, y)));
-        let reserved = if hit.is_none() { with_view(|r| r.reserved_at(x, y)).flatten() } else { None };
+        let reserved = if hit.is_none() { map.with(|r| r.reserved_at(x, y)).flatten() } else { None };
         ui.hover_reserved.set(reserved.map(|i| (i, x, y)));
         if dragging || hit.is_some() {
-            redraw_later();
+            map.redraw_later();
         }
     };
     let on_up = move |ev: web_sys::MouseEvent| {
         let (x, y) = pos(&ev);
-        let click = with_view(|r| {
-            let d = r.drag.take();
-            d.is_some_and(|d| !d.4).then(|| r.box_at(x, y))
-        })
-        .flatten();
+        let click = map
+            .with(|r| {
+                let d = r.drag.take();
+                d.is_some_and(|d| !d.4).then(|| r.box_at(x, y))
+            })
+            .flatten();
         if let Some(hit) = click {
             ui.selected_line.set(None);
             ui.selected_box.set(hit);
         }
     };
     let on_leave = move |_: web_sys::MouseEvent| {
-        with_view(|r| {
+        map.with(|r| {
             r.drag = None;
             r.hover = None;
         });
         ui.hover.set(None);
         ui.hover_reserved.set(None);
-        redraw_later();
+        map.redraw_later();
     };
     let on_wheel = move |ev: web_sys::WheelEvent| {
         ev.prevent_default();
@@ -571,19 +517,19 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         } else {
             (k, k)
         };
-        with_view(|r| r.zoom_at(f64::from(ev.offset_x()), f64::from(ev.offset_y()), fx, fy));
-        redraw_later();
+        map.with(|r| r.zoom_at(f64::from(ev.offset_x()), f64::from(ev.offset_y()), fx, fy));
+        map.redraw_later();
     };
     let zoom_centre = move |k: f64| {
-        with_view(|r| {
+        map.with(|r| {
             let (cx, cy) = (f64::midpoint(draw::LEFT_PX, r.css_w), f64::midpoint(draw::TOP_PX, r.css_h));
             r.zoom_at(cx, cy, k, k);
         });
-        redraw();
+        map.redraw();
     };
     let fit = move || {
-        with_view(MapRenderer::fit);
-        redraw();
+        map.with(MapRenderer::fit);
+        map.redraw();
     };
     let on_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
         "f" | "F" => fit(),
@@ -869,33 +815,39 @@ fn SourcePane(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<
 
 /// The Memory Reuse view of a pass-dump dataset.
 #[component]
-pub fn MemoryMapView(dataset_id: u32) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let ui = state.memory_map;
-    if ui.data.with_untracked(|d| d.as_ref().is_some_and(|d| d.dataset_id != dataset_id)) {
-        ui.data.set(None);
-    }
+pub fn MemoryMapView() -> impl IntoView {
+    let (nav, client) = (Nav::get(), WorkerClient::get());
+    let dataset_id = nav.datasets.with_untracked(|d| d.first().copied()).unwrap_or(0);
+    let ui = MemoryMapUi::from_nav(nav);
+    let slot = client.slot();
+    // The first map takes nav's tile (a link's); later ones (another chip, snapshot) start unselected.
+    let linked_tile = StoredValue::new(nav.memory.with_untracked(|m| m.tile.clone()));
     Effect::new(move |_| {
         let (file, chip) = (ui.file.get(), ui.chip.get());
         ui.loading.set(true);
-        send(ToWorker::MemoryMap(pypto_protocol::memory_map::MemoryMapRequest { dataset_id, file, chip }), None);
+        leptos::task::spawn_local(async move {
+            if let Ok(data) = client.ask_in(slot, MemoryMapRequest { dataset_id, file, chip }).await {
+                let tile = linked_tile.try_update_value(Option::take).flatten();
+                take_data(ui, *data, tile.as_deref());
+            }
+        });
     });
     let data = move || ui.data.get();
-    // the state in the URL hash
+    // The view's state in nav (and so in the URL hash), once a map is shown.
     Effect::new(move |_| {
-        let (function, chip, sel) = (ui.function.get(), ui.chip.get(), ui.selected_box.get());
-        let Some((file, tile)) = ui.data.with(|d| {
-            let d = d.as_ref().filter(|d| d.dataset_id == dataset_id)?;
+        let (file, function, chip, sel) = (ui.file.get(), ui.function.get(), ui.chip.get(), ui.selected_box.get());
+        let Some((shown, tile)) = ui.data.with(|d| {
+            let d = d.as_ref()?;
             let tile = function
                 .as_ref()
                 .and_then(|n| d.functions.iter().find(|f| &f.name == n))
                 .and_then(|f| sel.and_then(|i| f.boxes.get(i)))
                 .map(|b| b.name.clone());
-            Some((d.file.clone(), tile))
+            Some(((!d.file.is_empty()).then(|| d.file.clone()), tile))
         }) else {
             return;
         };
-        url_state::write(url_state::memory_hash(dataset_id, (!file.is_empty()).then_some(file), function, chip, tile));
+        nav.memory.set(crate::nav::MemoryNav { snapshot: file, shown_snapshot: shown, function, chip, tile });
     });
     // memos: a new map (chip) or another function keeps the mounted canvas
     let has_map = Memo::new(move |_| ui.data.with(|d| d.as_ref().is_some_and(|d| d.error.is_none())));

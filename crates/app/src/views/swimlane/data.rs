@@ -9,7 +9,10 @@
 use std::ops::Range;
 
 use pypto_columns::PackedU32;
-use pypto_protocol::timeline::{BarRef, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK};
+use pypto_protocol::timeline::{
+    columns as col, BarRef, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK,
+};
+use pypto_protocol::{TaskId, TimelineView};
 use pypto_render::lane_lod::LanePyramid;
 use pypto_render::lanes::LaneIndex;
 use pypto_render::palette::DISTINCT_COLORS;
@@ -180,33 +183,33 @@ fn js_range<A: JsCast, T: Default + Clone>(columns: &JsValue, name: &str, range:
 impl Timeline {
     /// Reads the columns beside a `Timeline` reply.
     pub fn from_js(header: TimelineHeader, columns: &JsValue) -> Timeline {
-        let n = typed_len(columns, "start_us");
+        let n = typed_len(columns, col::START_US);
         let rows = |r: Range<usize>| -> Vec<u32> {
-            if r.end > typed_len(columns, "row") {
+            if r.end > typed_len(columns, col::ROW) {
                 return vec![0; r.len()];
             }
-            js_range(columns, "row", r.clone(), |a: &js_sys::Uint32Array, out| a.subarray(r.start as u32, r.end as u32).copy_to(out))
+            js_range(columns, col::ROW, r.clone(), |a: &js_sys::Uint32Array, out| a.subarray(r.start as u32, r.end as u32).copy_to(out))
         };
         let mut t = Timeline::build(
             header,
-            typed_u32(columns, "track_offsets"),
-            typed_f64(columns, "start_us"),
-            typed_f64(columns, "end_us"),
-            packed_u32(columns, "color_key", |k| u32::from(color_slot(k))),
-            packed_u32(columns, "name_index", |n| n),
-            packed_u32(columns, "flags", |v| v & 0xFF),
+            typed_u32(columns, col::TRACK_OFFSETS),
+            typed_f64(columns, col::START_US),
+            typed_f64(columns, col::END_US),
+            packed_u32(columns, col::COLOR_KEY, |k| u32::from(color_slot(k))),
+            packed_u32(columns, col::NAME_INDEX, |n| n),
+            packed_u32(columns, col::FLAGS, |v| v & 0xFF),
             &rows,
         );
-        if typed_len(columns, "setup_start_us") == n {
+        if typed_len(columns, col::SETUP_START_US) == n {
             t.set_setup_starts(|r| {
-                js_range(columns, "setup_start_us", r.clone(), |a: &js_sys::Float64Array, out| {
+                js_range(columns, col::SETUP_START_US, r.clone(), |a: &js_sys::Float64Array, out| {
                     a.subarray(r.start as u32, r.end as u32).copy_to(out);
                 })
             });
         }
-        if typed_len(columns, "task_ring") == n && typed_len(columns, "task_local") == n && n > 0 {
-            t.task_ring = packed_u32(columns, "task_ring", |v| v & 0xFF);
-            t.task_local = packed_u32(columns, "task_local", |v| v);
+        if typed_len(columns, col::TASK_RING) == n && typed_len(columns, col::TASK_LOCAL) == n && n > 0 {
+            t.task_ring = packed_u32(columns, col::TASK_RING, |v| v & 0xFF);
+            t.task_local = packed_u32(columns, col::TASK_LOCAL, |v| v);
         }
         t
     }
@@ -245,9 +248,48 @@ impl Timeline {
 
     /// The task id of a bar as shown in labels: `t{local}` on ring 0, else `r{ring}t{local}`;
     /// `None` when the bar has no task or the columns are absent.
-    pub fn task_id_label(&self, global: usize) -> Option<String> {
-        let (ring, local) = self.task_of(global)?;
-        Some(if ring == 0 { format!("t{local}") } else { format!("r{ring}t{local}") })
+    /// The Worker View bar of `task` in the groups of dataset `dataset_id`, on core `core_id`
+    /// when given (an SPMD task has one bar per block), else its first bar.
+    pub fn find_task_bar(&self, dataset_id: u32, task: TaskId, core_id: Option<u32>) -> Option<BarRef> {
+        let key = task.ring_local();
+        let mut fallback = None;
+        for g in self.header.groups.iter().filter(|g| g.view == TimelineView::Worker && g.dataset_id == dataset_id) {
+            for &track in &g.tracks {
+                let Some(info) = self.header.tracks.get(track as usize) else { continue };
+                let on_core =
+                    core_id.is_none_or(|c| info.core_type.is_some() && info.label.rsplit('_').next() == Some(c.to_string().as_str()));
+                for gi in self.track_range(track as usize) {
+                    if self.task_of(gi) == Some(key) {
+                        let Some(bar) = self.bar_ref(gi) else { continue };
+                        if on_core {
+                            return Some(bar);
+                        }
+                        fallback.get_or_insert(bar);
+                    }
+                }
+            }
+        }
+        fallback
+    }
+
+    /// The first bar (earliest start) of `task` in `view` of dataset `dataset_id`.
+    pub fn find_bar(&self, dataset_id: u32, task: TaskId, view: TimelineView) -> Option<BarRef> {
+        let key = task.ring_local();
+        let mut best: Option<(f64, usize)> = None;
+        for g in self.header.groups.iter().filter(|g| g.view == view && g.dataset_id == dataset_id) {
+            let lanes = g.tracks.iter().filter_map(|&track| self.track_lanes.get(track as usize)).flat_map(Clone::clone);
+            for sub in lanes.filter_map(|l| self.lanes.get(l)) {
+                let hit = (0..sub.len()).filter_map(|k| sub.global(k)).find(|&gi| self.task_of(gi) == Some(key));
+                // A sub-lane is sorted by start: its first hit is its earliest.
+                if let Some(gi) = hit {
+                    let s = self.start_us.get(gi).copied().unwrap_or(f64::INFINITY);
+                    if best.is_none_or(|(b, _)| s < b) {
+                        best = Some((s, gi));
+                    }
+                }
+            }
+        }
+        self.bar_ref(best?.1)
     }
 
     /// The timeline of these columns, its sub-lanes built: `rows(track range)` gives the

@@ -19,7 +19,9 @@ use super::data::Timeline;
 use super::layout::{
     marker_span, RowKind, BAR_HEIGHT_PX, BAR_TOP_PAD_PX, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX, MARKER_MIN_PX, OVERVIEW_HEIGHT_PX, ROW_PITCH_PX,
 };
-use super::{request_frame, KeyAction, LabelMode, PathMode, SwimlaneRenderer};
+use super::{KeyAction, SwimlaneRenderer};
+use crate::nav::{LabelMode, PathMode};
+use pypto_protocol::TaskId;
 
 const BACKGROUND_RGBA: [f32; 4] = [0.985, 0.985, 0.99, 1.0];
 const LABEL_FONT: &str = "11px system-ui, sans-serif";
@@ -29,12 +31,6 @@ const LABEL_MIN_PX: f64 = 28.0;
 /// A lane with at most this many bars per pixel of view is drawn bar by bar; above it, from its
 /// LOD pyramid (when the pyramid has a level of a pixel or less).
 const EXACT_BARS_PER_PX: f64 = 1.0;
-
-thread_local! {
-    /// Sub-lanes the current frame drew from their LOD pyramid (`data-lod-lanes`, for tests
-    /// and the bench).
-    static LOD_LANES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
 
 fn dim(c: [u8; 4]) -> [u8; 4] {
     let grey = |v: u8| ((u16::from(v) + 3 * 225) / 4) as u8;
@@ -141,13 +137,32 @@ fn emit_flagged(
 impl SwimlaneRenderer {
     /// The `requestAnimationFrame` callback.
     pub(super) fn frame(&mut self, now_ms: f64) {
-        self.frame_pending = false;
         let animating = self.animate_keys(now_ms);
         self.draw();
         if animating {
-            request_frame_later();
+            self.lane.redraw();
         }
-        super::url_state::schedule_write(self);
+        self.report_window();
+    }
+
+    /// Reports the shown window to nav (and so to the URL hash), at most every 250 ms.
+    fn report_window(&mut self) {
+        if self.data.is_none() {
+            return;
+        }
+        let (lane, nav) = (self.lane, self.nav);
+        lane.report.schedule(move || {
+            let Some(window) = lane.with(|r| {
+                let window = r.camera.visible_range_us();
+                r.last_reported_window = Some(window);
+                window
+            }) else {
+                return;
+            };
+            if nav.window_us.get_untracked() != Some(window) {
+                nav.window_us.set(Some(window));
+            }
+        });
     }
 
     /// Applies held navigation keys with acceleration; true while keys are held.
@@ -175,26 +190,26 @@ impl SwimlaneRenderer {
     /// call, and the preparation part of it) goes into the frame-stats ring buffer
     /// (`window.__pyptoSwimlane.frameStats()`).
     pub(super) fn draw(&mut self) {
-        let start = super::export::now_ms();
+        let start = crate::browser::now_ms();
         let Some(frame) = self.prepare_frame() else {
-            let end = super::export::now_ms();
-            super::export::record_frame_ms(end - start, end - start, end - start);
+            let end = crate::browser::now_ms();
+            self.ui.record_frame_ms(end - start, end - start, end - start);
             return;
         };
-        let prepared = super::export::now_ms();
+        let prepared = crate::browser::now_ms();
         // Bench mode (`setPrepareRepeats(k)`): prepare the same frame k − 1 more times and keep
         // the fastest, the frame's CPU cost without preemption by other threads (the 2-core
         // machine runs the GPU process's software rasteriser beside this thread).
         let mut prepare_min_ms = prepared - start;
-        for _ in 1..super::export::prepare_repeats() {
-            let t = super::export::now_ms();
+        for _ in 1..self.ui.prepare_repeats() {
+            let t = crate::browser::now_ms();
             let _ = self.prepare_frame();
-            prepare_min_ms = prepare_min_ms.min(super::export::now_ms() - t);
+            prepare_min_ms = prepare_min_ms.min(crate::browser::now_ms() - t);
         }
-        let submit_start = super::export::now_ms();
+        let submit_start = crate::browser::now_ms();
         self.submit_frame(&frame);
-        let end = super::export::now_ms();
-        super::export::record_frame_ms((prepared - start) + (end - submit_start), prepared - start, prepare_min_ms);
+        let end = crate::browser::now_ms();
+        self.ui.record_frame_ms((prepared - start) + (end - submit_start), prepared - start, prepare_min_ms);
     }
 
     /// Builds the frame's rect/line/label lists (prepare); `None` when there is no timeline
@@ -207,7 +222,7 @@ impl SwimlaneRenderer {
         self.lines.clear();
         self.arrow_lines.clear();
         self.labels.clear();
-        LOD_LANES.set(0);
+        self.lod_lanes = 0;
         let Some(data) = self.data.clone() else {
             self.gl.begin_frame(BACKGROUND_RGBA);
             self.text.clear();
@@ -217,7 +232,7 @@ impl SwimlaneRenderer {
         // The few settings a frame needs, without cloning the whole `Settings` (its key map
         // holds strings): preparation allocates nothing per frame.
         let settings =
-            self.state.swim.settings.with_untracked(|s| FrameSettings { label_mode: s.label_mode, show_setup: s.show_setup, path: s.path });
+            self.nav.swimlane.with_untracked(|s| FrameSettings { label_mode: s.label_mode, show_setup: s.show_setup, path: s.path });
         let plot_w = self.plot_width();
         let (t0, t1) = self.camera.visible_range_us();
         let gutter = GUTTER_WIDTH_PX as f32;
@@ -292,11 +307,11 @@ impl SwimlaneRenderer {
         let _ = self.container.set_attribute("data-view-start-us", &format!("{t0:.3}"));
         let _ = self.container.set_attribute("data-view-end-us", &format!("{t1:.3}"));
         let _ = self.container.set_attribute("data-drawn-rects", &(self.rects.len() + self.pinned_rects.len()).to_string());
-        let _ = self.container.set_attribute("data-lod-lanes", &LOD_LANES.get().to_string());
+        let _ = self.container.set_attribute("data-lod-lanes", &self.lod_lanes.to_string());
     }
 
     fn draw_empty(&mut self) {
-        let msg = if self.state.swim.loading.get_untracked() { "Loading the timeline…" } else { "No timeline." };
+        let msg = if self.ui.loading.get_untracked() { "Loading the timeline…" } else { "No timeline." };
         self.text.fill_text(msg, 16.0, 24.0, LABEL_FONT, [90, 90, 100, 255]);
     }
 
@@ -324,7 +339,7 @@ impl SwimlaneRenderer {
             let window = sub.index.visible_range(starts, ends, t0, t1);
             let geometry = LaneGeometry { y, h: BAR_HEIGHT_PX as f32 };
             let path = settings.path;
-            let hl = super::highlight::mask();
+            let hl = self.ui.highlight_mask(data.header.timeline_id);
             let hl = hl.as_deref().map(Vec::as_slice);
             let color = |g: usize| {
                 let c = palette::color_for_key(data.color_key_of(g));
@@ -380,7 +395,7 @@ impl SwimlaneRenderer {
             let lod = sub.lod.as_ref().filter(|_| hl.is_none() && window.len() as f64 > width * EXACT_BARS_PER_PX);
             let by_lod = lod.is_some_and(|lod| lod.visit(&cam, starts, ends, &sub.index, window.clone(), 1.0, |b| on_bar(b.bar, b.tag)));
             if by_lod {
-                LOD_LANES.set(LOD_LANES.get() + 1);
+                self.lod_lanes += 1;
             } else {
                 sub.index.visit_bars(&cam, starts, ends, window.clone(), 1.0, |bar| on_bar(bar, None));
             }
@@ -446,12 +461,12 @@ impl SwimlaneRenderer {
         let gutter = GUTTER_WIDTH_PX;
         let h = self.css_height as f32;
         let top = HEADER_HEIGHT_PX as f32;
-        let markers = self.state.swim.markers.get_untracked();
+        let markers = self.nav.markers.get_untracked();
         for m in &markers {
             let x = (gutter + self.camera.us_to_px(m.t_us)) as f32;
-            self.lines.push(LineInstance { x0: x, y0: top, x1: x, y1: h, width: 1.5, rgba: m.rgba() });
+            self.lines.push(LineInstance { x0: x, y0: top, x1: x, y1: h, width: 1.5, rgba: super::markers::rgba(m) });
         }
-        let measure = self.state.swim.measure.get_untracked().or_else(|| self.measure_start.map(|a| (a, a)));
+        let measure = self.ui.measure.get_untracked().or_else(|| self.measure_start.map(|a| (a, a)));
         if let Some((a, b)) = measure {
             for t in [a, b] {
                 let x = (gutter + self.camera.us_to_px(t)) as f32;
@@ -476,7 +491,7 @@ impl SwimlaneRenderer {
             return name.to_string();
         }
         let id = if data.has_task_ids() {
-            data.task_id_label(g)
+            data.task_of(g).map(|(ring, local)| TaskId::from_parts(ring, local).to_string())
         } else {
             // No task-id columns (older worker): use the ids learnt from details / search.
             // Reference labels look like `func(r1t5)`: the task id is the part in parentheses.
@@ -500,7 +515,7 @@ impl SwimlaneRenderer {
         let lanes_top = self.lanes_top() as f32;
         // Bar labels, clipped to the bar and the plot.
         let labels = std::mem::take(&mut self.labels);
-        let hl = super::highlight::mask();
+        let hl = self.ui.highlight_mask(data.header.timeline_id);
         for &(x, y, width, g) in &labels {
             let pinned_bar = data.bar_ref(g).is_some_and(|b| self.pinned.contains(&(b.track as usize)));
             let min_y = if pinned_bar { header } else { lanes_top };
@@ -590,7 +605,7 @@ impl SwimlaneRenderer {
     fn draw_markers_text(&mut self) {
         let w = self.css_width as f32;
         let header = HEADER_HEIGHT_PX as f32;
-        let markers = self.state.swim.markers.get_untracked();
+        let markers = self.nav.markers.get_untracked();
         // The axis band is drawn after; marker labels go just below it, over the lanes.
         for m in &markers {
             let x = (GUTTER_WIDTH_PX + self.camera.us_to_px(m.t_us)) as f32;
@@ -600,10 +615,10 @@ impl SwimlaneRenderer {
             let text = format!("{} {}", m.label, axis::format_duration_us(m.t_us));
             let tw = self.text.measure(&text, LABEL_FONT) + 8.0;
             let x0 = x.min(w - tw);
-            self.text.fill_rect(x0, header + 1.0, tw, 15.0, m.rgba());
+            self.text.fill_rect(x0, header + 1.0, tw, 15.0, super::markers::rgba(m));
             self.text.fill_text(&text, x0 + 4.0, header + 9.0, LABEL_FONT, [255, 255, 255, 255]);
         }
-        let measure = self.state.swim.measure.get_untracked();
+        let measure = self.ui.measure.get_untracked();
         let text = measure.map(|(a, b)| format!("Δt = {}", axis::format_duration_us((b - a).abs())));
         if let (Some((a, b)), Some(text)) = (measure, text.as_ref()) {
             let xa = (GUTTER_WIDTH_PX + self.camera.us_to_px(a.min(b))) as f32;
@@ -641,9 +656,9 @@ impl SwimlaneRenderer {
         let ox = |t: f64| gutter + (((t - first) / span) as f32 * plot_w);
         let (wa, wb) = (ox(t0).clamp(gutter, w), ox(t1).clamp(gutter, w));
         self.text.fill_rect(wa, 1.0, (wb - wa).max(2.0), ov - 2.0, [90, 120, 220, 150]);
-        for m in self.state.swim.markers.get_untracked() {
+        for m in self.nav.markers.get_untracked() {
             let x = ox(m.t_us);
-            self.text.line(x, 0.0, x, ov, 1.0, m.rgba());
+            self.text.line(x, 0.0, x, ov, 1.0, super::markers::rgba(&m));
         }
         self.text.fill_text(&format!("{} total", axis::format_duration_us(span)), 6.0, ov / 2.0 + 0.5, LABEL_FONT, [60, 60, 80, 255]);
         // Detailed axis.
@@ -665,8 +680,4 @@ impl SwimlaneRenderer {
         let window = format!("{} window", axis::format_duration_us(t1 - t0));
         self.text.fill_text_fitted(&window, 6.0, ov + 13.0, gutter - 10.0, BOLD_FONT, [40, 40, 50, 255]);
     }
-}
-
-fn request_frame_later() {
-    request_frame();
 }

@@ -6,16 +6,16 @@
 //! [`FRAME_RING`] `draw()` calls) plus the same split into `prepare_*` (Rust work building the
 //! rect/line/label lists: culling, visiting bars, layout) and `submit_*` (GL uploads and draw
 //! calls, `Canvas2D` text), `prepare_min_*` (per frame, the fastest of `setPrepareRepeats(k)`
-//! repeated preparations: the CPU cost without preemption), and `resetFrameStats()`.
-
-use std::cell::RefCell;
+//! repeated preparations: the CPU cost without preemption), and `resetFrameStats()`; in trace
+//! mode also `folded()` and `trackRect(track)` (`trace`). Installed once; it asks whichever
+//! swimlane is mounted (null when none is).
 
 use leptos::prelude::*;
 use pypto_protocol::timeline::BarRef;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{request_frame, with_view, with_view_ret, SwimlaneRenderer};
+use super::{Lane, SwimlaneRenderer, SwimlaneUi};
 
 pub(super) fn export_png(r: &mut SwimlaneRenderer) {
     // Draw now so the GL drawing buffer holds this frame while we copy it.
@@ -35,14 +35,7 @@ pub(super) fn export_png(r: &mut SwimlaneRenderer) {
     let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(gl_canvas, 0.0, 0.0, w, h);
     let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(text_canvas, 0.0, 0.0, w, h);
     let Ok(url) = out.to_data_url_with_type("image/png") else { return };
-    let Some(a) = document.create_element("a").ok().and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok()) else { return };
-    a.set_href(&url);
-    a.set_download("pypto-swimlane.png");
-    if let Some(body) = document.body() {
-        let _ = body.append_child(&a);
-        a.click();
-        let _ = body.remove_child(&a);
-    }
+    crate::browser::download_url("pypto-swimlane.png", &url);
 }
 
 /// How many recent frame durations `frameStats()` summarises.
@@ -51,41 +44,36 @@ pub(super) const FRAME_RING: usize = 4096;
 /// Ring buffer of `draw()` CPU durations in ms (total, prepare, submit, `prepare_min`), plus the number of
 /// frames since the last reset.
 #[derive(Default)]
-struct FrameStats {
+pub(super) struct FrameStats {
     /// Per frame: total, prepare, submit, fastest of the bench's repeated preparations.
     samples: Vec<[f64; 4]>,
     next: usize,
     count: u64,
-}
-
-thread_local! {
-    static FRAME_STATS: RefCell<FrameStats> = RefCell::new(FrameStats::default());
     /// How many times each frame is prepared (`setPrepareRepeats`, bench only; 1 = normal).
-    static PREPARE_REPEATS: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
+    prepare_repeats: u32,
 }
 
-/// How many times `draw()` prepares each frame (1 unless the bench asked for more).
-pub(super) fn prepare_repeats() -> u32 {
-    PREPARE_REPEATS.get()
-}
+impl SwimlaneUi {
+    /// How many times `draw()` prepares each frame (1 unless the bench asked for more).
+    pub(super) fn prepare_repeats(self) -> u32 {
+        self.frame_stats.read(|s| s.prepare_repeats.max(1)).unwrap_or(1)
+    }
 
-pub(super) fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
-}
-
-/// Records one frame: its total CPU time, the part spent preparing (the rest is submission) and
-/// the fastest of the bench's repeated preparations (= `prepare_ms` when not repeating).
-pub(super) fn record_frame_ms(ms: f64, prepare_ms: f64, prepare_min_ms: f64) {
-    let ms = [ms, prepare_ms, (ms - prepare_ms).max(0.0), prepare_min_ms];
-    FRAME_STATS.with_borrow_mut(|s| {
-        if s.samples.len() < FRAME_RING {
-            s.samples.push(ms);
-        } else {
-            s.samples[s.next] = ms;
-        }
-        s.next = (s.next + 1) % FRAME_RING;
-        s.count += 1;
-    });
+    /// Records one frame: its total CPU time, the part spent preparing (the rest is
+    /// submission) and the fastest of the bench's repeated preparations (= `prepare_ms` when
+    /// not repeating).
+    pub(super) fn record_frame_ms(self, ms: f64, prepare_ms: f64, prepare_min_ms: f64) {
+        let ms = [ms, prepare_ms, (ms - prepare_ms).max(0.0), prepare_min_ms];
+        self.frame_stats.with(|s| {
+            if s.samples.len() < FRAME_RING {
+                s.samples.push(ms);
+            } else if let Some(slot) = s.samples.get_mut(s.next) {
+                *slot = ms;
+            }
+            s.next = (s.next + 1) % FRAME_RING;
+            s.count += 1;
+        });
+    }
 }
 
 /// Nearest-rank percentile of sorted samples (`q` in 0..=1).
@@ -99,28 +87,35 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[rank - 1]
 }
 
-fn frame_stats_js() -> JsValue {
-    FRAME_STATS.with_borrow(|s| {
-        let o = js_sys::Object::new();
-        #[allow(clippy::cast_precision_loss)]
-        let count = s.count as f64;
-        set(&o, "count", &JsValue::from_f64(count));
-        for (k, prefix) in ["", "prepare_", "submit_", "prepare_min_"].into_iter().enumerate() {
-            let mut sorted: Vec<f64> = s.samples.iter().map(|m| m[k]).collect();
-            sorted.sort_by(f64::total_cmp);
+fn frame_stats_js(ui: SwimlaneUi) -> JsValue {
+    ui.frame_stats
+        .read(|s| {
+            let o = js_sys::Object::new();
             #[allow(clippy::cast_precision_loss)]
-            let mean = if sorted.is_empty() { 0.0 } else { sorted.iter().sum::<f64>() / sorted.len() as f64 };
-            set(&o, &format!("{prefix}p50_ms"), &JsValue::from_f64(percentile(&sorted, 0.5)));
-            set(&o, &format!("{prefix}p95_ms"), &JsValue::from_f64(percentile(&sorted, 0.95)));
-            set(&o, &format!("{prefix}max_ms"), &JsValue::from_f64(sorted.last().copied().unwrap_or(0.0)));
-            set(&o, &format!("{prefix}mean_ms"), &JsValue::from_f64(mean));
-        }
-        o.into()
-    })
+            let count = s.count as f64;
+            set(&o, "count", &JsValue::from_f64(count));
+            for (k, prefix) in ["", "prepare_", "submit_", "prepare_min_"].into_iter().enumerate() {
+                let mut sorted: Vec<f64> = s.samples.iter().map(|m| m[k]).collect();
+                sorted.sort_by(f64::total_cmp);
+                #[allow(clippy::cast_precision_loss)]
+                let mean = if sorted.is_empty() { 0.0 } else { sorted.iter().sum::<f64>() / sorted.len() as f64 };
+                set(&o, &format!("{prefix}p50_ms"), &JsValue::from_f64(percentile(&sorted, 0.5)));
+                set(&o, &format!("{prefix}p95_ms"), &JsValue::from_f64(percentile(&sorted, 0.95)));
+                set(&o, &format!("{prefix}max_ms"), &JsValue::from_f64(sorted.last().copied().unwrap_or(0.0)));
+                set(&o, &format!("{prefix}mean_ms"), &JsValue::from_f64(mean));
+            }
+            JsValue::from(o)
+        })
+        .unwrap_or(JsValue::NULL)
 }
 
-fn reset_frame_stats() {
-    FRAME_STATS.with_borrow_mut(|s| *s = FrameStats::default());
+fn reset_frame_stats(ui: SwimlaneUi) {
+    ui.frame_stats.with(|s| *s = FrameStats { prepare_repeats: s.prepare_repeats, ..FrameStats::default() });
+}
+
+/// Runs `f` on the mounted swimlane's renderer.
+fn with_view_ret<T>(ui: SwimlaneUi, f: impl FnOnce(&mut SwimlaneRenderer) -> T) -> Option<T> {
+    ui.lane()?.with(f)
 }
 
 fn rect_js(x: f64, y: f64, width: f64, height: f64) -> JsValue {
@@ -147,8 +142,8 @@ fn container_origin(r: &SwimlaneRenderer) -> (f64, f64) {
     (rect.left(), rect.top())
 }
 
-fn bar_rect(track: u32, index: u32) -> JsValue {
-    with_view_ret(|r| {
+fn bar_rect(ui: SwimlaneUi, track: u32, index: u32) -> JsValue {
+    with_view_ret(ui, |r| {
         let (x0, y, x1, h) = r.bar_rect(BarRef { track, index })?;
         let (ox, oy) = container_origin(r);
         Some(rect_js(ox + x0, oy + y, x1 - x0, h))
@@ -158,25 +153,25 @@ fn bar_rect(track: u32, index: u32) -> JsValue {
 }
 
 /// The label a bar gets in the current label mode (whatever its width), or null.
-fn bar_label_js(track: u32, index: u32) -> JsValue {
-    with_view_ret(|r| {
+fn bar_label_js(ui: SwimlaneUi, track: u32, index: u32) -> JsValue {
+    with_view_ret(ui, |r| {
         let data = r.data.as_ref()?;
         let global = data.global(BarRef { track, index })?;
-        let mode = r.state.swim.settings.with_untracked(|s| s.label_mode);
+        let mode = r.nav.swimlane.with_untracked(|s| s.label_mode);
         Some(JsValue::from_str(&r.bar_label(data, mode, global)))
     })
     .flatten()
     .unwrap_or(JsValue::NULL)
 }
 
-fn track_index(label: &str) -> JsValue {
-    with_view_ret(|r| r.data.as_ref()?.header.tracks.iter().position(|t| t.label == label))
+fn track_index(ui: SwimlaneUi, label: &str) -> JsValue {
+    with_view_ret(ui, |r| r.data.as_ref()?.header.tracks.iter().position(|t| t.label == label))
         .flatten()
         .map_or(JsValue::NULL, |i| JsValue::from(i as u32))
 }
 
-fn state_js() -> JsValue {
-    with_view_ret(|r| {
+fn state_js(ui: SwimlaneUi) -> JsValue {
+    with_view_ret(ui, |r| {
         let o = js_sys::Object::new();
         let (t0, t1) = r.camera.visible_range_us();
         set(&o, "t0", &JsValue::from_f64(t0));
@@ -188,7 +183,7 @@ fn state_js() -> JsValue {
         }
         set(&o, "group", &group);
         let markers = js_sys::Array::new();
-        for m in r.state.swim.markers.get_untracked() {
+        for m in r.nav.markers.get_untracked() {
             let mo = js_sys::Object::new();
             set(&mo, "t", &JsValue::from_f64(m.t_us));
             set(&mo, "label", &JsValue::from_str(&m.label));
@@ -200,7 +195,7 @@ fn state_js() -> JsValue {
             pinned.push(&JsValue::from(*t as u32));
         }
         set(&o, "pinned", &pinned);
-        if let Some((a, b)) = r.state.swim.measure.get_untracked() {
+        if let Some((a, b)) = r.ui.measure.get_untracked() {
             set(&o, "measure", &js_sys::Array::of2(&JsValue::from_f64(a), &JsValue::from_f64(b)));
         }
         set(&o, "timelineId", &r.data.as_ref().map_or(JsValue::NULL, |d| JsValue::from(d.header.timeline_id)));
@@ -209,8 +204,8 @@ fn state_js() -> JsValue {
     .unwrap_or(JsValue::NULL)
 }
 
-fn arrows_js() -> JsValue {
-    with_view_ret(|r| {
+fn arrows_js(ui: SwimlaneUi) -> JsValue {
+    with_view_ret(ui, |r| {
         let out = js_sys::Array::new();
         let (ox, oy) = container_origin(r);
         for a in &r.arrows {
@@ -230,20 +225,20 @@ fn arrows_js() -> JsValue {
     .unwrap_or(JsValue::NULL)
 }
 
-fn is_dimmed_js(track: u32, index: u32) -> JsValue {
-    with_view_ret(|r| {
+fn is_dimmed_js(ui: SwimlaneUi, track: u32, index: u32) -> JsValue {
+    with_view_ret(ui, |r| {
         let d = r.data.as_ref()?;
         let g = d.global(BarRef { track, index })?;
-        let path = r.state.swim.settings.with_untracked(|s| s.path);
-        let hl = super::highlight::mask();
+        let path = r.nav.swimlane.with_untracked(|s| s.path);
+        let hl = r.ui.highlight_mask(d.header.timeline_id);
         Some(JsValue::from_bool(super::highlight::dimmed(path, hl.as_deref().map(Vec::as_slice), d.flags_of(g), g)))
     })
     .flatten()
     .unwrap_or(JsValue::NULL)
 }
 
-fn groups_js() -> JsValue {
-    with_view_ret(|r| {
+fn groups_js(ui: SwimlaneUi) -> JsValue {
+    with_view_ret(ui, |r| {
         let d = r.data.as_ref()?;
         let out = js_sys::Array::new();
         for g in &d.header.groups {
@@ -275,57 +270,56 @@ fn groups_js() -> JsValue {
     .unwrap_or(JsValue::NULL)
 }
 
-fn scroll_to_track(track: u32) {
-    with_view(|r| {
+fn scroll_to_track(ui: SwimlaneUi, track: u32) {
+    let Some(lane) = ui.lane() else { return };
+    lane.with(|r| {
         if let Some((false, y)) = r.layout.track_pos.get(track as usize).copied().flatten() {
             r.scroll_y_px = y - 40.0;
             r.clamp_scroll();
         }
         r.draw();
     });
-    request_frame();
+    lane.redraw();
 }
 
-/// Installs `window.__pyptoSwimlane` (once).
-pub(super) fn install_automation_api() {
+/// Sets `api[name]` to `f` (kept for the page's life: the API is installed once).
+fn expose(api: &js_sys::Object, name: &str, f: &JsValue) {
+    set(api, name, f);
+}
+
+/// Installs `window.__pyptoSwimlane`, asking whichever swimlane is mounted.
+pub(super) fn install_automation_api(ui: SwimlaneUi) {
     let Some(window) = web_sys::window() else { return };
-    if js_sys::Reflect::has(&window, &JsValue::from_str("__pyptoSwimlane")).unwrap_or(false) {
-        return;
-    }
     let api = js_sys::Object::new();
-    let f2 = Closure::<dyn Fn(u32, u32) -> JsValue>::new(bar_rect);
-    set(&api, "barRect", f2.as_ref());
-    f2.forget();
-    let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(bar_label_js);
-    set(&api, "barLabel", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn(String) -> JsValue>::new(|label: String| track_index(&label));
-    set(&api, "trackIndex", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn() -> JsValue>::new(state_js);
-    set(&api, "state", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn() -> JsValue>::new(arrows_js);
-    set(&api, "arrows", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(is_dimmed_js);
-    set(&api, "isDimmed", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn() -> JsValue>::new(groups_js);
-    set(&api, "groups", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn(u32)>::new(scroll_to_track);
-    set(&api, "scrollToTrack", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn() -> JsValue>::new(frame_stats_js);
-    set(&api, "frameStats", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn()>::new(reset_frame_stats);
-    set(&api, "resetFrameStats", f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn(u32)>::new(|k: u32| PREPARE_REPEATS.set(k.clamp(1, 64)));
-    set(&api, "setPrepareRepeats", f.as_ref());
-    f.forget();
-    super::trace::install_api(&api);
+    let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |t, i| bar_rect(ui, t, i));
+    expose(&api, "barRect", &f.into_js_value());
+    let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |t, i| bar_label_js(ui, t, i));
+    expose(&api, "barLabel", &f.into_js_value());
+    let f = Closure::<dyn Fn(String) -> JsValue>::new(move |label: String| track_index(ui, &label));
+    expose(&api, "trackIndex", &f.into_js_value());
+    let f = Closure::<dyn Fn() -> JsValue>::new(move || state_js(ui));
+    expose(&api, "state", &f.into_js_value());
+    let f = Closure::<dyn Fn() -> JsValue>::new(move || arrows_js(ui));
+    expose(&api, "arrows", &f.into_js_value());
+    let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |t, i| is_dimmed_js(ui, t, i));
+    expose(&api, "isDimmed", &f.into_js_value());
+    let f = Closure::<dyn Fn() -> JsValue>::new(move || groups_js(ui));
+    expose(&api, "groups", &f.into_js_value());
+    let f = Closure::<dyn Fn(u32)>::new(move |t| scroll_to_track(ui, t));
+    expose(&api, "scrollToTrack", &f.into_js_value());
+    let f = Closure::<dyn Fn() -> JsValue>::new(move || frame_stats_js(ui));
+    expose(&api, "frameStats", &f.into_js_value());
+    let f = Closure::<dyn Fn()>::new(move || reset_frame_stats(ui));
+    expose(&api, "resetFrameStats", &f.into_js_value());
+    let f = Closure::<dyn Fn(u32)>::new(move |k: u32| {
+        ui.frame_stats.with(|s| s.prepare_repeats = k.clamp(1, 64));
+    });
+    expose(&api, "setPrepareRepeats", &f.into_js_value());
+    super::trace::install_api(ui, &api);
     set(&window, "__pyptoSwimlane", &api);
+}
+
+/// The mounted lane (for the trace mode's API).
+pub(super) fn mounted(ui: SwimlaneUi) -> Option<Lane> {
+    ui.lane()
 }

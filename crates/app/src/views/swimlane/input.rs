@@ -6,23 +6,17 @@
 //! held, `f` fits the selection, Esc clears.
 
 use leptos::prelude::*;
-use pypto_protocol::timeline::BarRef;
-use pypto_protocol::ToWorker;
+use pypto_protocol::timeline::{BarRef, RangeStatsRequest};
 use std::fmt::Write as _;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::layout::{RowKind, BAR_HEIGHT_PX, BAR_TOP_PAD_PX, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX, OVERVIEW_HEIGHT_PX, ROW_PITCH_PX};
-use super::{markers, request_frame, with_view, ContextMenu, Drag, DragMode, KeyAction, PathMode, SwimlaneRenderer};
-use crate::worker_client;
+use super::{markers, ContextMenu, Drag, DragMode, KeyAction, Lane, SwimlaneRenderer};
+use crate::browser::now_ms;
+use crate::nav::PathMode;
 
 /// Pixels the pointer may move between press and release and still count as a click.
 const CLICK_SLOP_PX: f64 = 4.0;
-
-thread_local! {
-    /// `timeStamp` of the last `pointerrawupdate` that updated the tooltip.
-    static LAST_RAW_MOVE_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NAN) };
-}
 
 fn mouse_pos(container: &web_sys::HtmlElement, ev: &web_sys::MouseEvent) -> (f64, f64) {
     let rect = container.get_bounding_client_rect();
@@ -40,10 +34,6 @@ fn is_canvas_target(ev: &web_sys::Event) -> bool {
     ev.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         .is_some_and(|el| matches!(el.tag_name().as_str(), "CANVAS" | "DIV") && el.closest(".context-menu").ok().flatten().is_none())
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or_else(js_sys::Date::now, |p| p.now())
 }
 
 /// Adds the renderer's listeners.
@@ -66,13 +56,13 @@ pub(super) fn attach(r: &mut SwimlaneRenderer, container: &web_sys::HtmlElement)
         (&window, "keyup"),
         (&window, "blur"),
     ];
+    let lane = r.lane;
     for (on, kind) in kinds {
         let is_window = std::ptr::eq(on, &raw const window);
-        let closure = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| on_event(kind, is_window, &ev));
-        let options = web_sys::AddEventListenerOptions::new();
-        options.set_passive(false);
-        let _ = on.add_event_listener_with_callback_and_add_event_listener_options(kind, closure.as_ref().unchecked_ref(), &options);
-        r.listeners.push((on.clone(), kind, closure));
+        // Not passive: the wheel and keys are handled here (prevent_default).
+        let options = gloo::events::EventListenerOptions::enable_prevent_default();
+        let listener = gloo::events::EventListener::new_with_options(on, kind, options, move |ev| on_event(lane, kind, is_window, ev));
+        r.listeners.push(listener);
     }
 }
 
@@ -193,28 +183,27 @@ impl SwimlaneRenderer {
             }
         }
         let (start_us, end_us) = (a.min(b), a.max(b));
-        self.state.swim.range_stats.set(None);
-        if super::trace::is_trace_mode(&self.state) {
+        let ui = self.ui;
+        ui.range_stats.set(None);
+        if ui.trace.with_untracked(Option::is_some) {
             // A Chrome trace's statistics group by its colour names: the worker's trace model.
-            worker_client::send(
-                ToWorker::RangeStats(pypto_protocol::timeline::RangeStatsRequest {
-                    timeline_id: d.header.timeline_id,
-                    tracks,
-                    start_us,
-                    end_us,
-                }),
-                None,
-            );
+            let request = RangeStatsRequest { timeline_id: d.header.timeline_id, tracks, start_us, end_us };
+            let (client, slot) = (ui.client, ui.range_slot);
+            leptos::task::spawn_local(async move {
+                if let Ok(rs) = client.ask_in(slot, request).await {
+                    ui.range_stats.set(Some(super::RangeStatsView { start_us: rs.start_us, end_us: rs.end_us, rows: rs.rows }));
+                }
+            });
         } else {
             let rows = d.range_stats(&tracks, start_us, end_us);
-            self.state.swim.range_stats.set(Some(super::RangeStatsView { start_us, end_us, rows }));
+            ui.range_stats.set(Some(super::RangeStatsView { start_us, end_us, rows }));
         }
     }
 
     fn key_action(&self, k: &web_sys::KeyboardEvent) -> Option<KeyAction> {
         let key = k.key().to_ascii_lowercase();
         let code = k.code();
-        let keys = self.state.swim.settings.with_untracked(|s| s.keys.clone());
+        let keys = self.nav.swimlane.with_untracked(|s| s.keys.clone());
         let is = |binding: &str| {
             let b = binding.trim().to_ascii_lowercase();
             !b.is_empty() && (b == key || code.eq_ignore_ascii_case(&b) || code.eq_ignore_ascii_case(&format!("key{b}")))
@@ -234,16 +223,16 @@ impl SwimlaneRenderer {
 }
 
 #[allow(clippy::too_many_lines)] // one match arm per event kind reads best in one place
-fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
+fn on_event(lane: Lane, kind: &str, is_window: bool, ev: &web_sys::Event) {
     let mut redraw = false;
-    with_view(|r| {
+    lane.with(|r| {
         match (kind, is_window) {
             ("mousedown", _) => {
                 let Some(m) = ev.dyn_ref::<web_sys::MouseEvent>() else { return };
                 if m.button() != 0 || !is_canvas_target(ev) {
                     return; // e.g. a click on the context menu's buttons
                 }
-                r.state.swim.context_menu.set(None);
+                r.ui.context_menu.set(None);
                 let (x, y) = mouse_pos(&r.container, m);
                 let mode = if y < OVERVIEW_HEIGHT_PX && x >= GUTTER_WIDTH_PX {
                     r.overview_center(x);
@@ -275,14 +264,14 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
                 let (x, y) = mouse_pos(&r.container, mouse);
                 r.mouse = Some((x, y));
                 r.show_tooltip(x, y);
-                LAST_RAW_MOVE_MS.set(ev.time_stamp());
+                r.last_raw_move_ms = ev.time_stamp();
             }
             ("mousemove", from_window) => {
                 let Some(mouse) = ev.dyn_ref::<web_sys::MouseEvent>() else { return };
                 let (x, y) = mouse_pos(&r.container, mouse);
                 // The same move already seen as a `pointerrawupdate` (same timestamp).
                 #[allow(clippy::float_cmp)] // identical timestamps of one input, not arithmetic
-                let tooltip_done = !from_window && LAST_RAW_MOVE_MS.get() == ev.time_stamp();
+                let tooltip_done = !from_window && r.last_raw_move_ms == ev.time_stamp();
                 if !from_window {
                     r.mouse = Some((x, y));
                 }
@@ -316,7 +305,7 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
                         DragMode::Measure => {
                             let start = r.time_at(drag.start_x);
                             let end = r.time_at(x);
-                            r.state.swim.measure.set(Some((start, end)));
+                            r.ui.measure.set(Some((start, end)));
                         }
                         DragMode::Gutter => {}
                     }
@@ -345,15 +334,15 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
                     DragMode::Measure if !drag.moved => {
                         let t = r.time_at(drag.start_x);
                         if let Some(start) = r.measure_start.take() {
-                            r.state.swim.measure.set(Some((start, t)));
+                            r.ui.measure.set(Some((start, t)));
                         } else {
-                            r.state.swim.measure.set(None);
+                            r.ui.measure.set(None);
                             r.measure_start = Some(t);
                         }
                     }
                     DragMode::Axis if !drag.moved && drag.start_x >= GUTTER_WIDTH_PX => {
                         let t = r.time_at(drag.start_x);
-                        markers::add(&r.state, t, "");
+                        markers::add(r.nav, t, "");
                     }
                     DragMode::Gutter if !drag.moved => r.gutter_click(drag.start_x, drag.start_y),
                     DragMode::Pan if !drag.moved => {
@@ -373,7 +362,7 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
                     if r.selected != Some(bar) {
                         r.select(Some(bar));
                     }
-                    r.state.swim.context_menu.set(Some(ContextMenu { x, y, bar }));
+                    r.ui.context_menu.set(Some(ContextMenu { x, y, bar }));
                     redraw = true;
                 }
             }
@@ -431,10 +420,10 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
                         r.area = None;
                         r.area_armed = false;
                         r.measure_start = None;
-                        r.state.swim.measure.set(None);
-                        r.state.swim.context_menu.set(None);
-                        r.state.swim.settings.update(|s| s.path = PathMode::None);
-                        super::highlight::clear();
+                        r.ui.measure.set(None);
+                        r.ui.context_menu.set(None);
+                        r.nav.swimlane.update(|s| s.path = PathMode::None);
+                        r.nav.highlight.set(None);
                     }
                     _ => return,
                 }
@@ -452,7 +441,7 @@ fn on_event(kind: &str, is_window: bool, ev: &web_sys::Event) {
         }
     });
     if redraw {
-        request_frame();
+        lane.redraw();
     }
 }
 
@@ -466,7 +455,7 @@ impl SwimlaneRenderer {
             let (setup, s, e) = d.times(g)?;
             let name = d.name_of(g);
             let lane = d.header.tracks.get(bar.track as usize).map(|l| l.label.clone()).unwrap_or_default();
-            let with_setup = self.state.swim.settings.with_untracked(|st| st.setup_in_duration);
+            let with_setup = self.nav.swimlane.with_untracked(|st| st.setup_in_duration);
             let duration = if with_setup { e - setup } else { e - s };
             let what = if with_setup && setup < s { " (with setup)" } else { "" };
             let mut text = format!("{name}\n{lane}\n{s:.3} → {e:.3} µs\n{duration:.3} µs{what}");

@@ -1,11 +1,13 @@
-//! Time markers (added by clicking the time axis or from a bar's context menu; label and
-//! colour editable, deletable) — each shows its timestamp.
+//! Time markers of the swimlane (added by clicking the time axis or from a bar's context menu;
+//! label and colour editable, deletable; each shows its timestamp): kept in `nav` (the markers
+//! are part of what the user looks at), coloured here.
 
-use crate::state::AppState;
 use leptos::prelude::*;
 
+use crate::nav::{Marker, Nav, MARKER_COLOR_COUNT};
+
 /// Colours a marker can take.
-pub const MARKER_COLORS: [(&str, [u8; 4]); 5] = [
+pub const MARKER_COLORS: [(&str, [u8; 4]); MARKER_COLOR_COUNT] = [
     ("red", [214, 40, 40, 255]),
     ("blue", [30, 90, 200, 255]),
     ("green", [30, 140, 60, 255]),
@@ -13,39 +15,22 @@ pub const MARKER_COLORS: [(&str, [u8; 4]); 5] = [
     ("purple", [130, 50, 170, 255]),
 ];
 
-/// A vertical marker line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Marker {
-    pub id: u32,
-    pub t_us: f64,
-    pub label: String,
-    /// Index into [`MARKER_COLORS`].
-    pub color: usize,
-}
-
-impl Marker {
-    pub fn rgba(&self) -> [u8; 4] {
-        MARKER_COLORS.get(self.color).map_or([214, 40, 40, 255], |c| c.1)
-    }
+/// A marker's colour.
+pub fn rgba(m: &Marker) -> [u8; 4] {
+    MARKER_COLORS.get(m.color).map_or([214, 40, 40, 255], |c| c.1)
 }
 
 /// Adds a marker at `t_us`; an empty label becomes `M<n>`.
-pub fn add(state: &AppState, t_us: f64, label: &str) {
-    state.swim.markers.update(|markers| {
-        let id = markers.iter().map(|m| m.id).max().map_or(1, |m| m + 1);
-        let label = if label.is_empty() { format!("M{id}") } else { label.to_string() };
-        markers.push(Marker { id, t_us, label, color: (id as usize - 1) % MARKER_COLORS.len() });
-    });
-    super::redraw();
+pub fn add(nav: Nav, t_us: f64, label: &str) {
+    nav.add_marker(t_us, label);
 }
 
-pub fn remove(state: &AppState, id: u32) {
-    state.swim.markers.update(|m| m.retain(|m| m.id != id));
-    super::redraw();
+pub fn remove(nav: Nav, id: u32) {
+    nav.markers.update(|m| m.retain(|m| m.id != id));
 }
 
-pub fn edit(state: &AppState, id: u32, label: Option<String>, color: Option<usize>) {
-    state.swim.markers.update(|markers| {
+pub fn edit(nav: Nav, id: u32, label: Option<String>, color: Option<usize>) {
+    nav.markers.update(|markers| {
         if let Some(m) = markers.iter_mut().find(|m| m.id == id) {
             if let Some(l) = label {
                 m.label = l;
@@ -55,5 +40,4 @@ pub fn edit(state: &AppState, id: u32, label: Option<String>, color: Option<usiz
             }
         }
     });
-    super::redraw();
 }

@@ -1,12 +1,19 @@
 //! Chip Swimlane: every view the capture holds (Worker, Scheduler, AICPU Scheduler,
 //! Orchestrator; one group per view and rank), drawn with instanced WebGL2 rectangles from the
-//! columns of a `Timeline` reply. The renderer is plain Rust driven by `requestAnimationFrame`
-//! (no signal per bar); Leptos owns only the chrome: toolbar, settings, legend, details,
-//! search results, markers and range statistics.
+//! columns of a timeline reply — and, in trace mode, any Chrome trace (the serving STRACE
+//! swimlane). The renderer is plain Rust driven by `requestAnimationFrame` (no signal per bar)
+//! and owned by the view's component; Leptos owns only the chrome: toolbar, settings, legend,
+//! details, search results, markers and range statistics.
+//!
+//! State: [`SwimlaneUi`] outlives the component (provided once by [`init`], so switching views
+//! keeps the loaded timeline and what the chrome shows); the renderer and its listeners are
+//! the component's ([`Lane`]). It reads `nav` (datasets, focus, window, markers, highlight,
+//! settings) and reports its window and selection back.
 //!
 //! Modules: [`data`] (columns + sub-lanes), [`layout`] (rows, groups, pins), [`draw`] (a frame),
-//! [`input`] (mouse/keys), [`markers`] (markers and measuring), [`url_state`] (hash state),
-//! [`export`] (PNG export and the `window.__pyptoSwimlane` test API), [`ui`] (the chrome).
+//! [`input`] (mouse/keys), [`markers`] (marker colours), [`highlight`] (task-set dimming),
+//! [`export`] (PNG export and the `window.__pyptoSwimlane` test API), [`perfetto`] (the Chrome
+//! trace export), [`trace`] (the trace mode), [`ui`] (the chrome).
 
 pub mod data;
 mod draw;
@@ -15,84 +22,63 @@ pub mod highlight;
 mod input;
 pub mod layout;
 pub mod markers;
-pub mod panel;
 pub mod perfetto;
 pub mod trace;
 pub mod ui;
-pub mod url_state;
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use pypto_protocol::timeline::{Arrow, BarRef, LegendEntry, RangeStatsRow, SearchHit, TimelineHeader};
-use pypto_protocol::ToWorker;
+use pypto_protocol::timeline::{
+    Arrow, BarDetailsRequest, BarRef, DependenciesRequest, LegendEntry, RangeStatsRow, SearchHit, SearchRequest, TimelineHeader,
+    TimelineRequest, TraceTimelineInfo, TraceTimelineRequest,
+};
+use pypto_protocol::{DatasetKind, FileRole, TaskId, TimelineView, ViewKind};
 use pypto_render::camera::TimeCamera;
 use pypto_render::text::TextOverlay;
 use pypto_render::{GlRenderer, LineInstance, RectInstance};
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
 
-use crate::state::AppState;
-use crate::worker_client;
+use crate::nav::{Focus, Nav, Outcome};
+use crate::owned::{FrameRequest, Owned};
+use crate::session::{DatasetRow, Session};
+use crate::view_spec::ViewSpec;
+use crate::worker_client::{Slot, WorkerClient};
 use data::Timeline;
 use layout::{Layout, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX};
-use markers::Marker;
 
 pub use ui::SwimlaneView;
 
-/// How bars are labelled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LabelMode {
-    Function,
-    TaskId,
-    Both,
-}
+/// The registry's entry for the chip swimlane.
+pub const CHIP_SPEC: ViewSpec = ViewSpec {
+    kind: ViewKind::ChipSwimlane,
+    title: "Chip Swimlane",
+    tooltip: "",
+    dataset_kind: DatasetKind::Runtime,
+    default: true,
+    switchable: true,
+    available: DatasetRow::has_records,
+    init,
+    component: || view! { <SwimlaneView/> }.into_any(),
+    docked: crate::parts::perf_panel::docked,
+};
 
-/// Which critical path de-emphasises the other bars.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PathMode {
-    None,
-    Static,
-    Observed,
-}
+/// The registry's entry for Chrome traces drawn as a swimlane.
+pub const TRACE_SPEC: ViewSpec = ViewSpec {
+    kind: ViewKind::TraceSwimlane,
+    title: "Trace",
+    tooltip: "",
+    dataset_kind: DatasetKind::ServingStrace,
+    default: true,
+    switchable: false,
+    available: |row: &DatasetRow| row.kind() == DatasetKind::ServingStrace || row.info.files.iter().any(|f| f.role.is_chrome_trace()),
+    init: crate::view_spec::no_init,
+    component: || view! { <SwimlaneView/> }.into_any(),
+    docked: crate::view_spec::nothing_docked,
+};
 
-/// Keys of the keyboard navigation (matched against `KeyboardEvent.key`, lower case, or
-/// `KeyboardEvent.code`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KeyMap {
-    pub zoom_in: String,
-    pub zoom_out: String,
-    pub pan_left: String,
-    pub pan_right: String,
-}
-
-/// Rendering settings (the settings panel).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
-    pub label_mode: LabelMode,
-    /// Draw the setup region (receive → start).
-    pub show_setup: bool,
-    /// Durations shown include the setup.
-    pub setup_in_duration: bool,
-    pub path: PathMode,
-    /// Dependency depth: 0 none, N levels, -1 all.
-    pub depth: i32,
-    pub keys: KeyMap,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            label_mode: LabelMode::Function,
-            show_setup: true,
-            setup_in_duration: false,
-            path: PathMode::None,
-            depth: 1,
-            keys: KeyMap { zoom_in: "w".into(), zoom_out: "s".into(), pan_left: "a".into(), pan_right: "d".into() },
-        }
-    }
-}
+/// Most search hits asked for at once.
+pub const SEARCH_LIMIT: u32 = 500;
 
 /// The selected bar's details: first the page's preview from its own columns (shown on the
 /// click, `complete` false), then what the worker sent (`complete` true).
@@ -131,16 +117,27 @@ pub struct ContextMenu {
     pub bar: BarRef,
 }
 
-/// The chrome's reactive state (small values only; the bars live in [`Timeline`]).
+/// Which timeline is shown or asked for: its datasets and, in trace mode, the trace file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimelineKey {
+    pub datasets: Vec<u32>,
+    pub trace_path: Option<String>,
+}
+
+/// The view's state that outlives its component (provided by [`init`]): the loaded timeline,
+/// what the chrome shows, the asks' slots, the frame statistics.
 #[derive(Clone, Copy)]
 pub struct SwimlaneUi {
-    /// Datasets of the timeline being shown (one, or a multi-rank group).
-    pub timeline_ids: RwSignal<Vec<u32>>,
-    pub settings: RwSignal<Settings>,
+    /// The timeline asked for last.
+    pub key: RwSignal<Option<TimelineKey>>,
+    /// The loaded timeline (its columns) and what it is of; bumps `version` when replaced.
+    data: Owned<Option<(TimelineKey, Rc<Timeline>)>>,
+    /// Bumped when a new timeline arrived.
+    pub version: RwSignal<u64>,
+    next_timeline_id: Owned<u32>,
     pub details: RwSignal<Option<BarDetailsView>>,
     pub search: RwSignal<SearchState>,
     pub range_stats: RwSignal<Option<RangeStatsView>>,
-    pub markers: RwSignal<Vec<Marker>>,
     /// The measured interval `(a, b)`, µs.
     pub measure: RwSignal<Option<(f64, f64)>>,
     pub legend: RwSignal<Vec<LegendEntry>>,
@@ -150,33 +147,83 @@ pub struct SwimlaneUi {
     pub show_settings: RwSignal<bool>,
     /// A timeline request is in flight.
     pub loading: RwSignal<bool>,
-    /// The Chrome trace file shown (`None`: the chip swimlane). Set when requested.
-    pub trace_path: RwSignal<Option<String>>,
-    /// Facts of the Chrome-trace timeline shown (arrive with it; `trace` module).
-    pub trace: RwSignal<Option<pypto_protocol::timeline::TraceTimelineInfo>>,
+    /// Facts of the Chrome-trace timeline shown (trace mode).
+    pub trace: RwSignal<Option<TraceTimelineInfo>>,
     /// The STRACE statistics panel is open.
     pub show_trace_stats: RwSignal<bool>,
+    /// What the last Perfetto export wrote.
+    pub export_status: RwSignal<Option<String>>,
+    /// The task-set highlight's mask over the shown timeline's bars.
+    highlight: Owned<Option<highlight::Mask>>,
+    /// `draw()` CPU times for the bench (`frameStats()`), and how often a frame is prepared.
+    frame_stats: Owned<export::FrameStats>,
+    /// The mounted view, for the automation API (`window.__pyptoSwimlane`).
+    mounted: Owned<Option<Lane>>,
+    next_lane_id: Owned<u32>,
+    timeline_slot: Slot,
+    details_slot: Slot,
+    deps_slot: Slot,
+    search_slot: Slot,
+    range_slot: Slot,
+    export_slot: Slot,
+    client: WorkerClient,
+    nav: Nav,
+}
+
+/// Provides [`SwimlaneUi`] (the registry calls it once, in `App`).
+pub fn init() {
+    let (client, nav, session) = (WorkerClient::get(), Nav::get(), Session::get());
+    let ui = SwimlaneUi {
+        key: RwSignal::new(None),
+        data: Owned::new(None),
+        version: RwSignal::new(0),
+        next_timeline_id: Owned::new(1),
+        details: RwSignal::new(None),
+        search: RwSignal::new(SearchState::default()),
+        range_stats: RwSignal::new(None),
+        measure: RwSignal::new(None),
+        legend: RwSignal::new(Vec::new()),
+        paths: RwSignal::new((false, false, String::new())),
+        context_menu: RwSignal::new(None),
+        show_settings: RwSignal::new(false),
+        loading: RwSignal::new(false),
+        trace: RwSignal::new(None),
+        show_trace_stats: RwSignal::new(true),
+        export_status: RwSignal::new(None),
+        highlight: Owned::new(None),
+        frame_stats: Owned::new(export::FrameStats::default()),
+        mounted: Owned::new(None),
+        next_lane_id: Owned::new(0),
+        timeline_slot: client.slot(),
+        details_slot: client.slot(),
+        deps_slot: client.slot(),
+        search_slot: client.slot(),
+        range_slot: client.slot(),
+        export_slot: client.slot(),
+        client,
+        nav,
+    };
+    // Another folder: nothing of the old timeline is kept.
+    Effect::watch(
+        move || session.generation.get(),
+        move |_, _, _| {
+            ui.key.set(None);
+            ui.data.with(|d| *d = None);
+            ui.highlight.with(|h| *h = None);
+            ui.trace.set(None);
+            ui.reset();
+            ui.version.update(|v| *v += 1);
+        },
+        false,
+    );
+    export::install_automation_api(ui);
+    provide_context(ui);
 }
 
 impl SwimlaneUi {
-    pub fn new() -> Self {
-        SwimlaneUi {
-            timeline_ids: RwSignal::new(Vec::new()),
-            settings: RwSignal::new(Settings::default()),
-            details: RwSignal::new(None),
-            search: RwSignal::new(SearchState::default()),
-            range_stats: RwSignal::new(None),
-            markers: RwSignal::new(Vec::new()),
-            measure: RwSignal::new(None),
-            legend: RwSignal::new(Vec::new()),
-            paths: RwSignal::new((false, false, String::new())),
-            context_menu: RwSignal::new(None),
-            show_settings: RwSignal::new(false),
-            loading: RwSignal::new(false),
-            trace_path: RwSignal::new(None),
-            trace: RwSignal::new(None),
-            show_trace_stats: RwSignal::new(true),
-        }
+    /// The swimlane's state (provided by [`init`]).
+    pub fn get() -> Self {
+        expect_context::<Self>()
     }
 
     /// Forgets the per-timeline state (a new timeline is coming).
@@ -184,70 +231,133 @@ impl SwimlaneUi {
         self.details.set(None);
         self.search.set(SearchState::default());
         self.range_stats.set(None);
-        self.markers.set(Vec::new());
         self.measure.set(None);
         self.context_menu.set(None);
     }
-}
 
-impl Default for SwimlaneUi {
-    fn default() -> Self {
-        Self::new()
+    /// The loaded timeline.
+    pub fn data(self) -> Option<Rc<Timeline>> {
+        self.data.read(|d| d.as_ref().map(|(_, t)| Rc::clone(t))).flatten()
+    }
+
+    /// The loaded timeline when it is `key`'s.
+    fn data_of(self, key: &TimelineKey) -> Option<Rc<Timeline>> {
+        self.data.read(|d| d.as_ref().filter(|(k, _)| k == key).map(|(_, t)| Rc::clone(t))).flatten()
+    }
+
+    /// The loaded timeline's id.
+    pub fn timeline_id(self) -> Option<u32> {
+        self.data.read(|d| d.as_ref().map(|(_, t)| t.header.timeline_id)).flatten()
+    }
+
+    /// The highlight's mask when it is timeline `timeline_id`'s.
+    fn highlight_mask(self, timeline_id: u32) -> Option<Rc<Vec<bool>>> {
+        self.highlight.read(|h| h.as_ref().and_then(|m| m.of(timeline_id))).flatten()
+    }
+
+    /// The mounted view.
+    fn lane(self) -> Option<Lane> {
+        self.mounted.read(|m| *m).flatten()
+    }
+
+    /// A fresh lane for a mounting view.
+    fn new_lane(self) -> Lane {
+        let id = self
+            .next_lane_id
+            .with(|n| {
+                *n += 1;
+                *n
+            })
+            .unwrap_or(0);
+        Lane { id, renderer: Owned::new(None), frame: FrameRequest::new(), report: crate::owned::Delay::new(250), ui: self }
+    }
+
+    /// The lane `id` is no longer mounted.
+    fn unmounted(self, id: u32) {
+        self.mounted.with(|m| {
+            if m.is_some_and(|l| l.id == id) {
+                *m = None;
+            }
+        });
+    }
+
+    fn next_timeline_id(self) -> u32 {
+        self.next_timeline_id
+            .with(|id| {
+                *id += 1;
+                *id
+            })
+            .unwrap_or(0)
+    }
+
+    /// Asks for the timeline of `key` unless it is the one shown or asked for.
+    fn request(self, key: TimelineKey) {
+        if self.key.with_untracked(|k| k.as_ref() == Some(&key)) {
+            return;
+        }
+        self.reset();
+        self.trace.set(None);
+        self.data.with(|d| *d = None);
+        self.version.update(|v| *v += 1);
+        self.loading.set(true);
+        self.key.set(Some(key.clone()));
+        let timeline_id = self.next_timeline_id();
+        let (client, slot) = (self.client, self.timeline_slot);
+        leptos::task::spawn_local(async move {
+            let answer = match &key.trace_path {
+                None => client
+                    .ask_columns(slot, TimelineRequest { timeline_id, dataset_ids: key.datasets.clone() })
+                    .await
+                    .map(|(h, c)| (h, None, c)),
+                Some(path) => {
+                    let dataset_id = key.datasets.first().copied().unwrap_or(0);
+                    let request = TraceTimelineRequest { timeline_id, dataset_id, path: path.clone() };
+                    client.ask_columns(slot, request).await.map(|(t, c)| (t.header, Some(t.info), c))
+                }
+            };
+            match answer {
+                Ok((header, info, columns)) => self.set_timeline(key, header, info, &columns),
+                Err(_) => self.loading.try_set(false).map_or((), drop),
+            }
+        });
+    }
+
+    /// Keeps the timeline that arrived (one copy into wasm memory).
+    fn set_timeline(self, key: TimelineKey, header: TimelineHeader, info: Option<TraceTimelineInfo>, columns: &JsValue) {
+        self.legend.set(header.legend.clone());
+        self.paths.set((header.has_static_path, header.has_observed_path, header.path_source.clone()));
+        self.trace.set(info);
+        self.loading.set(false);
+        let timeline = Timeline::from_js(header, columns);
+        self.data.with(|d| *d = Some((key, Rc::new(timeline))));
+        self.version.update(|v| *v += 1);
+    }
+
+    /// Runs the search for `query` (the box shows it; the first hit is selected).
+    pub fn search(self, query: String) {
+        let Some(timeline_id) = self.timeline_id() else { return };
+        self.search.set(SearchState { query: query.clone(), ..SearchState::default() });
+        let (client, slot) = (self.client, self.search_slot);
+        leptos::task::spawn_local(async move {
+            let Ok(results) = client.ask_in(slot, SearchRequest { timeline_id, query, limit: SEARCH_LIMIT }).await else { return };
+            if self.search.with_untracked(|s| s.query != results.query) {
+                return; // the box changed meanwhile
+            }
+            let lane = self.lane();
+            if let Some(lane) = lane {
+                lane.learn_labels(&results.hits);
+            }
+            let first = results.hits.first().map(|h| h.bar);
+            self.search.set(SearchState { query: results.query, total: results.total, current: first.map(|_| 0), hits: results.hits });
+            if let (Some(bar), Some(lane)) = (first, lane) {
+                lane.jump_to(bar);
+            }
+        });
     }
 }
 
-thread_local! {
-    static DATA: RefCell<Option<Rc<Timeline>>> = const { RefCell::new(None) };
-    static VIEW: RefCell<Option<SwimlaneRenderer>> = const { RefCell::new(None) };
-    static NEXT_TIMELINE_ID: RefCell<u32> = const { RefCell::new(1) };
-}
-
-/// A fresh timeline id for a request.
-pub fn next_timeline_id() -> u32 {
-    NEXT_TIMELINE_ID.with_borrow_mut(|id| {
-        *id += 1;
-        *id
-    })
-}
-
-/// Stores the timeline that arrived from the worker (one copy into wasm memory).
-pub fn set_timeline(state: &AppState, header: TimelineHeader, columns: &JsValue) {
-    state.swim.legend.set(header.legend.clone());
-    state.swim.paths.set((header.has_static_path, header.has_observed_path, header.path_source.clone()));
-    state.swim.loading.set(false);
-    let timeline = Timeline::from_js(header, columns);
-    DATA.with_borrow_mut(|d| *d = Some(Rc::new(timeline)));
-}
-
-/// The current timeline id, if a timeline is shown.
-pub fn current_timeline_id() -> Option<u32> {
-    DATA.with_borrow(|d| d.as_ref().map(|t| t.header.timeline_id))
-}
-
-/// A `BarDetails` reply: highlight the SPMD group and show the fields.
-pub fn on_bar_details(state: &AppState, details: BarDetailsView) {
-    let group = details.group.clone();
-    with_view(|r| {
-        r.task_labels.insert(details.bar, details.title.clone());
-        if r.selected == Some(details.bar) {
-            r.group = group;
-        }
-    });
-    if with_view_ret(|r| r.selected == Some(details.bar)).unwrap_or(false) {
-        state.swim.details.set(Some(details));
-    }
-    request_frame();
-}
-
-/// A `Dependencies` reply.
-pub fn on_dependencies(bar: BarRef, arrows: Vec<Arrow>) {
-    with_view(|r| {
-        if r.selected == Some(bar) {
-            r.arrows = arrows;
-        }
-    });
-    request_frame();
-}
+/// A bar label to draw after the rectangles: x, y (top), width, global bar index.
+type Label = (f32, f32, f32, usize);
 
 /// Which drag the pointer is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,17 +389,157 @@ enum KeyAction {
     PanRight,
 }
 
-/// An event listener the renderer added (target, event name, callback), removed on unmount.
-type Listener = (web_sys::EventTarget, &'static str, Closure<dyn FnMut(web_sys::Event)>);
-/// The resize observer of the view and its callback.
-type ResizeWatch = (web_sys::ResizeObserver, Closure<dyn FnMut(js_sys::Array)>);
+/// The mounted view: its renderer (owned by the component) and its animation frame.
+#[derive(Clone, Copy)]
+pub struct Lane {
+    /// Tells this mount from the next one (which may start before this one is cleaned up).
+    id: u32,
+    renderer: Owned<Option<SwimlaneRenderer>>,
+    frame: FrameRequest,
+    /// The throttled report of the window to nav.
+    report: crate::owned::Delay,
+    ui: SwimlaneUi,
+}
 
-/// A bar label to draw after the rectangles: x, y (top), width, global bar index.
-type Label = (f32, f32, f32, usize);
+impl Lane {
+    /// Runs `f` on the renderer; `None` when there is none or it is busy (re-entrant call).
+    fn with<R>(self, f: impl FnOnce(&mut SwimlaneRenderer) -> R) -> Option<R> {
+        self.renderer.with_some(f)
+    }
+
+    /// Asks for a frame (one however often this is called before it).
+    pub fn redraw(self) {
+        self.frame.request(move |time| {
+            self.with(|r| r.frame(time));
+        });
+    }
+
+    /// Jumps to (and selects) a bar.
+    pub fn jump_to(self, bar: BarRef) {
+        self.with(|r| r.jump_to(bar));
+        self.redraw();
+    }
+
+    /// Remembers task-id labels of bars (from search hits), for the `rXtY` label mode.
+    fn learn_labels(self, hits: &[SearchHit]) {
+        self.with(|r| {
+            for h in hits {
+                r.task_labels.insert(h.bar, h.label.clone());
+            }
+        });
+    }
+
+    /// Asks for a bar's details: a partial answer (its arguments still being read back from
+    /// the file) shows first, then the full one.
+    fn ask_details(self, request: BarDetailsRequest) {
+        let (client, slot) = (self.ui.client, self.ui.details_slot);
+        let bar = request.bar;
+        let show = move |title: String, fields: Vec<(String, String)>, group: Vec<BarRef>| {
+            let selected = self
+                .with(|r| {
+                    r.task_labels.insert(bar, title.clone());
+                    if r.selected == Some(bar) {
+                        r.group.clone_from(&group);
+                    }
+                    r.selected == Some(bar)
+                })
+                .unwrap_or(false);
+            if selected {
+                self.ui.details.set(Some(BarDetailsView { bar, title, fields, group, complete: true }));
+            }
+            self.redraw();
+        };
+        let partial = show;
+        leptos::task::spawn_local(async move {
+            let answer = client.ask_progressive(slot, request, move |d| partial(d.title, d.fields, d.group)).await;
+            if let Ok(d) = answer {
+                show(d.title, d.fields, d.group);
+            }
+        });
+    }
+
+    /// Asks for the dependency arrows around `bar` at the chosen depth (none at depth 0).
+    fn ask_dependencies(self, timeline_id: u32, bar: BarRef) {
+        let depth = self.ui.nav.swimlane.with_untracked(|s| s.depth);
+        if depth == 0 {
+            return;
+        }
+        let (client, slot) = (self.ui.client, self.ui.deps_slot);
+        leptos::task::spawn_local(async move {
+            if let Ok(d) = client.ask_in(slot, DependenciesRequest { timeline_id, bar, depth }).await {
+                self.with(|r| {
+                    if r.selected == Some(bar) {
+                        r.arrows = d.arrows;
+                    }
+                });
+                self.redraw();
+            }
+        });
+    }
+
+    /// Asks for the arrows again (the depth setting changed).
+    pub fn refresh_dependencies(self) {
+        let selected = self.with(|r| {
+            r.arrows.clear();
+            let d = r.data.as_ref()?;
+            let bar = r.selected?;
+            d.global(bar).is_some_and(|g| d.is_task(g)).then_some((d.header.timeline_id, bar))
+        });
+        if let Some(Some((timeline_id, bar))) = selected {
+            self.ask_dependencies(timeline_id, bar);
+        }
+        self.redraw();
+    }
+
+    /// Carries out a focus nav asks for (see `Focus`) — while the swimlane is the view shown
+    /// (a focus meant for another view, "Show in graph" say, is that view's).
+    fn follow(self, focus: Focus) {
+        let nav = self.ui.nav;
+        if !matches!(nav.view.get_untracked(), None | Some(ViewKind::ChipSwimlane | ViewKind::TraceSwimlane)) {
+            return;
+        }
+        match focus {
+            Focus::None => {
+                if self.with(|r| r.selected.is_some()) == Some(true) {
+                    self.with(|r| r.select(None));
+                    self.redraw();
+                }
+            }
+            Focus::Bar(bar) => {
+                let changed = self.with(|r| r.data.as_ref().is_some_and(|d| d.global(bar).is_some()) && r.selected != Some(bar));
+                if changed == Some(true) {
+                    self.jump_to(bar);
+                }
+            }
+            Focus::Task { task, view, core, search_if_missing } => {
+                let Some(data) = self.ui.data() else { return };
+                let Some(dataset) = nav.datasets.with_untracked(|d| d.first().copied()) else { return };
+                let found = match core {
+                    Some(core) => data.find_task_bar(dataset, task, Some(core)),
+                    None => data.find_bar(dataset, task, view),
+                };
+                match found {
+                    Some(bar) => {
+                        self.jump_to(bar);
+                        nav.outcome.set(Some(Outcome::Selected { task, view }));
+                    }
+                    None if search_if_missing => {
+                        nav.outcome.set(Some(Outcome::Searching { task, view }));
+                        self.ui.search(task.to_string());
+                    }
+                    None => nav.outcome.set(Some(Outcome::NoBar { task, view })),
+                }
+            }
+            Focus::Search(query) => self.ui.search(query),
+        }
+    }
+}
 
 /// The plain-Rust renderer behind the component.
 struct SwimlaneRenderer {
-    state: AppState,
+    lane: Lane,
+    ui: SwimlaneUi,
+    nav: Nav,
     container: web_sys::HtmlElement,
     gl: GlRenderer,
     text: TextOverlay,
@@ -310,7 +560,7 @@ struct SwimlaneRenderer {
     mouse: Option<(f64, f64)>,
     drag: Option<Drag>,
     selected: Option<BarRef>,
-    /// The selected bar's SPMD group (from `BarDetails`).
+    /// The selected bar's SPMD group (from its details).
     group: Vec<BarRef>,
     arrows: Vec<Arrow>,
     /// Area selection being dragged or shown: `(t0, t1, y0, y1)` (CSS px for y).
@@ -323,6 +573,8 @@ struct SwimlaneRenderer {
     hover_track: Option<usize>,
     held: Vec<(KeyAction, f64)>,
     last_anim_ms: f64,
+    /// `timeStamp` of the last `pointerrawupdate` that updated the tooltip.
+    last_raw_move_ms: f64,
     /// Task-id texts learnt from details and search replies (label mode `rXtY`).
     task_labels: std::collections::HashMap<BarRef, String>,
     rects: Vec<RectInstance>,
@@ -331,11 +583,12 @@ struct SwimlaneRenderer {
     lines: Vec<LineInstance>,
     arrow_lines: Vec<LineInstance>,
     labels: Vec<Label>,
-    frame_pending: bool,
-    url_pending: bool,
-    listeners: Vec<Listener>,
-    frame_closure: Option<Closure<dyn FnMut(f64)>>,
-    resize_observer: Option<ResizeWatch>,
+    /// Sub-lanes the last frame drew from their LOD pyramid (`data-lod-lanes`).
+    lod_lanes: u32,
+    /// The window last reported to nav (nav's window differing from it was asked by another part).
+    last_reported_window: Option<(f64, f64)>,
+    /// The renderer's event listeners (removed when it is dropped).
+    listeners: Vec<gloo::events::EventListener>,
 }
 
 impl SwimlaneRenderer {
@@ -382,6 +635,7 @@ impl SwimlaneRenderer {
         self.collapsed = vec![false; self.data.as_ref().map_or(0, |d| d.header.groups.len())];
         trace::on_new_data(self);
         self.relayout();
+        self.last_reported_window = None;
         if let Some(d) = self.data.clone() {
             self.camera.set_width(self.plot_width());
             self.camera.set_extent(d.header.first_start_us, d.header.last_end_us);
@@ -392,7 +646,16 @@ impl SwimlaneRenderer {
             let _ = self.container.set_attribute("data-timeline-id", &d.header.timeline_id.to_string());
             let labels: Vec<&str> = d.header.tracks.iter().map(|l| l.label.as_str()).collect();
             let _ = self.container.set_attribute("data-lane-labels", &labels.join(","));
-            url_state::restore(self, &d);
+            // What nav says is shown (a link's window and selection, or the last ones).
+            if let Some((t0, t1)) = self.nav.window_us.get_untracked() {
+                self.set_window(t0, t1);
+                self.last_reported_window = Some((t0, t1));
+            }
+            if let Focus::Bar(bar) = self.nav.focus.get_untracked() {
+                if d.global(bar).is_some() {
+                    self.select(Some(bar));
+                }
+            }
         } else {
             let _ = self.container.remove_attribute("data-lanes");
             let _ = self.container.remove_attribute("data-bars");
@@ -427,7 +690,7 @@ impl SwimlaneRenderer {
         let row = data.row_of(global).unwrap_or(0);
         let row = self.drawn_row(bar.track as usize, row).unwrap_or(0);
         let y = top + f64::from(row) * layout::ROW_PITCH_PX + layout::BAR_TOP_PAD_PX;
-        let show_setup = self.state.swim.settings.with_untracked(|st| st.show_setup);
+        let show_setup = self.nav.swimlane.with_untracked(|st| st.show_setup);
         let start_draw = if show_setup { setup } else { start };
         let x0 = GUTTER_WIDTH_PX + self.camera.us_to_px(start_draw);
         let x1 = (GUTTER_WIDTH_PX + self.camera.us_to_px(end)).max(x0 + 1.0);
@@ -435,19 +698,23 @@ impl SwimlaneRenderer {
         Some((x0, y, x1, layout::BAR_HEIGHT_PX))
     }
 
-    /// Selects a bar (or clears the selection) and asks the worker for its details and arrows.
+    /// Selects a bar (or clears the selection): nav's focus follows, the page's preview shows
+    /// at once, and the worker is asked for the full details and the dependency arrows.
     fn select(&mut self, bar: Option<BarRef>) {
         self.selected = bar;
         self.group.clear();
         self.arrows.clear();
         let preview = bar.and_then(|bar| self.details_preview(bar));
-        self.state.swim.details.set(preview);
+        self.ui.details.set(preview);
+        let focus = bar.map_or(Focus::None, Focus::Bar);
+        if self.nav.focus.with_untracked(|f| *f != focus) {
+            self.nav.focus.set(focus);
+        }
         let (Some(bar), Some(d)) = (bar, self.data.as_ref()) else { return };
-        let timeline_id = d.header.timeline_id;
-        worker_client::send(ToWorker::BarDetails(pypto_protocol::timeline::BarDetailsRequest { timeline_id, bar }), None);
-        let depth = self.state.swim.settings.with_untracked(|s| s.depth);
-        if depth != 0 && d.global(bar).is_some_and(|g| d.is_task(g)) {
-            worker_client::send(ToWorker::Dependencies(pypto_protocol::timeline::DependenciesRequest { timeline_id, bar, depth }), None);
+        let lane = self.lane;
+        lane.ask_details(BarDetailsRequest { timeline_id: d.header.timeline_id, bar });
+        if d.global(bar).is_some_and(|g| d.is_task(g)) {
+            lane.ask_dependencies(d.header.timeline_id, bar);
         }
     }
 
@@ -458,7 +725,7 @@ impl SwimlaneRenderer {
         let g = d.global(bar)?;
         let (setup, start, end) = d.times(g)?;
         let name = d.name_of(g);
-        let task = d.task_id_label(g);
+        let task = d.task_of(g).map(|(ring, local)| TaskId::from_parts(ring, local).to_string());
         let title = match &task {
             Some(id) => format!("{name}({id})"),
             None => name.to_owned(),
@@ -544,126 +811,58 @@ impl SwimlaneRenderer {
     }
 }
 
-/// Asks for a frame. Safe to call while the renderer is borrowed (an event handler calling
-/// into the chrome): then the handler's own redraw covers it.
-fn request_frame() {
-    VIEW.with(|cell| {
-        let Ok(mut view) = cell.try_borrow_mut() else { return };
-        let Some(r) = view.as_mut() else { return };
-        if r.frame_pending {
-            return;
-        }
-        r.frame_pending = true;
-        if let (Some(window), Some(closure)) = (web_sys::window(), r.frame_closure.as_ref()) {
-            let _ = window.request_animation_frame(closure.as_ref().unchecked_ref());
-        }
-    });
-}
-
-/// Runs `f` on the renderer; skipped when there is none or it is busy (re-entrant call).
-fn with_view(f: impl FnOnce(&mut SwimlaneRenderer)) {
-    with_view_ret(f);
-}
-
-fn with_view_ret<T>(f: impl FnOnce(&mut SwimlaneRenderer) -> T) -> Option<T> {
-    VIEW.with(|cell| cell.try_borrow_mut().ok()?.as_mut().map(f))
-}
-
-/// Jumps to (and selects) a bar: used by the search results list.
-pub fn jump_to(bar: BarRef) {
-    with_view(|r| r.jump_to(bar));
-    request_frame();
-}
-
-/// Redraws (after a settings, marker or measure change in the chrome).
-pub fn redraw() {
-    request_frame();
-}
-
-/// Requests dependencies again (the depth setting changed).
-pub fn refresh_dependencies() {
-    with_view(|r| {
-        let sel = r.selected;
-        r.arrows.clear();
-        let Some(d) = r.data.as_ref() else { return };
-        let depth = r.state.swim.settings.with_untracked(|s| s.depth);
-        if let Some(bar) = sel {
-            if depth != 0 && d.global(bar).is_some_and(|g| d.is_task(g)) {
-                worker_client::send(
-                    ToWorker::Dependencies(pypto_protocol::timeline::DependenciesRequest { timeline_id: d.header.timeline_id, bar, depth }),
-                    None,
-                );
-            }
-        }
-    });
-    request_frame();
-}
-
-/// Remembers task-id labels of bars (from search hits), for the `rXtY` label mode.
-pub fn learn_labels(hits: &[SearchHit]) {
-    with_view(|r| {
-        for h in hits {
-            r.task_labels.insert(h.bar, h.label.clone());
-        }
-    });
-}
-
 /// Markers at a bar's start/end, or at its SPMD group's bounds.
-pub fn markers_for_bar(state: &AppState, bar: BarRef, group_bounds: bool) {
-    let times = with_view_ret(|r| {
-        let d = r.data.clone()?;
-        let mut bars = vec![bar];
-        if group_bounds && r.selected == Some(bar) {
-            bars.extend(r.group.iter().copied());
-        }
-        let mut lo = f64::INFINITY;
-        let mut hi = f64::NEG_INFINITY;
-        for b in bars {
-            let (_, s, e) = d.global(b).and_then(|g| d.times(g))?;
-            lo = lo.min(s);
-            hi = hi.max(e);
-        }
-        Some((lo, hi))
-    })
-    .flatten();
+pub fn markers_for_bar(lane: Lane, bar: BarRef, group_bounds: bool) {
+    let times = lane
+        .with(|r| {
+            let d = r.data.clone()?;
+            let mut bars = vec![bar];
+            if group_bounds && r.selected == Some(bar) {
+                bars.extend(r.group.iter().copied());
+            }
+            let mut lo = f64::INFINITY;
+            let mut hi = f64::NEG_INFINITY;
+            for b in bars {
+                let (_, s, e) = d.global(b).and_then(|g| d.times(g))?;
+                lo = lo.min(s);
+                hi = hi.max(e);
+            }
+            Some((lo, hi))
+        })
+        .flatten();
+    let ui = lane.ui;
     if let Some((lo, hi)) = times {
         let what = if group_bounds { "group" } else { "task" };
-        markers::add(state, lo, &format!("{what} start"));
-        markers::add(state, hi, &format!("{what} end"));
+        markers::add(ui.nav, lo, &format!("{what} start"));
+        markers::add(ui.nav, hi, &format!("{what} end"));
     }
-    state.swim.context_menu.set(None);
+    ui.context_menu.set(None);
 }
 
-/// Exports the current view as a PNG download.
-pub fn export_png() {
-    with_view(export::export_png);
-}
-
+/// Mounts the renderer on the view's canvases and starts its listeners.
 fn mount(
-    state: &AppState,
+    ui: SwimlaneUi,
+    lane: Lane,
     container: &web_sys::HtmlElement,
     canvas: &web_sys::HtmlCanvasElement,
     overlay: &web_sys::HtmlCanvasElement,
     tooltip: web_sys::HtmlElement,
-) {
-    let state = *state;
-    let gl = match GlRenderer::new(canvas) {
-        Ok(gl) => gl,
-        Err(err) => {
-            state.general_errors.update(|e| e.push(format!("the swimlane cannot draw: {err}")));
-            return;
-        }
-    };
-    let Ok(text) = TextOverlay::new(overlay) else {
-        state.general_errors.update(|e| e.push("the swimlane cannot draw text (no 2D canvas)".to_string()));
-        return;
-    };
+) -> Result<(), String> {
+    // The view area may hand a new mount the previous one's elements: nothing of its timeline
+    // stays on them.
+    for stale in ["data-lanes", "data-bars", "data-lod-bytes", "data-timeline-id", "data-lane-labels", "data-selected-spmd"] {
+        let _ = container.remove_attribute(stale);
+    }
+    let gl = GlRenderer::new(canvas).map_err(|err| format!("the swimlane cannot draw: {err}"))?;
+    let text = TextOverlay::new(overlay).map_err(|_| "the swimlane cannot draw text (no 2D canvas)".to_string())?;
     let measure_el = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("swimlane-measure"))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
     let mut renderer = SwimlaneRenderer {
-        state,
+        lane,
+        ui,
+        nav: ui.nav,
         container: container.clone(),
         gl,
         text,
@@ -690,6 +889,7 @@ fn mount(
         hover_track: None,
         held: Vec::new(),
         last_anim_ms: 0.0,
+        last_raw_move_ms: f64::NAN,
         task_labels: std::collections::HashMap::new(),
         rects: Vec::new(),
         setup_rects: Vec::new(),
@@ -697,39 +897,23 @@ fn mount(
         lines: Vec::new(),
         arrow_lines: Vec::new(),
         labels: Vec::new(),
-        frame_pending: false,
-        url_pending: false,
+        lod_lanes: 0,
+        last_reported_window: None,
         listeners: Vec::new(),
-        frame_closure: Some(Closure::new(|time: f64| with_view(|r| r.frame(time)))),
-        resize_observer: None,
     };
     input::attach(&mut renderer, container);
-    let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(|_entries: js_sys::Array| {
-        with_view(SwimlaneRenderer::resize);
-        request_frame();
-    });
-    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
-        observer.observe(container);
-        renderer.resize_observer = Some((observer, on_resize));
-    }
     renderer.resize();
-    VIEW.with_borrow_mut(|v| *v = Some(renderer));
-    export::install_automation_api();
+    lane.renderer.with(|r| *r = Some(renderer));
+    ui.mounted.with(|m| *m = Some(lane));
+    Ok(())
 }
 
-fn unmount() {
-    let old = VIEW.with_borrow_mut(Option::take);
-    if let Some(mut r) = old {
-        // A frame may still be requested: its callback must outlive the view (it finds no
-        // view and does nothing) instead of being invoked after being dropped.
-        if let Some(frame) = r.frame_closure.take() {
-            frame.forget();
-        }
-        for (target, kind, closure) in &r.listeners {
-            let _ = target.remove_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
-        }
-        if let Some((observer, _)) = &r.resize_observer {
-            observer.disconnect();
-        }
-    }
+/// The dataset's first file of `role`, if it has one (for the chrome).
+pub fn has_file(session: Session, dataset: Option<u32>, role: FileRole) -> bool {
+    dataset.and_then(|id| session.with_row(id, |r| r.has_file(role))).unwrap_or(false)
+}
+
+/// Whether `focus` names a task the graph can show (for "Show in graph").
+pub fn graph_focus(task: TaskId) -> Focus {
+    Focus::Task { task, view: TimelineView::Worker, core: None, search_if_missing: false }
 }

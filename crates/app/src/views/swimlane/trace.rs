@@ -1,10 +1,10 @@
-//! The swimlane in Chrome-trace mode: a serving STRACE file (`*strace-swimlane*.json`,
-//! toolkit-features.md K) or any other Chrome trace of the folder (`merged_swimlane*.json`,
-//! `CPM_*.json`) drawn by the chip swimlane's renderer from the worker's
-//! `FromWorker::TraceTimeline` columns (one group per process, one lane per thread, nested
-//! spans on sub-rows, instants as ticks on the last row).
+//! The swimlane in Chrome-trace mode (the `TraceSwimlane` view, `nav`'s trace path): a serving
+//! STRACE file (`*strace-swimlane*.json`, toolkit-features.md K) or any other Chrome trace of
+//! the folder (`merged_swimlane*.json`, `CPM_*.json`) drawn by the chip swimlane's renderer
+//! from the worker's trace timeline columns (one group per process, one lane per thread,
+//! nested spans on sub-rows, instants as ticks on the last row).
 //!
-//! What this mode adds: opening a trace (`open_trace`), per-lane folding (the ▸/▾ in the
+//! What this mode adds: per-lane folding (the ▸/▾ in the
 //! gutter, or "Fold main threads" for every controller / main thread of the serving
 //! processes): a folded lane keeps its first row and its instants, every other lane of the
 //! process — the child lanes — stays; it is a live re-layout, no reload (K4, K5); and the
@@ -13,56 +13,18 @@
 //! id, critical path, dependency depth, setup) are hidden by the toolbar in this mode (K6).
 
 use leptos::prelude::*;
-use pypto_protocol::timeline::{DurationRow, TimelineHeader, TraceTimelineInfo};
-use pypto_protocol::ToWorker;
+use pypto_protocol::timeline::DurationRow;
+use pypto_protocol::ViewKind;
 use pypto_render::axis;
 use wasm_bindgen::prelude::*;
 
-use super::{request_frame, with_view, with_view_ret, SwimlaneRenderer, DATA};
-use crate::state::AppState;
-use crate::worker_client;
+use super::{SwimlaneRenderer, SwimlaneUi};
+use crate::browser;
+use crate::nav::Nav;
 
 /// Whether the swimlane shows a Chrome trace.
-pub fn is_trace_mode(state: &AppState) -> bool {
-    state.swim.trace_path.with(Option::is_some)
-}
-
-/// Opens the Chrome trace `path` of dataset `dataset_id` in the swimlane.
-#[allow(clippy::large_types_passed_by_value)] // `AppState` is a `Copy` bundle of signal handles, passed like `worker_client::open_timeline`'s
-pub fn open_trace(state: AppState, dataset_id: u32, path: String) {
-    if state.swim.trace_path.get_untracked().as_deref() == Some(path.as_str()) && state.selected.get_untracked() == Some(dataset_id) {
-        return;
-    }
-    state.swim.reset();
-    state.swim.trace.set(None);
-    DATA.with_borrow_mut(|d| *d = None);
-    state.swim.loading.set(true);
-    state.swim.trace_path.set(Some(path.clone()));
-    state.swim.timeline_ids.set(vec![dataset_id]);
-    state.selected.set(Some(dataset_id));
-    let timeline_id = super::next_timeline_id();
-    worker_client::send(ToWorker::TraceTimeline(pypto_protocol::timeline::TraceTimelineRequest { timeline_id, dataset_id, path }), None);
-}
-
-/// Leaves the trace mode before a chip timeline is requested.
-pub fn leave_trace(state: &AppState) {
-    if state.swim.trace_path.get_untracked().is_some() {
-        state.swim.trace_path.set(None);
-        state.swim.trace.set(None);
-        DATA.with_borrow_mut(|d| *d = None);
-    }
-}
-
-/// A `TraceTimeline` reply: keep it when it is the trace asked for last.
-pub fn on_trace_timeline(state: &AppState, header: TimelineHeader, info: TraceTimelineInfo, columns: &JsValue) {
-    let wanted = state.swim.trace_path.get_untracked().as_deref() == Some(info.path.as_str())
-        && state.swim.timeline_ids.get_untracked() == [info.dataset_id];
-    if !wanted {
-        return;
-    }
-    state.swim.trace.set(Some(info));
-    super::set_timeline(state, header, columns);
-    state.swimlane_version.update(|v| *v += 1);
+pub fn is_trace_mode(nav: Nav) -> bool {
+    nav.view.get() == Some(ViewKind::TraceSwimlane)
 }
 
 /// A new timeline is shown: nothing folded; the instant rows from the trace facts.
@@ -70,12 +32,8 @@ pub(super) fn on_new_data(r: &mut SwimlaneRenderer) {
     let tracks = r.data.as_ref().map_or(0, |d| d.header.tracks.len());
     r.folded = vec![false; tracks];
     let id = r.data.as_ref().map(|d| d.header.timeline_id);
-    r.instant_rows = r
-        .state
-        .swim
-        .trace
-        .with_untracked(|t| t.as_ref().filter(|i| Some(i.timeline_id) == id).map(|i| i.instant_rows.clone()))
-        .unwrap_or_default();
+    r.instant_rows =
+        r.ui.trace.with_untracked(|t| t.as_ref().filter(|i| Some(i.timeline_id) == id).map(|i| i.instant_rows.clone())).unwrap_or_default();
 }
 
 impl SwimlaneRenderer {
@@ -111,57 +69,62 @@ impl SwimlaneRenderer {
 }
 
 /// Folds (or unfolds) every controller / main thread lane of the shown trace.
-pub fn fold_controllers(state: &AppState, fold: bool) {
-    let tracks = state.swim.trace.with_untracked(|t| t.as_ref().map(|i| i.controller_tracks.clone())).unwrap_or_default();
-    with_view(|r| r.set_folded(&tracks, fold));
-    request_frame();
+pub fn fold_controllers(ui: SwimlaneUi, fold: bool) {
+    let tracks = ui.trace.with_untracked(|t| t.as_ref().map(|i| i.controller_tracks.clone())).unwrap_or_default();
+    if let Some(lane) = super::export::mounted(ui) {
+        lane.with(|r| r.set_folded(&tracks, fold));
+        lane.redraw();
+    }
 }
 
-fn folded_js() -> JsValue {
-    with_view_ret(|r| {
-        let out = js_sys::Array::new();
-        for (t, &f) in r.folded.iter().enumerate() {
-            if f {
-                out.push(&JsValue::from(t as u32));
-            }
-        }
-        JsValue::from(out)
-    })
-    .unwrap_or(JsValue::NULL)
+fn folded_js(ui: SwimlaneUi) -> JsValue {
+    super::export::mounted(ui)
+        .and_then(|lane| {
+            lane.with(|r| {
+                let out = js_sys::Array::new();
+                for (t, &f) in r.folded.iter().enumerate() {
+                    if f {
+                        out.push(&JsValue::from(t as u32));
+                    }
+                }
+                JsValue::from(out)
+            })
+        })
+        .unwrap_or(JsValue::NULL)
 }
 
 /// Page rectangle of a laid-out track `{x, y, w, h}` (the gutter label's row band), or null.
-fn track_rect_js(track: u32) -> JsValue {
-    with_view_ret(|r| {
-        let data = r.data.as_ref()?;
-        let top = r.track_top(track as usize)?;
-        let h = super::layout::track_height(data, track as usize, &r.folded);
-        let rect = r.container.get_bounding_client_rect();
-        let o = js_sys::Object::new();
-        for (k, v) in [("x", rect.left()), ("y", rect.top() + top), ("w", r.css_width), ("h", h)] {
-            let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), &JsValue::from_f64(v));
-        }
-        Some(JsValue::from(o))
-    })
-    .flatten()
-    .unwrap_or(JsValue::NULL)
+fn track_rect_js(ui: SwimlaneUi, track: u32) -> JsValue {
+    super::export::mounted(ui)
+        .and_then(|lane| {
+            lane.with(|r| {
+                let data = r.data.as_ref()?;
+                let top = r.track_top(track as usize)?;
+                let h = super::layout::track_height(data, track as usize, &r.folded);
+                let rect = r.container.get_bounding_client_rect();
+                let o = js_sys::Object::new();
+                for (k, v) in [("x", rect.left()), ("y", rect.top() + top), ("w", r.css_width), ("h", h)] {
+                    let _ = js_sys::Reflect::set(&o, &JsValue::from_str(k), &JsValue::from_f64(v));
+                }
+                Some(JsValue::from(o))
+            })
+        })
+        .flatten()
+        .unwrap_or(JsValue::NULL)
 }
 
 /// Adds `folded()` (folded track indices) and `trackRect(track)` to the automation API.
-pub(super) fn install_api(api: &js_sys::Object) {
-    let f = Closure::<dyn Fn() -> JsValue>::new(folded_js);
-    let _ = js_sys::Reflect::set(api, &JsValue::from_str("folded"), f.as_ref());
-    f.forget();
-    let f = Closure::<dyn Fn(u32) -> JsValue>::new(track_rect_js);
-    let _ = js_sys::Reflect::set(api, &JsValue::from_str("trackRect"), f.as_ref());
-    f.forget();
+pub(super) fn install_api(ui: SwimlaneUi, api: &js_sys::Object) {
+    let f = Closure::<dyn Fn() -> JsValue>::new(move || folded_js(ui));
+    let _ = js_sys::Reflect::set(api, &JsValue::from_str("folded"), &f.into_js_value());
+    let f = Closure::<dyn Fn(u32) -> JsValue>::new(move |t| track_rect_js(ui, t));
+    let _ = js_sys::Reflect::set(api, &JsValue::from_str("trackRect"), &f.into_js_value());
 }
 
 /// The toolbar controls of the trace mode.
 #[component]
 pub fn TraceControls() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let swim = state.swim;
+    let swim = SwimlaneUi::get();
     let folded = RwSignal::new(false);
     let has_controllers = move || swim.trace.with(|t| t.as_ref().is_some_and(|i| !i.controller_tracks.is_empty()));
     let is_strace = move || swim.trace.with(|t| t.as_ref().is_some_and(|i| i.serving_strace));
@@ -171,7 +134,7 @@ pub fn TraceControls() -> impl IntoView {
             on:click=move |_| {
                 let fold = !folded.get_untracked();
                 folded.set(fold);
-                fold_controllers(&state, fold);
+                fold_controllers(swim, fold);
             }>{move || if folded.get() { "Unfold main threads" } else { "Fold main threads" }}</button>
         <Show when=is_strace>
             <button id="trace-stats-toggle" on:click=move |_| swim.show_trace_stats.update(|v| *v = !*v)>"Statistics"</button>
@@ -210,8 +173,7 @@ fn stat_csv(rows: &[DurationRow], first_col: &str) -> String {
 
 fn stat_rows(rows: Vec<DurationRow>, first_col: &'static str, class: &'static str) -> impl IntoView {
     let csv = stat_csv(&rows, first_col);
-    let download =
-        move |_| crate::table::download_text(&format!("strace-{class}.csv"), "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
+    let download = move |_| browser::download_text(&format!("strace-{class}.csv"), "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
     view! {
         <button class="trace-stats-csv" data-table=class title="Download this table as CSV" on:click=download>"CSV"</button>
         <table class=format!("details trace-stats {class}")>
@@ -236,8 +198,7 @@ fn stat_rows(rows: Vec<DurationRow>, first_col: &'static str, class: &'static st
 /// The STRACE statistics panel (beside the swimlane, serving STRACE mode only).
 #[component]
 pub fn TraceStatsPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let swim = state.swim;
+    let swim = SwimlaneUi::get();
     move || {
         if !swim.show_trace_stats.get() {
             return None;

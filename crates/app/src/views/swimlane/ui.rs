@@ -1,19 +1,19 @@
 //! The swimlane's chrome (Leptos): toolbar (search, label mode, critical path, dependency
 //! depth, setup options, fit, PNG export, settings), the canvas host, the legend, the details
-//! panel with the tensor table, search results, markers, measure and range statistics.
+//! panel with the tensor table, search results, markers, measure and range statistics; and
+//! [`SwimlaneView`], which owns the renderer ([`Lane`]), asks for the timeline `nav` names and
+//! follows `nav`'s focus, window and highlight.
 
 use leptos::prelude::*;
-use pypto_protocol::ToWorker;
+use pypto_protocol::{FileRole, TaskId, ViewKind};
 use wasm_bindgen::JsCast;
 
 use super::markers::{self, MARKER_COLORS};
-use super::{current_timeline_id, jump_to, mount, redraw, refresh_dependencies, unmount, with_view, LabelMode, PathMode, DATA, VIEW};
-use crate::state::AppState;
-use crate::worker_client;
+use super::{has_file, mount, Lane, SearchState, SwimlaneRenderer, SwimlaneUi, TimelineKey};
+use crate::browser;
+use crate::nav::{KeyMap, LabelMode, Nav, Outcome, PathMode};
+use crate::session::Session;
 use pypto_render::{axis, palette};
-
-/// Most search hits asked for at once.
-const SEARCH_LIMIT: u32 = 500;
 
 fn input_value(ev: &web_sys::Event) -> String {
     ev.target()
@@ -28,29 +28,20 @@ fn checked(ev: &web_sys::Event) -> bool {
 }
 
 /// Runs the search for `query`, or steps through the current results (`step` = ±1).
-fn search_step(state: &AppState, query: &str, step: isize) {
+fn search_step(lane: Lane, query: &str, step: isize) {
+    let ui = lane.ui;
     let query = query.trim().to_string();
     if query.is_empty() {
-        state.swim.search.set(super::SearchState::default());
+        ui.search.set(SearchState::default());
         return;
     }
-    let same = state.swim.search.with_untracked(|s| s.query == query && !s.hits.is_empty());
+    let same = ui.search.with_untracked(|s| s.query == query && !s.hits.is_empty());
     if !same {
-        if let Some(timeline_id) = current_timeline_id() {
-            state.swim.search.update(|s| {
-                s.query.clone_from(&query);
-                s.hits.clear();
-                s.current = None;
-            });
-            worker_client::send(
-                ToWorker::Search(pypto_protocol::timeline::SearchRequest { timeline_id, query, limit: SEARCH_LIMIT }),
-                None,
-            );
-        }
+        ui.search(query);
         return;
     }
     let mut target = None;
-    state.swim.search.update(|s| {
+    ui.search.update(|s| {
         // Hits are capped at `SEARCH_LIMIT`, far below `isize::MAX`: the conversions never saturate.
         let n = isize::try_from(s.hits.len()).unwrap_or(isize::MAX);
         let cur = s.current.map_or(if step > 0 { -1 } else { 0 }, |c| isize::try_from(c).unwrap_or(isize::MAX));
@@ -59,14 +50,17 @@ fn search_step(state: &AppState, query: &str, step: isize) {
         target = s.hits.get(next).map(|h| h.bar);
     });
     if let Some(bar) = target {
-        jump_to(bar);
+        lane.jump_to(bar);
     }
 }
 
 #[component]
-fn Toolbar() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let swim = state.swim;
+#[allow(clippy::too_many_lines)] // one toolbar: its controls share the signals
+fn Toolbar(lane: Lane) -> impl IntoView {
+    let nav = Nav::get();
+    let swim = lane.ui;
+    let settings = nav.swimlane;
+    let trace_mode = move || super::trace::is_trace_mode(nav);
     let query = RwSignal::new(String::new());
     // A search started elsewhere (a Performance Analysis row) shows its query in the box.
     Effect::new(move |_| {
@@ -78,7 +72,7 @@ fn Toolbar() -> impl IntoView {
     let on_key = move |ev: web_sys::KeyboardEvent| {
         if ev.key() == "Enter" {
             ev.prevent_default();
-            search_step(&state, &query.get_untracked(), if ev.shift_key() { -1 } else { 1 });
+            search_step(lane, &query.get_untracked(), if ev.shift_key() { -1 } else { 1 });
         }
     };
     let status = move || {
@@ -97,15 +91,15 @@ fn Toolbar() -> impl IntoView {
         <div class="swimlane-toolbar">
             <input id="swimlane-search" type="search" placeholder="Search function or rXtY (Enter / Shift+Enter)"
                 prop:value=move || query.get() on:input=move |ev| query.set(input_value(&ev)) on:keydown=on_key/>
-            <button id="search-prev" title="Previous (Shift+Enter)" on:click=move |_| search_step(&state, &query.get_untracked(), -1)>"◀"</button>
-            <button id="search-next" title="Next (Enter)" on:click=move |_| search_step(&state, &query.get_untracked(), 1)>"▶"</button>
+            <button id="search-prev" title="Previous (Shift+Enter)" on:click=move |_| search_step(lane, &query.get_untracked(), -1)>"◀"</button>
+            <button id="search-next" title="Next (Enter)" on:click=move |_| search_step(lane, &query.get_untracked(), 1)>"▶"</button>
             <span id="search-status" class="search-status">{status}</span>
             // Chip-only controls; a Chrome trace has no task ids, paths or dependencies (K6).
-            <Show when=move || !super::trace::is_trace_mode(&state) fallback=|| view! { <super::trace::TraceControls/> }>
+            <Show when=move || !trace_mode() fallback=|| view! { <super::trace::TraceControls/> }>
             <label>"Labels "
                 <select id="label-mode" on:change=move |ev| {
                     let mode = match input_value(&ev).as_str() { "id" => LabelMode::TaskId, "both" => LabelMode::Both, _ => LabelMode::Function };
-                    swim.settings.update(|s| s.label_mode = mode);
+                    settings.update(|s| s.label_mode = mode);
                 }>
                     <option value="name">"function"</option>
                     <option value="id">"rXtY"</option>
@@ -113,10 +107,10 @@ fn Toolbar() -> impl IntoView {
                 </select>
             </label>
             <label>"Critical path "
-                <select id="path-mode" prop:value=move || match swim.settings.with(|s| s.path) { PathMode::None => "none", PathMode::Static => "static", PathMode::Observed => "observed" }
+                <select id="path-mode" prop:value=move || match settings.with(|s| s.path) { PathMode::None => "none", PathMode::Static => "static", PathMode::Observed => "observed" }
                     on:change=move |ev| {
                         let mode = match input_value(&ev).as_str() { "static" => PathMode::Static, "observed" => PathMode::Observed, _ => PathMode::None };
-                        swim.settings.update(|s| s.path = mode);
+                        settings.update(|s| s.path = mode);
                     }>
                     <option value="none">"none"</option>
                     <option value="static" disabled=move || !paths().0>"static"</option>
@@ -126,8 +120,8 @@ fn Toolbar() -> impl IntoView {
             <label>"Deps "
                 <select id="dep-depth" on:change=move |ev| {
                     let depth = input_value(&ev).parse().unwrap_or(1);
-                    swim.settings.update(|s| s.depth = depth);
-                    refresh_dependencies();
+                    settings.update(|s| s.depth = depth);
+                    lane.refresh_dependencies();
                 }>
                     <option value="0">"0 (none)"</option>
                     <option value="1" selected>"1"</option>
@@ -136,16 +130,20 @@ fn Toolbar() -> impl IntoView {
                     <option value="-1">"all"</option>
                 </select>
             </label>
-            <label><input id="show-setup" type="checkbox" prop:checked=move || swim.settings.with(|s| s.show_setup)
-                on:change=move |ev| { let v = checked(&ev); swim.settings.update(|s| s.show_setup = v); }/>" setup"</label>
-            <label><input id="setup-in-duration" type="checkbox" prop:checked=move || swim.settings.with(|s| s.setup_in_duration)
-                on:change=move |ev| { let v = checked(&ev); swim.settings.update(|s| s.setup_in_duration = v); }/>" setup in duration"</label>
+            <label><input id="show-setup" type="checkbox" prop:checked=move || settings.with(|s| s.show_setup)
+                on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.show_setup = v); }/>" setup"</label>
+            <label><input id="setup-in-duration" type="checkbox" prop:checked=move || settings.with(|s| s.setup_in_duration)
+                on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.setup_in_duration = v); }/>" setup in duration"</label>
             </Show>
-            <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { with_view(super::SwimlaneRenderer::fit); redraw(); }>"Fit"</button>
-            <button id="export-png" title="Export the current view as PNG" on:click=move |_| super::export_png()>"PNG"</button>
-            <Show when=move || !super::trace::is_trace_mode(&state)><super::perfetto::PerfettoExportButton/></Show>
+            <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { lane.with(SwimlaneRenderer::fit); lane.redraw(); }>"Fit"</button>
+            <button id="export-png" title="Export the current view as PNG" on:click=move |_| { lane.with(super::export::export_png); }>"PNG"</button>
+            <Show when=move || !trace_mode()><super::perfetto::PerfettoExportButton lane=lane/></Show>
             <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
-            <Show when=move || !super::trace::is_trace_mode(&state)><super::panel::PerfPanelToggle/></Show>
+            <Show when=move || !trace_mode()>
+                <button id="perf-panel-toggle" data-testid="perf-panel-toggle" class:active=move || nav.panel.with(|p| p.open)
+                    title="Performance Analysis: overview, kernel statistics, setup, critical path, gaps"
+                    on:click=move |_| nav.panel.update(|p| p.open = !p.open)>"Performance Analysis"</button>
+            </Show>
         </div>
         <Show when=move || swim.show_settings.get()>
             <KeySettings/>
@@ -155,13 +153,12 @@ fn Toolbar() -> impl IntoView {
 
 #[component]
 fn KeySettings() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let swim = state.swim;
-    let key_input = move |id: &'static str, label: &'static str, get: fn(&super::KeyMap) -> String, put: fn(&mut super::KeyMap, String)| {
+    let settings = Nav::get().swimlane;
+    let key_input = move |id: &'static str, label: &'static str, get: fn(&KeyMap) -> String, put: fn(&mut KeyMap, String)| {
         view! {
             <label>{label}
-                <input id=id class="key-input" maxlength="12" prop:value=move || swim.settings.with(|s| get(&s.keys))
-                    on:change=move |ev| { let v = input_value(&ev); swim.settings.update(|s| put(&mut s.keys, v)); }/>
+                <input id=id class="key-input" maxlength="12" prop:value=move || settings.with(|s| get(&s.keys))
+                    on:change=move |ev| { let v = input_value(&ev); settings.update(|s| put(&mut s.keys, v)); }/>
             </label>
         }
     };
@@ -179,10 +176,10 @@ fn KeySettings() -> impl IntoView {
 
 #[component]
 fn Legend() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let swim = SwimlaneUi::get();
     view! {
         <div id="swimlane-legend" class="legend">
-            {move || state.swim.legend.get().into_iter().take(64).map(|e| {
+            {move || swim.legend.get().into_iter().take(64).map(|e| {
                 let [r, g, b, _] = palette::color_for_key(e.color_key);
                 let style = format!("background: rgb({r},{g},{b})");
                 view! { <span class="legend-entry" title=format!("{} bars", e.bars)><span class="swatch" style=style></span>{e.name}</span> }
@@ -192,15 +189,14 @@ fn Legend() -> impl IntoView {
 }
 
 #[component]
-fn ContextMenuView() -> impl IntoView {
-    let state = expect_context::<AppState>();
+fn ContextMenuView(lane: Lane) -> impl IntoView {
     move || {
-        state.swim.context_menu.get().map(|menu| {
+        lane.ui.context_menu.get().map(|menu| {
             let style = format!("left: {}px; top: {}px", menu.x, menu.y);
             view! {
                 <div class="context-menu" style=style>
-                    <button id="menu-task-markers" on:click=move |_| super::markers_for_bar(&state, menu.bar, false)>"Markers at task start / end"</button>
-                    <button id="menu-group-markers" on:click=move |_| super::markers_for_bar(&state, menu.bar, true)>"Markers at SPMD group bounds"</button>
+                    <button id="menu-task-markers" on:click=move |_| super::markers_for_bar(lane, menu.bar, false)>"Markers at task start / end"</button>
+                    <button id="menu-group-markers" on:click=move |_| super::markers_for_bar(lane, menu.bar, true)>"Markers at SPMD group bounds"</button>
                 </div>
             }
         })
@@ -209,10 +205,21 @@ fn ContextMenuView() -> impl IntoView {
 
 #[component]
 fn Details() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let (session, nav, swim) = (Session::get(), Nav::get(), SwimlaneUi::get());
+    // "Show in graph": a task's details, a dataset with a deps.json, not a Chrome trace.
+    let graph_button = move |fields: &[(String, String)]| {
+        let task: TaskId = fields.iter().find(|(k, _)| k == "Task").and_then(|(_, v)| v.parse().ok())?;
+        let dataset = nav.datasets.with_untracked(|d| d.first().copied());
+        if !has_file(session, dataset, FileRole::Deps) || super::trace::is_trace_mode(nav) {
+            return None;
+        }
+        Some(view! {
+            <button data-testid="swim-show-in-graph" on:click=move |_| nav.show_with(ViewKind::TaskGraph, super::graph_focus(task))>"Show in graph"</button>
+        })
+    };
     move || {
-        if let Some(d) = state.swim.details.get() {
-            let graph_button = crate::views::dep_graph::show_in_graph_button(&state, &d.fields);
+        if let Some(d) = swim.details.get() {
+            let graph_button = graph_button(&d.fields);
             // The page's preview has its own title class, so `.details-title` always means
             // the worker's full details.
             let title_class = if d.complete { "details-title" } else { "details-title-preview" };
@@ -241,9 +248,9 @@ fn Details() -> impl IntoView {
 }
 
 #[component]
-fn SidePanels() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let swim = state.swim;
+fn SidePanels(lane: Lane) -> impl IntoView {
+    let nav = Nav::get();
+    let swim = lane.ui;
     view! {
         <div class="swimlane-side">
             <div id="swimlane-measure" class="measure"></div>
@@ -255,24 +262,24 @@ fn SidePanels() -> impl IntoView {
                         let label = format!("{} @ {:.3} µs", h.label, h.start_us);
                         view! { <div class="search-hit" data-track=bar.track.to_string() data-index=bar.index.to_string() class:current=current == Some(i) on:click=move |_| {
                             swim.search.update(|s| s.current = Some(i));
-                            jump_to(bar);
+                            lane.jump_to(bar);
                         }>{label}</div> }
                     }).collect_view()
                 })}
             </div>
             <ul id="markers" class="markers">
-                {move || swim.markers.get().into_iter().map(|m| {
+                {move || nav.markers.get().into_iter().map(|m| {
                     let id = m.id;
                     let color = m.color;
                     view! {
                         <li class="marker" data-t-us=format!("{:.3}", m.t_us)>
                             <input class="marker-label" prop:value=m.label.clone()
-                                on:change=move |ev| markers::edit(&state, id, Some(input_value(&ev)), None)/>
-                            <select class="marker-color" on:change=move |ev| markers::edit(&state, id, None, input_value(&ev).parse().ok())>
+                                on:change=move |ev| markers::edit(nav, id, Some(input_value(&ev)), None)/>
+                            <select class="marker-color" on:change=move |ev| markers::edit(nav, id, None, input_value(&ev).parse().ok())>
                                 {MARKER_COLORS.iter().enumerate().map(|(i, (name, _))| view! { <option value=i.to_string() selected=i == color>{*name}</option> }).collect_view()}
                             </select>
                             <span class="marker-time">{axis::format_duration_us(m.t_us)}</span>
-                            <button class="marker-delete" on:click=move |_| markers::remove(&state, id)>"✕"</button>
+                            <button class="marker-delete" on:click=move |_| markers::remove(nav, id)>"✕"</button>
                         </li>
                     }
                 }).collect_view()}
@@ -280,7 +287,7 @@ fn SidePanels() -> impl IntoView {
             <div id="range-stats">
                 {move || swim.range_stats.get().map(|rs| {
                     let csv = range_stats_csv(&rs);
-                    let download = move |_| crate::table::download_text("range_statistics.csv", "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
+                    let download = move |_| browser::download_text("range_statistics.csv", "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
                     view! {
                     <p class="hint">{format!("{} → {} ({})", axis::format_duration_us(rs.start_us), axis::format_duration_us(rs.end_us), axis::format_duration_us(rs.end_us - rs.start_us))}
                         " " <button id="range-stats-csv" title="Download these statistics as CSV" on:click=download>"CSV"</button></p>
@@ -309,55 +316,110 @@ fn range_stats_csv(rs: &super::RangeStatsView) -> String {
 }
 
 #[component]
+#[allow(clippy::too_many_lines)] // the view's effects: timeline, mount, focus, window, highlight
 pub fn SwimlaneView() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let (session, nav, ui) = (Session::get(), Nav::get(), SwimlaneUi::get());
+    let lane = ui.new_lane();
     let container = NodeRef::<leptos::html::Div>::new();
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let overlay = NodeRef::<leptos::html::Canvas>::new();
     let tooltip = NodeRef::<leptos::html::Div>::new();
+    // The timeline nav shows (asked for when it changes; kept while other views are shown).
+    let key = Memo::new(move |_| {
+        let datasets = nav.datasets.get();
+        let &first = datasets.first()?;
+        let trace_path = if super::trace::is_trace_mode(nav) {
+            nav.trace_path.get().or_else(|| session.with_row(first, |r| r.info.path.clone()))
+        } else {
+            None
+        };
+        Some(TimelineKey { datasets, trace_path })
+    });
     Effect::new(move |_| {
-        state.swimlane_version.track();
-        let ids = state.swim.timeline_ids.get();
+        if let Some(key) = key.get() {
+            ui.request(key);
+        }
+    });
+    // Mount once the canvases exist; show each timeline of that key that arrives, then nav's focus.
+    Effect::new(move |_| {
+        ui.version.track();
+        let shown = key.get();
         let (Some(div), Some(gl_canvas), Some(text_canvas), Some(tip)) = (container.get(), canvas.get(), overlay.get(), tooltip.get())
         else {
             return;
         };
-        if VIEW.with_borrow(Option::is_none) {
-            mount(&state, &div.into(), &gl_canvas, &text_canvas, tip.into());
+        if !lane.renderer.is_some() {
+            if let Err(message) = mount(ui, lane, &div.into(), &gl_canvas, &text_canvas, tip.into()) {
+                return session.problem(message);
+            }
         }
-        let data = DATA.with_borrow(Clone::clone);
-        let matches = data.as_ref().is_some_and(|d| d.header.dataset_ids == ids);
-        with_view(|r| {
+        let data = shown.and_then(|k| ui.data_of(&k));
+        lane.with(|r| {
             r.resize();
-            r.set_data(if matches { data } else { None });
+            r.set_data(data);
         });
-        redraw();
+        lane.follow(nav.focus.get_untracked());
+        lane.redraw();
+    });
+    // Focus asked by other parts (a table row, "Show in swimlane", a search from elsewhere).
+    Effect::watch(move || nav.focus.get(), move |focus, _, _| lane.follow(focus.clone()), false);
+    // A window asked by other parts (a path tab's interval).
+    Effect::watch(
+        move || nav.window_us.get(),
+        move |window, _, _| {
+            let Some((t0, t1)) = *window else { return };
+            lane.with(|r| {
+                if r.data.is_some() && r.last_reported_window != Some((t0, t1)) {
+                    r.set_window(t0, t1);
+                    r.last_reported_window = Some((t0, t1));
+                }
+            });
+            lane.redraw();
+        },
+        false,
+    );
+    // The highlighted tasks' mask over the shown timeline.
+    Effect::new(move |_| {
+        ui.version.track();
+        let highlight = nav.highlight.get();
+        let built = match (highlight, ui.data()) {
+            (Some(h), Some(d)) => {
+                let (mask, bars) = super::highlight::build(&d, &h);
+                nav.outcome.set(Some(Outcome::Highlighted { tasks: h.tasks.len(), bars }));
+                (bars > 0).then_some(mask)
+            }
+            _ => None,
+        };
+        ui.highlight.with(|h| *h = built);
+        lane.redraw();
     });
     Effect::new(move |_| {
-        state.swim.settings.track();
-        state.swim.markers.track();
-        state.swim.measure.track();
-        redraw();
+        nav.swimlane.track();
+        nav.markers.track();
+        ui.measure.track();
+        lane.redraw();
     });
-    on_cleanup(unmount);
+    let _ = leptos_use_resize_observer::use_resize_observer(container, move |_, _| {
+        lane.with(SwimlaneRenderer::resize);
+        lane.redraw();
+    });
+    on_cleanup(move || ui.unmounted(lane.id));
+    let trace_mode = move || super::trace::is_trace_mode(nav);
     view! {
-        <div class="swimlane-with-panel">
         <div class="swimlane-page">
-            <Toolbar/>
+            <Toolbar lane=lane/>
             <Legend/>
             <div id="swimlane" class="swimlane" tabindex="0" node_ref=container>
                 <canvas id="swimlane-gl" class="gl-layer" node_ref=canvas></canvas>
                 <canvas class="text-layer" node_ref=overlay></canvas>
                 <div class="tooltip" node_ref=tooltip></div>
-                <ContextMenuView/>
+                <ContextMenuView lane=lane/>
             </div>
             <div class="swimlane-bottom">
                 <div id="task-details" class="details-panel"><Details/></div>
-                <SidePanels/>
+                <SidePanels lane=lane/>
             </div>
         </div>
-        <Show when=move || !super::trace::is_trace_mode(&state)><super::panel::PerfPanel/></Show>
-        <super::trace::TraceStatsPanel/>
-        </div>
+        <Show when=trace_mode><super::trace::TraceStatsPanel/></Show>
     }
 }

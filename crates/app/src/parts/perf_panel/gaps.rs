@@ -15,10 +15,8 @@ use pypto_protocol::perf::{GapRow, PerfPathsData};
 use pypto_protocol::TimelineView;
 use wasm_bindgen::JsCast;
 
-use super::paths::{
-    check_threshold, count_cell, current_paths, draw_markers, esc_restores, raw_id_cell, select_in, show_interval, task_cell,
-};
-use crate::state::AppState;
+use super::paths::{check_threshold, count_cell, draw_markers, esc_restores, raw_id_cell, show_interval, task_cell};
+use super::Panel;
 use crate::table::{Cell, Column, DataTable, TableData};
 
 fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) -> TableData {
@@ -58,17 +56,17 @@ fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) ->
 }
 
 /// "Draw Preceding Gap": markers at the blocker's release and at the task's start.
-pub fn draw_gap(state: &AppState, r: &GapRow) {
-    select_in(state, r.task_id, TimelineView::Worker);
+pub fn draw_gap(panel: Panel, r: &GapRow) {
+    panel.select_in(r.task_id, TimelineView::Worker);
     let label = r.task_id;
     let from = match r.blocker_task_id {
         Some(b) => format!("gap start: {b} releases {label}"),
         None => format!("gap start: capture start (before {label})"),
     };
     let to = format!("gap end: {label} starts (Δ {:.3} µs, {})", r.gap_us, r.cause);
-    draw_markers(state, &[(r.gap_start_us, from), (r.gap_end_us, to)]);
-    show_interval(r.gap_start_us, r.end_us);
-    state.perf.status.set(format!("drew the gap before {label}: {:.3} µs", r.gap_us));
+    draw_markers(panel, &[(r.gap_start_us, from), (r.gap_end_us, to)]);
+    show_interval(panel, r.gap_start_us, r.end_us);
+    panel.status.set(format!("drew the gap before {label}: {:.3} µs", r.gap_us));
 }
 
 /// The row index of a right-clicked table row (`data-row` of the closest row element).
@@ -80,14 +78,21 @@ pub fn row_of_event(ev: &web_sys::MouseEvent) -> Option<usize> {
 
 #[component]
 pub fn GapsTab() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    esc_restores(&state);
-    let data = current_paths();
-    let paths = state.paths;
+    let panel = Panel::get();
+    esc_restores(panel);
+    let data = panel.paths();
     let selected = RwSignal::new(None::<usize>);
     let check = Memo::new(move |_| {
-        let id = state.selected.get()?;
-        paths.threshold.get().filter(|c| c.dataset_id == id)
+        let id = panel.nav.dataset()?;
+        panel.threshold.get().filter(|c| c.dataset_id == id)
+    });
+    // The tables arrived (or another dataset's): colour the gaps with the threshold as typed.
+    Effect::new(move |_| {
+        if data.with(Option::is_some) {
+            if let Some(id) = panel.nav.dataset() {
+                check_threshold(panel, id, &panel.threshold_text.get_untracked());
+            }
+        }
     });
     let rows = Memo::new(move |_| data.with(|d| d.as_ref().map(Arc::clone)));
     let table = Signal::derive(move || {
@@ -98,19 +103,19 @@ pub fn GapsTab() -> impl IntoView {
     let pick = move |i: usize| {
         selected.set(Some(i));
         if let Some(r) = row_at(i) {
-            select_in(&state, r.task_id, TimelineView::Worker);
+            panel.select_in(r.task_id, TimelineView::Worker);
         }
     };
     let draw = move |i: usize| {
         selected.set(Some(i));
         if let Some(r) = row_at(i) {
-            draw_gap(&state, &r);
+            draw_gap(panel, &r);
         }
     };
     let on_input = move |ev: web_sys::Event| {
         let text = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default();
-        if let Some(id) = state.selected.get_untracked() {
-            check_threshold(&state, id, &text);
+        if let Some(id) = panel.nav.datasets.with_untracked(|d| d.first().copied()) {
+            check_threshold(panel, id, &text);
         }
     };
     let note = move || {
@@ -131,7 +136,7 @@ pub fn GapsTab() -> impl IntoView {
             <div class="gap-controls">
                 <label>"Gap threshold (µs) "
                     <input data-testid="gap-threshold" class="gap-threshold" type="text" inputmode="decimal"
-                        prop:value=move || paths.threshold_text.get() on:input=on_input/>
+                        prop:value=move || panel.threshold_text.get() on:input=on_input/>
                 </label>
                 <span class="hint" data-testid="gap-above" data-count=move || above_count().to_string()>
                     {move || format!(" {} gaps above", above_count())}</span>

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use pypto_render::axis;
 
-use super::current_data;
+use super::Panel;
 
 /// One labelled value.
 fn stat(key: &'static str, label: &'static str, value: Option<f64>, text: String, tip: &'static str) -> impl IntoView {
@@ -24,12 +24,12 @@ fn us(v: f64) -> String {
 
 #[component]
 pub fn OverviewTab() -> impl IntoView {
-    let data = current_data();
+    let data = Panel::get().data();
     move || {
         let Some(d) = data.get() else {
             return view! { <p class="hint">"Computing the overview…"</p> }.into_any();
         };
-        let o = d.overview;
+        let o = d.overview.clone();
         let span = o.last_end_us - o.first_start_us;
         let pct = |v: Option<f64>| v.map_or_else(|| "— (needs level ≥ 2)".to_string(), |p| format!("{p:.2} %"));
         view! {

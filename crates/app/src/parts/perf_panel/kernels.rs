@@ -3,38 +3,11 @@
 //! setup excluded), both in the data table. A row runs the swimlane search for its function.
 
 use leptos::prelude::*;
-use pypto_protocol::perf::{FunctionPerfRow, KernelStatsRow};
+use pypto_protocol::perf::KernelStatsRow;
 
-use super::{current_data, search_function};
-use crate::state::AppState;
+use super::Panel;
+use crate::analyses::function_perf_table;
 use crate::table::{Cell, Column, DataTable, TableData};
-
-/// The extension's per-function table (also the Function Performance view's).
-pub fn function_perf_table(rows: &[FunctionPerfRow]) -> TableData {
-    TableData {
-        columns: vec![
-            Column::num("func_id", "Func ID", 76.0),
-            Column::text("name", "Function Name", 180.0),
-            Column::num("count", "Count", 70.0),
-            Column::num("max_us", "Max Duration (µs)", 150.0).tip("longest start→end, setup excluded"),
-            Column::num("min_us", "Min Duration (µs)", 150.0).tip("shortest start→end, setup excluded"),
-            Column::num("avg_us", "Avg Duration (µs)", 150.0).tip("mean start→end, setup excluded"),
-        ],
-        rows: rows
-            .iter()
-            .map(|r| {
-                vec![
-                    Cell::int(r.func_id),
-                    Cell::text(r.name.clone()),
-                    Cell::count(r.count),
-                    Cell::num(r.max_duration_us, 3),
-                    Cell::num(r.min_duration_us, 3),
-                    Cell::num(r.avg_duration_us, 3),
-                ]
-            })
-            .collect(),
-    }
-}
 
 /// The converter's per-function table.
 pub fn converter_table(rows: &[KernelStatsRow]) -> TableData {
@@ -79,8 +52,8 @@ pub fn converter_table(rows: &[KernelStatsRow]) -> TableData {
 
 #[component]
 pub fn KernelsTab() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let data = current_data();
+    let panel = Panel::get();
+    let data = panel.data();
     let converter = Signal::derive(move || data.with(|d| d.as_ref().map(|d| converter_table(&d.kernel_stats)).unwrap_or_default()));
     let perf = Signal::derive(move || data.with(|d| d.as_ref().map(|d| function_perf_table(&d.function_perf)).unwrap_or_default()));
     let name_of = move |table: Signal<TableData>, row: usize| {
@@ -99,12 +72,12 @@ pub fn KernelsTab() -> impl IntoView {
             <p class="hint">"Click a row to search its function in the swimlane."</p>
             <div class="perf-table-slot">
                 <DataTable data=perf testid="kernel-perf" csv_name="kernel_statistics" title="Kernel statistics (setup excluded)"
-                    on_row_click=Callback::new(move |r| if let Some(n) = name_of(perf, r) { search_function(&state, &n) })/>
+                    on_row_click=Callback::new(move |r| if let Some(n) = name_of(perf, r) { panel.search_function(&n) })/>
             </div>
             <div class="perf-table-slot">
                 <DataTable data=converter testid="kernel-converter" csv_name="task_statistics_by_function"
                     title="Task statistics by function (converter)"
-                    on_row_click=Callback::new(move |r| if let Some(n) = name_of(converter, r) { search_function(&state, &n) })/>
+                    on_row_click=Callback::new(move |r| if let Some(n) = name_of(converter, r) { panel.search_function(&n) })/>
             </div>
             <p class="hint" data-testid="kernel-totals">{totals}</p>
         </div>

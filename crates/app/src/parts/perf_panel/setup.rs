@@ -5,8 +5,7 @@
 use leptos::prelude::*;
 use pypto_protocol::perf::SetupRow;
 
-use super::{current_data, select_task};
-use crate::state::AppState;
+use super::Panel;
 use crate::table::{Cell, Column, DataTable, TableData};
 
 /// Ratio above which a row's ratio cell is coloured (setup dominates the kernel).
@@ -45,15 +44,15 @@ fn setup_table(rows: &[SetupRow]) -> TableData {
 
 #[component]
 pub fn SetupTab() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let data = current_data();
+    let panel = Panel::get();
+    let data = panel.data();
     let longest_rows = Memo::new(move |_| data.with(|d| d.as_ref().map(|d| d.longest_setup.clone()).unwrap_or_default()));
     let ratio_rows = Memo::new(move |_| data.with(|d| d.as_ref().map(|d| d.largest_setup_ratio.clone()).unwrap_or_default()));
     let longest = Signal::derive(move || longest_rows.with(|r| setup_table(r)));
     let ratio = Signal::derive(move || ratio_rows.with(|r| setup_table(r)));
     let pick = move |rows: Memo<Vec<SetupRow>>, r: usize| {
-        if let Some((id, core)) = rows.with_untracked(|rows| rows.get(r).map(|x| (x.task_id.raw(), x.core_id))) {
-            select_task(&state, id, Some(core));
+        if let Some((task, core)) = rows.with_untracked(|rows| rows.get(r).map(|x| (x.task_id, x.core_id))) {
+            panel.select_task(task, Some(core));
         }
     };
     let note = move || {

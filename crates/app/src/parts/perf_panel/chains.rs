@@ -13,10 +13,9 @@ use leptos::prelude::*;
 use pypto_protocol::perf::{ChainRow, PerfPathsData};
 use pypto_protocol::TimelineView;
 
-use super::paths::{count_cell, current_paths, esc_restores, fmt_us, select_in, show_interval};
-use crate::state::AppState;
+use super::paths::{count_cell, esc_restores, fmt_us, show_interval};
+use super::Panel;
 use crate::table::{Cell, Column, DataTable, TableData};
-use crate::views::swimlane::highlight;
 
 /// Task labels listed in the table's "Tasks" cell.
 const LISTED_TASKS: usize = 12;
@@ -58,39 +57,32 @@ fn chains_table(rows: &[ChainRow]) -> TableData {
 }
 
 /// Highlights chain `i` (its tasks' bars in every view of the dataset), selects its head in
-/// the Worker View and shows its span.
-pub fn highlight_chain(state: &AppState, i: usize, c: &ChainRow) -> usize {
-    let Some(dataset_id) = state.selected.get_untracked() else { return 0 };
-    let ids: Vec<u64> = c.task_ids.iter().map(|t| t.raw()).collect();
+/// the Worker View and shows its span; the status says how many bars it lit once the swimlane
+/// did it.
+pub fn highlight_chain(panel: Panel, i: usize, c: &ChainRow) {
+    let Some(dataset_id) = panel.nav.datasets.with_untracked(|d| d.first().copied()) else { return };
     if let Some(&head) = c.task_ids.first() {
-        select_in(state, head, TimelineView::Worker);
+        panel.select_in(head, TimelineView::Worker);
     }
-    let bars = highlight::set(&ids, dataset_id, None);
-    state.paths.chain.set((bars > 0).then_some(i));
+    panel.highlight(i, dataset_id, c.task_ids.clone());
     if let (Some(s), Some(e)) = (c.start_us, c.end_us) {
-        show_interval(s, e);
+        show_interval(panel, s, e);
     }
-    state.perf.status.set(if bars > 0 {
-        format!("chain #{i}: {} tasks highlighted ({bars} bars), the rest dimmed — Esc restores", c.task_ids.len())
-    } else {
-        format!("chain #{i}: none of its tasks has a bar in the swimlane")
-    });
-    bars
 }
 
 #[component]
 pub fn ChainsTab() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    esc_restores(&state);
-    let data = current_paths();
-    let bars = RwSignal::new(0usize);
+    let panel = Panel::get();
+    esc_restores(panel);
+    let data = panel.paths();
+    let bars = panel.chain_bars;
     let rows = Memo::new(move |_| data.with(|d| d.as_ref().map(Arc::clone)));
     let table = Signal::derive(move || {
         rows.with(|d: &Option<Arc<PerfPathsData>>| d.as_ref().and_then(|d| d.chains.as_ref()).map(|r| chains_table(r)).unwrap_or_default())
     });
     let pick = move |i: usize| {
         if let Some(c) = rows.with_untracked(|d| d.as_ref().and_then(|d| d.chains.as_ref()?.get(i).cloned())) {
-            bars.set(highlight_chain(&state, i, &c));
+            highlight_chain(panel, i, &c);
         }
     };
     let count = move || rows.with(|d| d.as_ref().and_then(|d| d.chains.as_ref()).map(Vec::len));
@@ -113,7 +105,7 @@ pub fn ChainsTab() -> impl IntoView {
             },
         })
     };
-    let chain = state.paths.chain;
+    let chain = panel.chain;
     view! {
         <div class="perf-tables">
             <p class="hint" data-testid="chains-note" data-count=move || count().map_or(String::new(), |c| c.to_string())>{note}</p>

@@ -14,10 +14,10 @@ use leptos::prelude::*;
 use pypto_protocol::perf::{CriticalPathInfo, FamilyShareRow, PerfPathsData, StallShareRow};
 use pypto_protocol::TimelineView;
 
-use super::paths::{count_cell, current_paths, esc_restores, fmt_us, raw_id_cell, select_in, show_path, task_cell};
-use crate::state::AppState;
+use super::paths::{count_cell, esc_restores, fmt_us, raw_id_cell, show_path, task_cell};
+use super::Panel;
+use crate::nav::PathMode;
 use crate::table::{Cell, Column, DataTable, TableData};
-use crate::views::swimlane::PathMode;
 
 fn source_text(kind: &str, p: &CriticalPathInfo) -> String {
     match p.source.as_str() {
@@ -122,11 +122,10 @@ fn summary(d: &PerfPathsData, path: PathMode) -> (String, String, String, String
 
 #[component]
 pub fn CriticalPathTab() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    esc_restores(&state);
-    let data = current_paths();
-    let swim = state.swim;
-    let mode = Memo::new(move |_| swim.settings.with(|s| s.path));
+    let panel = Panel::get();
+    esc_restores(panel);
+    let data = panel.paths();
+    let mode = Memo::new(move |_| panel.nav.swimlane.with(|s| s.path));
     // The path whose tables are shown: the dimmed one, else the observed path.
     let shown = Memo::new(move |_| if mode.get() == PathMode::Static { PathMode::Static } else { PathMode::Observed });
     let task_rows = Memo::new(move |_| {
@@ -139,10 +138,10 @@ pub fn CriticalPathTab() -> impl IntoView {
     let families = Signal::derive(move || data.with(|d| d.as_ref().map(|d| families_table(&d.families)).unwrap_or_default()));
     let pick = move |r: usize| {
         if let Some(id) = task_rows.with_untracked(|p| p.as_ref().and_then(|p| p.tasks.get(r).map(|t| t.task_id))) {
-            select_in(&state, id, TimelineView::Worker);
+            panel.select_in(id, TimelineView::Worker);
         }
     };
-    let choose = move |path: PathMode| show_path(&state, path);
+    let choose = move |path: PathMode| show_path(panel, path);
     let button = move |id: &'static str, title: &'static str, path: PathMode, enabled: Box<dyn Fn() -> bool + Send + Sync>| {
         view! {
             <button data-testid=id class="cp-choose" class:active=move || mode.get() == path disabled=move || !enabled()

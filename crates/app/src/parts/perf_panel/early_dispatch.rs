@@ -14,8 +14,8 @@ use pypto_protocol::perf::{EarlyDispatchRow, PerfPathsData};
 use pypto_protocol::TimelineView;
 
 use super::gaps::row_of_event;
-use super::paths::{count_cell, current_paths, draw_markers, esc_restores, raw_id_cell, select_in, show_interval, task_cell};
-use crate::state::AppState;
+use super::paths::{count_cell, draw_markers, esc_restores, raw_id_cell, show_interval, task_cell};
+use super::Panel;
 use crate::table::{Cell, Column, DataTable, TableData};
 
 fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
@@ -65,26 +65,26 @@ fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
 
 /// "Draw Maximum Lead": markers at the first dispatch and the last predecessor FIN, shown in
 /// the Scheduler View.
-pub fn draw_lead(state: &AppState, r: &EarlyDispatchRow) {
-    select_in(state, r.task_id, TimelineView::Scheduler);
+pub fn draw_lead(panel: Panel, r: &EarlyDispatchRow) {
+    panel.select_in(r.task_id, TimelineView::Scheduler);
     let (Some(a), Some(b)) = (r.lead_start_us, r.lead_end_us) else {
-        state.perf.status.set(format!("{} was not dispatched before its predecessors' last FIN: no lead to draw", r.task_id));
+        panel.status.set(format!("{} was not dispatched before its predecessors' last FIN: no lead to draw", r.task_id));
         return;
     };
     let pred = r.last_pred_task_id.map(|t| t.to_string()).unwrap_or_default();
     draw_markers(
-        state,
+        panel,
         &[(a, format!("lead start: {} dispatched", r.task_id)), (b, format!("lead end: {pred} FIN (lead {:.3} µs)", r.max_lead_us))],
     );
-    show_interval(a, b);
-    state.perf.status.set(format!("drew the lead of {}: {:.3} µs (Scheduler View)", r.task_id, r.max_lead_us));
+    show_interval(panel, a, b);
+    panel.status.set(format!("drew the lead of {}: {:.3} µs (Scheduler View)", r.task_id, r.max_lead_us));
 }
 
 #[component]
 pub fn EarlyDispatchTab() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    esc_restores(&state);
-    let data = current_paths();
+    let panel = Panel::get();
+    esc_restores(panel);
+    let data = panel.paths();
     let selected = RwSignal::new(None::<usize>);
     let rows = Memo::new(move |_| data.with(|d| d.as_ref().map(Arc::clone)));
     let table = Signal::derive(move || {
@@ -96,13 +96,13 @@ pub fn EarlyDispatchTab() -> impl IntoView {
     let pick = move |i: usize| {
         selected.set(Some(i));
         if let Some(r) = row_at(i) {
-            select_in(&state, r.task_id, TimelineView::Scheduler);
+            panel.select_in(r.task_id, TimelineView::Scheduler);
         }
     };
     let draw = move |i: usize| {
         selected.set(Some(i));
         if let Some(r) = row_at(i) {
-            draw_lead(&state, &r);
+            draw_lead(panel, &r);
         }
     };
     let counts = move || {

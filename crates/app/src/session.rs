@@ -1,0 +1,216 @@
+//! The page's `session`: what the worker announced about the opened folder — the worker's
+//! status, whether a load is running and its progress, the datasets discovery found with their
+//! parsed summaries, file errors and other problems, a crash. Every part of the page reads it;
+//! only the worker client writes it ([`Session::announce`]) and the openers reset it
+//! ([`Session::begin_open`]). It knows nothing of views or of what the user looks at (`nav`).
+
+use leptos::prelude::*;
+use pypto_protocol::datasets::{DatasetFile, DatasetInfo, DatasetLoaded, DatasetSummary, Datasets, FileError, LoadFinished, Progress};
+use pypto_protocol::{DatasetKind, Feature, FileRole, FromWorker};
+
+/// Lifecycle of the analysis worker as the page sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkerState {
+    Starting,
+    Ready,
+    /// The worker crashed and was started again.
+    Restarted,
+}
+
+impl WorkerState {
+    /// The `data-state` of `#worker-status` (DOM contract).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkerState::Starting => "starting",
+            WorkerState::Ready => "ready",
+            WorkerState::Restarted => "restarted",
+        }
+    }
+}
+
+/// Whether a folder is being loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadState {
+    Idle,
+    Loading,
+    Done,
+}
+
+impl LoadState {
+    /// The `data-load-state` of `<body>` (DOM contract).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LoadState::Idle => "idle",
+            LoadState::Loading => "loading",
+            LoadState::Done => "done",
+        }
+    }
+}
+
+/// One dataset: what discovery found, and its summary once parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DatasetRow {
+    pub info: DatasetInfo,
+    pub summary: Option<DatasetSummary>,
+}
+
+impl DatasetRow {
+    pub fn id(&self) -> u32 {
+        self.info.dataset_id
+    }
+
+    pub fn kind(&self) -> DatasetKind {
+        self.info.kind
+    }
+
+    /// Its first file of `role`.
+    pub fn file(&self, role: FileRole) -> Option<&DatasetFile> {
+        self.info.files.iter().find(|f| f.role == role)
+    }
+
+    pub fn has_file(&self, role: FileRole) -> bool {
+        self.file(role).is_some()
+    }
+
+    /// Whether discovery says its files enable `feature`.
+    pub fn enables(&self, feature: Feature) -> bool {
+        self.info.views.contains(&feature)
+    }
+
+    /// Parsed chip swimlane records (a chip timeline can be shown).
+    pub fn has_records(&self) -> bool {
+        self.summary.as_ref().is_some_and(|s| s.records.is_some())
+    }
+
+    /// A parsed serving STRACE trace.
+    pub fn has_trace(&self) -> bool {
+        self.summary.as_ref().is_some_and(|s| s.trace.is_some())
+    }
+
+    /// Its path as the sidebar titles it.
+    pub fn title(&self) -> String {
+        if self.info.path.is_empty() {
+            "(opened folder)".to_owned()
+        } else {
+            self.info.path.clone()
+        }
+    }
+}
+
+/// The session's reactive state: small values and lists, `Copy` handles.
+#[derive(Clone, Copy)]
+pub struct Session {
+    pub worker: RwSignal<WorkerState>,
+    pub load: RwSignal<LoadState>,
+    /// What was opened (folder name or URL).
+    pub source_label: RwSignal<String>,
+    pub datasets: RwSignal<Vec<DatasetRow>>,
+    pub ignored_files: RwSignal<u64>,
+    /// File errors of all datasets (path, line, column, message).
+    pub file_errors: RwSignal<Vec<FileError>>,
+    /// Problems not tied to a file (manifest fetch failed, a request the worker refused).
+    pub errors: RwSignal<Vec<String>>,
+    /// Why the worker crashed, until the user reloads the data.
+    pub crash: RwSignal<Option<String>>,
+    /// What the worker is reading or laying out, in words.
+    pub progress: RwSignal<Option<String>>,
+    pub load_elapsed_ms: RwSignal<Option<f64>>,
+    /// Bumped by every open: parts drop what they hold of the previous folder.
+    pub generation: RwSignal<u64>,
+}
+
+impl Session {
+    pub fn new() -> Self {
+        Self {
+            worker: RwSignal::new(WorkerState::Starting),
+            load: RwSignal::new(LoadState::Idle),
+            source_label: RwSignal::new(String::new()),
+            datasets: RwSignal::new(Vec::new()),
+            ignored_files: RwSignal::new(0),
+            file_errors: RwSignal::new(Vec::new()),
+            errors: RwSignal::new(Vec::new()),
+            crash: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            load_elapsed_ms: RwSignal::new(None),
+            generation: RwSignal::new(0),
+        }
+    }
+
+    /// The session of the page (provided by `App`).
+    pub fn get() -> Self {
+        expect_context::<Self>()
+    }
+
+    /// Forgets the previous folder before `label` loads.
+    pub fn begin_open(&self, label: &str) {
+        self.generation.update(|g| *g += 1);
+        self.load.set(LoadState::Loading);
+        self.source_label.set(label.to_owned());
+        self.datasets.set(Vec::new());
+        self.file_errors.set(Vec::new());
+        self.errors.set(Vec::new());
+        self.progress.set(None);
+        self.load_elapsed_ms.set(None);
+    }
+
+    /// Takes a message nobody asked for (the worker's announcements). Returns it back when it
+    /// is not an announcement.
+    pub fn announce(&self, msg: FromWorker) -> Option<FromWorker> {
+        match msg {
+            FromWorker::Progress(p) => self.progress.set(Some(progress_text(&p))),
+            FromWorker::Datasets(Datasets { source_label, datasets, ignored_files }) => {
+                self.source_label.set(source_label);
+                self.ignored_files.set(ignored_files);
+                self.datasets.set(datasets.into_iter().map(|info| DatasetRow { info, summary: None }).collect());
+            }
+            FromWorker::DatasetLoaded(DatasetLoaded { dataset_id, summary }) => {
+                self.file_errors.update(|errors| errors.extend(summary.errors.iter().cloned()));
+                self.datasets.update(|rows| {
+                    if let Some(row) = rows.iter_mut().find(|r| r.id() == dataset_id) {
+                        row.summary = Some(summary);
+                    }
+                });
+            }
+            FromWorker::LoadFinished(LoadFinished { elapsed_ms }) => {
+                self.progress.set(None);
+                self.load_elapsed_ms.set(Some(elapsed_ms));
+                self.load.set(LoadState::Done);
+            }
+            FromWorker::Error { message } => self.problem(message),
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// Records a problem not tied to a file (shown in the sidebar).
+    pub fn problem(&self, message: String) {
+        self.progress.set(None);
+        self.errors.update(|e| e.push(message));
+    }
+
+    /// The row of dataset `id` (tracked).
+    pub fn row(&self, id: u32) -> Option<DatasetRow> {
+        self.datasets.with(|rows| rows.iter().find(|r| r.id() == id).cloned())
+    }
+
+    /// Reads the row of dataset `id` without cloning it (untracked).
+    pub fn with_row<T>(&self, id: u32, f: impl FnOnce(&DatasetRow) -> T) -> Option<T> {
+        self.datasets.with_untracked(|rows| rows.iter().find(|r| r.id() == id).map(f))
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `reading deps.json: 40%`, or a layout step's `laying out the graph: order (3/8)`.
+fn progress_text(p: &Progress) -> String {
+    if p.path.starts_with("laying out") {
+        format!("{} ({}/{})", p.path, p.done_bytes, p.total_bytes)
+    } else {
+        let percent = if p.total_bytes == 0 { 100.0 } else { p.done_bytes as f64 * 100.0 / p.total_bytes as f64 };
+        format!("reading {}: {percent:.0}%", p.path)
+    }
+}
