@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn parses_what_it_displays_and_decimal_ids() {
-        for raw in [0u64, 5, 4_294_967_298, (3u64 << 32) | 4_000_000_000, (255u64 << 32) | u64::from(u32::MAX)] {
+        for raw in [0u64, 5, 4_294_967_298, (3u64 << 32) | 0xEE6B_2800, (255u64 << 32) | u64::from(u32::MAX)] {
             let id = TaskId(raw);
             assert_eq!(id.to_string().parse::<TaskId>(), Ok(id), "{id}");
             assert_eq!(raw.to_string().parse::<TaskId>(), Ok(id));
