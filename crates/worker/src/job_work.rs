@@ -3,16 +3,16 @@
 //! one or more datasets, a Perfetto export, the Performance Analysis path tables. Each runs in
 //! a job's own wasm instance, so what it peaks at is given back when the job ends.
 
-use pypto_analysis::perf_panel::paths;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::timeline::{self, TimelineBuilder};
 use pypto_formats::{cpm, name_map};
-use pypto_protocol::datasets::{DatasetSummary, DepsSummary, RecordsSummary};
+use pypto_protocol::datasets::DatasetSummary;
+use pypto_replies::datasets::{self, file_error};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
 use crate::jobs::{FromJob, LoadedRuntime, RuntimeInputs};
-use crate::session::{bench_log, file_error, now_ms, parse_deps, parse_records, read_entry};
+use crate::session::{bench_log, now_ms, parse_deps, parse_records, read_entry};
 
 /// Reads and analyses one runtime dataset: its summary (file errors included) and the model.
 /// Local files (`File`s) of deps.json and the records are read at the same time, so the waits
@@ -49,12 +49,7 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
     if let Some((path, parsed)) = deps_read {
         match parsed {
             Ok(parsed) => {
-                summary.deps = Some(DepsSummary {
-                    path,
-                    tasks: parsed.task_count() as u64,
-                    edges: parsed.edge_count() as u64,
-                    tensors: parsed.tensor_count() as u64,
-                });
+                summary.deps = Some(datasets::deps_summary(path, &parsed));
                 deps_lean = !parsed.task_offsets.is_empty();
                 deps_model = Some(parsed);
             }
@@ -87,20 +82,7 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
                 };
                 let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
                 bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
-                summary.records = Some(RecordsSummary {
-                    path,
-                    level: facts.level,
-                    format: facts.format.clone(),
-                    clock_freq_hz: facts.clock_freq_hz,
-                    num_cores: facts.num_cores,
-                    task_count: facts.task_count as u64,
-                    aicore_rows: facts.aicore_rows as u64,
-                    first_start_us: facts.first_start_us,
-                    last_end_us: facts.last_end_us,
-                    span_us: facts.span_us,
-                    scheduler_threads: facts.scheduler_threads as u32,
-                    warnings: facts.warnings.clone(),
-                });
+                summary.records = Some(datasets::records_summary(path, &facts));
                 state.model = Some(built);
             }
             Err(err) => summary.errors.push(file_error(err)),
@@ -169,7 +151,7 @@ pub(crate) async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) ->
     }
     let (mut t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), &model)]);
     drop(model);
-    let header = crate::timelines::header(0, &[inputs.dataset_id], &t);
+    let header = pypto_replies::timeline::header(0, &[inputs.dataset_id], &t);
     let columns = js_sys::Object::new();
     set(&columns, "timeline", &timeline_columns);
     t.compact_for_queries();
@@ -210,7 +192,7 @@ pub(crate) async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u3
         }
     }
     let mut t = builder.finish();
-    let header = crate::timelines::header(0, dataset_ids, &t);
+    let header = pypto_replies::timeline::header(0, dataset_ids, &t);
     let columns = js_sys::Object::new();
     set(&columns, "timeline", &sink.into_columns(&t.track_offsets, &t.name_index).into_object());
     t.compact_for_queries();
@@ -287,12 +269,9 @@ pub(crate) async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> 
             return (FromJob::Failed { message: format!("could not read the swimlane records again{why}") }, js_sys::Object::new());
         }
     };
-    let prep = paths::prepare(&records, deps.as_ref(), names.as_ref(), &cpm_inputs);
-    drop(deps);
-    let joined = pypto_analysis::tasks::join(&records);
-    let tables = prep.finish(&joined, &records);
+    let tables = pypto_replies::perf_paths::path_tables(&records, deps, names.as_ref(), &cpm_inputs);
     let gap_us = tables.gap_blocker.gap_us.clone();
-    let data = crate::perf_paths::to_protocol(inputs.dataset_id, tables);
+    let data = pypto_replies::perf_paths::to_protocol(inputs.dataset_id, tables);
     let columns = js_sys::Object::new();
     if let Err(message) = put_encoded(&columns, "tables", &PathResult { data, gap_us }) {
         return (FromJob::Failed { message }, js_sys::Object::new());

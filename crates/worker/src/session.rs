@@ -6,11 +6,10 @@ use std::collections::HashMap;
 
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_formats::discovery;
-use pypto_formats::{deps, manifest, name_map, passes_dump, records, FormatError};
-use pypto_protocol::datasets::{
-    DatasetFile, DatasetInfo, DatasetLoaded, DatasetSummary, Datasets, EntryMeta, FileError, LoadFinished, PassDumpSummary, Progress,
-};
+use pypto_formats::{deps, manifest, name_map, records, FormatError};
+use pypto_protocol::datasets::{DatasetLoaded, DatasetSummary, Datasets, EntryMeta, FileError, LoadFinished, Progress};
 use pypto_protocol::FromWorker;
+use pypto_replies::datasets::{self, read_error};
 use wasm_bindgen::JsValue;
 
 use crate::reading;
@@ -51,14 +50,6 @@ thread_local! {
 
 pub(crate) fn now_ms() -> f64 {
     js_sys::Date::now()
-}
-
-pub(crate) fn file_error(err: FormatError) -> FileError {
-    FileError { path: err.path, line: err.line, column: err.column, message: err.message }
-}
-
-fn read_error(path: &str, message: &str) -> FileError {
-    FileError { path: path.to_string(), line: 0, column: 0, message: format!("could not read the file: {message}") }
 }
 
 pub(crate) async fn open_url(url: String) {
@@ -109,27 +100,7 @@ pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, 
     crate::memory_map::reset();
     let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
     let found = discovery::discover(&listing);
-    let infos: Vec<DatasetInfo> = found
-        .datasets
-        .iter()
-        .enumerate()
-        .map(|(i, d)| DatasetInfo {
-            dataset_id: i as u32,
-            kind: d.kind,
-            path: d.path.clone(),
-            group: d.group.clone(),
-            files: d
-                .files
-                .iter()
-                .filter_map(|f| {
-                    entries.get(f.entry_index).map(|e| DatasetFile { role: f.role, path: e.path.clone(), size_bytes: e.size_bytes })
-                })
-                .collect(),
-            views: d.views.clone(),
-            missing: d.missing.clone(),
-            notes: d.notes.clone(),
-        })
-        .collect();
+    let infos = datasets::dataset_infos(&found, &entries);
     transport::post(&FromWorker::Datasets(Datasets { source_label, datasets: infos, ignored_files: found.ignored_files }), None);
 
     let mut prebuilt_one = false;
@@ -149,7 +120,7 @@ pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, 
             discovery::DatasetKind::PassDump => {
                 crate::passes::remember(dataset_id, dataset, &entries, &sources);
                 crate::memory_map::remember(dataset_id, dataset, &entries, &sources);
-                pass_dump_summary(dataset, &entries)
+                datasets::pass_dump_summary(dataset, &entries)
             }
             discovery::DatasetKind::ServingStrace => crate::traces::load_strace(&dataset.path).await,
         };
@@ -159,20 +130,6 @@ pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, 
         transport::post(&FromWorker::DatasetLoaded(DatasetLoaded { dataset_id, summary }), None);
     }
     transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: now_ms() - started_ms }), None);
-}
-
-fn pass_dump_summary(dataset: &discovery::Dataset, entries: &[EntryMeta]) -> DatasetSummary {
-    let prefix = if dataset.path.is_empty() { String::new() } else { format!("{}/", dataset.path) };
-    let names: Vec<&str> = entries.iter().filter_map(|e| e.path.strip_prefix(&prefix)).filter(|rest| !rest.contains('/')).collect();
-    let listing = passes_dump::validate(&names);
-    DatasetSummary {
-        pass_dump: Some(PassDumpSummary {
-            pass_count: listing.snapshots.len() as u32,
-            has_frontend: listing.has_frontend,
-            problems: listing.problems,
-        }),
-        ..DatasetSummary::default()
-    }
 }
 
 /// Reads the entry at `entry_index`, or records why it could not be read.

@@ -6,12 +6,13 @@
 
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::timeline::{self, RenderColumns, Timeline};
-use pypto_analysis::timeline_query::{self as query, BarAt, DetailFile};
+use pypto_analysis::timeline_query::DetailFile;
 use pypto_formats::packed::PackedU32;
 use pypto_protocol::timeline::{
-    AbsentView, Arrow, BarDetails, BarDetailsRequest, BarRef, Dependencies, DependenciesRequest, ExportTraceRequest, LegendEntry,
-    SearchHit, SearchRequest, SearchResults, TimelineHeader, TimelineRequest, TraceExport, TrackGroupInfo, TrackInfo,
+    BarDetailsRequest, Dependencies, DependenciesRequest, ExportTraceRequest, SearchRequest, SearchResults, TimelineHeader,
+    TimelineRequest, TraceExport,
 };
+use pypto_replies::timeline as replies;
 
 use crate::session::SESSION;
 use crate::transport::{Columns, Reply};
@@ -20,40 +21,6 @@ use crate::transport::{Columns, Reply};
 pub(crate) struct StoredTimeline {
     dataset_ids: Vec<u32>,
     timeline: Timeline,
-}
-
-pub(crate) fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHeader {
-    let ds = |d: u32| dataset_ids.get(d as usize).copied().unwrap_or(0);
-    TimelineHeader {
-        timeline_id,
-        dataset_ids: dataset_ids.to_vec(),
-        groups: t
-            .groups
-            .iter()
-            .map(|g| TrackGroupInfo { label: g.label.clone(), view: g.view, dataset_id: ds(g.dataset), tracks: g.tracks.clone() })
-            .collect(),
-        tracks: t
-            .tracks
-            .iter()
-            .map(|x| TrackInfo {
-                label: x.label.clone(),
-                view: x.view,
-                group: x.group,
-                rows: x.rows,
-                core_type: x.core_type.map(|c| c.as_str().to_ascii_uppercase()),
-            })
-            .collect(),
-        names: t.names.clone(),
-        legend: t.legend.iter().map(|(k, n, b)| LegendEntry { color_key: *k, name: n.clone(), bars: *b }).collect(),
-        absent: t.absent.iter().map(|a| AbsentView { view: a.view, dataset_id: ds(a.dataset), reason: a.reason.clone() }).collect(),
-        bar_count: t.bar_count() as u64,
-        first_start_us: t.first_start_us,
-        last_end_us: t.last_end_us,
-        has_static_path: t.has_static_path,
-        has_observed_path: t.has_observed_path,
-        path_source: t.path_source.clone(),
-        warnings: t.warnings.clone(),
-    }
 }
 
 /// The typed arrays the page draws a timeline from (chip swimlane and Chrome traces alike):
@@ -285,14 +252,6 @@ fn with_timeline<R>(timeline_id: u32, f: impl FnOnce(&Timeline, &[&RuntimeModel]
         .ok_or_else(|| format!("timeline {timeline_id} is not built (request Timeline first)"))
 }
 
-fn at(bar: BarRef) -> BarAt {
-    BarAt { track: bar.track, index: bar.index }
-}
-
-fn bar_ref(bar: BarAt) -> BarRef {
-    BarRef { track: bar.track, index: bar.index }
-}
-
 /// `ToWorker::BarDetails`. Some details live in the files, not in memory: a task's tensor
 /// arguments (deps.json read lean) and a scheduler phase's record (detached phases). Those
 /// bytes are read without blocking (`reading::read_range`: a slice of the `File`, or a `Range`
@@ -319,25 +278,17 @@ pub(crate) fn bar_details(request: &BarDetailsRequest, reply: Reply<BarDetailsRe
         }
         None
     };
-    let details = match with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &note)) {
-        Ok(details) => details,
-        Err(message) => return reply.fail(message),
-    };
-    let Some((title, mut fields, group)) = details else {
-        return reply.fail(format!("no bar at track {}, index {}", bar.track, bar.index));
+    let mut details = match with_timeline(timeline_id, |t, m| replies::bar_details(timeline_id, bar, t, m, &note)) {
+        Ok(Ok(details)) => details,
+        Ok(Err(message)) | Err(message) => return reply.fail(message),
     };
     let wanted = wanted.into_inner();
-    let group: Vec<BarRef> = group.into_iter().map(bar_ref).collect();
     if wanted.is_empty() {
-        return reply.send(BarDetails { timeline_id, bar, title, fields, group });
+        return reply.send(details);
     }
     if !wanted.iter().any(|w| w.1 == DetailFile::Records) {
-        for f in &mut fields {
-            if f.0 == "Arguments" && f.1 == query::NOT_READ {
-                "reading the task's arguments from deps.json…".clone_into(&mut f.1);
-            }
-        }
-        reply.partial(BarDetails { timeline_id, bar, title, fields, group: group.clone() });
+        replies::mark_arguments_being_read(&mut details);
+        reply.partial(details);
     }
     let generation = SESSION.with_borrow(|s| s.generation);
     let reads: Vec<_> = wanted.iter().map(|&(d, f, o, l)| ((d, f, o, l), source_of(d, f))).collect();
@@ -354,9 +305,8 @@ pub(crate) fn bar_details(request: &BarDetailsRequest, reply: Reply<BarDetailsRe
             return;
         }
         let read = |d: usize, f: DetailFile, o: u64, l: u32| got.iter().find(|(k, _)| *k == (d, f, o, l)).and_then(|(_, b)| b.clone());
-        match with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read)) {
-            Ok(Some((title, fields, _))) => reply.send(BarDetails { timeline_id, bar, title, fields, group }),
-            Ok(None) => reply.fail(format!("no bar at track {}, index {}", bar.track, bar.index)),
+        match with_timeline(timeline_id, |t, m| replies::bar_details(timeline_id, bar, t, m, &read)) {
+            Ok(result) => reply.answer(result),
             Err(message) => reply.fail(message),
         }
     });
@@ -364,16 +314,12 @@ pub(crate) fn bar_details(request: &BarDetailsRequest, reply: Reply<BarDetailsRe
 
 /// `ToWorker::Dependencies`.
 pub(crate) fn dependencies(r: &DependenciesRequest) -> Result<Dependencies, String> {
-    let arrows = with_timeline(r.timeline_id, |t, m| query::dependencies(t, m, at(r.bar), r.depth))?;
-    let arrows = arrows.into_iter().map(|a| Arrow { from: bar_ref(a.from), to: bar_ref(a.to), violation: a.violation }).collect();
-    Ok(Dependencies { timeline_id: r.timeline_id, bar: r.bar, depth: r.depth, arrows })
+    with_timeline(r.timeline_id, |t, m| replies::dependencies(r, t, m))
 }
 
 /// `ToWorker::Search`.
 pub(crate) fn search(r: &SearchRequest) -> Result<SearchResults, String> {
-    let (total, hits) = with_timeline(r.timeline_id, |t, m| query::search(t, m, &r.query, r.limit as usize))?;
-    let hits = hits.into_iter().map(|h| SearchHit { bar: bar_ref(h.bar), label: h.label, start_us: h.start_us }).collect();
-    Ok(SearchResults { timeline_id: r.timeline_id, query: r.query.clone(), total, hits })
+    with_timeline(r.timeline_id, |t, m| replies::search(r, t, m))
 }
 
 /// `ToWorker::ExportTrace`: the timeline as Chrome Trace Event JSON (Perfetto), written by a

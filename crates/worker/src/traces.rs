@@ -12,19 +12,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use pypto_analysis::strace_stats::{self, DurationStats, StraceStats};
-use pypto_analysis::timeline_query::BarAt;
 use pypto_analysis::trace_timeline::{self, TraceTimeline};
 use pypto_formats::chrome_trace::{self, ParseOptions};
 use pypto_formats::strace::{self, ServingStrace};
-use pypto_protocol::datasets::Progress;
-use pypto_protocol::datasets::{DatasetSummary, EntryMeta, FileError, TraceSummary};
+use pypto_protocol::datasets::{DatasetSummary, EntryMeta, FileError, Progress};
 use pypto_protocol::timeline::{
-    BarDetails, BarDetailsRequest, BarRef, Dependencies, DependenciesRequest, DurationRow, LegendEntry, RangeStats, RangeStatsRequest,
-    RangeStatsRow, SearchHit, SearchRequest, SearchResults, StraceStatsReply, TimelineHeader, TraceTimeline as TraceTimelineReply,
-    TraceTimelineInfo, TraceTimelineRequest, TrackGroupInfo, TrackInfo,
+    BarDetails, BarDetailsRequest, Dependencies, DependenciesRequest, RangeStats, RangeStatsRequest, SearchRequest, SearchResults,
+    TraceTimeline as TraceTimelineReply, TraceTimelineRequest,
 };
-use pypto_protocol::{FromWorker, TimelineView};
+use pypto_protocol::FromWorker;
+use pypto_replies::traces as replies;
 use wasm_bindgen::JsValue;
 
 use crate::reading;
@@ -91,80 +88,11 @@ pub(crate) async fn load_strace(path: &str) -> DatasetSummary {
     match load(path).await {
         Ok(s) => {
             let t = trace_timeline::build(&s);
-            summary.trace = Some(TraceSummary {
-                path: path.to_owned(),
-                processes: t.groups.len() as u32,
-                lanes: t.tracks.len() as u32,
-                spans: t.spans,
-                instants: t.instants,
-                span_us: s.total_duration_us(),
-            });
+            summary.trace = Some(replies::summary(path, &s, &t));
         }
         Err(e) => summary.errors.push(e),
     }
     summary
-}
-
-fn row(scope: &str, name: &str, d: &DurationStats) -> DurationRow {
-    DurationRow {
-        scope: scope.to_owned(),
-        name: name.to_owned(),
-        count: d.count,
-        total_us: d.total_us,
-        avg_us: d.avg_us,
-        min_us: d.min_us,
-        max_us: d.max_us,
-    }
-}
-
-fn stats_reply(st: &StraceStats) -> StraceStatsReply {
-    let mut workers = Vec::new();
-    for w in &st.worker_processes {
-        workers.push(row(&w.label, "all WorkerProcess.*", &w.all));
-        workers.extend(w.spans.iter().map(|n| row(&w.label, &n.name, &n.stats)));
-    }
-    let mut device_lanes = Vec::new();
-    for l in &st.device_lanes {
-        device_lanes.push(row(&l.label, "invocations (root bars)", &l.root));
-        device_lanes.extend(l.stages.iter().map(|n| row(&l.label, &n.name, &n.stats)));
-    }
-    StraceStatsReply {
-        total_duration_us: st.total_duration_us,
-        span_count: st.span_count,
-        instant_count: st.instant_count,
-        workers,
-        worker_span_names: st.worker_span_names.iter().map(|n| row("all workers", &n.name, &n.stats)).collect(),
-        device_lanes,
-        span_names: st.span_names.iter().map(|n| row("serving", &n.name, &n.stats)).collect(),
-        wait_worker_output: row("all processes", strace_stats::WAIT_WORKER_OUTPUT, &st.wait_worker_output),
-    }
-}
-
-fn header(timeline_id: u32, dataset_id: u32, t: &TraceTimeline) -> TimelineHeader {
-    TimelineHeader {
-        timeline_id,
-        dataset_ids: vec![dataset_id],
-        groups: t
-            .groups
-            .iter()
-            .map(|g| TrackGroupInfo { label: g.label.clone(), view: TimelineView::Trace, dataset_id, tracks: g.tracks.clone() })
-            .collect(),
-        tracks: t
-            .tracks
-            .iter()
-            .map(|x| TrackInfo { label: x.label.clone(), view: TimelineView::Trace, group: x.group, rows: x.rows, core_type: None })
-            .collect(),
-        names: t.names.clone(),
-        legend: t.legend.iter().map(|(k, n, b)| LegendEntry { color_key: *k, name: n.clone(), bars: *b }).collect(),
-        absent: Vec::new(),
-        bar_count: t.bar_count() as u64,
-        first_start_us: t.first_start_us,
-        last_end_us: t.last_end_us,
-        has_static_path: false,
-        has_observed_path: false,
-        path_source: String::new(),
-        warnings: t.warnings.clone(),
-    }
 }
 
 /// `ToWorker::TraceTimeline`.
@@ -178,21 +106,9 @@ pub(crate) fn timeline(request: TraceTimelineRequest, reply: Reply<TraceTimeline
                 return reply.fail(format!("{}{at}: {}", e.path, e.message));
             }
         };
-        let serving_strace = path.rsplit('/').next().is_some_and(|n| n.contains("strace-swimlane"));
         let mut t = trace_timeline::build(&s);
-        let info = TraceTimelineInfo {
-            timeline_id,
-            dataset_id,
-            path: path.clone(),
-            serving_strace,
-            controller_tracks: t.controller_tracks(),
-            instant_rows: t.tracks.iter().map(|x| x.instant_row).collect(),
-            spans: t.spans,
-            instants: t.instants,
-            not_drawn: t.not_drawn,
-            stats: serving_strace.then(|| stats_reply(&strace_stats::compute(&s))),
-        };
-        let answer = TraceTimelineReply { header: header(timeline_id, dataset_id, &t), info };
+        let info = replies::info(timeline_id, dataset_id, &path, &s, &t);
+        let answer = TraceTimelineReply { header: replies::header(timeline_id, dataset_id, &t), info };
         // The queries need start, end and flags: keep those, hand the rest over.
         let c = std::mem::take(&mut t.columns);
         t.columns.start_us.clone_from(&c.start_us);
@@ -217,39 +133,22 @@ fn with<R>(timeline_id: u32, f: impl FnOnce(&ServingStrace, &TraceTimeline) -> R
         .ok_or_else(|| format!("timeline {timeline_id} is not a Chrome-trace timeline"))
 }
 
-fn at(bar: BarRef) -> BarAt {
-    BarAt { track: bar.track, index: bar.index }
-}
-
 /// `BarDetails` of a trace timeline.
 pub(crate) fn bar_details(r: &BarDetailsRequest) -> Result<BarDetails, String> {
-    let (title, fields) = with(r.timeline_id, |s, t| trace_timeline::bar_details(t, s, at(r.bar)))?
-        .ok_or_else(|| format!("no bar at track {}, index {}", r.bar.track, r.bar.index))?;
-    Ok(BarDetails { timeline_id: r.timeline_id, bar: r.bar, title, fields, group: Vec::new() })
+    with(r.timeline_id, |s, t| replies::bar_details(r, s, t))?
 }
 
 /// `Search` of a trace timeline.
 pub(crate) fn search(r: &SearchRequest) -> Result<SearchResults, String> {
-    let (total, hits) = with(r.timeline_id, |_, t| trace_timeline::search(t, &r.query, r.limit as usize))?;
-    let hits = hits
-        .into_iter()
-        .map(|h| SearchHit { bar: BarRef { track: h.bar.track, index: h.bar.index }, label: h.label, start_us: h.start_us })
-        .collect();
-    Ok(SearchResults { timeline_id: r.timeline_id, query: r.query.clone(), total, hits })
+    with(r.timeline_id, |_, t| replies::search(r, t))
 }
 
 /// `RangeStats` of a trace timeline.
 pub(crate) fn range_stats(r: &RangeStatsRequest) -> Result<RangeStats, String> {
-    let rows = with(r.timeline_id, |_, t| trace_timeline::range_stats(t, &r.tracks, r.start_us, r.end_us))?;
-    let rows = rows
-        .into_iter()
-        .map(|r| RangeStatsRow { name: r.name, count: r.count, total_us: r.total_us, avg_us: r.avg_us, max_us: r.max_us })
-        .collect();
-    Ok(RangeStats { timeline_id: r.timeline_id, start_us: r.start_us, end_us: r.end_us, rows })
+    with(r.timeline_id, |_, t| replies::range_stats(r, t))
 }
 
 /// `Dependencies` of a trace timeline (a trace has none): an empty answer.
 pub(crate) fn dependencies(r: &DependenciesRequest) -> Result<Dependencies, String> {
-    with(r.timeline_id, |_, _| ())?;
-    Ok(Dependencies { timeline_id: r.timeline_id, bar: r.bar, depth: r.depth, arrows: Vec::new() })
+    with(r.timeline_id, |_, _| replies::dependencies(r))
 }
