@@ -14,6 +14,9 @@
 //! Search: `rXtY` / `tY` exactly (the [`TaskId`] display), else the function names by the
 //! swimlane's fuzzy matcher ([`fuzzy_score`]: exact > prefix > substring > subsequence),
 //! nodes ranked by their name's score, then by index.
+//!
+//! Shared with `pypto-viewer report`, whose `edges` / `edge_stats` are this graph's
+//! selections.
 
 use std::collections::HashMap;
 

@@ -5,8 +5,10 @@
 //! the memory map.
 //!
 //! Pure: no web stack, so the mapping builds and is tested natively over the real fixtures
-//! (`tests/`). The worker (`pypto-worker`) keeps only the browser plumbing around it:
-//! reading files, jobs, posting, state.
+//! (`tests/`), and the CLI (`pypto-viewer report`) computes what it shares with the page
+//! through the same functions (the panel's tables, the dependency graph's edge selections).
+//! The worker (`pypto-worker`) keeps only the browser plumbing around it: reading files,
+//! jobs, posting, state.
 //!
 //! One module per part of the page, like the protocol's: [`datasets`], [`timeline`],
 //! [`traces`], [`perf_panel`], [`perf_paths`], [`dep_graph`], [`pass_trace`], [`memory_map`].

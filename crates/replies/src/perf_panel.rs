@@ -1,6 +1,8 @@
 //! The Performance Analysis panel's first tables (overview, kernel statistics, setup
 //! leaderboards) and the Function Performance table of one runtime dataset: computed by
-//! [`PanelTables::compute`] and mapped to the page's [`PerfPanelData`] by [`panel_data`].
+//! [`PanelTables::compute`] — the same call `pypto-viewer report` makes for its
+//! `functions`, `function_performance` and `performance_analysis` sections — and mapped to
+//! the page's [`PerfPanelData`] by [`panel_data`].
 
 use pypto_analysis::function_stats::{self, ConverterStats, FunctionPerf};
 use pypto_analysis::perf_panel::overview::{self, Overview};

@@ -1,7 +1,7 @@
 //! The path tabs of the Performance Analysis panel (critical path, gap & blocker, early
 //! dispatch, continuous single-dependency chains): the analysis' [`PathTables`]
-//! (`pypto_analysis::perf_panel::paths`) mapped to the page's [`PerfPathsData`], and the gap
-//! threshold check of the gap & blocker tab.
+//! (`pypto_analysis::perf_panel::paths`, which `pypto-viewer report` runs too) mapped to the
+//! page's [`PerfPathsData`], and the gap threshold check of the gap & blocker tab.
 
 use pypto_analysis::perf_panel::gap_blocker::{self, GapBlockerTable};
 use pypto_analysis::perf_panel::paths::{self, PathInfo, PathTables};
