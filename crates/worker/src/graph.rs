@@ -1,23 +1,15 @@
-//! The Task Dependency Graph requests (`ToWorker::DepGraph`, toolkit-features.md group L):
-//! reads the dataset's deps.json whole (the load keeps it lean), builds the graph and the
-//! edge selections of the five `deps_viewer` modes once per dataset, lays out the selected
-//! mode's edges in the worker ([`pypto_analysis::dag_layout`], progress posted per phase) and
-//! hands the page node columns and edge polylines as transferred typed arrays.
-//!
-//! JIT warm-up: V8 runs a wasm function's first calls in its baseline tier and compiles the
-//! optimised code in the background, so the first layout of a big graph would run 3–6× slower
-//! than the next. When a dataset with a big deps.json (≥ [`WARM_UP_MIN_BYTES`]) loads (else at
-//! the latest before the graph view reads it) the worker lays out a small synthetic DAG of the
-//! same shape twice, once per worker; the optimising compiler then works while the files are
-//! parsed, and the real layout runs optimised code. The first graph's header reports that
-//! warm-up's time beside the layout's.
-//!
-//! The graph, its columns, node details and search are `pypto_replies::dep_graph`'s; this
-//! module reads the file, keeps the built graph and posts.
+//! The Task Dependency Graph's requests, for the page's graph view (`ToWorker::DepGraph`,
+//! toolkit-features.md group L): reads the dataset's deps.json whole (the load keeps it
+//! lean), builds the graph and the edge selections of the five `deps_viewer` modes once per
+//! dataset, lays out the selected mode's edges in the worker ([`pypto_analysis::dag_layout`],
+//! progress posted per phase; after the JIT warm-up, `layout_warm_up`) and hands the page node
+//! columns and edge polylines as transferred typed arrays; answers `DepNodeDetails` and
+//! `DepSearch`. The graph, its columns, node details and search are
+//! `pypto_replies::dep_graph`'s; this module reads the file, keeps the built graph and posts.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
-use pypto_analysis::dag_layout::{self, Direction, LayoutOptions, NodeSize};
+use pypto_analysis::dag_layout;
 use pypto_analysis::edge_modes::EdgeMode;
 use pypto_formats::deps;
 use pypto_protocol::datasets::Progress;
@@ -25,11 +17,12 @@ use pypto_protocol::dep_graph::{
     columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest,
 };
 use pypto_protocol::FromWorker;
-use pypto_replies::dep_graph::{DepGraph, LaidOutGraph, NODE_HEIGHT, NODE_WIDTH};
-use wasm_bindgen::JsCast;
+use pypto_replies::dep_graph::{DepGraph, LaidOutGraph};
 
-use crate::session::SESSION;
+use crate::clock::now_ms;
+use crate::store::SESSION;
 use crate::transport::{self, Columns, Reply};
+use crate::{layout_warm_up, reading};
 
 /// One dataset's graph, kept while the same folder stays open.
 struct Built {
@@ -42,84 +35,6 @@ struct Built {
 
 thread_local! {
     static BUILT: RefCell<Option<Built>> = const { RefCell::new(None) };
-    /// Whether this worker ran the JIT warm-up, and its time (ms) not yet reported.
-    static WARMED: Cell<bool> = const { Cell::new(false) };
-    static WARM_UP_MS: Cell<f64> = const { Cell::new(0.0) };
-}
-
-/// deps.json size from which a first layout is preceded by the JIT warm-up.
-const WARM_UP_MIN_BYTES: u64 = 2 << 20;
-
-/// `performance.now()` of the worker (ms, sub-millisecond), else `Date.now()`.
-pub(crate) fn now_ms() -> f64 {
-    let global = js_sys::global();
-    js_sys::Reflect::get(&global, &"performance".into())
-        .ok()
-        .and_then(|p| {
-            let now = js_sys::Reflect::get(&p, &"now".into()).ok()?;
-            let f: &js_sys::Function = now.dyn_ref()?;
-            f.call0(&p).ok()?.as_f64()
-        })
-        .unwrap_or_else(js_sys::Date::now)
-}
-
-/// Size of the worker's wasm linear memory in MiB (it only grows: after a step, the peak so
-/// far), for the bench's log lines.
-pub(crate) fn wasm_memory_mib() -> f64 {
-    wasm_bindgen::memory()
-        .dyn_into::<js_sys::WebAssembly::Memory>()
-        .map_or(0.0, |m| f64::from(m.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length()) / f64::from(1u32 << 20))
-}
-
-/// The warm-up DAG: `chains` chains of `blocks` four-task blocks (qk → softmax → pv →
-/// update, update ← previous update and ← the chain's alloc), fanned out from one source
-/// and into one sink, the shape of the paged-attention captures. `(node count, edges)`.
-fn warm_up_graph(chains: u32, blocks: u32) -> (usize, Vec<(u32, u32)>) {
-    let mut edges = Vec::new();
-    let source = 0u32;
-    let mut next = 1u32;
-    let mut lasts = Vec::new();
-    for _ in 0..chains {
-        let alloc = next;
-        next += 1;
-        let mut prev_update: Option<u32> = None;
-        for _ in 0..blocks {
-            let (qk, sm, pv, up) = (next, next + 1, next + 2, next + 3);
-            next += 4;
-            edges.extend([(source, qk), (qk, sm), (sm, pv), (pv, up), (sm, up), (alloc, up)]);
-            if let Some(p) = prev_update {
-                edges.push((p, up));
-            }
-            prev_update = Some(up);
-        }
-        lasts.extend(prev_update);
-    }
-    let sink = next;
-    edges.extend(lasts.into_iter().map(|u| (u, sink)));
-    (sink as usize + 1, edges)
-}
-
-/// The JIT warm-up when a deps.json of `deps_bytes` is big enough to need it.
-pub(crate) fn warm_up_for(deps_bytes: u64) {
-    if deps_bytes >= WARM_UP_MIN_BYTES {
-        warm_up();
-    }
-}
-
-/// Runs the JIT warm-up once per worker (see the module doc); its time is kept for the next
-/// header.
-fn warm_up() {
-    if WARMED.replace(true) {
-        return;
-    }
-    let started = now_ms();
-    let (n, edges) = warm_up_graph(16, 16);
-    let sizes = vec![NodeSize { width: NODE_WIDTH, height: NODE_HEIGHT }; n];
-    for direction in [Direction::TopBottom, Direction::LeftRight] {
-        let opts = LayoutOptions { direction, ..LayoutOptions::default() };
-        let _ = dag_layout::layout_all(&sizes, &edges, &opts);
-    }
-    WARM_UP_MS.set(now_ms() - started);
 }
 
 /// `ToWorker::DepGraph`: (re)build the dataset's graph if needed, lay out `mode`'s edges, answer.
@@ -131,12 +46,12 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
         let Some((entry, source)) = file else {
             return reply.fail(format!("dataset {dataset_id} has no deps.json: the Task Dependency Graph needs one"));
         };
-        warm_up_for(entry.size_bytes);
+        layout_warm_up::warm_up_for(entry.size_bytes);
         let path = entry.path.clone();
         let mut on_progress = |done_bytes, total_bytes| {
             transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes }), None);
         };
-        let bytes = match crate::reading::read_bytes(&source, &mut on_progress).await {
+        let bytes = match reading::read_bytes(&source, &mut on_progress).await {
             Ok(b) => b,
             Err(message) => return reply.fail(format!("{}: {message}", entry.path)),
         };
@@ -174,7 +89,7 @@ fn layout(b: &Built, mode: EdgeMode, left_right: bool) -> Result<(DepGraphHeader
         true
     };
     let LaidOutGraph { mut header, columns: c } = b.graph.layout(b.dataset_id, mode, left_right, &now_ms, &mut control)?;
-    header.warmup_ms = WARM_UP_MS.take();
+    header.warmup_ms = layout_warm_up::take_ms();
     let mut columns = Columns::new();
     columns.f64(col::X, &c.x);
     columns.f64(col::Y, &c.y);

@@ -26,8 +26,10 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::transport;
 use pypto_replies::pass_trace as passes;
+
+use crate::clock::now_ms;
+use crate::transport;
 
 /// What one call measured.
 #[derive(Debug, Default, Serialize)]
@@ -48,11 +50,6 @@ struct BenchResult {
     reply_ms: f64,
     encode_ms: f64,
     iterations: u32,
-}
-
-fn now_ms() -> f64 {
-    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    scope.performance().map_or_else(js_sys::Date::now, |p| p.now())
 }
 
 /// `[name, text]` pairs of `files`.

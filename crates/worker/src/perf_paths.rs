@@ -3,8 +3,8 @@
 //! `pypto_analysis::perf_panel::paths` on the first `ToWorker::PerfPaths` of a runtime dataset
 //! (the app asks when a path tab opens), not at load — the analyses need the raw records and
 //! `deps.json`, which the worker drops once the model is built, so a job reads them again then
-//! ([`crate::job_work::path_tables`]) — and kept as small result tables until the next folder
-//! opens. Answers `ToWorker::PerfPaths` and `ToWorker::GapThreshold`.
+//! (`job_work::path_tables`) — and kept as small result tables until the next folder opens.
+//! Answers `ToWorker::PerfPaths` and `ToWorker::GapThreshold`, for the page's panel.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use pypto_analysis::perf_panel::gap_blocker::GapBlockerTable;
 use pypto_protocol::perf::{GapThreshold, GapThresholdRequest, PerfPathsData, PerfPathsRequest};
 
-use crate::session::SESSION;
+use crate::jobs::{self, FromJob, PathResult, ToJob};
+use crate::store;
 use crate::transport::Reply;
 
 /// One dataset's tables: what the page gets, and the gap column the threshold check reads.
@@ -42,17 +43,17 @@ thread_local! {
     static STORE: RefCell<Store> = RefCell::new(Store::default());
 }
 
-/// Computes the tables in a job ([`crate::job_work::path_tables`]: the records, deps.json and
+/// Computes the tables in a job (`job_work::path_tables`: the records, deps.json and
 /// CPM files read again) and keeps them.
 async fn compute(generation: u64, dataset_id: u32) -> Result<PerfPathsData, String> {
-    let (mut datasets, files) = crate::session::job_inputs(&[dataset_id])?;
+    let (mut datasets, files) = store::job_inputs(&[dataset_id])?;
     let inputs = datasets.pop().ok_or("no dataset")?;
-    let (reply, columns) = crate::jobs::ask(&crate::jobs::ToJob::PerfPaths(inputs), &files).await?;
-    if !matches!(reply, crate::jobs::FromJob::PathTables) {
+    let (reply, columns) = jobs::ask(&ToJob::PerfPaths(inputs), &files).await?;
+    if !matches!(reply, FromJob::PathTables) {
         return Err("the path job answered something else".to_owned());
     }
-    let result: crate::job_work::PathResult = crate::jobs::decode_at(&columns, "tables")?;
-    if SESSION.with_borrow(|s| s.generation) != generation {
+    let result: PathResult = jobs::decode_at(&columns, "tables")?;
+    if store::generation() != generation {
         return Err("a new folder was opened".to_string());
     }
     let gaps = GapBlockerTable { gap_us: result.gap_us, ..GapBlockerTable::default() };
@@ -66,7 +67,7 @@ async fn compute(generation: u64, dataset_id: u32) -> Result<PerfPathsData, Stri
 }
 
 fn with_stored<R>(dataset_id: u32, f: impl FnOnce(&Stored) -> R) -> Option<R> {
-    let generation = SESSION.with_borrow(|s| s.generation);
+    let generation = store::generation();
     STORE.with_borrow(|s| if s.generation == generation { s.datasets.get(&dataset_id).map(f) } else { None })
 }
 
@@ -76,8 +77,8 @@ pub(crate) fn paths(dataset_id: u32, reply: Reply<PerfPathsRequest>) {
     if let Some(data) = with_stored(dataset_id, |s| s.data.clone()) {
         return reply.send(data);
     }
-    let generation = SESSION.with_borrow(|s| s.generation);
-    let has_model = SESSION.with_borrow(|s| s.runtime.get(&dataset_id).is_some_and(|d| d.model.is_some()));
+    let generation = store::generation();
+    let has_model = store::SESSION.with_borrow(|s| s.runtime.get(&dataset_id).is_some_and(|d| d.model.is_some()));
     if !has_model {
         return reply.fail(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)"));
     }
@@ -95,7 +96,7 @@ pub(crate) fn paths(dataset_id: u32, reply: Reply<PerfPathsRequest>) {
     wasm_bindgen_futures::spawn_local(async move {
         let result = compute(generation, dataset_id).await;
         let waiting = STORE.with_borrow_mut(|s| s.pending.remove(&dataset_id)).unwrap_or_default();
-        if SESSION.with_borrow(|s| s.generation) != generation {
+        if store::generation() != generation {
             return;
         }
         for reply in waiting.tables {
