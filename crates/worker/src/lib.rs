@@ -6,7 +6,8 @@
 //! reported to the page (`FromWorker::Panic`) before the instance traps; the page then
 //! restarts the worker.
 
-// Module layers (no module imports one above it):
+// Module layers (no module imports one above it; `cargo xtask check-layers` rule (d) checks
+// that the imports form no cycle):
 // - leaves: clock, transport, reading, jobs (job transport), bench_log, store (the opened
 //   folder's state), entries, render_columns, layout_warm_up, prebuilt, trace_store,
 //   pass_dumps;
