@@ -16,6 +16,7 @@
 use std::fmt::Write as _;
 
 use pypto_analysis::critical_path::{self, CriticalPath, StallKind, TaskGraph};
+use pypto_analysis::deps_graph;
 use pypto_analysis::edge_modes::EdgeMode;
 use pypto_analysis::perf_panel::paths;
 use pypto_analysis::runtime_model::CpmInputs;
@@ -147,46 +148,61 @@ pub fn run(inputs: &RuntimeInputs<'_>) -> (Map<String, Value>, String, Vec<Strin
         boards.largest_ratio.truncate(TOP_ROWS);
         panel.insert("setup_leaderboards".into(), to_value(&boards));
 
-        // The path tabs' analyses, as the page's path job runs them
-        // (`pypto_analysis::perf_panel::paths`; the report computes its paths, no CPM file).
-        let prepared = paths::prepare(records, inputs.deps, inputs.names, &CpmInputs::default());
-        let critical = critical_path_summary(prepared.critical_path());
-        let tables = prepared.finish(joined, records);
-        if let Some(chains) = &tables.chains {
-            let listed: Vec<Value> = (0..chains.len()).map(|c| ids(chains.chain(c))).collect();
-            let _ = writeln!(text, "continuous single-dependency chains: {}", chains.len());
-            panel.insert(
-                "single_dependency_chains".into(),
-                json!({"count": chains.len(), "excluded_tasks": chains.excluded_tasks,
-                       "compute_edges": chains.compute_edges, "chains": listed}),
-            );
-        }
-        if let Some(early) = &tables.early_dispatch {
-            let _ = writeln!(text, "early dispatch: {} target task(s)", early.rows.len());
-            panel.insert("early_dispatch".into(), to_value(early));
-        }
-        match critical {
-            Ok(CriticalPathSummary { json, line, warnings: cp_warnings }) => {
-                out.insert("critical_path".into(), json);
-                let _ = writeln!(text, "{line}");
-                warnings.extend(cp_warnings);
-                panel.insert("gap_blocker".into(), to_value(&tables.gap_blocker));
-            }
-            Err(err) => warnings.push(format!("critical path not computed: {err}")),
-        }
+        path_tabs_section(records, joined, inputs, &mut out, &mut panel, &mut text, &mut warnings);
         out.insert("performance_analysis".into(), Value::Object(panel));
     }
 
     if let Some(deps) = inputs.deps {
-        edge_modes_section(deps, inputs.names, &mut out, &mut text, &mut warnings);
+        // The graph's nodes include the records' tasks (deps_viewer's perf sidecar); they add
+        // no edges, so the selections are deps.json's.
+        let sidecar = inputs.joined.map_or_else(Vec::new, |joined| deps_graph::sidecar_tasks(joined, inputs.func_ids));
+        edge_modes_section(&DepGraph::build(deps, &sidecar, inputs.names), &mut out, &mut text, &mut warnings);
     }
     (out, text, warnings)
 }
 
+/// The path tabs' analyses (single-dependency chains, early dispatch, the critical paths and
+/// their gap & blocker table), as the page's path job runs them
+/// (`pypto_analysis::perf_panel::paths`; the report computes its paths, no CPM file).
+fn path_tabs_section(
+    records: &ChipRecords,
+    joined: &JoinedTasks,
+    inputs: &RuntimeInputs<'_>,
+    out: &mut Map<String, Value>,
+    panel: &mut Map<String, Value>,
+    text: &mut String,
+    warnings: &mut Vec<String>,
+) {
+    let prepared = paths::prepare(records, inputs.deps, inputs.names, &CpmInputs::default());
+    let critical = critical_path_summary(prepared.critical_path());
+    let tables = prepared.finish(joined, records);
+    if let Some(chains) = &tables.chains {
+        let listed: Vec<Value> = (0..chains.len()).map(|c| ids(chains.chain(c))).collect();
+        let _ = writeln!(text, "continuous single-dependency chains: {}", chains.len());
+        panel.insert(
+            "single_dependency_chains".into(),
+            json!({"count": chains.len(), "excluded_tasks": chains.excluded_tasks,
+                   "compute_edges": chains.compute_edges, "chains": listed}),
+        );
+    }
+    if let Some(early) = &tables.early_dispatch {
+        let _ = writeln!(text, "early dispatch: {} target task(s)", early.rows.len());
+        panel.insert("early_dispatch".into(), to_value(early));
+    }
+    match critical {
+        Ok(CriticalPathSummary { json, line, warnings: cp_warnings }) => {
+            out.insert("critical_path".into(), json);
+            let _ = writeln!(text, "{line}");
+            warnings.extend(cp_warnings);
+            panel.insert("gap_blocker".into(), to_value(&tables.gap_blocker));
+        }
+        Err(err) => warnings.push(format!("critical path not computed: {err}")),
+    }
+}
+
 /// The five edge modes of `deps_viewer`, as `[pred, succ]` decimal-string pairs per mode: the
 /// selections of the graph the page draws (`pypto_replies::dep_graph`).
-fn edge_modes_section(deps: &Deps, names: Option<&NameMap>, out: &mut Map<String, Value>, text: &mut String, warnings: &mut Vec<String>) {
-    let graph = DepGraph::build(deps, &[], names);
+fn edge_modes_section(graph: &DepGraph, out: &mut Map<String, Value>, text: &mut String, warnings: &mut Vec<String>) {
     let mut edges = Map::new();
     let mut edge_stats = Map::new();
     for (mode, selection) in EdgeMode::ALL.into_iter().zip(&graph.selections) {

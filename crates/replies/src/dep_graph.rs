@@ -22,9 +22,10 @@ use std::collections::HashMap;
 
 use pypto_analysis::dag_layout::{self, Direction, LayoutOptions, NodeSize};
 use pypto_analysis::dataflow_regions::DataflowEvidence;
-use pypto_analysis::deps_graph::{DepsGraph, SidecarTask, NO_TASK};
+use pypto_analysis::deps_graph::{self, DepsGraph, SidecarTask, NO_TASK};
 use pypto_analysis::deps_markers::{self, DepsTaskKind};
 use pypto_analysis::edge_modes::{self, EdgeMode, EdgeSelection};
+use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::timeline_query::fuzzy_score;
 use pypto_formats::deps::{self, Deps};
 use pypto_formats::name_map::NameMap;
@@ -57,6 +58,11 @@ pub struct DepGraph {
     /// One per mode, in [`EdgeMode::ALL`] order.
     pub selections: Vec<EdgeSelection>,
     pub warnings: Vec<String>,
+}
+
+/// The perf sidecar of a dataset: the joined tasks of its records' model (none without one).
+pub fn sidecar(model: Option<&RuntimeModel>) -> Vec<SidecarTask> {
+    model.map_or_else(Vec::new, |m| deps_graph::sidecar_tasks(&m.tasks, &m.func_ids))
 }
 
 /// `DEP_KIND_AIC` / `AIV` / `MIX` of a task with an active kernel slot.
@@ -112,7 +118,7 @@ pub struct LaidOutGraph {
 }
 
 impl DepGraph {
-    /// Loads `deps` with the perf sidecar `sidecar` and the name map `names`.
+    /// Loads `deps` with the perf sidecar `sidecar` ([`sidecar`]) and the name map `names`.
     pub fn build(deps: &Deps, sidecar: &[SidecarTask], names: Option<&NameMap>) -> Self {
         let graph = DepsGraph::build(deps, sidecar, &|id| names.is_some_and(|n| n.name(id).is_some()));
         let evidence = DataflowEvidence::build(&graph, deps);

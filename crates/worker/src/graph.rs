@@ -1,11 +1,13 @@
 //! The Task Dependency Graph's requests, for the page's graph view (`ToWorker::DepGraph`,
 //! toolkit-features.md group L): reads the dataset's deps.json whole (the load keeps it
-//! lean), builds the graph and the edge selections of the five `deps_viewer` modes once per
-//! dataset, lays out the selected mode's edges in the worker ([`pypto_analysis::dag_layout`],
-//! progress posted per phase; after the JIT warm-up, `layout_warm_up`) and hands the page node
-//! columns and edge polylines as transferred typed arrays; answers `DepNodeDetails` and
-//! `DepSearch`. The graph, its columns, node details and search are
-//! `pypto_replies::dep_graph`'s; this module reads the file, keeps the built graph and posts.
+//! lean), builds the graph — `deps_viewer`'s nodes: deps.json's tasks and edge endpoints and
+//! the tasks of the records (the perf sidecar, from the resident model) — and the edge
+//! selections of the five `deps_viewer` modes once per dataset, lays out the selected mode's
+//! edges in the worker ([`pypto_analysis::dag_layout`], progress posted per phase; after the
+//! JIT warm-up, `layout_warm_up`) and hands the page node columns and edge polylines as
+//! transferred typed arrays; answers `DepNodeDetails` and `DepSearch`. The graph, its
+//! columns, node details and search are `pypto_replies::dep_graph`'s; this module reads the
+//! file, keeps the built graph and posts.
 
 use std::cell::RefCell;
 
@@ -17,7 +19,7 @@ use pypto_protocol::dep_graph::{
     columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest,
 };
 use pypto_protocol::FromWorker;
-use pypto_replies::dep_graph::{DepGraph, LaidOutGraph};
+use pypto_replies::dep_graph::{self, DepGraph, LaidOutGraph};
 
 use crate::clock::now_ms;
 use crate::store::SESSION;
@@ -62,8 +64,10 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
         drop(bytes);
         let built = SESSION.with_borrow(|s| {
             let dataset = s.runtime.get(&dataset_id);
-            let names = dataset.and_then(|d| d.model.as_ref().and_then(|m| m.names.as_ref()).or(d.names.as_ref()));
-            let graph = DepGraph::build(&parsed, &[], names);
+            let model = dataset.and_then(|d| d.model.as_ref());
+            let names = model.and_then(|m| m.names.as_ref()).or(dataset.and_then(|d| d.names.as_ref()));
+            // deps_viewer's nodes: deps.json's tasks and edge endpoints, and the records' tasks.
+            let graph = DepGraph::build(&parsed, &dep_graph::sidecar(model), names);
             Built { generation, dataset_id, graph, deps: parsed }
         });
         BUILT.with_borrow_mut(|b| *b = Some(built));
