@@ -4,10 +4,9 @@
 //! told by its first message that it is a job) and terminated once it has answered. This
 //! module starts jobs and reads their answers (for the open flow and the handlers), and
 //! carries a job's own messages back ([`post`], [`post_part`], [`log`]); what a job does is
-//! `job_work`'s. Whatever that work
-//! peaked at (parse buffers, the raw records, the critical-path graph) goes back to the browser
-//! with the job: the analysis worker's wasm memory, which never shrinks, holds only what the
-//! job hands back — the resident model and the timeline's query index, postcard-encoded in JS
+//! `job_work`'s. Whatever that work peaked at (parse buffers, the raw records, the
+//! critical-path graph) goes back to the browser with the job: the analysis worker's wasm
+//! memory, which never shrinks, holds only what the job hands back — the resident model and the timeline's query index, postcard-encoded in JS
 //! byte chunks and decoded a chunk at a time (the encoding is never whole in its memory), and
 //! the render columns, JS typed arrays it passes on to the page.
 //!

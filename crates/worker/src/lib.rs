@@ -1,8 +1,9 @@
 //! The viewer's analysis web worker.
 //!
 //! The page posts folder entries (with their `File`s or URLs); this worker reads the bytes
-//! itself, runs the `pypto-formats` readers and `pypto-analysis` passes, keeps the model, and
-//! answers queries with small messages plus transferred typed-array columns. A panic is
+//! itself, runs the `pypto-formats` readers and `pypto-analysis` passes (heavy ones in load
+//! jobs), keeps the model, and answers queries with the replies of `pypto-replies` — small
+//! messages plus transferred typed-array columns. A panic is
 //! reported to the page (`FromWorker::Panic`) before the instance traps; the page then
 //! restarts the worker.
 

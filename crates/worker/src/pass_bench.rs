@@ -7,13 +7,13 @@
 //! `NN_after_<Pass>.py`, …). Stages, each the minimum over `iterations` runs:
 //! - `list_ms`: validation and the pass list (+/− of every pass against the previous one),
 //!   what `PassList` answers;
-//! - `diffs_ms`: every pass's diff work (`pypto_replies::pass_trace::diff_part`: rows from the pass list's hunks,
-//!   folding, token changes of every replaced line pair) — with `list_ms`, the work pypto's
-//!   `ir_trace` does with difflib;
+//! - `diffs_ms`: every pass's diff work (`pypto_replies::pass_trace::diff_part`: rows from
+//!   the pass list's hunks, folding, token changes of every replaced line pair) — with
+//!   `list_ms`, the work pypto's `ir_trace` does with difflib;
 //! - `outline_ms`: the function regions of every snapshot (the function filter's list; the
 //!   worker outlines each snapshot once);
-//! - `reply_ms`: the rest of each `PassDiff` reply (`pypto_replies::pass_trace::diff_data`: line texts, row columns,
-//!   function list, warnings);
+//! - `reply_ms`: the rest of each `PassDiff` reply (`pypto_replies::pass_trace::diff_data`:
+//!   line texts, row columns, function list, warnings);
 //! - `encode_ms`: those replies turned into the JS objects `postMessage` sends.
 
 use std::collections::HashMap;
