@@ -1,10 +1,12 @@
-// Task Dependency Graph view (issue 6) on the demo capture (TestPagedAttention L4):
-// node count and per-mode edge counts equal `pypto-viewer report --json` (edge_stats) and
-// the nodes of deps.json; selecting a task highlights exactly its deps.json predecessors and
-// successors (depth 1, Full mode); search by rXtY selects and centres it, search by function name
-// is fuzzy (subsequence) and steps through its matches; screenshots of the DAG top→bottom,
-// left→right and in Reduced DF mode (tests/artifacts/dep-graph-*.png); a generated 100k-task DAG
-// (`pypto-viewer gen --dag`) opens, lays out in the worker and pans / zooms (frame times logged).
+// Task Dependency Graph view (issue 6) on the demo capture (TestPagedAttention L4): node count
+// and per-mode edge counts equal `pypto-viewer report --json` (edge_stats) and deps_viewer's
+// nodes (deps.json tasks, edge endpoints, the records' tasks); selecting a task highlights
+// exactly its deps.json predecessors and successors (depth 1, Full mode); search by rXtY selects
+// and centres it, search by function name is fuzzy (subsequence) and steps through its matches;
+// a capture whose records add tasks (record_then_replay_1d) shows deps_viewer's node set;
+// screenshots of the DAG top→bottom, left→right and in Reduced DF mode
+// (tests/artifacts/dep-graph-*.png); a generated 100k-task DAG (`pypto-viewer gen --dag`)
+// opens, lays out in the worker and pans / zooms (frame times logged).
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from './server.mjs';
-import { DEMO_RUNTIME_FIXTURE, DIST, REPO, TIMEOUT_MS, datasetSel, launch, loadVia, openApp, screenshot, seedOpfs, stubDirectoryPicker, summaryOf } from './helpers.mjs';
+import { DEMO_RUNTIME_FIXTURE, DIST, FIXTURES, REPO, TIMEOUT_MS, datasetSel, launch, loadVia, openApp, screenshot, seedOpfs, stubDirectoryPicker, summaryOf } from './helpers.mjs';
 
 const MODES = ['full', 'reduced', 'omitted', 'reduced_dataflow', 'omitted_dataflow'];
 
@@ -25,16 +27,24 @@ function cliReport() {
   return JSON.parse(run.stdout).datasets[0];
 }
 
-/** `rXtY` of a decimal task id string. */
+/** The display of a decimal task id string, by the reference's rule (runtime-formats.md §1.10):
+ *  ring 0 → `t{local}`, else `r{ring}t{local}`. */
 const rt = (id) => {
   const v = BigInt(id);
-  return `r${(v >> 32n) & 0xffn}t${v & 0xffffffffn}`;
+  const ring = (v >> 32n) & 0xffn;
+  const local = v & 0xffffffffn;
+  return ring === 0n ? `t${local}` : `r${ring}t${local}`;
 };
 
-/** Nodes (tasks ∪ edge endpoints) and unique neighbours from deps.json itself. */
-function depsFacts() {
-  const deps = JSON.parse(fs.readFileSync(path.join(DEMO_RUNTIME_FIXTURE, 'deps.json'), 'utf8'));
-  const nodes = new Set(deps.tasks.map((t) => String(t.task_id)));
+/** deps_viewer's nodes (runtime-formats.md §5.1: deps.json tasks with a kernel ∪ edge
+ *  endpoints ∪ the tasks of the records, its perf sidecar), checked against the count in the
+ *  fixture's deps_viewer.txt, and unique neighbours, from the files themselves. */
+function depsFacts(dir = DEMO_RUNTIME_FIXTURE) {
+  const deps = JSON.parse(fs.readFileSync(path.join(dir, 'deps.json'), 'utf8'));
+  const records = JSON.parse(fs.readFileSync(path.join(dir, 'chip_swimlane_records.json'), 'utf8'));
+  const hasKernel = (t) => (t.kernel_ids ?? []).some((k) => Number(k) >= 0);
+  const nodes = new Set(deps.tasks.filter(hasKernel).map((t) => String(t.task_id)));
+  for (const row of records.aicore_tasks) nodes.add(String(row[1]));
   const preds = new Map();
   const succs = new Map();
   for (const e of deps.edges) {
@@ -46,6 +56,8 @@ function depsFacts() {
     succs.get(p).add(s);
     preds.get(s).add(p);
   }
+  const viewer = fs.readFileSync(path.join(dir, 'deps_viewer.txt'), 'utf8');
+  assert.equal(nodes.size, Number(viewer.match(/^ {2}tasks: (\d+)$/m)?.[1]), 'the node set computed here is deps_viewer\'s');
   return { deps, nodes, preds, succs };
 }
 
@@ -93,7 +105,7 @@ after(async () => {
 });
 
 test('node and per-mode edge counts equal the CLI report', async () => {
-  assert.equal(Number(await graphAttr('data-nodes')), facts.nodes.size, 'nodes = deps.json tasks ∪ edge endpoints');
+  assert.equal(Number(await graphAttr('data-nodes')), facts.nodes.size, 'nodes = deps.json tasks ∪ edge endpoints ∪ record tasks');
   const counts = (await graphAttr('data-mode-counts')).split(',').map(Number);
   assert.deepEqual(counts, MODES.map((m) => cli.edge_stats[m].shown), 'edges shown per mode = report edge_stats');
   const hud = await page.textContent('[data-testid="dep-hud"]');
@@ -269,6 +281,42 @@ test('a folder with deps.json and a name map but no records names the graph\'s f
     await p.waitForFunction(() => /^1 of \d+/.test(document.querySelector('[data-testid="dep-search-msg"]')?.textContent ?? ''), null, { timeout: TIMEOUT_MS });
     const up = await p.$eval('#dep-graph', (el) => el.dataset.selected);
     assert.ok(facts.deps.tasks.some((t) => rt(String(t.task_id)) === up), `${up} is a kernel task`);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('a capture whose records hold tasks deps.json does not name shows deps_viewer\'s nodes', async () => {
+  const dir = path.join(FIXTURES, 'runtime', 'a2a3sim-L4-TestGraphExecutionHostBuildGraph_record_then_replay_1d');
+  const replay = depsFacts(dir);
+  const named = new Set([...replay.deps.tasks.map((t) => String(t.task_id)), ...replay.deps.edges.flatMap((e) => [String(e.pred), String(e.succ)])]);
+  const recordOnly = [...replay.nodes].filter((id) => !named.has(id));
+  assert.ok(recordOnly.length > 0, 'the fixture has record-only tasks');
+  const ctx = await browser.newContext({ viewport: { width: 1300, height: 800 } });
+  try {
+    const p = await ctx.newPage();
+    p.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
+    await stubDirectoryPicker(p);
+    await openApp(p, `${server.url}/`);
+    const files = Object.fromEntries(
+      fs.readdirSync(dir).filter((f) => /^(chip_swimlane_records|deps)\.json$|\.jsonl$/.test(f)).map((f) => [`replay/${f}`, path.join(dir, f)]),
+    );
+    await seedOpfs(p, files);
+    await loadVia(p, () => p.click('#open-folder'));
+    const sel = datasetSel('runtime', 'replay');
+    await summaryOf(p, sel);
+    await p.click(sel, { position: { x: 40, y: 14 } });
+    await p.click('[data-testid="view-switch-dep-graph"]');
+    await p.waitForFunction(() => Number(document.querySelector('#dep-graph')?.dataset.nodes) > 0, null, { timeout: TIMEOUT_MS });
+    const nodes = Number(await p.$eval('#dep-graph', (el) => el.dataset.nodes));
+    assert.equal(nodes, replay.nodes.size, `nodes = deps_viewer's ${replay.nodes.size} (${recordOnly.length} only in the records)`);
+    // A record-only task is a node the search finds by its id.
+    const label = rt(recordOnly[0]);
+    await p.fill('[data-testid="dep-search"]', label);
+    await p.press('[data-testid="dep-search"]', 'Enter');
+    await p.waitForFunction((l) => document.querySelector('#dep-graph')?.dataset.selected === l, label, { timeout: TIMEOUT_MS });
+    await p.click('[data-testid="dep-fit"]');
+    await screenshot(p, 'dep-graph-record-tasks');
   } finally {
     await ctx.close();
   }

@@ -24,7 +24,10 @@
 //!
 //! Cost: O((V + E) log V) time (sorts, heap), O(V + E) memory, V = nodes, E = edge rows.
 
+use crate::tasks::{FuncIdOf, JoinedTasks};
 use pypto_formats::deps::Deps;
+use pypto_formats::records::CoreType;
+use rustc_hash::FxHashMap as HashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -47,6 +50,40 @@ pub const NO_TASK: u32 = u32::MAX;
 pub struct SidecarTask {
     pub task_id: u64,
     pub func_id: Option<i64>,
+}
+
+/// The perf sidecar as `deps_viewer` reads it (runtime-formats.md §5.1) from the joined rows
+/// of a records file and their resolved func ids: one entry per task id, in the order of its
+/// first row; the func id of its AIC row when it ran on both core types (MIX), else of its
+/// first row (`None` when that is unresolved, < 0).
+pub fn sidecar_tasks(joined: &JoinedTasks, func_ids: &(impl FuncIdOf + ?Sized)) -> Vec<SidecarTask> {
+    // Per task id: (first row, first AIC row, a non-AIC row seen).
+    let mut rows: HashMap<u64, (usize, Option<usize>, bool)> = HashMap::default();
+    let mut order: Vec<u64> = Vec::new();
+    for (row, id) in joined.task_id.iter().enumerate() {
+        let aic = joined.core_type(row) == Some(CoreType::Aic);
+        let entry = rows.entry(id).or_insert_with(|| {
+            order.push(id);
+            (row, None, false)
+        });
+        if aic {
+            entry.1 = entry.1.or(Some(row));
+        } else {
+            entry.2 = true;
+        }
+    }
+    order
+        .into_iter()
+        .map(|task_id| {
+            let (first, first_aic, non_aic) = rows.get(&task_id).copied().unwrap_or((0, None, false));
+            let primary = match first_aic {
+                Some(aic) if non_aic => aic,
+                _ => first,
+            };
+            let func_id = func_ids.func_id(primary);
+            SidecarTask { task_id, func_id: (func_id >= 0).then_some(func_id) }
+        })
+        .collect()
 }
 
 /// The dense graph (see the module doc).
@@ -293,5 +330,30 @@ impl DepsGraph {
             }
         }
         (order.len() == n).then_some(order)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sidecar_has_one_task_per_id_with_the_aic_func_id_of_a_mix_task() {
+        let mut joined = JoinedTasks::default();
+        // task 7: AIV row first, then its AIC row (MIX); task 3: two AIV blocks; task 9: one AIC row, func unresolved.
+        let rows = [(7u64, CoreType::Aiv), (3, CoreType::Aiv), (7, CoreType::Aic), (3, CoreType::Aiv), (9, CoreType::Aic)];
+        for (core, (id, ct)) in rows.into_iter().enumerate() {
+            joined.push_us(id, core as u32, ct, [0.0; 5]);
+        }
+        let func_ids: Vec<i64> = vec![11, 4, 12, 5, -1];
+        let side = sidecar_tasks(&joined, &func_ids);
+        assert_eq!(
+            side,
+            vec![
+                SidecarTask { task_id: 7, func_id: Some(12) },
+                SidecarTask { task_id: 3, func_id: Some(4) },
+                SidecarTask { task_id: 9, func_id: None },
+            ]
+        );
     }
 }

@@ -5,11 +5,10 @@
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::too_many_lines)]
 
 mod common;
-use pypto_analysis::deps_graph::SidecarTask;
+use pypto_analysis::deps_graph::{sidecar_tasks, SidecarTask};
 use pypto_analysis::deps_viewer::DepsViewer;
 use pypto_analysis::edge_modes::EdgeMode;
 use pypto_analysis::tasks;
-use pypto_formats::records::CoreType;
 use pypto_formats::{deps, name_map, records};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -26,8 +25,7 @@ fn deps_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-/// The perf sidecar as `deps_viewer` reads it: one entry per joined task id, func id of the
-/// AIC row of a MIX task, else of the first row.
+/// The perf sidecar as `deps_viewer` reads it ([`sidecar_tasks`] of the joined records).
 fn sidecar(dir: &Path, deps: &deps::Deps) -> Vec<SidecarTask> {
     let p = dir.join("chip_swimlane_records.json");
     let Ok(bytes) = std::fs::read(&p) else {
@@ -35,30 +33,7 @@ fn sidecar(dir: &Path, deps: &deps::Deps) -> Vec<SidecarTask> {
     };
     let recs = records::parse("chip_swimlane_records.json", &bytes).unwrap();
     let joined = tasks::join(&recs);
-    let fids = tasks::func_ids(&joined, Some(deps));
-    let mut order: Vec<u64> = Vec::new();
-    let mut by_id: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (i, id) in joined.task_id.iter().enumerate() {
-        by_id.entry(id).or_insert_with(|| {
-            order.push(id);
-            Vec::new()
-        });
-        by_id.get_mut(&id).unwrap().push(i);
-    }
-    order
-        .into_iter()
-        .map(|id| {
-            let rows = &by_id[&id];
-            let types: BTreeSet<u8> = rows.iter().map(|&r| u8::from(joined.core_type(r) == Some(CoreType::Aic))).collect();
-            let primary = if types.len() > 1 {
-                rows.iter().copied().find(|&r| joined.core_type(r) == Some(CoreType::Aic)).unwrap_or(rows[0])
-            } else {
-                rows[0]
-            };
-            let f = fids[primary];
-            SidecarTask { task_id: id, func_id: (f >= 0).then_some(f) }
-        })
-        .collect()
+    sidecar_tasks(&joined, &tasks::func_ids(&joined, Some(deps)))
 }
 
 fn name_map_of(dir: &Path) -> Option<name_map::NameMap> {

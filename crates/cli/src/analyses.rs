@@ -3,22 +3,31 @@
 //! static and observed critical paths, and the Performance Analysis panel tables — each
 //! computed when the dataset's files allow it, as JSON for scripts and as text for people.
 //!
+//! The tables the page shows too are computed by the same calls as the page's: the panel's
+//! first tables by `pypto_replies::perf_panel::PanelTables::compute`, the path tabs'
+//! analyses (critical paths, gap & blocker, early dispatch, single-dependency chains) by
+//! `pypto_analysis::perf_panel::paths` as the worker's path job runs them, the edge modes by
+//! `pypto_replies::dep_graph::DepGraph` (the graph the page draws). Only the JSON and text
+//! around them are the report's own.
+//!
 //! JSON contract (issue 3): task ids are decimal strings (any key named `task_id`,
 //! `*_task_id`, `task_ids` or `*_path`, and every edge endpoint), times are µs numbers.
 
 use std::fmt::Write as _;
 
-use pypto_analysis::critical_path::{self, StallKind};
-use pypto_analysis::dataflow_regions::DataflowEvidence;
-use pypto_analysis::deps_graph::DepsGraph;
-use pypto_analysis::edge_modes::{self, EdgeMode};
-use pypto_analysis::perf_panel::{early_dispatch, gap_blocker, overview, setup_leaderboard, single_dep_chains};
+use pypto_analysis::critical_path::{self, CriticalPath, StallKind, TaskGraph};
+use pypto_analysis::deps_graph;
+use pypto_analysis::edge_modes::EdgeMode;
+use pypto_analysis::perf_panel::paths;
+use pypto_analysis::runtime_model::CpmInputs;
 use pypto_analysis::task_kinds::{self, TaskKind};
 use pypto_analysis::tasks::JoinedTasks;
-use pypto_analysis::{function_stats, hb_violation, idle};
+use pypto_analysis::{hb_violation, idle};
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
+use pypto_replies::dep_graph::DepGraph;
+use pypto_replies::perf_panel::PanelTables;
 use serde_json::{json, Map, Value};
 
 /// How many rows of the leaderboards go into the report.
@@ -68,7 +77,9 @@ pub fn run(inputs: &RuntimeInputs<'_>) -> (Map<String, Value>, String, Vec<Strin
     let mut warnings = Vec::new();
 
     if let (Some(records), Some(joined)) = (inputs.records, inputs.joined) {
-        let stats = function_stats::converter_stats(joined, inputs.func_ids, inputs.names);
+        // The panel's first tables, as the page gets them (`pypto_replies::perf_panel`).
+        let PanelTables { overview: ov, stats, function_perf, setup: mut boards } =
+            PanelTables::compute(joined, inputs.func_ids, inputs.names, TOP_ROWS);
         let functions: Vec<Value> = stats
             .rows
             .iter()
@@ -89,7 +100,7 @@ pub fn run(inputs: &RuntimeInputs<'_>) -> (Map<String, Value>, String, Vec<Strin
                    "aicore_observed_span_us": stats.aicore_observed_span_us,
                    "exec_vs_overhead": stats.exec_vs_overhead}),
         );
-        out.insert("function_performance".into(), to_value(&function_stats::function_perf(joined, inputs.func_ids, inputs.names)));
+        out.insert("function_performance".into(), to_value(&function_perf));
         let _ = writeln!(text, "{}", stats.render_text());
 
         let kinds = task_kinds::classify(records, joined, inputs.deps);
@@ -127,50 +138,76 @@ pub fn run(inputs: &RuntimeInputs<'_>) -> (Map<String, Value>, String, Vec<Strin
         }
 
         let mut panel = Map::new();
-        let ov = overview::overview(joined);
         let _ = writeln!(
             text,
             "overview: task time {:.3} us, AICore time {:.3} us, {} active cores, utilisation {:.2}%",
             ov.task_time_us, ov.aicore_time_us, ov.active_cores, ov.utilisation_pct
         );
         panel.insert("overview".into(), to_value(&ov));
-        let mut boards = setup_leaderboard::setup_leaderboards(joined, TOP_ROWS);
         boards.longest_setup.truncate(TOP_ROWS);
         boards.largest_ratio.truncate(TOP_ROWS);
         panel.insert("setup_leaderboards".into(), to_value(&boards));
-        if let Some(deps) = inputs.deps {
-            let chains = single_dep_chains::single_dep_chains(deps, Some(records));
-            let listed: Vec<Value> = (0..chains.len()).map(|c| ids(chains.chain(c))).collect();
-            let _ = writeln!(text, "continuous single-dependency chains: {}", chains.len());
-            panel.insert(
-                "single_dependency_chains".into(),
-                json!({"count": chains.len(), "excluded_tasks": chains.excluded_tasks,
-                       "compute_edges": chains.compute_edges, "chains": listed}),
-            );
-            let early = early_dispatch::early_dispatch(joined, deps, records);
-            let _ = writeln!(text, "early dispatch: {} target task(s)", early.rows.len());
-            panel.insert("early_dispatch".into(), to_value(&early));
-        }
 
-        critical_path_section(records, inputs, &mut out, &mut panel, &mut text, &mut warnings);
+        path_tabs_section(records, joined, inputs, &mut out, &mut panel, &mut text, &mut warnings);
         out.insert("performance_analysis".into(), Value::Object(panel));
     }
 
     if let Some(deps) = inputs.deps {
-        edge_modes_section(deps, inputs.names, &mut out, &mut text, &mut warnings);
+        // The graph's nodes include the records' tasks (deps_viewer's perf sidecar); they add
+        // no edges, so the selections are deps.json's.
+        let sidecar = inputs.joined.map_or_else(Vec::new, |joined| deps_graph::sidecar_tasks(joined, inputs.func_ids));
+        edge_modes_section(&DepGraph::build(deps, &sidecar, inputs.names), &mut out, &mut text, &mut warnings);
     }
     (out, text, warnings)
 }
 
-/// The five edge modes of `deps_viewer`, as `[pred, succ]` decimal-string pairs per mode.
-fn edge_modes_section(deps: &Deps, names: Option<&NameMap>, out: &mut Map<String, Value>, text: &mut String, warnings: &mut Vec<String>) {
-    let graph = DepsGraph::build(deps, &[], &|id| names.is_some_and(|n| n.name(id).is_some()));
-    let evidence = DataflowEvidence::build(&graph, deps);
+/// The path tabs' analyses (single-dependency chains, early dispatch, the critical paths and
+/// their gap & blocker table), as the page's path job runs them
+/// (`pypto_analysis::perf_panel::paths`; the report computes its paths, no CPM file).
+fn path_tabs_section(
+    records: &ChipRecords,
+    joined: &JoinedTasks,
+    inputs: &RuntimeInputs<'_>,
+    out: &mut Map<String, Value>,
+    panel: &mut Map<String, Value>,
+    text: &mut String,
+    warnings: &mut Vec<String>,
+) {
+    let prepared = paths::prepare(records, inputs.deps, inputs.names, &CpmInputs::default());
+    let critical = critical_path_summary(prepared.critical_path());
+    let tables = prepared.finish(joined, records);
+    if let Some(chains) = &tables.chains {
+        let listed: Vec<Value> = (0..chains.len()).map(|c| ids(chains.chain(c))).collect();
+        let _ = writeln!(text, "continuous single-dependency chains: {}", chains.len());
+        panel.insert(
+            "single_dependency_chains".into(),
+            json!({"count": chains.len(), "excluded_tasks": chains.excluded_tasks,
+                   "compute_edges": chains.compute_edges, "chains": listed}),
+        );
+    }
+    if let Some(early) = &tables.early_dispatch {
+        let _ = writeln!(text, "early dispatch: {} target task(s)", early.rows.len());
+        panel.insert("early_dispatch".into(), to_value(early));
+    }
+    match critical {
+        Ok(CriticalPathSummary { json, line, warnings: cp_warnings }) => {
+            out.insert("critical_path".into(), json);
+            let _ = writeln!(text, "{line}");
+            warnings.extend(cp_warnings);
+            panel.insert("gap_blocker".into(), to_value(&tables.gap_blocker));
+        }
+        Err(err) => warnings.push(format!("critical path not computed: {err}")),
+    }
+}
+
+/// The five edge modes of `deps_viewer`, as `[pred, succ]` decimal-string pairs per mode: the
+/// selections of the graph the page draws (`pypto_replies::dep_graph`).
+fn edge_modes_section(graph: &DepGraph, out: &mut Map<String, Value>, text: &mut String, warnings: &mut Vec<String>) {
     let mut edges = Map::new();
     let mut edge_stats = Map::new();
-    for mode in EdgeMode::ALL {
-        let selection = edge_modes::select_edges(&graph, deps, mode, mode.is_dataflow().then_some(&evidence));
-        let pairs: Vec<Value> = selection.shown_pairs(&graph).into_iter().map(|(p, s)| json!([p.to_string(), s.to_string()])).collect();
+    for (mode, selection) in EdgeMode::ALL.into_iter().zip(&graph.selections) {
+        let pairs: Vec<Value> =
+            selection.shown_pairs(&graph.graph).into_iter().map(|(p, s)| json!([p.to_string(), s.to_string()])).collect();
         let _ = writeln!(
             text,
             "edges {:<17} shown {:>7}  (total {}, removed {}{})",
@@ -194,36 +231,27 @@ fn edge_modes_section(deps: &Deps, names: Option<&NameMap>, out: &mut Map<String
     out.insert("edge_stats".into(), Value::Object(edge_stats));
 }
 
-/// Static and observed critical paths (computed, no CPM file needed) and the gap & blocker
-/// table of the observed path.
-fn critical_path_section(
-    records: &ChipRecords,
-    inputs: &RuntimeInputs<'_>,
-    out: &mut Map<String, Value>,
-    panel: &mut Map<String, Value>,
-    text: &mut String,
-    warnings: &mut Vec<String>,
-) {
-    match critical_path::compute(records, inputs.deps, inputs.names) {
-        Ok((graph, cp)) => {
-            let stall = |k: StallKind| cp.us(cp.stall_of(k));
-            out.insert(
-                "critical_path".into(),
-                json!({"makespan_us": cp.us(cp.makespan_ticks),
-                       "static": ids(&cp.static_path),
-                       "static_length_us": cp.us(cp.static_len_ticks),
-                       "observed": ids(&cp.observed.task_id),
-                       "observed_stall_us": {"data-wait": stall(StallKind::DataWait),
-                                             "core-wait": stall(StallKind::CoreWait),
-                                             "front-gap": stall(StallKind::FrontGap)},
-                       "compute_us": cp.us(cp.compute_total_ticks),
-                       "tiling_exact": cp.tiling_exact(),
-                       "kept_edges": cp.kept_edges}),
-            );
-            let _ = writeln!(text, "{}", critical_path::render_summary_line("critical path", &cp));
-            warnings.extend(cp.warnings.iter().cloned());
-            panel.insert("gap_blocker".into(), to_value(&gap_blocker::gap_blocker(&graph, &cp)));
-        }
-        Err(err) => warnings.push(format!("critical path not computed: {err}")),
-    }
+/// The report's `critical_path` section, its text line and the path's warnings.
+struct CriticalPathSummary {
+    json: Value,
+    line: String,
+    warnings: Vec<String>,
+}
+
+/// Static and observed critical paths (computed, no CPM file needed), or why there are none.
+fn critical_path_summary(computed: Result<(&TaskGraph, &CriticalPath), &str>) -> Result<CriticalPathSummary, String> {
+    let (_, cp) = computed.map_err(str::to_owned)?;
+    let stall = |k: StallKind| cp.us(cp.stall_of(k));
+    let json = json!({"makespan_us": cp.us(cp.makespan_ticks),
+           "static": ids(&cp.static_path),
+           "static_length_us": cp.us(cp.static_len_ticks),
+           "observed": ids(&cp.observed.task_id),
+           "observed_stall_us": {"data-wait": stall(StallKind::DataWait),
+                                 "core-wait": stall(StallKind::CoreWait),
+                                 "front-gap": stall(StallKind::FrontGap)},
+           "compute_us": cp.us(cp.compute_total_ticks),
+           "tiling_exact": cp.tiling_exact(),
+           "kept_edges": cp.kept_edges});
+    let line = critical_path::render_summary_line("critical path", cp);
+    Ok(CriticalPathSummary { json, line, warnings: cp.warnings.clone() })
 }

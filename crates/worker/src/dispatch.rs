@@ -1,6 +1,7 @@
-//! The worker's one `match` on the page's requests: each request goes to the module that
-//! answers it, with a typed [`Reply`] carrying its id (the page's `ask` waits on that id).
-//! Opening a folder is not a request: its results are announced (`session`).
+//! The worker's one `match` on the page's requests, on top of every other module: each
+//! request goes to the module that answers it, with a typed [`Reply`] carrying its id (the
+//! page's `ask` waits on that id). Opening a folder is not a request: its results are
+//! announced (`open`).
 
 use pypto_protocol::{Request, RequestId, ToWorker};
 
@@ -12,9 +13,9 @@ pub fn handle(incoming: Incoming) {
     match msg {
         ToWorker::OpenFolder(r) => {
             let sources = files.iter().collect();
-            wasm_bindgen_futures::spawn_local(crate::session::open_entries(r.source_label, r.entries, sources));
+            wasm_bindgen_futures::spawn_local(crate::open::open_entries(r.source_label, r.entries, sources));
         }
-        ToWorker::OpenUrl(r) => wasm_bindgen_futures::spawn_local(crate::session::open_url(r.url)),
+        ToWorker::OpenUrl(r) => wasm_bindgen_futures::spawn_local(crate::open::open_url(r.url)),
         ToWorker::Timeline(r) => crate::timelines::timeline(r, Reply::to(id)),
         ToWorker::TraceTimeline(r) => crate::traces::timeline(r, Reply::to(id)),
         // Chrome-trace timelines answer their own queries (`traces`); the chip ones otherwise.

@@ -1,24 +1,49 @@
-//! What the jobs ([`crate::jobs`]) do: read and analyse runtime datasets from their files —
-//! a dataset's load (summary, resident model, its timeline's render columns), a timeline of
-//! one or more datasets, a Perfetto export, the Performance Analysis path tables. Each runs in
-//! a job's own wasm instance, so what it peaks at is given back when the job ends.
+//! What a job does (the job instance's side of `jobs`): read and analyse runtime datasets
+//! from their files — a dataset's load (summary, resident model, its timeline's render
+//! columns), a timeline of one or more datasets, a Perfetto export, the Performance Analysis
+//! path tables — and post its answer to the analysis worker that started it ([`handle`], the
+//! job's entry). Each runs in a job's own wasm instance, so what it peaks at is given back
+//! when the job ends.
 
-use pypto_analysis::perf_panel::paths;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::timeline::{self, TimelineBuilder};
 use pypto_formats::{cpm, name_map};
-use pypto_protocol::datasets::{DatasetSummary, DepsSummary, RecordsSummary};
-use serde::{Deserialize, Serialize};
+use pypto_protocol::datasets::DatasetSummary;
+use pypto_replies::datasets::{self, file_error};
+use serde::Serialize;
 use wasm_bindgen::JsValue;
 
-use crate::jobs::{FromJob, LoadedRuntime, RuntimeInputs};
-use crate::session::{bench_log, file_error, now_ms, parse_deps, parse_records, read_entry};
+use crate::bench_log::bench_log;
+use crate::clock::now_ms;
+use crate::entries::{parse_deps, parse_records, read_entry};
+use crate::jobs::{self, FromJob, LoadedRuntime, PathResult, RuntimeInputs, ToJob};
+use crate::render_columns::{self, JsColumns};
+
+/// Handles the `{ job }` message that makes this instance a job: runs it and posts its answer.
+pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
+    jobs::become_job();
+    let job = js_sys::Reflect::get(data, &JsValue::from_str("job")).unwrap_or(JsValue::UNDEFINED);
+    let request = match serde_wasm_bindgen::from_value::<ToJob>(job) {
+        Ok(request) => request,
+        Err(e) => return jobs::post(&FromJob::Failed { message: format!("unreadable job request: {e}") }, &js_sys::Object::new()),
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let sources: Vec<JsValue> = files.iter().collect();
+        let (reply, columns) = match request {
+            ToJob::LoadRuntime(inputs) => load_runtime(&inputs, &sources).await,
+            ToJob::Timeline { datasets, dataset_ids } => build_timeline(&datasets, &dataset_ids, &sources).await,
+            ToJob::ExportTrace { datasets, window_us } => export_trace(&datasets, window_us, &sources).await,
+            ToJob::PerfPaths(inputs) => path_tables(&inputs, &sources).await,
+        };
+        jobs::post(&reply, &columns);
+    });
+}
 
 /// Reads and analyses one runtime dataset: its summary (file errors included) and the model.
 /// Local files (`File`s) of deps.json and the records are read at the same time, so the waits
 /// for their bytes overlap; over HTTP one after the other (two streams at once were slower:
 /// the server and the browser share the machine's cores with the parser).
-pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSummary, LoadedRuntime) {
+async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSummary, LoadedRuntime) {
     let entries = &inputs.entries;
     let mut summary = DatasetSummary::default();
     let mut deps_model = None;
@@ -49,12 +74,7 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
     if let Some((path, parsed)) = deps_read {
         match parsed {
             Ok(parsed) => {
-                summary.deps = Some(DepsSummary {
-                    path,
-                    tasks: parsed.task_count() as u64,
-                    edges: parsed.edge_count() as u64,
-                    tensors: parsed.tensor_count() as u64,
-                });
+                summary.deps = Some(datasets::deps_summary(path, &parsed));
                 deps_lean = !parsed.task_offsets.is_empty();
                 deps_model = Some(parsed);
             }
@@ -87,20 +107,7 @@ pub(crate) async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) ->
                 };
                 let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
                 bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
-                summary.records = Some(RecordsSummary {
-                    path,
-                    level: facts.level,
-                    format: facts.format.clone(),
-                    clock_freq_hz: facts.clock_freq_hz,
-                    num_cores: facts.num_cores,
-                    task_count: facts.task_count as u64,
-                    aicore_rows: facts.aicore_rows as u64,
-                    first_start_us: facts.first_start_us,
-                    last_end_us: facts.last_end_us,
-                    span_us: facts.span_us,
-                    scheduler_threads: facts.scheduler_threads as u32,
-                    warnings: facts.warnings.clone(),
-                });
+                summary.records = Some(datasets::records_summary(path, &facts));
                 state.model = Some(built);
             }
             Err(err) => summary.errors.push(file_error(err)),
@@ -139,18 +146,18 @@ fn set(object: &js_sys::Object, key: &str, value: &JsValue) {
 /// Encodes `value` into `columns[key]`, or says why it could not.
 fn put_encoded<T: Serialize>(columns: &js_sys::Object, key: &str, value: &T) -> Result<(), String> {
     let started_ms = now_ms();
-    let chunks = crate::jobs::encode(value)?;
+    let chunks = jobs::encode(value)?;
     set(columns, key, &chunks);
     bench_log(&format!("pypto-worker load job: {key} encoded in {:.0} ms", now_ms() - started_ms));
     Ok(())
 }
 
-/// [`crate::jobs::ToJob::LoadRuntime`]: the dataset read and analysed. First posted (a part,
-/// [`crate::jobs::post_part`]): its summary and encoded state, the model's scheduler phases
+/// [`ToJob::LoadRuntime`]: the dataset read and analysed. First posted (a part,
+/// [`jobs::post_part`]): its summary and encoded state, the model's scheduler phases
 /// detached — the dataset counts as loaded. Then, when asked (`inputs.prebuild_timeline`: the
 /// page will open it first), its timeline: the render columns in `columns.timeline`, the
 /// query index encoded in `columns.index`.
-pub(crate) async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
     let (summary, mut state) = read_dataset(inputs, sources).await;
     // Detached copies of the phases go to the analysis worker; the whole ones stay for the
     // timeline.
@@ -162,14 +169,14 @@ pub(crate) async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) ->
     if let Err(message) = put_encoded(&part, "state", &state) {
         return (FromJob::Failed { message }, js_sys::Object::new());
     }
-    crate::jobs::post_part(&FromJob::RuntimeLoaded { summary }, &part);
+    jobs::post_part(&FromJob::RuntimeLoaded { summary }, &part);
     let Some(mut model) = state.model.take().filter(|_| inputs.prebuild_timeline) else { return (FromJob::Done, js_sys::Object::new()) };
     if let Some(whole) = whole_phases {
         model.phases = whole;
     }
-    let (mut t, timeline_columns) = crate::timelines::build_columns(&[(inputs.path.as_str(), &model)]);
+    let (mut t, timeline_columns) = render_columns::build_columns(&[(inputs.path.as_str(), &model)]);
     drop(model);
-    let header = crate::timelines::header(0, &[inputs.dataset_id], &t);
+    let header = pypto_replies::timeline::header(0, &[inputs.dataset_id], &t);
     let columns = js_sys::Object::new();
     set(&columns, "timeline", &timeline_columns);
     t.compact_for_queries();
@@ -197,11 +204,11 @@ async fn model_of(datasets: &[RuntimeInputs], sources: &[JsValue], k: usize) -> 
     })
 }
 
-/// [`crate::jobs::ToJob::Timeline`]: the timeline of `datasets` (read one after the other,
+/// [`ToJob::Timeline`]: the timeline of `datasets` (read one after the other,
 /// each model dropped once its tracks are laid out), its render columns in
 /// `columns.timeline` and its query index encoded in `columns.index`.
-pub(crate) async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u32], sources: &[JsValue]) -> (FromJob, js_sys::Object) {
-    let mut sink = crate::timelines::JsColumns::new(0);
+async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u32], sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+    let mut sink = JsColumns::new(0);
     let mut builder = TimelineBuilder::new(&mut sink, datasets.len() > 1);
     for (k, inputs) in datasets.iter().enumerate() {
         match model_of(datasets, sources, k).await {
@@ -210,7 +217,7 @@ pub(crate) async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u3
         }
     }
     let mut t = builder.finish();
-    let header = crate::timelines::header(0, dataset_ids, &t);
+    let header = pypto_replies::timeline::header(0, dataset_ids, &t);
     let columns = js_sys::Object::new();
     set(&columns, "timeline", &sink.into_columns(&t.track_offsets, &t.name_index).into_object());
     t.compact_for_queries();
@@ -220,13 +227,9 @@ pub(crate) async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u3
     (FromJob::TimelineBuilt { header }, columns)
 }
 
-/// [`crate::jobs::ToJob::ExportTrace`]: the timeline of `datasets` as Chrome Trace Event
+/// [`ToJob::ExportTrace`]: the timeline of `datasets` as Chrome Trace Event
 /// JSON (`columns.json`, bytes).
-pub(crate) async fn export_trace(
-    datasets: &[RuntimeInputs],
-    window_us: Option<(f64, f64)>,
-    sources: &[JsValue],
-) -> (FromJob, js_sys::Object) {
+async fn export_trace(datasets: &[RuntimeInputs], window_us: Option<(f64, f64)>, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
     let mut models = Vec::with_capacity(datasets.len());
     for k in 0..datasets.len() {
         match model_of(datasets, sources, k).await {
@@ -248,17 +251,9 @@ pub(crate) async fn export_trace(
     }
 }
 
-/// The path tables of a dataset and its gap column (for the threshold), as a path job returns
-/// them (encoded in `columns.tables`).
-#[derive(Serialize, Deserialize)]
-pub(crate) struct PathResult {
-    pub(crate) data: pypto_protocol::perf::PerfPathsData,
-    pub(crate) gap_us: Vec<f64>,
-}
-
-/// [`crate::jobs::ToJob::PerfPaths`]: the Performance Analysis path tables of one dataset,
+/// [`ToJob::PerfPaths`]: the Performance Analysis path tables of one dataset,
 /// from its records, deps.json and CPM files read again.
-pub(crate) async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
     let mut summary = DatasetSummary::default();
     let deps = match inputs.deps {
         Some(index) => match parse_deps(index, &inputs.entries, sources, &mut summary.errors).await {
@@ -287,12 +282,9 @@ pub(crate) async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> 
             return (FromJob::Failed { message: format!("could not read the swimlane records again{why}") }, js_sys::Object::new());
         }
     };
-    let prep = paths::prepare(&records, deps.as_ref(), names.as_ref(), &cpm_inputs);
-    drop(deps);
-    let joined = pypto_analysis::tasks::join(&records);
-    let tables = prep.finish(&joined, &records);
+    let tables = pypto_replies::perf_paths::path_tables(&records, deps, names.as_ref(), &cpm_inputs);
     let gap_us = tables.gap_blocker.gap_us.clone();
-    let data = crate::perf_paths::to_protocol(inputs.dataset_id, tables);
+    let data = pypto_replies::perf_paths::to_protocol(inputs.dataset_id, tables);
     let columns = js_sys::Object::new();
     if let Err(message) = put_encoded(&columns, "tables", &PathResult { data, gap_us }) {
         return (FromJob::Failed { message }, js_sys::Object::new());

@@ -1,10 +1,12 @@
-//! Jobs: the analysis worker's heavy one-off work — reading and analysing a runtime dataset
-//! (its records, deps.json, name map and CPM files: parse, model build, the chip timeline's
-//! render columns) — runs in a nested worker started for it (this same script, told by its
-//! first message that it is a job) and terminated once it has answered. Whatever that work
-//! peaked at (parse buffers, the raw records, the critical-path graph) goes back to the browser
-//! with the job: the analysis worker's wasm memory, which never shrinks, holds only what the
-//! job hands back — the resident model and the timeline's query index, postcard-encoded in JS
+//! Jobs, the transport: the analysis worker's heavy one-off work — reading and analysing a
+//! runtime dataset (its records, deps.json, name map and CPM files: parse, model build, the
+//! chip timeline's render columns) — runs in a nested worker started for it (this same script,
+//! told by its first message that it is a job) and terminated once it has answered. This
+//! module starts jobs and reads their answers (for the open flow and the handlers), and
+//! carries a job's own messages back ([`post`], [`post_part`], [`log`]); what a job does is
+//! `job_work`'s. Whatever that work peaked at (parse buffers, the raw records, the
+//! critical-path graph) goes back to the browser with the job: the analysis worker's wasm
+//! memory, which never shrinks, holds only what the job hands back — the resident model and the timeline's query index, postcard-encoded in JS
 //! byte chunks and decoded a chunk at a time (the encoding is never whole in its memory), and
 //! the render columns, JS typed arrays it passes on to the page.
 //!
@@ -25,6 +27,8 @@ use pypto_protocol::FromWorker;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+use crate::transport;
 
 /// What a job is asked to do.
 #[derive(Serialize, Deserialize)]
@@ -74,13 +78,21 @@ pub(crate) enum FromJob {
         slices: u64,
         flows: u64,
     },
-    /// Encoded [`crate::job_work::PathResult`] in `columns.tables`.
+    /// Encoded [`PathResult`] in `columns.tables`.
     PathTables,
     /// Nothing more (a load job that built no timeline).
     Done,
     Failed {
         message: String,
     },
+}
+
+/// The path tables of a dataset and its gap column (for the threshold), as a path job returns
+/// them (encoded in `columns.tables`).
+#[derive(Serialize, Deserialize)]
+pub(crate) struct PathResult {
+    pub(crate) data: pypto_protocol::perf::PerfPathsData,
+    pub(crate) gap_us: Vec<f64>,
 }
 
 /// What a load job hands back beside its summary.
@@ -272,26 +284,12 @@ pub(crate) fn decode_at<T: for<'de> Deserialize<'de>>(columns: &JsValue, key: &s
     decode(chunks)
 }
 
-/// Handles the `{ job }` message that makes this instance a job.
-pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
+/// Marks this instance as a job (its first message was a `{ job }`): bench lines go to the
+/// analysis worker, and the bench skips its memory.
+pub(crate) fn become_job() {
     IS_JOB.set(true);
     // For the bench, which reads the analysis worker's memory and must skip this one.
     let _ = js_sys::Reflect::set(&js_sys::global(), &JsValue::from_str("__pyptoJob"), &JsValue::TRUE);
-    let job = js_sys::Reflect::get(data, &JsValue::from_str("job")).unwrap_or(JsValue::UNDEFINED);
-    let request = match serde_wasm_bindgen::from_value::<ToJob>(job) {
-        Ok(request) => request,
-        Err(e) => return post(&FromJob::Failed { message: format!("unreadable job request: {e}") }, &js_sys::Object::new()),
-    };
-    wasm_bindgen_futures::spawn_local(async move {
-        let sources: Vec<JsValue> = files.iter().collect();
-        let (reply, columns) = match request {
-            ToJob::LoadRuntime(inputs) => crate::job_work::load_runtime(&inputs, &sources).await,
-            ToJob::Timeline { datasets, dataset_ids } => crate::job_work::build_timeline(&datasets, &dataset_ids, &sources).await,
-            ToJob::ExportTrace { datasets, window_us } => crate::job_work::export_trace(&datasets, window_us, &sources).await,
-            ToJob::PerfPaths(inputs) => crate::job_work::path_tables(&inputs, &sources).await,
-        };
-        post(&reply, &columns);
-    });
 }
 
 /// Posts a job's answer to the analysis worker, the buffers of `columns` (typed arrays, or
@@ -312,7 +310,7 @@ fn post_as(key: &str, reply: &FromJob, columns: &js_sys::Object) {
     let value = reply.serialize(&serializer).unwrap_or_else(|e| JsValue::from_str(&format!("serialization failed: {e}")));
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(key), &value);
     let transfer = js_sys::Array::new();
-    collect_buffers(columns, &transfer);
+    transport::collect_buffers(columns, &transfer);
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("columns"), columns);
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     if let Err(err) = scope.post_message_with_transfer(&envelope, &transfer) {
@@ -327,32 +325,6 @@ pub(crate) fn log(line: &str) {
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("log"), &JsValue::from_str(line));
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let _ = scope.post_message(&envelope);
-}
-
-/// Appends the `ArrayBuffer`s under `value` (typed arrays, arrays and plain objects of them)
-/// to `transfer`, each once.
-pub(crate) fn collect_buffers(value: &JsValue, transfer: &js_sys::Array) {
-    if let Some(view) = value.dyn_ref::<js_sys::Uint8Array>() {
-        push_buffer(&view.buffer(), transfer);
-    } else if js_sys::ArrayBuffer::is_view(value) {
-        if let Ok(buffer) = js_sys::Reflect::get(value, &JsValue::from_str("buffer")) {
-            push_buffer(&buffer, transfer);
-        }
-    } else if let Some(array) = value.dyn_ref::<js_sys::Array>() {
-        for item in array.iter() {
-            collect_buffers(&item, transfer);
-        }
-    } else if value.is_object() {
-        for item in js_sys::Object::values(value.unchecked_ref()).iter() {
-            collect_buffers(&item, transfer);
-        }
-    }
-}
-
-fn push_buffer(buffer: &JsValue, transfer: &js_sys::Array) {
-    if !transfer.includes(buffer, 0) {
-        transfer.push(buffer);
-    }
 }
 
 /// Bytes of an encoding written into JS `Uint8Array`s of about [`CHUNK_BYTES`] each, so the

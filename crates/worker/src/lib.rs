@@ -1,23 +1,41 @@
 //! The viewer's analysis web worker.
 //!
 //! The page posts folder entries (with their `File`s or URLs); this worker reads the bytes
-//! itself, runs the `pypto-formats` readers and `pypto-analysis` passes, keeps the model, and
-//! answers queries with small messages plus transferred typed-array columns. A panic is
+//! itself, runs the `pypto-formats` readers and `pypto-analysis` passes (heavy ones in load
+//! jobs), keeps the model, and answers queries with the replies of `pypto-replies` — small
+//! messages plus transferred typed-array columns. A panic is
 //! reported to the page (`FromWorker::Panic`) before the instance traps; the page then
 //! restarts the worker.
 
+// Module layers (no module imports one above it; `cargo xtask check-layers` rule (d) checks
+// that the imports form no cycle):
+// - leaves: clock, transport, reading, jobs (job transport), bench_log, store (the opened
+//   folder's state), entries, render_columns, layout_warm_up, prebuilt, trace_store,
+//   pass_dumps;
+// - the job's side: job_work; the open flow: open; the request handlers: timelines, traces,
+//   perf_panel, perf_paths, graph, passes, memory_map; the pass-trace bench hook: pass_bench;
+// - on top: dispatch (the one match on requests) and this root.
+mod bench_log;
+mod clock;
 mod dispatch;
+mod entries;
 mod graph;
 mod job_work;
 mod jobs;
+mod layout_warm_up;
 mod memory_map;
+mod open;
 mod pass_bench;
+mod pass_dumps;
 mod passes;
 mod perf_panel;
 mod perf_paths;
+mod prebuilt;
 pub mod reading;
-mod session;
+mod render_columns;
+mod store;
 mod timelines;
+mod trace_store;
 mod traces;
 pub mod transport;
 
@@ -40,7 +58,7 @@ pub fn start() {
                 .ok()
                 .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
                 .unwrap_or_default();
-            jobs::handle(&data, files);
+            job_work::handle(&data, files);
             return;
         }
         match transport::decode_request(&data) {

@@ -7,13 +7,13 @@
 //! `NN_after_<Pass>.py`, …). Stages, each the minimum over `iterations` runs:
 //! - `list_ms`: validation and the pass list (+/− of every pass against the previous one),
 //!   what `PassList` answers;
-//! - `diffs_ms`: every pass's diff work (`passes::diff_part`: rows from the pass list's hunks,
-//!   folding, token changes of every replaced line pair) — with `list_ms`, the work pypto's
-//!   `ir_trace` does with difflib;
+//! - `diffs_ms`: every pass's diff work (`pypto_replies::pass_trace::diff_part`: rows from
+//!   the pass list's hunks, folding, token changes of every replaced line pair) — with
+//!   `list_ms`, the work pypto's `ir_trace` does with difflib;
 //! - `outline_ms`: the function regions of every snapshot (the function filter's list; the
 //!   worker outlines each snapshot once);
-//! - `reply_ms`: the rest of each `PassDiff` reply (`passes::reply`: line texts, row columns,
-//!   function list, warnings);
+//! - `reply_ms`: the rest of each `PassDiff` reply (`pypto_replies::pass_trace::diff_data`:
+//!   line texts, row columns, function list, warnings);
 //! - `encode_ms`: those replies turned into the JS objects `postMessage` sends.
 
 use std::collections::HashMap;
@@ -26,7 +26,10 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::{passes, transport};
+use pypto_replies::pass_trace as passes;
+
+use crate::clock::now_ms;
+use crate::transport;
 
 /// What one call measured.
 #[derive(Debug, Default, Serialize)]
@@ -49,11 +52,6 @@ struct BenchResult {
     iterations: u32,
 }
 
-fn now_ms() -> f64 {
-    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    scope.performance().map_or_else(js_sys::Date::now, |p| p.now())
-}
-
 /// `[name, text]` pairs of `files`.
 fn read_files(files: &JsValue) -> Result<Vec<(String, String)>, String> {
     let array: &js_sys::Array = files.dyn_ref().ok_or("files must be an array of [name, text]")?;
@@ -69,7 +67,7 @@ fn read_files(files: &JsValue) -> Result<Vec<(String, String)>, String> {
 }
 
 /// One run of the worker's path over every pass, as `PassList` then `PassDiff` of each pass
-/// do it (`passes::build_diff` is these steps in this order), timed per step.
+/// do it (`pypto_replies::pass_trace::build_diff` is these steps in this order), timed per step.
 fn run_once(files: &[(String, String)], out: &mut BenchResult) {
     let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
     let read = |name: &str| files.iter().find(|f| f.0 == name).map(|f| f.1.as_str()).ok_or_else(|| format!("{name} is not in the set"));
@@ -109,7 +107,7 @@ fn run_once(files: &[(String, String)], out: &mut BenchResult) {
             let bl = pass_trace::split_lines(input.before_text);
             let al = pass_trace::split_lines(input.after_text);
             let choices = function_choices(input.before_regions, input.after_regions).unwrap_or_default();
-            FromWorker::PassDiff(Box::new(passes::reply(0, i as u32, &input, (&bl, &al), &choices, None, part)))
+            FromWorker::PassDiff(Box::new(passes::diff_data(0, i as u32, &input, (&bl, &al), &choices, None, part)))
         })
         .collect();
     let t4 = now_ms();

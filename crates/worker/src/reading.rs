@@ -1,11 +1,12 @@
-//! Reading one entry's bytes inside the worker: from a `File` (picked folder, input,
-//! drag and drop) in slices with progress messages, or from a URL (`?src=`, demo) by fetch.
+//! Reading bytes inside the worker, for every module that reads a file: from a `File`
+//! (picked folder, input, drag and drop) in slices with progress callbacks, or from a URL
+//! (`?src=`, demo) by fetch; a byte range of either (details read back on demand).
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::session::now_ms;
+use crate::clock::now_ms;
 
 /// Files larger than this are read in slices of this size, with a progress message each.
 pub const SLICE_BYTES: u64 = 8 * 1024 * 1024;

@@ -1,234 +1,24 @@
-//! The chip swimlane timeline requests: builds a [`Timeline`] over one or more runtime
-//! datasets (`ToWorker::Timeline`), hands its render columns to the page (transferred typed
-//! arrays) and keeps only what the queries need (tracks, offsets, per-bar source and name
-//! index); answers `BarDetails`, `Dependencies`, `Search` and `RangeStats` from it and the
-//! datasets' [`RuntimeModel`]s.
+//! The chip swimlane's requests, for the page's swimlane view: a [`Timeline`] over one or
+//! more runtime datasets (`ToWorker::Timeline`: the load job's prebuilt one, else one a job
+//! builds from the files), its render columns handed to the page and only what the queries
+//! need kept; `BarDetails` (reading a task's arguments or a phase's record back from the
+//! file when the model does not keep them), `Dependencies`, `Search` from it and the
+//! datasets' [`RuntimeModel`]s (the answers are `pypto_replies::timeline`'s); the Perfetto
+//! export (`ExportTrace`), written by a job.
 
 use pypto_analysis::runtime_model::RuntimeModel;
-use pypto_analysis::timeline::{self, RenderColumns, Timeline};
-use pypto_analysis::timeline_query::{self as query, BarAt, DetailFile};
-use pypto_formats::packed::PackedU32;
+use pypto_analysis::timeline::Timeline;
+use pypto_analysis::timeline_query::DetailFile;
 use pypto_protocol::timeline::{
-    AbsentView, Arrow, BarDetails, BarDetailsRequest, BarRef, Dependencies, DependenciesRequest, ExportTraceRequest, LegendEntry,
-    SearchHit, SearchRequest, SearchResults, TimelineHeader, TimelineRequest, TraceExport, TrackGroupInfo, TrackInfo,
+    BarDetailsRequest, Dependencies, DependenciesRequest, ExportTraceRequest, SearchRequest, SearchResults, TimelineRequest, TraceExport,
 };
+use pypto_replies::timeline as replies;
 
-use crate::session::SESSION;
-use crate::transport::{Columns, Reply};
-
-/// A built timeline: the datasets it covers (in model order) and its resident index.
-pub(crate) struct StoredTimeline {
-    dataset_ids: Vec<u32>,
-    timeline: Timeline,
-}
-
-pub(crate) fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHeader {
-    let ds = |d: u32| dataset_ids.get(d as usize).copied().unwrap_or(0);
-    TimelineHeader {
-        timeline_id,
-        dataset_ids: dataset_ids.to_vec(),
-        groups: t
-            .groups
-            .iter()
-            .map(|g| TrackGroupInfo { label: g.label.clone(), view: g.view, dataset_id: ds(g.dataset), tracks: g.tracks.clone() })
-            .collect(),
-        tracks: t
-            .tracks
-            .iter()
-            .map(|x| TrackInfo {
-                label: x.label.clone(),
-                view: x.view,
-                group: x.group,
-                rows: x.rows,
-                core_type: x.core_type.map(|c| c.as_str().to_ascii_uppercase()),
-            })
-            .collect(),
-        names: t.names.clone(),
-        legend: t.legend.iter().map(|(k, n, b)| LegendEntry { color_key: *k, name: n.clone(), bars: *b }).collect(),
-        absent: t.absent.iter().map(|a| AbsentView { view: a.view, dataset_id: ds(a.dataset), reason: a.reason.clone() }).collect(),
-        bar_count: t.bar_count() as u64,
-        first_start_us: t.first_start_us,
-        last_end_us: t.last_end_us,
-        has_static_path: t.has_static_path,
-        has_observed_path: t.has_observed_path,
-        path_source: t.path_source.clone(),
-        warnings: t.warnings.clone(),
-    }
-}
-
-/// The typed arrays the page draws a timeline from (chip swimlane and Chrome traces alike):
-/// the track offsets and per-bar name indices beside the render columns `c`.
-pub(crate) fn render_columns(track_offsets: &[u32], name_index: &[u32], c: &RenderColumns) -> Columns {
-    let mut columns = Columns::new();
-    columns.u32("track_offsets", track_offsets);
-    columns.f64("start_us", &c.start_us);
-    columns.f64("end_us", &c.end_us);
-    columns.f64("setup_start_us", &c.setup_start_us);
-    columns.u32("color_key", &c.color_key);
-    columns.u32("name_index", name_index);
-    columns.u32("row", &c.row);
-    columns.u32("flags", &c.flags);
-    columns.u32("task_ring", &c.task_ring);
-    columns.u32("task_local", &c.task_local);
-    columns
-}
-
-/// The render columns in JS typed arrays, filled piece by piece as the timeline is built
-/// (so they never all sit in the worker's wasm memory), sized for `capacity` bars.
-pub(crate) struct JsColumns {
-    f64s: [js_sys::Float64Array; 3],
-    u32s: [js_sys::Uint32Array; 5],
-    bars: u32,
-    capacity: u32,
-}
-
-impl JsColumns {
-    const F64_NAMES: [&'static str; 3] = ["start_us", "end_us", "setup_start_us"];
-    const U32_NAMES: [&'static str; 5] = ["color_key", "row", "flags", "task_ring", "task_local"];
-
-    pub(crate) fn new(capacity: usize) -> Self {
-        let n = capacity as u32;
-        let f = || js_sys::Float64Array::new_with_length(n);
-        let u = || js_sys::Uint32Array::new_with_length(n);
-        Self { f64s: [f(), f(), f()], u32s: [u(), u(), u(), u(), u()], bars: 0, capacity: n }
-    }
-
-    /// Room for `more` bars (the capacity is an upper bound of the bars built; should it
-    /// ever fall short, the arrays grow rather than a write failing).
-    fn reserve(&mut self, more: u32) {
-        let need = self.bars + more;
-        if need <= self.capacity {
-            return;
-        }
-        let n = need.max(self.capacity.saturating_mul(2));
-        for a in &mut self.f64s {
-            let bigger = js_sys::Float64Array::new_with_length(n);
-            bigger.set(a, 0);
-            *a = bigger;
-        }
-        for a in &mut self.u32s {
-            let bigger = js_sys::Uint32Array::new_with_length(n);
-            bigger.set(a, 0);
-            *a = bigger;
-        }
-        self.capacity = n;
-    }
-
-    /// The columns cut to the bars written, beside the track offsets and name indices.
-    pub(crate) fn into_columns(self, track_offsets: &[u32], name_index: &PackedU32) -> Columns {
-        let mut columns = Columns::new();
-        columns.u32("track_offsets", track_offsets);
-        for (name, a) in Self::F64_NAMES.iter().zip(&self.f64s) {
-            columns.js(name, &a.slice(0, self.bars));
-        }
-        columns.u32_packed("name_index", name_index);
-        for (name, a) in Self::U32_NAMES.iter().zip(&self.u32s) {
-            columns.js(name, &a.slice(0, self.bars));
-        }
-        columns
-    }
-}
-
-impl timeline::ColumnSink for JsColumns {
-    fn bars(&mut self, c: &RenderColumns) {
-        let (at, n) = (self.bars, c.start_us.len() as u32);
-        self.reserve(n);
-        for (a, v) in self.f64s.iter().zip([&c.start_us, &c.end_us, &c.setup_start_us]) {
-            a.subarray(at, at + n).copy_from(v);
-        }
-        for (a, v) in self.u32s.iter().zip([&c.color_key, &c.row, &c.flags, &c.task_ring, &c.task_local]) {
-            a.subarray(at, at + n).copy_from(v);
-        }
-        self.bars += n;
-    }
-}
-
-/// A single-dataset timeline a load job builds after its first answer: pending (the requests
-/// the page made meanwhile, answered when it comes), or its header, query index and render
-/// columns (JS typed arrays), kept until the page asks.
-#[allow(clippy::large_enum_variant)] // one per loaded dataset
-pub(crate) enum Prebuilt {
-    Pending(Vec<(u32, Reply<TimelineRequest>)>),
-    Ready { header: TimelineHeader, timeline: Timeline, columns: wasm_bindgen::JsValue },
-}
-
-/// Answers a timeline request with a built timeline and keeps its index.
-fn hand_over(
-    timeline_id: u32,
-    dataset_ids: &[u32],
-    mut header: TimelineHeader,
-    t: Timeline,
-    columns: &wasm_bindgen::JsValue,
-    reply: Reply<TimelineRequest>,
-) {
-    header.timeline_id = timeline_id;
-    reply.send_object(header, columns);
-    SESSION.with_borrow_mut(|s| {
-        s.timelines.insert(timeline_id, StoredTimeline { dataset_ids: dataset_ids.to_vec(), timeline: t });
-    });
-}
-
-/// A timeline job's answer read: the header, the query index and the render columns.
-fn built_timeline(
-    answer: Result<(crate::jobs::FromJob, wasm_bindgen::JsValue), String>,
-) -> Result<(TimelineHeader, Timeline, wasm_bindgen::JsValue), String> {
-    let (reply, columns) = answer?;
-    let crate::jobs::FromJob::TimelineBuilt { header } = reply else { return Err("the job built no timeline".to_owned()) };
-    let index = crate::jobs::decode_at::<Timeline>(&columns, "index")?;
-    let render = js_sys::Reflect::get(&columns, &wasm_bindgen::JsValue::from_str("timeline")).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
-    Ok((header, index, render))
-}
-
-/// Waits for a load job's timeline ([`Prebuilt`]): handed to the page at once when it asked
-/// for it meanwhile (the last request; the page superseded the earlier ones), else kept until
-/// it does.
-pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: js_sys::Promise) {
-    let answer = built_timeline(crate::jobs::answer(done).await);
-    let waiting = SESSION.with_borrow_mut(|s| {
-        if s.generation != generation {
-            return None;
-        }
-        match s.prebuilt.remove(&dataset_id) {
-            Some(Prebuilt::Pending(waiting)) => Some(waiting),
-            _ => None,
-        }
-    });
-    let Some(mut waiting) = waiting else { return };
-    match answer {
-        Ok((header, t, render)) => {
-            crate::session::bench_log(&format!(
-                "pypto-worker timeline of dataset {dataset_id}: {} bars, built by the load job",
-                t.source.len()
-            ));
-            match waiting.pop() {
-                Some((timeline_id, reply)) => hand_over(timeline_id, &[dataset_id], header, t, &render, reply),
-                None => SESSION.with_borrow_mut(|s| {
-                    s.prebuilt.insert(dataset_id, Prebuilt::Ready { header, timeline: t, columns: render });
-                }),
-            }
-        }
-        Err(message) => {
-            if let Some((_, reply)) = waiting.pop() {
-                reply.fail(format!("the timeline could not be built: {message}"));
-            }
-        }
-    }
-}
-
-/// Builds the timeline of `models` with its render columns in JS typed arrays (filled piece by
-/// piece, so they never all sit in wasm memory).
-pub(crate) fn build_columns(models: &[(&str, &RuntimeModel)]) -> (Timeline, js_sys::Object) {
-    let started_ms = crate::graph::now_ms();
-    let mut sink = JsColumns::new(timeline::bar_capacity(models));
-    let t = timeline::build_into(models, &mut sink);
-    crate::session::bench_log(&format!(
-        "pypto-worker timeline built: {} bars in {:.0} ms",
-        t.source.len(),
-        crate::graph::now_ms() - started_ms
-    ));
-    let columns = sink.into_columns(&t.track_offsets, &t.name_index).into_object();
-    (t, columns)
-}
+use crate::jobs::{self, FromJob, ToJob};
+use crate::prebuilt::{built_timeline, hand_over};
+use crate::reading;
+use crate::store::{self, Prebuilt, SESSION};
+use crate::transport::Reply;
 
 /// `ToWorker::Timeline`: the load job's prebuilt timeline of one dataset (its columns handed
 /// over once), else one a job builds from the datasets' files (the resident models keep no
@@ -255,15 +45,15 @@ pub(crate) fn timeline(request: TimelineRequest, reply: Reply<TimelineRequest>) 
     if dataset_ids.is_empty() {
         return reply.fail("a timeline needs at least one dataset".to_string());
     }
-    let (datasets, files) = match crate::session::job_inputs(&dataset_ids) {
+    let (datasets, files) = match store::job_inputs(&dataset_ids) {
         Ok(inputs) => inputs,
         Err(message) => return reply.fail(message),
     };
-    let generation = SESSION.with_borrow(|s| s.generation);
+    let generation = store::generation();
     wasm_bindgen_futures::spawn_local(async move {
-        let request = crate::jobs::ToJob::Timeline { datasets, dataset_ids: dataset_ids.clone() };
-        let answer = built_timeline(crate::jobs::ask(&request, &files).await);
-        if SESSION.with_borrow(|s| s.generation) != generation {
+        let request = ToJob::Timeline { datasets, dataset_ids: dataset_ids.clone() };
+        let answer = built_timeline(jobs::ask(&request, &files).await);
+        if store::generation() != generation {
             return;
         }
         match answer {
@@ -283,14 +73,6 @@ fn with_timeline<R>(timeline_id: u32, f: impl FnOnce(&Timeline, &[&RuntimeModel]
             Some(f(&stored.timeline, &models?))
         })
         .ok_or_else(|| format!("timeline {timeline_id} is not built (request Timeline first)"))
-}
-
-fn at(bar: BarRef) -> BarAt {
-    BarAt { track: bar.track, index: bar.index }
-}
-
-fn bar_ref(bar: BarAt) -> BarRef {
-    BarRef { track: bar.track, index: bar.index }
 }
 
 /// `ToWorker::BarDetails`. Some details live in the files, not in memory: a task's tensor
@@ -319,44 +101,35 @@ pub(crate) fn bar_details(request: &BarDetailsRequest, reply: Reply<BarDetailsRe
         }
         None
     };
-    let details = match with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &note)) {
-        Ok(details) => details,
-        Err(message) => return reply.fail(message),
-    };
-    let Some((title, mut fields, group)) = details else {
-        return reply.fail(format!("no bar at track {}, index {}", bar.track, bar.index));
+    let mut details = match with_timeline(timeline_id, |t, m| replies::bar_details(timeline_id, bar, t, m, &note)) {
+        Ok(Ok(details)) => details,
+        Ok(Err(message)) | Err(message) => return reply.fail(message),
     };
     let wanted = wanted.into_inner();
-    let group: Vec<BarRef> = group.into_iter().map(bar_ref).collect();
     if wanted.is_empty() {
-        return reply.send(BarDetails { timeline_id, bar, title, fields, group });
+        return reply.send(details);
     }
     if !wanted.iter().any(|w| w.1 == DetailFile::Records) {
-        for f in &mut fields {
-            if f.0 == "Arguments" && f.1 == query::NOT_READ {
-                "reading the task's arguments from deps.json…".clone_into(&mut f.1);
-            }
-        }
-        reply.partial(BarDetails { timeline_id, bar, title, fields, group: group.clone() });
+        replies::mark_arguments_being_read(&mut details);
+        reply.partial(details);
     }
-    let generation = SESSION.with_borrow(|s| s.generation);
+    let generation = store::generation();
     let reads: Vec<_> = wanted.iter().map(|&(d, f, o, l)| ((d, f, o, l), source_of(d, f))).collect();
     wasm_bindgen_futures::spawn_local(async move {
         let mut got = Vec::with_capacity(reads.len());
         for (key, source) in reads {
             let bytes = match source {
-                Some(source) => crate::reading::read_range(&source, key.2, key.3).await,
+                Some(source) => reading::read_range(&source, key.2, key.3).await,
                 None => None,
             };
             got.push((key, bytes));
         }
-        if SESSION.with_borrow(|s| s.generation) != generation {
+        if store::generation() != generation {
             return;
         }
         let read = |d: usize, f: DetailFile, o: u64, l: u32| got.iter().find(|(k, _)| *k == (d, f, o, l)).and_then(|(_, b)| b.clone());
-        match with_timeline(timeline_id, |t, m| query::bar_details_with(t, m, at(bar), &read)) {
-            Ok(Some((title, fields, _))) => reply.send(BarDetails { timeline_id, bar, title, fields, group }),
-            Ok(None) => reply.fail(format!("no bar at track {}, index {}", bar.track, bar.index)),
+        match with_timeline(timeline_id, |t, m| replies::bar_details(timeline_id, bar, t, m, &read)) {
+            Ok(result) => reply.answer(result),
             Err(message) => reply.fail(message),
         }
     });
@@ -364,16 +137,12 @@ pub(crate) fn bar_details(request: &BarDetailsRequest, reply: Reply<BarDetailsRe
 
 /// `ToWorker::Dependencies`.
 pub(crate) fn dependencies(r: &DependenciesRequest) -> Result<Dependencies, String> {
-    let arrows = with_timeline(r.timeline_id, |t, m| query::dependencies(t, m, at(r.bar), r.depth))?;
-    let arrows = arrows.into_iter().map(|a| Arrow { from: bar_ref(a.from), to: bar_ref(a.to), violation: a.violation }).collect();
-    Ok(Dependencies { timeline_id: r.timeline_id, bar: r.bar, depth: r.depth, arrows })
+    with_timeline(r.timeline_id, |t, m| replies::dependencies(r, t, m))
 }
 
 /// `ToWorker::Search`.
 pub(crate) fn search(r: &SearchRequest) -> Result<SearchResults, String> {
-    let (total, hits) = with_timeline(r.timeline_id, |t, m| query::search(t, m, &r.query, r.limit as usize))?;
-    let hits = hits.into_iter().map(|h| SearchHit { bar: bar_ref(h.bar), label: h.label, start_us: h.start_us }).collect();
-    Ok(SearchResults { timeline_id: r.timeline_id, query: r.query.clone(), total, hits })
+    with_timeline(r.timeline_id, |t, m| replies::search(r, t, m))
 }
 
 /// `ToWorker::ExportTrace`: the timeline as Chrome Trace Event JSON (Perfetto), written by a
@@ -383,18 +152,18 @@ pub(crate) fn export_trace(request: &ExportTraceRequest, reply: Reply<ExportTrac
     let Some(dataset_ids) = SESSION.with_borrow(|s| s.timelines.get(&timeline_id).map(|t| t.dataset_ids.clone())) else {
         return reply.fail(format!("timeline {timeline_id} is not built (request Timeline first)"));
     };
-    let (datasets, files) = match crate::session::job_inputs(&dataset_ids) {
+    let (datasets, files) = match store::job_inputs(&dataset_ids) {
         Ok(inputs) => inputs,
         Err(message) => return reply.fail(message),
     };
-    let generation = SESSION.with_borrow(|s| s.generation);
+    let generation = store::generation();
     wasm_bindgen_futures::spawn_local(async move {
-        let answer = crate::jobs::ask(&crate::jobs::ToJob::ExportTrace { datasets, window_us }, &files).await;
-        if SESSION.with_borrow(|s| s.generation) != generation {
+        let answer = jobs::ask(&ToJob::ExportTrace { datasets, window_us }, &files).await;
+        if store::generation() != generation {
             return;
         }
         match answer {
-            Ok((crate::jobs::FromJob::TraceExported { slices, flows }, columns)) => {
+            Ok((FromJob::TraceExported { slices, flows }, columns)) => {
                 let file_name = if window_us.is_some() { "pypto-swimlane-window.perfetto.json" } else { "pypto-swimlane.perfetto.json" };
                 reply.send_object(TraceExport { timeline_id, file_name: file_name.to_owned(), slices, flows }, &columns);
             }

@@ -1,6 +1,8 @@
-//! Posting messages to the page: the serde message under `msg`, typed-array columns under
-//! `columns`, with their buffers moved (transferred), never copied; a reply carries the id of
-//! the request it answers ([`Reply`]), announcements none ([`post`]).
+//! Posting messages to the page, for every module that answers or announces: the serde
+//! message under `msg`, typed-array columns under `columns`, with their buffers moved
+//! (transferred), never copied; a reply carries the id of the request it answers ([`Reply`]),
+//! announcements none ([`post`]). Also reads the page's request envelopes
+//! ([`decode_request`]).
 
 use std::marker::PhantomData;
 
@@ -127,7 +129,7 @@ fn post_with_id(id: Option<RequestId>, msg: &FromWorker, columns: Option<&JsValu
     }
     let transfer = js_sys::Array::new();
     if let Some(columns) = columns {
-        crate::jobs::collect_buffers(columns, &transfer);
+        collect_buffers(columns, &transfer);
         let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(envelope::COLUMNS), columns);
     }
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -184,5 +186,31 @@ pub fn post(msg: &FromWorker, columns: Option<Columns>) {
     let (envelope, transfer) = encode_reply(msg, columns);
     if let Err(err) = scope.post_message_with_transfer(&envelope, &transfer) {
         web_sys::console::error_2(&JsValue::from_str("pypto-worker: postMessage failed"), &err);
+    }
+}
+
+/// Appends the `ArrayBuffer`s under `value` (typed arrays, arrays and plain objects of them)
+/// to `transfer`, each once.
+pub(crate) fn collect_buffers(value: &JsValue, transfer: &js_sys::Array) {
+    if let Some(view) = value.dyn_ref::<js_sys::Uint8Array>() {
+        push_buffer(&view.buffer(), transfer);
+    } else if js_sys::ArrayBuffer::is_view(value) {
+        if let Ok(buffer) = js_sys::Reflect::get(value, &JsValue::from_str("buffer")) {
+            push_buffer(&buffer, transfer);
+        }
+    } else if let Some(array) = value.dyn_ref::<js_sys::Array>() {
+        for item in array.iter() {
+            collect_buffers(&item, transfer);
+        }
+    } else if value.is_object() {
+        for item in js_sys::Object::values(value.unchecked_ref()).iter() {
+            collect_buffers(&item, transfer);
+        }
+    }
+}
+
+fn push_buffer(buffer: &JsValue, transfer: &js_sys::Array) {
+    if !transfer.includes(buffer, 0) {
+        transfer.push(buffer);
     }
 }

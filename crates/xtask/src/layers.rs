@@ -1,7 +1,7 @@
-//! `cargo xtask check-layers`: the pure layers (`pypto-columns`, `pypto-formats`,
-//! `pypto-analysis`) must not depend, through normal dependencies at any depth, on the web
-//! stack (wasm-bindgen, web-sys, js-sys, gloo*, leptos*). Reads
-//! `cargo metadata --format-version 1`.
+//! `cargo xtask check-layers`: the pure layers (`pypto-vocab`, `pypto-columns`,
+//! `pypto-formats`, `pypto-analysis`, `pypto-protocol`, `pypto-replies`) must not depend,
+//! through normal dependencies at any depth, on the web stack (wasm-bindgen, web-sys, js-sys,
+//! gloo*, leptos*). Reads `cargo metadata --format-version 1`.
 //!
 //! The metadata's resolve graph is the whole workspace's (all targets, features unified), so
 //! this check is conservative: a violation report prints the dependency chain to judge it.
@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::{module_rules, util};
 
 /// Packages that must stay free of the web stack.
-pub const PURE_PACKAGES: &[&str] = &["pypto-vocab", "pypto-columns", "pypto-formats", "pypto-analysis", "pypto-protocol"];
+pub const PURE_PACKAGES: &[&str] = &["pypto-vocab", "pypto-columns", "pypto-formats", "pypto-analysis", "pypto-protocol", "pypto-replies"];
 
 /// Whether a crate name belongs to the web stack.
 pub fn is_forbidden(name: &str) -> bool {
@@ -239,7 +239,10 @@ mod tests {
         let m = metadata(&[("pypto-formats", &[])], &["pypto-formats"]);
         let report = check(&m, PURE_PACKAGES).unwrap();
         assert!(report.violations.is_empty());
-        assert_eq!(report.missing, ["pypto-vocab", "pypto-columns", "pypto-analysis", "pypto-protocol"].map(String::from).to_vec());
+        assert_eq!(
+            report.missing,
+            ["pypto-vocab", "pypto-columns", "pypto-analysis", "pypto-protocol", "pypto-replies"].map(String::from).to_vec()
+        );
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! cargo xtask build [--public-url P] trunk release build into dist/ plus the bundled demo in dist/demo/
 //! cargo xtask serve [--port N] [--no-build]   build, then serve dist/ on http://127.0.0.1:N/
 //! cargo xtask check-layers          formats/analysis must not depend on wasm-bindgen, web-sys, js-sys, gloo*, leptos*;
-//!                                   module rules of the page and worker crates (views apart, one request dispatch)
+//!                                   module rules of the page and worker crates (views apart, one request dispatch,
+//!                                   no import cycle among the worker's modules)
 //! cargo xtask test                  everything CI runs: setup, layers, fmt, clippy, native, wasm and browser tests
 //! cargo xtask plumbing              lines of hand-written browser plumbing (closures, listeners, timers) per file
 //! cargo xtask bench-browser [--tasks N] [--keep]   issue-4 performance numbers in headless Chromium
@@ -40,9 +41,10 @@ commands:
   build [--public-url P]     setup, `trunk build --release`, bundle the demo dataset into dist/demo/
   serve [--port N] [--no-build] [--dir D]
                              build, then serve dist/ on http://127.0.0.1:N/ (default 8080)
-  check-layers               fail if pypto-formats / pypto-analysis depend on web crates, or if
-                             a module rule of the page / worker crate is broken beyond its
-                             allow-list (crates/xtask/src/module_rules.rs)
+  check-layers               fail if a pure crate (vocab, columns, formats, analysis, protocol,
+                             replies) depends on web crates, if a module rule of the page /
+                             worker crate is broken beyond its allow-list, or if the worker's
+                             modules import each other in a cycle (crates/xtask/src/module_rules.rs)
   test                       setup, check-layers, fmt, clippy, clippy wasm, native tests, wasm
                              tests, release build, e2e tests
   plumbing                   per file of the app, worker and render crates, the lines of

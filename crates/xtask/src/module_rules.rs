@@ -15,13 +15,17 @@
 //! - (c) **one request dispatch**: in the worker, only `crates/worker/src/dispatch.rs` names
 //!   `ToWorker::` variants (the one `match` on requests); `transport.rs` may name the
 //!   `ToWorker` type (to decode it); no other worker file names `ToWorker`.
+//! - (d) **no import cycle**: the worker crate's top-level modules, linked by the
+//!   `crate::<module>` paths of their code ([`module_imports`]), form no cycle; a cycle found
+//!   is reported module by module with where each names the next ([`import_cycle`]). Generic
+//!   over a crate's source directory ([`CYCLE_FREE`]), not allow-listed.
 //!
 //! Paths are read from the code with comments and literals blanked ([`rust_source::blank`]):
 //! every path expression, `use` tree and `as` alias counts, with `super`/`self` resolved from
 //! the file's module (inline `mod x { … }` included). Not resolved: glob-imported names and
 //! re-exports, which this codebase does not use to reach views.
 //!
-//! Ratchet: [`KNOWN_VIOLATIONS`] lists the violations present when the rules came in, as
+//! Ratchet (rules a–c): [`KNOWN_VIOLATIONS`] lists the violations present when the rules came in, as
 //! (file, what it names) pairs. A violation not in it fails; an entry that no longer occurs
 //! fails too ("stale"), so the list only shrinks.
 
@@ -165,7 +169,14 @@ fn rule_for(file: &str) -> Option<Rule> {
 /// The module path of an app source file: `views/swimlane/mod.rs` → `[views, swimlane]`,
 /// `lib.rs` → `[]`. `None` outside `crates/app/src`.
 fn app_module(file: &str) -> Option<Vec<String>> {
-    let rel = file.strip_prefix(APP_SRC)?.strip_prefix('/')?.strip_suffix(".rs")?;
+    module_of(file, APP_SRC)
+}
+
+/// The module path of a source file of the crate whose sources are under `src_dir`:
+/// `views/swimlane/mod.rs` → `[views, swimlane]`, `lib.rs` / `main.rs` → `[]`. `None`
+/// outside `src_dir`.
+fn module_of(file: &str, src_dir: &str) -> Option<Vec<String>> {
+    let rel = file.strip_prefix(src_dir)?.strip_prefix('/')?.strip_suffix(".rs")?;
     let mut parts: Vec<String> = rel.split('/').map(String::from).collect();
     if parts.last().is_some_and(|p| p == "mod") || (parts.len() == 1 && (parts[0] == "lib" || parts[0] == "main")) {
         parts.pop();
@@ -447,6 +458,132 @@ fn parse_group(toks: &[(Tok, usize)], open: usize, prefix: &[String], out: &mut 
     }
 }
 
+/// Rule (d), as printed.
+const RULE_D: &str = "(d) the worker crate's modules form no import cycle";
+
+/// The crates (source directories) whose modules must form no import cycle (rule d). The
+/// check is generic over a crate's source directory; the page crate (`crates/app/src`) is
+/// not listed yet.
+pub const CYCLE_FREE: &[&str] = &[WORKER_SRC];
+
+/// The root module's name in the import graph (`lib.rs`, `main.rs`).
+const ROOT_MODULE: &str = "crate";
+
+/// An import cycle among a crate's top-level modules: `modules[0]` imports `modules[1]` …
+/// and the last imports `modules[0]`; `at[i]` is where `modules[i]` names the next one (file,
+/// line of its first such path).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportCycle {
+    pub modules: Vec<String>,
+    pub at: Vec<(String, usize)>,
+}
+
+impl std::fmt::Display for ImportCycle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (module, (file, line)) in self.modules.iter().zip(&self.at) {
+            write!(f, "{module} ({file}:{line}) → ")?;
+        }
+        write!(f, "{}", self.modules.first().map_or("", String::as_str))
+    }
+}
+
+/// The import graph of the crate under `src_dir` (files elsewhere in `files` are ignored):
+/// per top-level module (`foo` for `foo.rs`, `foo/mod.rs` and `foo/…`; [`ROOT_MODULE`] for
+/// `lib.rs` / `main.rs`), the other top-level modules its code names, each with the first
+/// (file, line) naming it. A module is named by a `crate::m…` path (in a `use` tree too), a
+/// `super::…` / `self::…` path that resolves to `m`, or in the root file a `m::…` path of a
+/// module `m` of the crate; a path to an item of the root file (`crate::f`) names the root.
+/// Comments and literals do not count ([`rust_source::blank`]).
+pub fn module_imports(files: &[(String, String)], src_dir: &str) -> ImportGraph {
+    let top = |module: &[String]| module.first().cloned().unwrap_or_else(|| ROOT_MODULE.to_string());
+    let crate_files: Vec<(&String, &String, Vec<String>)> =
+        files.iter().filter_map(|(file, text)| Some((file, text, module_of(file, src_dir)?))).collect();
+    let modules: BTreeSet<String> = crate_files.iter().filter_map(|(_, _, m)| m.first().cloned()).collect();
+    let mut graph = ImportGraph::new();
+    for (file, text, module) in &crate_files {
+        let from = top(module);
+        let edges = graph.entry(from.clone()).or_default();
+        let code = rust_source::blank(text, Blank::CommentsAndLiterals);
+        for p in paths(&code) {
+            let here = p.module(module);
+            let target = match resolve(&p.segs, &here, &HashMap::new()) {
+                Some(target) => target,
+                // In the root file, `m::…` names module `m`.
+                None if here.is_empty() && p.segs.len() >= 2 && p.segs.first().is_some_and(|s| modules.contains(s)) => p.segs.clone(),
+                None => continue,
+            };
+            let to = match target.first() {
+                Some(m) if modules.contains(m) => m.clone(),
+                // `crate::f` (an item of the root), or `crate` itself.
+                Some(_) => ROOT_MODULE.to_string(),
+                None => continue,
+            };
+            if to != from {
+                edges.entry(to).or_insert_with(|| ((*file).clone(), p.line));
+            }
+        }
+    }
+    graph
+}
+
+/// An import graph: module → (module it names → where it first does).
+type ImportGraph = BTreeMap<String, BTreeMap<String, (String, usize)>>;
+
+/// The first import cycle (modules in name order, depth first) of the crate under
+/// `src_dir`, if any.
+pub fn import_cycle(files: &[(String, String)], src_dir: &str) -> Option<ImportCycle> {
+    let graph = module_imports(files, src_dir);
+    // Absent = not visited, `true` = on the current path, `false` = done.
+    let mut on_path: BTreeMap<&str, bool> = BTreeMap::new();
+    for m in graph.keys() {
+        if on_path.contains_key(m.as_str()) {
+            continue;
+        }
+        let mut path = Vec::new();
+        if let Some(cycle) = cycle_from(m, &graph, &mut on_path, &mut path) {
+            let at = cycle
+                .iter()
+                .enumerate()
+                .map(|(i, from)| {
+                    let to = cycle.get((i + 1) % cycle.len()).copied().unwrap_or_default();
+                    graph.get(*from).and_then(|e| e.get(to)).cloned().unwrap_or_default()
+                })
+                .collect();
+            return Some(ImportCycle { modules: cycle.into_iter().map(String::from).collect(), at });
+        }
+    }
+    None
+}
+
+/// Depth-first from `m` (`path` = the modules above it): the first cycle through a module
+/// on the path.
+fn cycle_from<'a>(
+    m: &'a str,
+    graph: &'a ImportGraph,
+    on_path: &mut BTreeMap<&'a str, bool>,
+    path: &mut Vec<&'a str>,
+) -> Option<Vec<&'a str>> {
+    on_path.insert(m, true);
+    path.push(m);
+    for next in graph.get(m).into_iter().flat_map(BTreeMap::keys) {
+        match on_path.get(next.as_str()) {
+            Some(true) => {
+                let from = path.iter().position(|x| *x == next.as_str()).unwrap_or(0);
+                return Some(path.get(from..).unwrap_or_default().to_vec());
+            }
+            Some(false) => {}
+            None => {
+                if let Some(cycle) = cycle_from(next, graph, on_path, path) {
+                    return Some(cycle);
+                }
+            }
+        }
+    }
+    path.pop();
+    on_path.insert(m, false);
+    None
+}
+
 /// `cargo xtask check-layers`' module rules: reads the two crates, prints a line per rule.
 pub fn run() -> Result<(), String> {
     util::step("check-layers: module rules");
@@ -460,7 +597,8 @@ pub fn run() -> Result<(), String> {
         files.extend(found);
     }
     let report = check(&files, KNOWN_VIOLATIONS);
-    let failed = !report.new.is_empty() || !report.stale.is_empty();
+    let cycles: Vec<(&str, Option<ImportCycle>)> = CYCLE_FREE.iter().map(|dir| (*dir, import_cycle(&files, dir))).collect();
+    let failed = !report.new.is_empty() || !report.stale.is_empty() || cycles.iter().any(|(_, c)| c.is_some());
     for c in &report.counts {
         let new = report.new.iter().filter(|v| v.rule == c.rule).count();
         let files = if c.files == 1 { "file" } else { "files" };
@@ -471,6 +609,16 @@ pub fn run() -> Result<(), String> {
             println!("  FAIL  {line}, {new} new");
         }
     }
+    for (dir, cycle) in &cycles {
+        let modules = module_imports(&files, dir).len();
+        match cycle {
+            None => println!("  ok  {RULE_D}: {dir}, {modules} modules"),
+            Some(c) => {
+                println!("  FAIL  {RULE_D}: {dir}, {modules} modules");
+                eprintln!("  MODULE IMPORT CYCLE in {dir}: {c}");
+            }
+        }
+    }
     for v in &report.new {
         eprintln!("  MODULE RULE VIOLATION: {v}");
     }
@@ -479,13 +627,14 @@ pub fn run() -> Result<(), String> {
     }
     if failed {
         return Err(format!(
-            "module rules: {} new violation(s), {} stale allow-list entr{} (see above)",
+            "module rules: {} new violation(s), {} stale allow-list entr{}, {} import cycle(s) (see above)",
             report.new.len(),
             report.stale.len(),
-            if report.stale.len() == 1 { "y" } else { "ies" }
+            if report.stale.len() == 1 { "y" } else { "ies" },
+            cycles.iter().filter(|(_, c)| c.is_some()).count()
         ));
     }
-    println!("  ok  module rules: {} rules, {} known violations left", Rule::ALL.len(), report.known_total());
+    println!("  ok  module rules: {} rules, {} known violations left", Rule::ALL.len() + 1, report.known_total());
     Ok(())
 }
 
@@ -661,5 +810,102 @@ mod tests {
         assert_eq!(m("crates/app/src/views/mod.rs").as_deref(), Some("views"));
         assert_eq!(m("crates/app/src/views/swimlane/panel/paths.rs").as_deref(), Some("views::swimlane::panel::paths"));
         assert_eq!(m("crates/worker/src/lib.rs"), None);
+    }
+
+    const WORKER: &str = "crates/worker/src";
+
+    fn cycle_of(list: &[(&str, &str)]) -> Option<ImportCycle> {
+        import_cycle(&files(list), WORKER)
+    }
+
+    fn cycle(modules: &[&str], at: Vec<(String, usize)>) -> ImportCycle {
+        ImportCycle { modules: names(modules), at }
+    }
+
+    fn at(file: &str, line: usize) -> (String, usize) {
+        (format!("{WORKER}/{file}"), line)
+    }
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn an_import_cycle_is_found_with_where_each_module_names_the_next() {
+        let list = [
+            ("crates/worker/src/a.rs", "use crate::b::X;\n"),
+            ("crates/worker/src/b.rs", "fn f() {\n    crate::c::g();\n}\n"),
+            ("crates/worker/src/c.rs", "use crate::{a, d};\n"),
+            ("crates/worker/src/d.rs", "fn d() {}\n"),
+        ];
+        assert_eq!(cycle_of(&list), Some(cycle(&["a", "b", "c"], vec![at("a.rs", 1), at("b.rs", 2), at("c.rs", 1)])));
+        let message = import_cycle(&files(&list), WORKER).map(|c| c.to_string()).unwrap_or_default();
+        assert_eq!(message, "a (crates/worker/src/a.rs:1) → b (crates/worker/src/b.rs:2) → c (crates/worker/src/c.rs:1) → a");
+    }
+
+    #[test]
+    fn layers_without_a_cycle_pass() {
+        // A diamond: top → {left, right} → leaf, and the root above all.
+        let list = [
+            ("crates/worker/src/lib.rs", "mod top;\nmod leaf;\npub fn start() { top::go(); leaf::x(); }\n"),
+            ("crates/worker/src/top.rs", "use crate::{left, right};\n"),
+            ("crates/worker/src/left.rs", "use crate::leaf::X;\n"),
+            ("crates/worker/src/right.rs", "fn f() { crate::leaf::y(); }\n"),
+            ("crates/worker/src/leaf.rs", "pub fn x() {}\n"),
+        ];
+        assert_eq!(cycle_of(&list), None);
+        let graph = module_imports(&files(&list), WORKER);
+        let edges = |m: &str| graph.get(m).map(|e| e.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
+        assert_eq!(edges("crate"), names(&["leaf", "top"]));
+        assert_eq!(edges("top"), names(&["left", "right"]));
+        assert_eq!(edges("leaf"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn comments_strings_and_other_crates_do_not_make_a_cycle() {
+        let list = [
+            (
+                "crates/worker/src/a.rs",
+                "//! answers through [`crate::b`]\n/// crate::b::X\nfn f() { g(\"crate::b::x\"); }\nuse pypto_b::b;\n",
+            ),
+            ("crates/worker/src/b.rs", "use crate::a;\n/* crate::a */\n"),
+        ];
+        assert_eq!(cycle_of(&list), None);
+    }
+
+    #[test]
+    fn super_self_and_nested_files_count_as_their_top_level_module() {
+        let list = [
+            ("crates/worker/src/a/mod.rs", "mod inner;\nuse self::inner::Y;\n"),
+            ("crates/worker/src/a/inner.rs", "use super::Z;\nfn f() { super::super::b::go(); }\n"),
+            ("crates/worker/src/b.rs", "use crate::a::inner::Y;\n"),
+        ];
+        assert_eq!(cycle_of(&list), Some(cycle(&["a", "b"], vec![at("a/inner.rs", 2), at("b.rs", 1)])));
+        // Within a module: no cycle.
+        assert_eq!(cycle_of(&list[..2]), None);
+    }
+
+    #[test]
+    fn naming_an_item_of_the_root_file_is_an_import_of_the_root() {
+        let list = [
+            ("crates/worker/src/lib.rs", "mod a;\nmod b;\npub fn start() {\n    a::go();\n}\n"),
+            ("crates/worker/src/a.rs", "use crate::b::x;\n"),
+            ("crates/worker/src/b.rs", "fn f() { crate::start(); }\n"),
+        ];
+        assert_eq!(cycle_of(&list), Some(cycle(&["a", "b", "crate"], vec![at("a.rs", 1), at("b.rs", 1), at("lib.rs", 4)])));
+    }
+
+    #[test]
+    fn the_cycle_check_is_per_crate_source_directory() {
+        let list = [
+            ("crates/app/src/a.rs", "use crate::b::X;\n"),
+            ("crates/app/src/b.rs", "use crate::a::Y;\n"),
+            ("crates/worker/src/a.rs", "use crate::b::X;\n"),
+            ("crates/worker/src/b.rs", "fn b() {}\n"),
+        ];
+        assert_eq!(cycle_of(&list), None);
+        let app = import_cycle(&files(&list), APP_SRC).map(|c| c.modules);
+        assert_eq!(app, Some(names(&["a", "b"])));
+        assert_eq!(CYCLE_FREE, &[WORKER_SRC], "rule (d) is not enabled for the page crate yet");
     }
 }

@@ -163,6 +163,15 @@ pub fn prepare(records: &ChipRecords, deps: Option<&Deps>, names: Option<&NameMa
 }
 
 impl Prepared {
+    /// The computed critical path and the task graph it was computed on, or why there is
+    /// none (the CLI report prints them beside the tables).
+    pub fn critical_path(&self) -> Result<(&TaskGraph, &CriticalPath), &str> {
+        match (&self.graph, &self.cp) {
+            (Some(g), Some(cp)) => Ok((g, cp)),
+            _ => Err(self.error.as_deref().unwrap_or("not computed")),
+        }
+    }
+
     /// Gives the model the computed paths where the capture has no CPM file, so the model
     /// does not run the same analysis again.
     pub fn fill_cpm_inputs(&self, cpm: &mut CpmInputs) {
@@ -376,6 +385,8 @@ mod tests {
         let r = records(&[(0, 1, 10, 20), (0, 2, 25, 40), (0, 3, 40, 45)]);
         let d = deps(&[1, 2, 3], &[(1, 2), (2, 3)]);
         let prep = prepare(&r, Some(&d), None, &CpmInputs::default());
+        let (_, cp) = prep.critical_path().unwrap();
+        assert_eq!(cp.static_path, vec![1, 2, 3]);
         let mut inputs = CpmInputs::default();
         prep.fill_cpm_inputs(&mut inputs);
         assert_eq!(inputs.static_path.as_ref().unwrap().0, COMPUTED);
@@ -424,8 +435,10 @@ mod tests {
     fn no_tasks_is_an_error_not_a_panic() {
         let r = ChipRecords::default();
         let prep = prepare(&r, None, None, &CpmInputs::default());
+        let why = prep.critical_path().err().map(str::to_owned);
         let t = prep.finish(&crate::tasks::join(&r), &r);
-        assert!(t.critical_path_error.is_some());
+        assert!(why.is_some());
+        assert_eq!(t.critical_path_error, why);
         assert!(t.gap_blocker.is_empty());
         assert!(t.chains.is_none());
     }

@@ -1,0 +1,306 @@
+//! The Task Dependency Graph's replies (toolkit-features.md group L): one dataset's graph as
+//! `deps_viewer` loads it (runtime-formats.md §5.1: nodes = deps.json tasks with a kernel ∪
+//! edge endpoints ∪ the tasks of the perf sidecar, i.e. the records file's joined tasks),
+//! with per node its kind, SPMD block count, function name, task id and 🔥/⭐ markers, and
+//! the edge selections of the five modes; laid out per mode for the page ([`DepGraph::layout`]:
+//! header and node / edge columns), one node's details, and the node search.
+//!
+//! Kinds (§5.2): a node without a `tasks[]` entry is `ALLOC` (named `alloc`), whether it is
+//! only an edge endpoint or only in the records; a task whose kernel slots are all < 0 is
+//! `DUMMY` (`dummy`); a task with an active slot is `deps_viewer`'s `submit`, split by its
+//! slots into `AIC` (slot 0 only), `AIV` (slots 1/2 only) and `MIX` (both), named by its
+//! active slots' names joined by ` + ` (`func_<id>` without a name map).
+//!
+//! Search: `rXtY` / `tY` exactly (the [`TaskId`] display), else the function names by the
+//! swimlane's fuzzy matcher ([`fuzzy_score`]: exact > prefix > substring > subsequence),
+//! nodes ranked by their name's score, then by index.
+//!
+//! Shared with `pypto-viewer report`, whose `edges` / `edge_stats` are this graph's
+//! selections.
+
+use std::collections::HashMap;
+
+use pypto_analysis::dag_layout::{self, Direction, LayoutOptions, NodeSize};
+use pypto_analysis::dataflow_regions::DataflowEvidence;
+use pypto_analysis::deps_graph::{self, DepsGraph, SidecarTask, NO_TASK};
+use pypto_analysis::deps_markers::{self, DepsTaskKind};
+use pypto_analysis::edge_modes::{self, EdgeMode, EdgeSelection};
+use pypto_analysis::runtime_model::RuntimeModel;
+use pypto_analysis::timeline_query::fuzzy_score;
+use pypto_formats::deps::{self, Deps};
+use pypto_formats::name_map::NameMap;
+use pypto_protocol::dep_graph::{
+    DepGraphHeader, DepNodeDetails, DepSearchHits, DEP_KIND_AIC, DEP_KIND_AIV, DEP_KIND_ALLOC, DEP_KIND_DUMMY, DEP_KIND_MIX,
+    DEP_NODE_HEIGHT,
+};
+use pypto_protocol::TaskId;
+
+/// Layout width of a node (CSS px at zoom 1).
+pub const NODE_WIDTH: f32 = 150.0;
+/// Layout height of a node.
+pub const NODE_HEIGHT: f32 = DEP_NODE_HEIGHT;
+
+/// Most hits a `DepSearchHits` carries.
+pub const MAX_SEARCH_HITS: usize = 10_000;
+
+/// One dataset's graph with everything the page draws of its nodes (see the module doc).
+pub struct DepGraph {
+    pub graph: DepsGraph,
+    /// `DEP_KIND_*` per node.
+    pub kind: Vec<u8>,
+    pub block_num: Vec<u32>,
+    /// Per node, its function name in [`Self::names`].
+    pub name_index: Vec<u32>,
+    pub names: Vec<String>,
+    pub task_ids: Vec<TaskId>,
+    /// `deps_markers::MARKER_FIRE` | `MARKER_STAR` per node (runtime-formats.md §5.4).
+    pub markers: Vec<u8>,
+    /// One per mode, in [`EdgeMode::ALL`] order.
+    pub selections: Vec<EdgeSelection>,
+    pub warnings: Vec<String>,
+}
+
+/// The perf sidecar of a dataset: the joined tasks of its records' model (none without one).
+pub fn sidecar(model: Option<&RuntimeModel>) -> Vec<SidecarTask> {
+    model.map_or_else(Vec::new, |m| deps_graph::sidecar_tasks(&m.tasks, &m.func_ids))
+}
+
+/// `DEP_KIND_AIC` / `AIV` / `MIX` of a task with an active kernel slot.
+fn submit_kind(kernels: [i64; 3]) -> u8 {
+    let aic = kernels[0] >= 0;
+    let aiv = kernels[1] >= 0 || kernels[2] >= 0;
+    match (aic, aiv) {
+        (true, true) => DEP_KIND_MIX,
+        (false, true) => DEP_KIND_AIV,
+        _ => DEP_KIND_AIC,
+    }
+}
+
+/// Function display name of a task row: active slots' names joined by ` + ` (deduplicated).
+fn func_name(kernels: [i64; 3], names: Option<&NameMap>) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for k in kernels.into_iter().filter(|&k| k >= 0) {
+        let name = names.and_then(|n| n.name(k)).map_or_else(|| format!("func_{k}"), str::to_string);
+        if !parts.contains(&name) {
+            parts.push(name);
+        }
+    }
+    parts.join(" + ")
+}
+
+/// Node and edge columns of a laid-out graph (keys: `pypto_protocol::dep_graph::columns`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GraphColumns {
+    /// Per node: centre and size in layout px.
+    pub x: Vec<f64>,
+    pub y: Vec<f64>,
+    pub w: Vec<f64>,
+    pub h: Vec<f64>,
+    pub kind: Vec<u8>,
+    pub block_num: Vec<u32>,
+    pub name_index: Vec<u32>,
+    pub markers: Vec<u8>,
+    /// Per shown edge: node indices, and offsets (edges + 1) into `points` (flat x, y).
+    pub pred: Vec<u32>,
+    pub succ: Vec<u32>,
+    pub point_offsets: Vec<u32>,
+    pub points: Vec<f64>,
+    /// Every unique edge of the full graph.
+    pub full_pred: Vec<u32>,
+    pub full_succ: Vec<u32>,
+}
+
+/// A `DepGraph` reply: its header and the columns beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaidOutGraph {
+    pub header: DepGraphHeader,
+    pub columns: GraphColumns,
+}
+
+impl DepGraph {
+    /// Loads `deps` with the perf sidecar `sidecar` ([`sidecar`]) and the name map `names`.
+    pub fn build(deps: &Deps, sidecar: &[SidecarTask], names: Option<&NameMap>) -> Self {
+        let graph = DepsGraph::build(deps, sidecar, &|id| names.is_some_and(|n| n.name(id).is_some()));
+        let evidence = DataflowEvidence::build(&graph, deps);
+        let selections: Vec<EdgeSelection> =
+            EdgeMode::ALL.iter().map(|&m| edge_modes::select_edges(&graph, deps, m, m.is_dataflow().then_some(&evidence))).collect();
+        let kinds = deps_markers::task_kinds(&graph, deps);
+        let markers = deps_markers::markers(&graph, deps, &kinds);
+        let n = graph.node_count();
+        let (mut kind, mut block_num, mut name_index) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut names_out: Vec<String> = Vec::new();
+        let mut lookup: HashMap<String, u32> = HashMap::new();
+        for (node, deps_kind) in kinds.iter().enumerate() {
+            let row = graph.task_row.get(node).copied().unwrap_or(NO_TASK);
+            let kernels = || deps.tasks.kernel_ids.get(row as usize).copied().unwrap_or([-1; 3]);
+            let blocks = if row == NO_TASK { 1 } else { deps.tasks.block_num.get(row as usize).copied().unwrap_or(1) };
+            let (k, name) = match deps_kind {
+                DepsTaskKind::Alloc => (DEP_KIND_ALLOC, "alloc".to_string()),
+                DepsTaskKind::Dummy => (DEP_KIND_DUMMY, "dummy".to_string()),
+                DepsTaskKind::Submit => (submit_kind(kernels()), func_name(kernels(), names)),
+            };
+            let next = names_out.len() as u32;
+            let idx = *lookup.entry(name.clone()).or_insert_with(|| {
+                names_out.push(name);
+                next
+            });
+            kind.push(k);
+            block_num.push(blocks);
+            name_index.push(idx);
+        }
+        let task_ids = graph.node_ids.iter().map(|&id| TaskId(id)).collect();
+        let warnings = selections.iter().filter_map(EdgeSelection::warning).take(1).chain(deps.warnings.iter().take(5).cloned()).collect();
+        Self { graph, kind, block_num, name_index, names: names_out, task_ids, markers, selections, warnings }
+    }
+
+    /// The selection of `mode`.
+    pub fn selection(&self, mode: EdgeMode) -> Option<&EdgeSelection> {
+        self.selections.get(mode.index())
+    }
+
+    /// `DepGraph`: lays out `mode`'s edges top→bottom (or left→right) and answers the header
+    /// (`layout_ms`: the layout call timed by `now_ms`; `warmup_ms` 0, the worker's to fill)
+    /// and the columns. `control` gets the layout's progress (`false` stops it).
+    pub fn layout(
+        &self,
+        dataset_id: u32,
+        mode: EdgeMode,
+        left_right: bool,
+        now_ms: &dyn Fn() -> f64,
+        control: &mut dyn FnMut(dag_layout::Progress) -> bool,
+    ) -> Result<LaidOutGraph, String> {
+        let sel = self.selection(mode).ok_or_else(|| format!("no edge selection for mode {}", mode.as_str()))?;
+        let g = &self.graph;
+        let edges: Vec<(u32, u32)> =
+            sel.shown.iter().filter_map(|&e| Some((*g.edge_pred.get(e as usize)?, *g.edge_succ.get(e as usize)?))).collect();
+        let n = g.node_count();
+        let sizes = vec![NodeSize { width: NODE_WIDTH, height: NODE_HEIGHT }; n];
+        let direction = if left_right { Direction::LeftRight } else { Direction::TopBottom };
+        let opts = LayoutOptions { direction, ..LayoutOptions::default() };
+        let started_ms = now_ms();
+        let layout = dag_layout::layout(&sizes, &edges, &opts, control).map_err(|e| format!("dependency graph layout failed: {e}"))?;
+        let layout_ms = now_ms() - started_ms;
+        let mut warnings = self.warnings.clone();
+        if !layout.reversed_edges.is_empty() {
+            warnings.push(format!("the graph has a cycle: {} edge(s) drawn reversed to lay it out", layout.reversed_edges.len()));
+        }
+        let header = DepGraphHeader {
+            dataset_id,
+            mode,
+            left_right,
+            task_ids: self.task_ids.clone(),
+            names: self.names.clone(),
+            mode_counts: self.selections.iter().map(|s| s.shown.len() as u64).collect(),
+            node_count: n as u64,
+            crossings: layout.crossings,
+            layout_ms,
+            warmup_ms: 0.0,
+            warnings,
+        };
+        let columns = GraphColumns {
+            x: layout.x.iter().map(|&v| f64::from(v)).collect(),
+            y: layout.y.iter().map(|&v| f64::from(v)).collect(),
+            w: vec![f64::from(NODE_WIDTH); n],
+            h: vec![f64::from(NODE_HEIGHT); n],
+            kind: self.kind.clone(),
+            block_num: self.block_num.clone(),
+            name_index: self.name_index.clone(),
+            markers: self.markers.clone(),
+            pred: edges.iter().map(|e| e.0).collect(),
+            succ: edges.iter().map(|e| e.1).collect(),
+            point_offsets: layout.edge_offsets,
+            points: layout.points.iter().flat_map(|p| [f64::from(p[0]), f64::from(p[1])]).collect(),
+            full_pred: g.edge_pred.clone(),
+            full_succ: g.edge_succ.clone(),
+        };
+        Ok(LaidOutGraph { header, columns })
+    }
+
+    /// `DepNodeDetails`: the node's tensor arguments (from `deps` — the deps.json the graph
+    /// was built from — `tasks[].args`) and the annotation rows of its in- and out-edges.
+    pub fn node_details(&self, deps: &Deps, dataset_id: u32, node: u32) -> DepNodeDetails {
+        let (g, d) = (&self.graph, deps);
+        let mut args = Vec::new();
+        let row = g.task_row.get(node as usize).copied().unwrap_or(NO_TASK);
+        if row != NO_TASK {
+            let a0 = d.tasks.arg_offsets.get(row as usize).copied().unwrap_or(0) as usize;
+            let a1 = d.tasks.arg_offsets.get(row as usize + 1).copied().unwrap_or(0) as usize;
+            let a = &d.args;
+            for k in a0..a1.min(a.idx.len()) {
+                args.push(vec![
+                    a.idx.get(k).map_or_else(String::new, i32::to_string),
+                    format!("{:?}", a.arg_type.get(k).copied().unwrap_or_default()).to_ascii_uppercase(),
+                    a.tensor_id.get(k).copied().flatten().map_or_else(|| "(output)".to_string(), |t| t.to_string()),
+                    dtype(d, a.dtype.get(k).copied().unwrap_or(u32::MAX)),
+                    a.shape.get(k).map_or_else(String::new, |&r| dims(d, r)),
+                    a.strides.get(k).map_or_else(String::new, |&r| dims(d, r)),
+                    a.start_offset.get(k).map_or_else(String::new, u64::to_string),
+                ]);
+            }
+        }
+        let mut edges = Vec::new();
+        let ann = &d.edges;
+        let mut push = |dir: &str, edge: usize, peer: u32| {
+            for &row in g.annotation_rows(edge) {
+                let r = row as usize;
+                let flags = ann.flags.get(r).copied().unwrap_or(0);
+                let mut f = Vec::new();
+                if flags & deps::FLAG_WAIT != 0 {
+                    f.push("wait");
+                }
+                if flags & deps::FLAG_RETAIN != 0 {
+                    f.push("retain");
+                }
+                edges.push(vec![
+                    dir.to_string(),
+                    self.task_ids.get(peer as usize).map(ToString::to_string).unwrap_or_default(),
+                    ann.source.get(r).and_then(|&s| d.source_names.get(s as usize)).cloned().unwrap_or_else(|| "-".to_string()),
+                    f.join(","),
+                    ann.arg.get(r).copied().unwrap_or(-1).to_string(),
+                    ann.tensor_id.get(r).copied().flatten().map_or_else(String::new, |t| t.to_string()),
+                    format!("{:?}", ann.overlap.get(r).copied().unwrap_or_default()),
+                ]);
+            }
+        };
+        for &edge in g.in_edges(node) {
+            push("in ←", edge as usize, g.edge_pred.get(edge as usize).copied().unwrap_or(0));
+        }
+        for edge in g.out_edges(node) {
+            push("out →", edge, g.edge_succ.get(edge).copied().unwrap_or(0));
+        }
+        DepNodeDetails { dataset_id, node, args, edges }
+    }
+
+    /// `DepSearch` (see the module doc): the first [`MAX_SEARCH_HITS`] nodes and the total.
+    pub fn search(&self, dataset_id: u32, query: &str) -> DepSearchHits {
+        let q = query.trim().to_lowercase();
+        let mut hits: Vec<u32> = Vec::new();
+        // `rXtY` / `tY`: that task exactly (a decimal is a name to match, not an id).
+        let exact = q.starts_with(['r', 't']).then(|| q.parse::<TaskId>().ok()).flatten();
+        if let Some(task) = exact {
+            hits.extend(self.task_ids.iter().position(|t| *t == task).map(|i| i as u32));
+        } else if !q.is_empty() {
+            let scores: Vec<Option<i64>> = self.names.iter().map(|n| fuzzy_score(n, &q)).collect();
+            let mut ranked: Vec<(i64, u32)> = self
+                .name_index
+                .iter()
+                .enumerate()
+                .filter_map(|(node, &name)| Some((scores.get(name as usize).copied().flatten()?, node as u32)))
+                .collect();
+            ranked.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            hits = ranked.into_iter().map(|(_, node)| node).collect();
+        }
+        let total = hits.len() as u64;
+        hits.truncate(MAX_SEARCH_HITS);
+        DepSearchHits { dataset_id, query: query.to_string(), nodes: hits, total }
+    }
+}
+
+fn dims(d: &Deps, r: deps::DimRange) -> String {
+    let v: Vec<String> = d.dims_of(r).iter().map(u32::to_string).collect();
+    format!("[{}]", v.join(", "))
+}
+
+fn dtype(d: &Deps, i: u32) -> String {
+    d.dtype_names.get(i as usize).cloned().unwrap_or_default()
+}

@@ -1,0 +1,230 @@
+//! The Memory Reuse view's replies: the memory map of one snapshot of a pass dump
+//! (`pypto_analysis::memory_map`: boxes, lifetimes, high-water marks, conflicts, views) with
+//! each function's source lines and the defining / reading lines of every box for the source
+//! pane, its reserved windows (`reserve_buffer`) and the `MemRef`-less tiles popped into them;
+//! and the rule that picks the chip whose capacities apply: the chip asked for, else the first
+//! `.pto` file naming a known `pto.target_arch` (`<case>/ptoas/*.pto`, then
+//! `<case>/kernels/*/*.pto`), else `compiled_meta.json`'s `backend_type`, else `Ascend910B`
+//! assumed. The worker reads the files.
+
+use pypto_analysis::memory_map::{self, BackendChoice, Chip};
+use pypto_formats::passes_dump;
+use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemReservedRow, MemRingTileRow, MemSpaceRow, MemoryMapData};
+
+/// Files of a pass dump's case directory (the dump's parent) that can name its chip, as
+/// indices into the folder's entries, in the order they are tried.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChipFiles {
+    /// `.pto` files: `<case>/ptoas/*.pto` first (`memory_map`'s rule), then `<case>/kernels/*/*.pto`, each by path.
+    pub pto: Vec<usize>,
+    pub compiled_meta: Option<usize>,
+}
+
+fn is_pto(name: &str) -> bool {
+    std::path::Path::new(name).extension().is_some_and(|e| e.eq_ignore_ascii_case("pto"))
+}
+
+/// The [`ChipFiles`] among `paths` (the folder's entries) of the pass dump at `dump_path`.
+pub fn chip_files<'a>(dump_path: &str, paths: impl IntoIterator<Item = &'a str>) -> ChipFiles {
+    let case = dump_path.rsplit_once('/').map_or("", |(parent, _)| parent);
+    let prefix = if case.is_empty() { String::new() } else { format!("{case}/") };
+    let mut ptoas: Vec<(&str, usize)> = Vec::new();
+    let mut kernels: Vec<(&str, usize)> = Vec::new();
+    let mut files = ChipFiles::default();
+    for (i, path) in paths.into_iter().enumerate() {
+        let Some(rest) = path.strip_prefix(&prefix) else { continue };
+        let parts: Vec<&str> = rest.split('/').collect();
+        match parts.as_slice() {
+            ["compiled_meta.json"] => files.compiled_meta = Some(i),
+            ["ptoas", name] if is_pto(name) => ptoas.push((path, i)),
+            ["kernels", _, name] if is_pto(name) => kernels.push((path, i)),
+            _ => {}
+        }
+    }
+    ptoas.sort_by(|a, b| a.0.cmp(b.0));
+    kernels.sort_by(|a, b| a.0.cmp(b.0));
+    files.pto = ptoas.into_iter().chain(kernels).map(|(_, i)| i).collect();
+    files
+}
+
+/// The chip whose capacities apply, and what named it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChipChoice {
+    pub chip: Chip,
+    pub backend: BackendChoice,
+    /// `chosen`, the file that named it, or why it is assumed.
+    pub source: String,
+}
+
+/// The chip the user chose (a name or an arch).
+pub fn requested_chip(name: &str) -> Result<ChipChoice, String> {
+    let chip = Chip::from_name_or_arch(name).ok_or_else(|| format!("unknown chip {name:?} (known: Ascend910B, Ascend950)"))?;
+    let (chip, backend) = BackendChoice::resolve(Some(chip), None, None);
+    Ok(ChipChoice { chip, backend, source: "chosen".to_owned() })
+}
+
+/// The chip a `.pto` file at `path` names (`pto.target_arch`), if it names a known one.
+pub fn chip_of_pto(path: &str, text: &str) -> Option<ChipChoice> {
+    let (chip, backend) = BackendChoice::resolve(None, Some(text), None);
+    backend.detected.then(|| ChipChoice { chip, backend, source: path.to_owned() })
+}
+
+/// The chip a `compiled_meta.json` at `path` names (`backend_type`), if it names a known one.
+pub fn chip_of_compiled_meta(path: &str, text: &str) -> Option<ChipChoice> {
+    let (chip, backend) = BackendChoice::resolve(None, None, Some(text));
+    backend.detected.then(|| ChipChoice { chip, backend, source: path.to_owned() })
+}
+
+/// `Ascend910B`, assumed: no file names the chip.
+pub fn assumed_chip() -> ChipChoice {
+    let (chip, backend) = BackendChoice::resolve(None, None, None);
+    ChipChoice { chip, backend, source: "assumed: no ptoas/*.pto, kernels/*/*.pto or compiled_meta.json names the chip".to_owned() }
+}
+
+/// A reply of dataset `dataset_id` with the known chips and nothing else yet.
+pub fn empty_data(dataset_id: u32) -> MemoryMapData {
+    MemoryMapData { dataset_id, chips: Chip::ALL.iter().map(|c| c.name().to_owned()).collect(), ..MemoryMapData::default() }
+}
+
+/// Lists the snapshots of the pass dump whose files are `names` into `data` and picks the
+/// one to map: `file`, else the dump's `*after_AllocateMemoryAddr.py`; `Err` says why there
+/// is none.
+pub fn choose_snapshot(data: &mut MemoryMapData, names: &[String], file: Option<String>) -> Result<String, String> {
+    if names.is_empty() {
+        return Err(format!("dataset {} is not a pass dump", data.dataset_id));
+    }
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let listing = passes_dump::validate(&refs);
+    data.snapshots = listing.snapshots.iter().map(|s| s.file_name.clone()).collect();
+    let name =
+        match file {
+            Some(f) => f,
+            None => match listing.memory_snapshot() {
+                Some(s) => s.file_name.clone(),
+                None => return Err(
+                    "this pass dump has no *after_AllocateMemoryAddr.py snapshot: choose a snapshot taken at or after AllocateMemoryAddr"
+                        .to_owned(),
+                ),
+            },
+        };
+    data.file.clone_from(&name);
+    data.pass_name = memory_map::pass_name_of(&name);
+    Ok(name)
+}
+
+/// Records the chip in `data`.
+pub fn set_chip(data: &mut MemoryMapData, choice: &ChipChoice) {
+    data.chip.clone_from(&choice.backend.name);
+    data.arch.clone_from(&choice.backend.arch);
+    data.chip_detected = choice.backend.detected;
+    data.chip_source.clone_from(&choice.source);
+}
+
+/// Maps snapshot `name` (its `text`) with `chip`'s capacities into `data` (spaces and
+/// functions); `Err` says why it has no map.
+pub fn fill_map(data: &mut MemoryMapData, name: &str, text: &str, choice: &ChipChoice) -> Result<(), String> {
+    let map = memory_map::build(name, text, choice.chip, choice.backend.clone()).map_err(|e| describe(&e))?;
+    let lines = memory_map::tile_lines(name, text).map_err(|e| describe(&e))?;
+    data.spaces = memory_map::overview(&map).spaces;
+    data.functions = map
+        .functions
+        .iter()
+        .map(|f| {
+            let tile_lines = lines.iter().find(|(n, _)| *n == f.name).map_or(&[][..], |(_, l)| l.as_slice());
+            function_row(f, tile_lines, choice.chip, text)
+        })
+        .collect();
+    Ok(())
+}
+
+/// `file:line:column: message`, or `file: message` when the problem has no position.
+fn describe(e: &pypto_formats::FormatError) -> String {
+    if e.line > 0 {
+        e.to_string()
+    } else {
+        format!("{}: {}", e.path, e.message)
+    }
+}
+
+fn function_row(f: &memory_map::FunctionMap, tile_lines: &[memory_map::TileLines], chip: Chip, text: &str) -> MemFunctionMap {
+    let boxes = f
+        .boxes
+        .iter()
+        .map(|b| {
+            let mut defined: Vec<(u32, u32)> = Vec::new();
+            let mut used: Vec<u32> = Vec::new();
+            for n in std::iter::once(&b.tile.name).chain(&b.aliases) {
+                if let Some(tl) = tile_lines.iter().find(|t| &t.name == n) {
+                    defined.extend(&tl.defined);
+                    used.extend(&tl.read);
+                }
+            }
+            defined.sort_unstable();
+            defined.dedup();
+            used.sort_unstable();
+            used.dedup();
+            MemBoxRow {
+                name: b.tile.name.clone(),
+                aliases: b.aliases.clone(),
+                space: b.tile.space.clone(),
+                base: b.tile.base.clone(),
+                offset_bytes: b.tile.offset_bytes,
+                size_bytes: b.tile.size_bytes,
+                shape: b.tile.shape.clone(),
+                dtype: b.tile.dtype.clone(),
+                op: b.tile.op.clone(),
+                start_line: b.tile.start_line,
+                end_line: b.tile.end_line,
+                view: b.view,
+                conflict: b.conflict,
+                defined,
+                used,
+            }
+        })
+        .collect();
+    MemFunctionMap {
+        name: f.name.clone(),
+        ftype: f.ftype.clone(),
+        src_start: f.src_start,
+        src_end: f.src_end,
+        source: memory_map::source_lines(text, f),
+        spaces: f
+            .spaces
+            .iter()
+            .map(|s| MemSpaceRow {
+                space: s.space.clone(),
+                hwm_bytes: s.hwm_bytes,
+                limit_bytes: s.limit_bytes,
+                has_capacity: chip.capacity_bytes(&s.space).is_some(),
+                peak_live_bytes: memory_map::peak_live_bytes(&f.boxes, &s.space),
+                boxes: s.tiles,
+                bases: s.bases,
+            })
+            .collect(),
+        boxes,
+        reserved: f
+            .reserved
+            .iter()
+            .map(|w| MemReservedRow {
+                name: w.name.clone(),
+                space: w.space.clone(),
+                space_from: w.space_from.clone(),
+                base_bytes: w.base_bytes,
+                size_bytes: w.size_bytes,
+                line: w.line,
+            })
+            .collect(),
+        ring_tiles: f
+            .ring_tiles
+            .iter()
+            .map(|t| MemRingTileRow {
+                name: t.name.clone(),
+                space: t.space.clone(),
+                shape: t.shape.clone(),
+                dtype: t.dtype.clone(),
+                op: t.op.clone(),
+                line: t.line,
+            })
+            .collect(),
+    }
+}

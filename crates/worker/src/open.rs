@@ -1,0 +1,223 @@
+//! Opening a folder (`OpenFolder`, `OpenUrl` through a manifest), for the page's session:
+//! forgets the previous folder, announces the datasets discovery finds, loads each one —
+//! a runtime dataset in a load job (resident model, and the timeline of the first one the
+//! page opens), a pass dump's files remembered, a serving STRACE file parsed — and announces
+//! each summary, then the end of the load. The handlers answer the page's requests about
+//! what this leaves in `store`, `pass_dumps` and `trace_store`.
+
+use pypto_analysis::trace_timeline;
+use pypto_formats::{discovery, manifest};
+use pypto_protocol::datasets::{DatasetLoaded, DatasetSummary, Datasets, EntryMeta, FileError, LoadFinished};
+use pypto_protocol::FromWorker;
+use pypto_replies::datasets;
+use wasm_bindgen::JsValue;
+
+use crate::bench_log::bench_log;
+use crate::clock::now_ms;
+use crate::jobs::{self, FromJob, LoadedRuntime, RuntimeInputs, ToJob};
+use crate::store::{Prebuilt, RuntimeDataset, SESSION};
+use crate::{layout_warm_up, pass_dumps, prebuilt, reading, trace_store, transport};
+
+/// `OpenUrl`: fetches the dataset manifest at `url` (or `url/pypto-viewer-manifest.json`) and
+/// opens the entries it lists as URLs beside it.
+pub(crate) async fn open_url(url: String) {
+    let manifest_url = if std::path::Path::new(&url).extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
+        url.clone()
+    } else {
+        format!("{}/{}", url.trim_end_matches('/'), manifest::FILE_NAME)
+    };
+    let base = manifest_url.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
+    let bytes = match reading::fetch_bytes(&manifest_url).await {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            transport::post(&FromWorker::Error { message: format!("could not load the dataset manifest: {message}") }, None);
+            transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0 }), None);
+            return;
+        }
+    };
+    match manifest::parse(&manifest_url, &bytes) {
+        Ok(listed) => {
+            let mut entries = Vec::with_capacity(listed.len());
+            let mut sources = Vec::with_capacity(listed.len());
+            for (path, size_bytes) in listed {
+                let encoded: String = js_sys::encode_uri(&path).into();
+                sources.push(JsValue::from_str(&format!("{base}{encoded}")));
+                entries.push(EntryMeta { path, size_bytes });
+            }
+            open_entries(url, entries, sources).await;
+        }
+        Err(err) => {
+            transport::post(&FromWorker::Error { message: format!("bad dataset manifest: {err}") }, None);
+            transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0 }), None);
+        }
+    }
+}
+
+/// `OpenFolder`: the folder's `entries` with their `sources` (`File`s or URLs), as in the
+/// module doc.
+pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
+    let started_ms = now_ms();
+    let generation = SESSION.with_borrow_mut(|s| {
+        s.generation += 1;
+        s.runtime.clear();
+        s.timelines.clear();
+        s.prebuilt.clear();
+        s.generation
+    });
+    jobs::cancel_all();
+    trace_store::reset(&entries, &sources);
+    pass_dumps::reset();
+    let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
+    let found = discovery::discover(&listing);
+    let infos = datasets::dataset_infos(&found, &entries);
+    transport::post(&FromWorker::Datasets(Datasets { source_label, datasets: infos, ignored_files: found.ignored_files }), None);
+
+    let mut prebuilt_one = false;
+    for (index, dataset) in found.datasets.iter().enumerate() {
+        if SESSION.with_borrow(|s| s.generation) != generation {
+            return;
+        }
+        let dataset_id = index as u32;
+        let summary = match dataset.kind {
+            discovery::DatasetKind::Runtime => {
+                // The page opens the first dataset with records: its load job builds the
+                // timeline too.
+                let prebuild = !prebuilt_one && dataset.records.is_some();
+                prebuilt_one |= prebuild;
+                load_runtime(dataset_id, dataset, &entries, &sources, generation, prebuild).await
+            }
+            discovery::DatasetKind::PassDump => {
+                pass_dumps::remember(dataset_id, dataset, &entries, &sources);
+                datasets::pass_dump_summary(dataset, &entries)
+            }
+            discovery::DatasetKind::ServingStrace => load_strace(&dataset.path).await,
+        };
+        if SESSION.with_borrow(|s| s.generation) != generation {
+            return;
+        }
+        transport::post(&FromWorker::DatasetLoaded(DatasetLoaded { dataset_id, summary }), None);
+    }
+    transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: now_ms() - started_ms }), None);
+}
+
+/// Open time, `ServingStrace` dataset: parse the file, summarise it (errors go to the
+/// summary with their position).
+async fn load_strace(path: &str) -> DatasetSummary {
+    let mut summary = DatasetSummary::default();
+    match trace_store::load(path).await {
+        Ok(s) => summary.trace = Some(pypto_replies::traces::summary(path, &s, &trace_timeline::build(&s))),
+        Err(e) => summary.errors.push(e),
+    }
+    summary
+}
+
+/// Loads a runtime dataset in a job (`jobs`) and keeps what it hands back: the
+/// resident model, the deps.json source when it was read lean, the name map, and the
+/// single-dataset timeline (its query index, and its render columns until the page asks).
+async fn load_runtime(
+    dataset_id: u32,
+    dataset: &discovery::Dataset,
+    entries: &[EntryMeta],
+    sources: &[JsValue],
+    generation: u64,
+    prebuild_timeline: bool,
+) -> DatasetSummary {
+    let deps_file = dataset.deps.and_then(|i| Some((entries.get(i)?.clone(), sources.get(i)?.clone())));
+    // A big task graph: warm the layout's JIT now, while the rest loads (see graph.rs).
+    if let Some((entry, _)) = &deps_file {
+        layout_warm_up::warm_up_for(entry.size_bytes);
+    }
+    // The dataset's own files, in the order the job's indices name them.
+    let mut inputs = RuntimeInputs {
+        dataset_id,
+        path: dataset.path.clone(),
+        entries: Vec::new(),
+        records: None,
+        deps: None,
+        name_map: None,
+        cpm: Vec::new(),
+        prebuild_timeline,
+    };
+    let files = js_sys::Array::new();
+    let mut take = |index: usize| -> Option<usize> {
+        let (entry, source) = (entries.get(index)?, sources.get(index)?);
+        inputs.entries.push(entry.clone());
+        files.push(source);
+        Some(inputs.entries.len() - 1)
+    };
+    let records = dataset.records.and_then(&mut take);
+    let deps = dataset.deps.and_then(&mut take);
+    let name_map = dataset.name_map.and_then(&mut take);
+    let mut cpm = Vec::new();
+    for file in &dataset.files {
+        let is_static = match file.role {
+            discovery::FileRole::CpmStatic => true,
+            discovery::FileRole::CpmObserved => false,
+            _ => continue,
+        };
+        if let Some(i) = take(file.entry_index) {
+            cpm.push((i, is_static));
+        }
+    }
+    inputs.records = records;
+    inputs.deps = deps;
+    inputs.name_map = name_map;
+    inputs.cpm = cpm;
+    let failed = |message: String| {
+        let path = records.and_then(|i| inputs.entries.get(i)).map_or_else(|| dataset.path.clone(), |e| e.path.clone());
+        DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message }], ..DatasetSummary::default() }
+    };
+    let started = match jobs::start(&ToJob::LoadRuntime(inputs.clone()), &files) {
+        Ok(started) => started,
+        Err(message) => return failed(message),
+    };
+    // The job's first answer: the summary and the resident state (its timeline, if asked for,
+    // follows while the page takes the summary).
+    let (mut summary, columns) = match jobs::answer(started.part).await {
+        Ok((FromJob::RuntimeLoaded { summary }, columns)) => (summary, columns),
+        Ok(_) => return failed("the load job answered something else".to_owned()),
+        Err(message) => return failed(message),
+    };
+    let decoded_from_ms = now_ms();
+    let state: LoadedRuntime = match jobs::decode_at::<LoadedRuntime>(&columns, "state") {
+        Ok(mut state) => {
+            if let Some(m) = state.model.as_mut() {
+                m.shrink();
+            }
+            state
+        }
+        Err(message) => {
+            summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message });
+            return summary;
+        }
+    };
+    bench_log(&format!("pypto-worker model {}: decoded from the load job in {:.0} ms", dataset.path, now_ms() - decoded_from_ms));
+    let records_facts = summary.records.as_ref().map(|r| (r.level, r.warnings.clone()));
+    let deps_source = if state.deps_lean { dataset.deps.and_then(|i| sources.get(i)).cloned() } else { None };
+    let prebuilding = prebuild_timeline && state.model.is_some();
+    SESSION.with_borrow_mut(|s| {
+        if s.generation == generation {
+            let records_source = dataset.records.and_then(|i| sources.get(i)).cloned();
+            s.runtime.insert(
+                dataset_id,
+                RuntimeDataset {
+                    model: state.model,
+                    records_facts,
+                    deps_source,
+                    records_source,
+                    deps_file,
+                    names: state.names,
+                    inputs,
+                    files,
+                },
+            );
+            if prebuilding {
+                s.prebuilt.insert(dataset_id, Prebuilt::Pending(Vec::new()));
+            }
+        }
+    });
+    if prebuilding {
+        wasm_bindgen_futures::spawn_local(prebuilt::receive_prebuilt(generation, dataset_id, started.done));
+    }
+    summary
+}

@@ -1,0 +1,86 @@
+//! The opened folder's Chrome traces, for the open flow (a serving STRACE dataset's summary)
+//! and the trace swimlane handler: the folder's file handles by path (so a trace is read
+//! lazily), the traces parsed so far by path, and the trace timelines built by id. Forgotten
+//! when another folder opens ([`reset`]).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use pypto_analysis::trace_timeline::TraceTimeline;
+use pypto_formats::chrome_trace::{self, ParseOptions};
+use pypto_formats::strace::{self, ServingStrace};
+use pypto_protocol::datasets::{EntryMeta, FileError, Progress};
+use pypto_protocol::FromWorker;
+use wasm_bindgen::JsValue;
+
+use crate::{reading, transport};
+
+#[derive(Default)]
+struct Store {
+    /// The folder's files by path.
+    files: HashMap<String, JsValue>,
+    /// Parsed traces by path.
+    parsed: HashMap<String, Rc<ServingStrace>>,
+    /// Built timelines by id: the trace and its layout.
+    timelines: HashMap<u32, (Rc<ServingStrace>, TraceTimeline)>,
+}
+
+thread_local! {
+    static STORE: RefCell<Store> = RefCell::new(Store::default());
+}
+
+/// A new folder: forget the old one, remember the new one's files (handles, not bytes).
+pub(crate) fn reset(entries: &[EntryMeta], sources: &[JsValue]) {
+    STORE.with_borrow_mut(|s| {
+        *s = Store::default();
+        for (e, src) in entries.iter().zip(sources) {
+            s.files.insert(e.path.clone(), src.clone());
+        }
+    });
+}
+
+/// Reads and parses `path` (once per folder).
+pub(crate) async fn load(path: &str) -> Result<Rc<ServingStrace>, FileError> {
+    if let Some(t) = STORE.with_borrow(|s| s.parsed.get(path).cloned()) {
+        return Ok(t);
+    }
+    let Some(source) = STORE.with_borrow(|s| s.files.get(path).cloned()) else {
+        return Err(FileError { path: path.to_owned(), line: 0, column: 0, message: "the file is not in the opened folder".to_owned() });
+    };
+    let owned = path.to_owned();
+    let mut on_progress = |done_bytes, total_bytes| {
+        transport::post(&FromWorker::Progress(Progress { path: owned.clone(), done_bytes, total_bytes }), None);
+    };
+    let bytes = reading::read_bytes(&source, &mut on_progress).await.map_err(|m| FileError {
+        path: path.to_owned(),
+        line: 0,
+        column: 0,
+        message: format!("could not read the file: {m}"),
+    })?;
+    let trace = chrome_trace::parse_with(path, &bytes, ParseOptions { keep_args: true }).map_err(|e| FileError {
+        path: e.path,
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    })?;
+    drop(bytes);
+    let parsed = Rc::new(strace::from_trace(trace));
+    STORE.with_borrow_mut(|s| s.parsed.insert(path.to_owned(), parsed.clone()));
+    Ok(parsed)
+}
+
+/// Keeps trace timeline `timeline_id`: the trace and its layout (its queries' index).
+pub(crate) fn keep_timeline(timeline_id: u32, trace: Rc<ServingStrace>, t: TraceTimeline) {
+    STORE.with_borrow_mut(|st| st.timelines.insert(timeline_id, (trace, t)));
+}
+
+/// Whether `timeline_id` is a trace timeline of this folder.
+pub(crate) fn has_timeline(timeline_id: u32) -> bool {
+    STORE.with_borrow(|st| st.timelines.contains_key(&timeline_id))
+}
+
+/// Runs `f` on trace timeline `timeline_id`, `None` when it is not one.
+pub(crate) fn with_timeline<R>(timeline_id: u32, f: impl FnOnce(&ServingStrace, &TraceTimeline) -> R) -> Option<R> {
+    STORE.with_borrow(|st| st.timelines.get(&timeline_id).map(|(s, t)| f(s, t)))
+}
