@@ -108,30 +108,19 @@ pub fn walk_file_list(list: &web_sys::FileList) -> Walked {
     walked
 }
 
+/// The next batch of a directory entry's children (the promise's own resolve and reject are
+/// the callbacks).
 fn read_entries_batch(reader: &web_sys::FileSystemDirectoryReader) -> js_sys::Promise {
     let reader = reader.clone();
     js_sys::Promise::new(&mut move |resolve, reject| {
-        let ok = Closure::once_into_js(move |entries: JsValue| {
-            let _ = resolve.call1(&JsValue::NULL, &entries);
-        });
-        let fail = Closure::once_into_js(move |err: JsValue| {
-            let _ = reject.call1(&JsValue::NULL, &err);
-        });
-        let _ = reader.read_entries_with_callback_and_callback(ok.unchecked_ref(), fail.unchecked_ref());
+        let _ = reader.read_entries_with_callback_and_callback(&resolve, &reject);
     })
 }
 
+/// A file entry's `File`.
 fn entry_file(entry: &web_sys::FileSystemFileEntry) -> js_sys::Promise {
     let entry = entry.clone();
-    js_sys::Promise::new(&mut move |resolve, reject| {
-        let ok = Closure::once_into_js(move |file: JsValue| {
-            let _ = resolve.call1(&JsValue::NULL, &file);
-        });
-        let fail = Closure::once_into_js(move |err: JsValue| {
-            let _ = reject.call1(&JsValue::NULL, &err);
-        });
-        entry.file_with_callback_and_callback(ok.unchecked_ref(), fail.unchecked_ref());
-    })
+    js_sys::Promise::new(&mut move |resolve, reject| entry.file_with_callback_and_callback(&resolve, &reject))
 }
 
 /// Walks the folders (and loose files) dropped on the page.

@@ -119,13 +119,12 @@ pub(crate) fn is_job() -> bool {
     IS_JOB.get()
 }
 
-/// A started job: its worker and what settles its promise.
+/// A started job: its worker, what fails its promises, its listeners (removed with it).
 struct Running {
     worker: web_sys::Worker,
-    /// Fails the job's promises with its argument.
-    cancel: Closure<dyn Fn(JsValue)>,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    /// The reject functions of the job's promises.
+    reject: [js_sys::Function; 2],
+    _listeners: [gloo::events::EventListener; 2],
 }
 
 fn finish(id: u32) {
@@ -139,8 +138,9 @@ pub(crate) fn cancel_all() {
     let all: Vec<Running> = RUNNING.with_borrow_mut(|r| r.drain().map(|(_, j)| j).collect());
     for job in all {
         job.worker.terminate();
-        let cancel: &js_sys::Function = job.cancel.as_ref().unchecked_ref();
-        let _ = cancel.call1(&JsValue::NULL, &JsValue::from_str("cancelled: another folder was opened"));
+        for reject in &job.reject {
+            let _ = reject.call1(&JsValue::NULL, &JsValue::from_str("cancelled: another folder was opened"));
+        }
     }
 }
 
@@ -196,13 +196,16 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
     };
     let fail_message = fail.clone();
     let for_message = worker.clone();
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+    // A job's listeners may finish it (and so drop themselves): they do it after returning.
+    let finish_later = move || wasm_bindgen_futures::spawn_local(async move { finish(id) });
+    let on_message = gloo::events::EventListener::new(&worker, "message", move |event| {
+        let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
         let data = event.data();
         let get = |key: &str| js_sys::Reflect::get(&data, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
         if !get("job").is_undefined() {
             let _ = part_resolve.call1(&JsValue::NULL, &data);
             let _ = done_resolve.call1(&JsValue::NULL, &data);
-            finish(id);
+            finish_later();
         } else if !get("part").is_undefined() {
             let _ = part_resolve.call1(&JsValue::NULL, &data);
         } else if let Some(line) = get("log").as_string() {
@@ -212,12 +215,12 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
                 Ok(FromWorker::Ready) => {
                     if let Err(e) = for_message.post_message(&envelope) {
                         fail_message(&JsValue::from_str(&format!("could not start an analysis job: {}", text_of(&e))));
-                        finish(id);
+                        finish_later();
                     }
                 }
                 Ok(FromWorker::Panic { message }) => {
                     fail_message(&JsValue::from_str(&format!("the analysis job panicked: {message}")));
-                    finish(id);
+                    finish_later();
                 }
                 // Progress and the like: the page's, as they are.
                 Ok(_) => {
@@ -229,21 +232,20 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
         }
     });
     let fail_error = fail.clone();
-    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |event: web_sys::ErrorEvent| {
+    let options = gloo::events::EventListenerOptions::enable_prevent_default();
+    let on_error = gloo::events::EventListener::new_with_options(&worker, "error", options, move |event| {
         event.prevent_default();
-        let message = event.message();
+        let message = event.dyn_ref::<web_sys::ErrorEvent>().map(web_sys::ErrorEvent::message).unwrap_or_default();
         let why = if message.is_empty() {
             "the analysis job stopped unexpectedly (out of memory?)".to_owned()
         } else {
             format!("the analysis job failed: {message}")
         };
         fail_error(&JsValue::from_str(&why));
-        finish(id);
+        finish_later();
     });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    let cancel = Closure::<dyn Fn(JsValue)>::new(move |why: JsValue| fail(&why));
-    RUNNING.with_borrow_mut(|r| r.insert(id, Running { worker, cancel, _on_message: on_message, _on_error: on_error }));
+    let reject = [part_reject, done_reject];
+    RUNNING.with_borrow_mut(|r| r.insert(id, Running { worker, reject, _listeners: [on_message, on_error] }));
     Ok(Started { part, done })
 }
 

@@ -50,8 +50,9 @@ pub fn start() {
         web_sys::console::error_1(&JsValue::from_str(&format!("pypto-worker panicked: {message}")));
         transport::post(&FromWorker::Panic { message }, None);
     }));
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|event: web_sys::MessageEvent| {
+    let scope: web_sys::EventTarget = js_sys::global().unchecked_into();
+    let on_message = gloo::events::EventListener::new(&scope, "message", |event| {
+        let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
         let data = event.data();
         if js_sys::Reflect::has(&data, &JsValue::from_str("job")).unwrap_or(false) {
             let files = js_sys::Reflect::get(&data, &JsValue::from_str("files"))
@@ -66,7 +67,7 @@ pub fn start() {
             Err((id, message)) => transport::fail(id, message),
         }
     });
-    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // Listens for the worker's whole life.
     on_message.forget();
     pass_bench::install();
     transport::post(&FromWorker::Ready, None);
