@@ -181,7 +181,7 @@ mod tests {
         let req = BarDetailsRequest { timeline_id: 2, bar: timeline::BarRef { track: 1, index: 7 } };
         let json = serde_json::to_string(&req.clone().into_message()).unwrap_or_default();
         assert_eq!(json, r#"{"type":"bar_details","timeline_id":2,"bar":{"track":1,"index":7}}"#);
-        let reply = BarDetails { timeline_id: 2, bar: req.bar, title: "t".into(), fields: vec![], group: vec![] };
+        let reply = BarDetails { timeline_id: 2, bar: req.bar, title: "t".into(), fields: vec![], group: vec![], task: Some(TaskId(5)) };
         let msg = BarDetailsRequest::reply_message(reply.clone());
         assert_eq!(BarDetailsRequest::reply_of(msg), Ok(reply));
         let other = FromWorker::LoadFinished(LoadFinished { elapsed_ms: 1.0 });

@@ -4,7 +4,7 @@
 //!
 //! Columns travel beside [`TimelineHeader`] under the keys of [`columns`].
 
-use pypto_vocab::TimelineView;
+use pypto_vocab::{TaskId, TimelineView};
 use serde::{Deserialize, Serialize};
 
 use crate::Request;
@@ -102,7 +102,8 @@ pub struct TraceTimeline {
     pub info: TraceTimelineInfo,
 }
 
-/// Details of a bar: ordered fields, plus the bars of its SPMD group (same func + task).
+/// Details of a bar: ordered fields, plus the bars of its SPMD group (same func + task), and
+/// the task it is of (what "Show in graph" shows).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BarDetails {
     pub timeline_id: u32,
@@ -110,6 +111,8 @@ pub struct BarDetails {
     pub title: String,
     pub fields: Vec<(String, String)>,
     pub group: Vec<BarRef>,
+    #[serde(default)]
+    pub task: Option<TaskId>,
 }
 
 /// Arrows around a bar.

@@ -3,12 +3,13 @@
 //! arrows, search hits — from the timeline's query index and the datasets' [`RuntimeModel`]s.
 
 use pypto_analysis::runtime_model::RuntimeModel;
-use pypto_analysis::timeline::Timeline;
+use pypto_analysis::timeline::{Timeline, TrackKind};
 use pypto_analysis::timeline_query::{self as query, BarAt, ReadBack};
 use pypto_protocol::timeline::{
     AbsentView, Arrow, BarDetails, BarRef, Dependencies, DependenciesRequest, LegendEntry, SearchHit, SearchRequest, SearchResults,
     TimelineHeader, TrackGroupInfo, TrackInfo,
 };
+use pypto_protocol::TaskId;
 
 /// The header of timeline `timeline_id` built over `dataset_ids` (in model order).
 pub fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHeader {
@@ -76,7 +77,11 @@ pub fn bar_details(
     read: &ReadBack<'_>,
 ) -> Result<BarDetails, String> {
     let (title, fields, group) = query::bar_details_with(t, models, bar_at(bar), read).ok_or_else(|| no_bar(bar))?;
-    Ok(BarDetails { timeline_id, bar, title, fields, group: group.into_iter().map(bar_ref).collect() })
+    // The task its `Task` row names (a scheduler phase names none: its record is the subject).
+    let names_task =
+        t.tracks.get(bar.track as usize).is_some_and(|x| !matches!(x.kind, TrackKind::SchedThread { .. } | TrackKind::Uploads));
+    let task = names_task.then(|| query::bar_task(t, models, bar_at(bar))).flatten().map(TaskId);
+    Ok(BarDetails { timeline_id, bar, title, fields, group: group.into_iter().map(bar_ref).collect(), task })
 }
 
 /// Marks the `Arguments` row not read yet as being read ([`ARGUMENTS_BEING_READ`]).

@@ -120,7 +120,7 @@ pub fn info(timeline_id: u32, dataset_id: u32, path: &str, s: &ServingStrace, t:
 /// `BarDetails` of a trace timeline.
 pub fn bar_details(r: &BarDetailsRequest, s: &ServingStrace, t: &TraceTimeline) -> Result<BarDetails, String> {
     let (title, fields) = trace_timeline::bar_details(t, s, bar_at(r.bar)).ok_or_else(|| no_bar(r.bar))?;
-    Ok(BarDetails { timeline_id: r.timeline_id, bar: r.bar, title, fields, group: Vec::new() })
+    Ok(BarDetails { timeline_id: r.timeline_id, bar: r.bar, title, fields, group: Vec::new(), task: None })
 }
 
 /// `Search` of a trace timeline.

@@ -379,9 +379,6 @@ impl GraphUi {
 
     /// A search's matches: selects and centres the best one.
     fn on_search_hits(self, dataset_id: u32, query: &str, nodes: Vec<u32>, total: u64) {
-        if self.search.get_untracked().trim() != query {
-            return; // the field changed meanwhile
-        }
         if self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() != Some(dataset_id) {
             return;
         }
@@ -940,7 +937,7 @@ pub fn DepGraphView() -> impl IntoView {
                 </label>
                 <input data-testid="dep-search" class="dep-search" placeholder="search rXtY or function name"
                     prop:value=move || ui.search.get()
-                    on:input=move |ev| ui.search.set(event_target_value(&ev))
+                    on:input=move |ev| { ui.client.drop_slot(ui.search_slot); ui.search.set(event_target_value(&ev)); }
                     on:keydown=move |ev: web_sys::KeyboardEvent| { ev.stop_propagation(); if ev.key() == "Enter" { ui.run_search(); } }/>
                 <span class="hint" data-testid="dep-search-msg">{move || ui.search_msg.get()}</span>
                 {move || ui.loading.get().then(|| view! { <span class="hint" data-testid="dep-loading">"laying out…"</span> })}

@@ -33,9 +33,6 @@ pub fn check_threshold(panel: Panel, dataset_id: u32, text: &str) {
     let request = GapThresholdRequest { dataset_id, text: text.to_string() };
     leptos::task::spawn_local(async move {
         let Ok(reply) = panel.client.ask_in(panel.threshold_slot, request).await else { return };
-        if panel.threshold_text.get_untracked().trim() != reply.text.trim() {
-            return; // the user typed on; a newer answer is coming
-        }
         let above = reply.above.into_iter().collect();
         panel.threshold.set(Some(ThresholdCheck { dataset_id: reply.dataset_id, text: reply.text, error: reply.error, above }));
     });

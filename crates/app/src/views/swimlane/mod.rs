@@ -30,8 +30,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use pypto_protocol::timeline::{
-    Arrow, BarDetailsRequest, BarRef, DependenciesRequest, LegendEntry, RangeStatsRow, SearchHit, SearchRequest, TimelineHeader,
-    TimelineRequest, TraceTimelineInfo, TraceTimelineRequest,
+    Arrow, BarDetails, BarDetailsRequest, BarRef, DependenciesRequest, LegendEntry, RangeStatsRow, SearchHit, SearchRequest,
+    TimelineHeader, TimelineRequest, TraceTimelineInfo, TraceTimelineRequest,
 };
 use pypto_protocol::{DatasetKind, FileRole, TaskId, TimelineView, ViewKind};
 use pypto_render::camera::TimeCamera;
@@ -88,6 +88,8 @@ pub struct BarDetailsView {
     pub title: String,
     pub fields: Vec<(String, String)>,
     pub group: Vec<BarRef>,
+    /// The task the bar is of ("Show in graph" shows it).
+    pub task: Option<TaskId>,
     /// False for the page's preview, true once the worker's reply replaced it.
     pub complete: bool,
 }
@@ -333,6 +335,12 @@ impl SwimlaneUi {
         self.version.update(|v| *v += 1);
     }
 
+    /// Clears the search (an answer on its way is dropped).
+    pub fn clear_search(self) {
+        self.client.drop_slot(self.search_slot);
+        self.search.set(SearchState::default());
+    }
+
     /// Runs the search for `query` (the box shows it; the first hit is selected).
     pub fn search(self, query: String) {
         let Some(timeline_id) = self.timeline_id() else { return };
@@ -340,9 +348,6 @@ impl SwimlaneUi {
         let (client, slot) = (self.client, self.search_slot);
         leptos::task::spawn_local(async move {
             let Ok(results) = client.ask_in(slot, SearchRequest { timeline_id, query, limit: SEARCH_LIMIT }).await else { return };
-            if self.search.with_untracked(|s| s.query != results.query) {
-                return; // the box changed meanwhile
-            }
             let lane = self.lane();
             if let Some(lane) = lane {
                 lane.learn_labels(&results.hits);
@@ -434,26 +439,25 @@ impl Lane {
     fn ask_details(self, request: BarDetailsRequest) {
         let (client, slot) = (self.ui.client, self.ui.details_slot);
         let bar = request.bar;
-        let show = move |title: String, fields: Vec<(String, String)>, group: Vec<BarRef>| {
+        let show = move |d: BarDetails| {
             let selected = self
                 .with(|r| {
-                    r.task_labels.insert(bar, title.clone());
+                    r.task_labels.insert(bar, d.title.clone());
                     if r.selected == Some(bar) {
-                        r.group.clone_from(&group);
+                        r.group.clone_from(&d.group);
                     }
                     r.selected == Some(bar)
                 })
                 .unwrap_or(false);
             if selected {
-                self.ui.details.set(Some(BarDetailsView { bar, title, fields, group, complete: true }));
+                let BarDetails { title, fields, group, task, .. } = d;
+                self.ui.details.set(Some(BarDetailsView { bar, title, fields, group, task, complete: true }));
             }
             self.redraw();
         };
-        let partial = show;
         leptos::task::spawn_local(async move {
-            let answer = client.ask_progressive(slot, request, move |d| partial(d.title, d.fields, d.group)).await;
-            if let Ok(d) = answer {
-                show(d.title, d.fields, d.group);
+            if let Ok(d) = client.ask_progressive(slot, request, show).await {
+                show(d);
             }
         });
     }
@@ -725,7 +729,8 @@ impl SwimlaneRenderer {
         let g = d.global(bar)?;
         let (setup, start, end) = d.times(g)?;
         let name = d.name_of(g);
-        let task = d.task_of(g).map(|(ring, local)| TaskId::from_parts(ring, local).to_string());
+        let task_id = d.task_of(g).map(|(ring, local)| TaskId::from_parts(ring, local));
+        let task = task_id.map(|t| t.to_string());
         let title = match &task {
             Some(id) => format!("{name}({id})"),
             None => name.to_owned(),
@@ -743,7 +748,7 @@ impl SwimlaneRenderer {
         if setup < start {
             fields.push(("Setup".to_owned(), format!("{:.3} µs", start - setup)));
         }
-        Some(BarDetailsView { bar, title, fields, group: Vec::new(), complete: false })
+        Some(BarDetailsView { bar, title, fields, group: Vec::new(), task: task_id, complete: false })
     }
 
     /// Centres the camera on a bar (fits it when wider than the view), scrolls its track into

@@ -9,7 +9,7 @@ use pypto_protocol::{FileRole, TaskId, ViewKind};
 use wasm_bindgen::JsCast;
 
 use super::markers::{self, MARKER_COLORS};
-use super::{has_file, mount, Lane, SearchState, SwimlaneRenderer, SwimlaneUi, TimelineKey};
+use super::{has_file, mount, Lane, SwimlaneRenderer, SwimlaneUi, TimelineKey};
 use crate::browser;
 use crate::nav::{KeyMap, LabelMode, Nav, Outcome, PathMode};
 use crate::session::Session;
@@ -32,7 +32,7 @@ fn search_step(lane: Lane, query: &str, step: isize) {
     let ui = lane.ui;
     let query = query.trim().to_string();
     if query.is_empty() {
-        ui.search.set(SearchState::default());
+        ui.clear_search();
         return;
     }
     let same = ui.search.with_untracked(|s| s.query == query && !s.hits.is_empty());
@@ -207,8 +207,8 @@ fn ContextMenuView(lane: Lane) -> impl IntoView {
 fn Details() -> impl IntoView {
     let (session, nav, swim) = (Session::get(), Nav::get(), SwimlaneUi::get());
     // "Show in graph": a task's details, a dataset with a deps.json, not a Chrome trace.
-    let graph_button = move |fields: &[(String, String)]| {
-        let task: TaskId = fields.iter().find(|(k, _)| k == "Task").and_then(|(_, v)| v.parse().ok())?;
+    let graph_button = move |task: Option<TaskId>| {
+        let task = task?;
         let dataset = nav.datasets.with_untracked(|d| d.first().copied());
         if !has_file(session, dataset, FileRole::Deps) || super::trace::is_trace_mode(nav) {
             return None;
@@ -219,7 +219,7 @@ fn Details() -> impl IntoView {
     };
     move || {
         if let Some(d) = swim.details.get() {
-            let graph_button = graph_button(&d.fields);
+            let graph_button = graph_button(d.task);
             // The page's preview has its own title class, so `.details-title` always means
             // the worker's full details.
             let title_class = if d.complete { "details-title" } else { "details-title-preview" };
