@@ -17,6 +17,9 @@ use crate::{build, layers, setup, util};
 /// Excluded from the native `cargo test --workspace` (wasm-only binaries: they compile
 /// natively, so the native clippy gate still lints them, but their tests need a browser).
 const NATIVE_EXCLUDE: &[&str] = &["pypto-app", "pypto-worker"];
+/// Of those, the ones whose library unit tests are plain Rust and run natively too (the page's
+/// URL-hash codec and view registry); their browser tests run in the wasm stage.
+const NATIVE_LIB_TESTS: &[&str] = &["pypto-app"];
 /// Packages with `wasm_bindgen_test` tests, run in headless Chromium; also the packages the
 /// `clippy wasm` gate lints for wasm32 (where their `cfg(target_arch = "wasm32")` code is).
 const WASM_PACKAGES: &[&str] = &["pypto-render", "pypto-app", "pypto-worker"];
@@ -130,7 +133,11 @@ fn native_tests() -> Result<(), String> {
     for name in NATIVE_EXCLUDE.iter().filter(|n| members.iter().any(|m| m == *n)) {
         cmd.args(["--exclude", name]);
     }
-    util::run(&mut cmd)
+    util::run(&mut cmd)?;
+    for name in NATIVE_LIB_TESTS.iter().filter(|n| members.iter().any(|m| m == *n)) {
+        util::run(Command::new(util::cargo()).args(["test", "--lib", "-p", name]).current_dir(util::root()))?;
+    }
+    Ok(())
 }
 
 fn wasm_tests() -> Result<(), String> {
