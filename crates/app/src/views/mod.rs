@@ -58,8 +58,8 @@ fn ViewSwitcher(row: DatasetRow, shown: Option<ViewKind>) -> impl IntoView {
     let specs = switchable(&row);
     // A view outside the switcher (a Chrome trace) shows none.
     let in_switcher = shown.and_then(spec).is_none_or(|s| s.switchable);
-    let worth_showing = in_switcher && (specs.len() > 1 || specs.first().is_some_and(|s| Some(s.kind) != shown));
-    worth_showing.then(|| {
+    // One tab alone still names the view the user is looking at.
+    (in_switcher && !specs.is_empty()).then(|| {
         let buttons = specs
             .into_iter()
             .map(|s| {
