@@ -126,6 +126,14 @@ function dimming(bright) {
 
 const markers = async () => (await api('state')).markers;
 
+/** The panel's status line says `text`, and still says it a few frames later (once the
+ * swimlane has reported its selection). */
+async function statusSettles(text) {
+  await page.waitForFunction((t) => document.querySelector('[data-testid="perf-status"]')?.textContent === t, text, { timeout: TIMEOUT_MS });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+  assert.equal(await page.textContent('[data-testid="perf-status"]'), text);
+}
+
 before(async () => {
   for (const [name, dir] of Object.entries(CAPTURES)) cli[name] = cliReport(dir);
   server = await serve(DIST, 0);
@@ -259,6 +267,7 @@ test('gap and blocker: rows equal the CLI; threshold colours and validates; a ro
   assert.match(start.label, new RegExp(label(gb.blocker_task_id[k])));
   const win = await api('state');
   assert.ok(win.t0 <= start.t && win.t1 >= end.t, `the gap is in view: ${win.t0}..${win.t1}`);
+  await statusSettles(`drew the gap before ${label(gb.task_id[k])}: ${gb.gap_us[k].toFixed(3)} µs`);
   await screenshot(page, 'panel-gaps-draw');
 
   // Right-click another row: its gap replaces the drawn markers.
@@ -334,6 +343,7 @@ test('early dispatch: the target equals the CLI; a row selects it in the Schedul
   close(b.t - a.t, e.max_lead_us, 'lead Δt', 1e-6);
   assert.match(b.label, new RegExp(`${label(e.last_pred_task_id)} FIN \\(lead ${e.max_lead_us.toFixed(3)} µs\\)`));
   assert.equal((await markers()).filter((m) => m.label.startsWith('gap ')).length, 0, 'the gap markers were replaced');
+  await statusSettles(`drew the lead of ${label(e.task_id)}: ${e.max_lead_us.toFixed(3)} µs (Scheduler View)`);
   await screenshot(page, 'panel-early-dispatch');
 });
 

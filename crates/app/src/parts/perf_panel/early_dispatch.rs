@@ -66,18 +66,19 @@ fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
 /// "Draw Maximum Lead": markers at the first dispatch and the last predecessor FIN, shown in
 /// the Scheduler View.
 pub fn draw_lead(panel: Panel, r: &EarlyDispatchRow) {
-    panel.select_in(r.task_id, TimelineView::Scheduler);
     let (Some(a), Some(b)) = (r.lead_start_us, r.lead_end_us) else {
-        panel.status.set(format!("{} was not dispatched before its predecessors' last FIN: no lead to draw", r.task_id));
+        let note = format!("{} was not dispatched before its predecessors' last FIN: no lead to draw", r.task_id);
+        panel.select_in_noting(r.task_id, TimelineView::Scheduler, note);
         return;
     };
+    let note = format!("drew the lead of {}: {:.3} µs (Scheduler View)", r.task_id, r.max_lead_us);
+    panel.select_in_noting(r.task_id, TimelineView::Scheduler, note);
     let pred = r.last_pred_task_id.map(|t| t.to_string()).unwrap_or_default();
     draw_markers(
         panel,
         &[(a, format!("lead start: {} dispatched", r.task_id)), (b, format!("lead end: {pred} FIN (lead {:.3} µs)", r.max_lead_us))],
     );
     show_interval(panel, a, b);
-    panel.status.set(format!("drew the lead of {}: {:.3} µs (Scheduler View)", r.task_id, r.max_lead_us));
 }
 
 #[component]

@@ -57,8 +57,8 @@ fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) ->
 
 /// "Draw Preceding Gap": markers at the blocker's release and at the task's start.
 pub fn draw_gap(panel: Panel, r: &GapRow) {
-    panel.select_in(r.task_id, TimelineView::Worker);
     let label = r.task_id;
+    panel.select_in_noting(label, TimelineView::Worker, format!("drew the gap before {label}: {:.3} µs", r.gap_us));
     let from = match r.blocker_task_id {
         Some(b) => format!("gap start: {b} releases {label}"),
         None => format!("gap start: capture start (before {label})"),
@@ -66,7 +66,6 @@ pub fn draw_gap(panel: Panel, r: &GapRow) {
     let to = format!("gap end: {label} starts (Δ {:.3} µs, {})", r.gap_us, r.cause);
     draw_markers(panel, &[(r.gap_start_us, from), (r.gap_end_us, to)]);
     show_interval(panel, r.gap_start_us, r.end_us);
-    panel.status.set(format!("drew the gap before {label}: {:.3} µs", r.gap_us));
 }
 
 /// The row index of a right-clicked table row (`data-row` of the closest row element).

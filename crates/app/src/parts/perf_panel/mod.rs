@@ -44,6 +44,9 @@ pub struct Panel {
     pub chain_bars: RwSignal<usize>,
     /// The chain asked to be highlighted, until the swimlane says how it went.
     pending_chain: StoredValue<Option<usize>>,
+    /// What a drawing row said it did, shown in place of "selected …" once the swimlane has
+    /// selected the row's task.
+    pending_note: StoredValue<Option<String>>,
     /// Marker ids the path tabs drew last (replaced by the next drawing).
     pub drawn_markers: RwSignal<Vec<u32>>,
     pub threshold_slot: Slot,
@@ -63,6 +66,7 @@ pub fn init() {
         chain: RwSignal::new(None),
         chain_bars: RwSignal::new(0),
         pending_chain: StoredValue::new(None),
+        pending_note: StoredValue::new(None),
         drawn_markers: RwSignal::new(Vec::new()),
         threshold_slot: client.slot(),
         client,
@@ -113,13 +117,23 @@ impl Panel {
     /// has no bar there.
     pub fn select_task(self, task: TaskId, core: Option<u32>) {
         self.pending_chain.set_value(None);
+        self.pending_note.set_value(None);
         self.nav.focus(Focus::Task { task, view: TimelineView::Worker, core, search_if_missing: true });
     }
 
     /// Selects `task`'s earliest bar in `view` (a path-tab row).
     pub fn select_in(self, task: TaskId, view: TimelineView) {
         self.pending_chain.set_value(None);
+        self.pending_note.set_value(None);
         self.nav.focus(Focus::Task { task, view, core: None, search_if_missing: false });
+    }
+
+    /// Selects `task` like [`Self::select_in`]; the status then says `note` (what was drawn)
+    /// when the task is selected, and says why not otherwise.
+    pub fn select_in_noting(self, task: TaskId, view: TimelineView, note: String) {
+        self.select_in(task, view);
+        self.status.set(note.clone());
+        self.pending_note.set_value(Some(note));
     }
 
     /// Runs the swimlane search for `query` (a function name, `rXtY`).
@@ -150,6 +164,9 @@ impl Panel {
             }
             // A chain's head is selected too: the chain's line stays.
             Some(_) if chain.is_some() => return,
+            Some(Outcome::Selected { .. }) if self.pending_note.with_value(Option::is_some) => {
+                self.pending_note.try_update_value(Option::take).flatten().unwrap_or_default()
+            }
             Some(Outcome::Selected { task, view }) => format!("selected {task} in the {}", view.title()),
             Some(Outcome::NoBar { task, view }) => format!("{task}: no bar in the {}", view.title()),
             Some(Outcome::Searching { task, view }) => format!("{task}: no {} bar; searching", view.title()),
