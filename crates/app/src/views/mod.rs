@@ -2,7 +2,7 @@
 //! it serves and when it is available, whether it is the dataset's default, its component —
 //! read by the view switcher (the tab bar above a dataset's view) and the view area. A new
 //! view is one module exporting its `SPEC` (a [`ViewSpec`]) and one line in [`VIEWS`] (plus
-//! its protocol messages). Views never import each other: a cross-view action is a `nav`
+//! its protocol messages; ARCHITECTURE.md walks through one). Views never import each other: a cross-view action is a `nav`
 //! command.
 
 pub mod dep_graph;
@@ -50,8 +50,7 @@ fn switchable(row: &DatasetRow) -> Vec<&'static ViewSpec> {
     VIEWS.iter().filter(|s| s.switchable && s.dataset_kind == row.kind() && (s.available)(row)).collect()
 }
 
-/// The tab bar above a dataset's view: its available views, when there is a choice (or the
-/// one available is not the one shown).
+/// The tab bar above a dataset's view: its available views (none above a Chrome trace).
 #[component]
 fn ViewSwitcher(row: DatasetRow, shown: Option<ViewKind>) -> impl IntoView {
     let nav = Nav::get();
