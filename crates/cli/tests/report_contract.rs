@@ -115,8 +115,12 @@ fn report_json_matches_every_reference_output() {
 
         // edges: every mode equals deps_viewer's listing.
         if dir.join("deps.json").exists() {
-            for mode in ["full", "reduced", "omitted", "reduced_dataflow", "omitted_dataflow"] {
-                let file = if mode == "full" { dir.join("deps_viewer.txt") } else { dir.join(format!("deps_viewer_{mode}.txt")) };
+            for mode in pypto_vocab::EdgeMode::ALL.map(pypto_vocab::EdgeMode::as_str) {
+                let file = if mode == pypto_vocab::EdgeMode::Full.as_str() {
+                    dir.join("deps_viewer.txt")
+                } else {
+                    dir.join(format!("deps_viewer_{mode}.txt"))
+                };
                 let want = deps_viewer_edges(&file);
                 let got: BTreeSet<(u64, u64)> = ds["edges"][mode]
                     .as_array()

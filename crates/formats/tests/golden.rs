@@ -13,7 +13,7 @@
     clippy::cast_possible_wrap
 )]
 
-use pypto_formats::discovery::{self, DatasetKind};
+use pypto_formats::discovery::{self, DatasetKind, Feature};
 use pypto_formats::{deps, name_map, passes_dump, records};
 use std::path::{Path, PathBuf};
 
@@ -269,13 +269,13 @@ fn discovery_over_fixture_trees() {
     assert!(d.ignored_files > 0); // README.md, deps_viewer*.txt, ...
     let default = runtime.iter().find(|x| x.path == "a2a3sim-L4-TestChipSwimlane_default").expect("ds");
     assert!(default.records.is_some() && default.deps.is_some() && default.name_map.is_none());
-    assert!(default.views.iter().any(|v| v.title() == "Task Dependency Graph"));
+    assert!(default.views.contains(&Feature::TaskDependencyGraph));
     assert_eq!(default.missing, vec!["no name_map*.json: functions shown by id (func_N)".to_owned()]);
     let l1 = runtime.iter().find(|x| x.path == "a2a3sim-L1-TestChipSwimlane_default").expect("l1");
     assert!(l1.missing.iter().any(|m| m.starts_with("no deps.json")));
     let mixed = runtime.iter().find(|x| x.path == "a2a3sim-L4-TestChipSwimlaneMixed_default").expect("mixed");
-    assert!(mixed.views.iter().any(|v| v.title() == "Function Performance"));
-    assert!(mixed.views.iter().any(|v| v.title() == "Critical path highlight"));
+    assert!(mixed.views.contains(&Feature::FunctionPerformance));
+    assert!(mixed.views.contains(&Feature::CriticalPathHighlight));
     assert!(mixed.missing.is_empty());
     // Sorted by path.
     let paths: Vec<&str> = d.datasets.iter().map(|x| x.path.as_str()).collect();
@@ -286,7 +286,7 @@ fn discovery_over_fixture_trees() {
     let all = discovery::discover(&walk(&fixtures()));
     let dumps: Vec<_> = all.datasets.iter().filter(|x| x.kind == DatasetKind::PassDump).collect();
     assert_eq!(dumps.len(), 4);
-    assert!(dumps.iter().all(|x| x.views.iter().any(|v| v.title() == "Memory Reuse")));
+    assert!(dumps.iter().all(|x| x.views.contains(&Feature::MemoryReuse)));
     assert_eq!(all.datasets.iter().filter(|x| x.kind == DatasetKind::Runtime).count(), 18);
 }
 
