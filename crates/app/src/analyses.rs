@@ -61,8 +61,9 @@ impl Analyses {
         let found = self.perf.with(|m| m.get(&dataset).cloned());
         if found.is_none() && self.first_ask(dataset, false) {
             let (client, perf) = (self.client, self.perf);
+            let reply = client.ask(PerfPanelRequest { dataset_id: dataset });
             leptos::task::spawn_local(async move {
-                if let Ok(data) = client.ask(PerfPanelRequest { dataset_id: dataset }).await {
+                if let Ok(data) = reply.await {
                     perf.update(|m| {
                         m.insert(dataset, Arc::new(data));
                     });
@@ -77,8 +78,9 @@ impl Analyses {
         let found = self.paths.with(|m| m.get(&dataset).cloned());
         if found.is_none() && self.first_ask(dataset, true) {
             let (client, paths) = (self.client, self.paths);
+            let reply = client.ask(PerfPathsRequest { dataset_id: dataset });
             leptos::task::spawn_local(async move {
-                if let Ok(data) = client.ask(PerfPathsRequest { dataset_id: dataset }).await {
+                if let Ok(data) = reply.await {
                     paths.update(|m| {
                         m.insert(dataset, Arc::new(data));
                     });

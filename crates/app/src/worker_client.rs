@@ -8,6 +8,11 @@
 //! place. Opening a folder or a crash drops every pending answer. Messages nobody asked for
 //! (progress, datasets, load finished, crash) go to the `session`. The client knows nothing of
 //! views.
+//!
+//! An ask posts its request when it is called, not when its future is first polled: call it
+//! in the handler and move the future into `spawn_local`, so the request does not wait behind
+//! the effects the handler's signal changes queued (a click's details are on their way while
+//! the page renders its preview).
 
 use std::collections::HashMap;
 use std::future::Future;

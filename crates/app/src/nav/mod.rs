@@ -8,7 +8,7 @@
 //! …), never a call into another view — and every view reads it. A view that reports its own
 //! state here (the swimlane's window and selection) also reacts to changes of it: it compares
 //! with what it last reported, so its own reports do not come back to it. `nav` is mirrored
-//! to the URL hash in one place ([`hash`]): written on every change, read once when a folder
+//! to the URL hash in one place ([`hash`]): written shortly after every change, read once when a folder
 //! has loaded ([`Nav::restore_or_default`]). It knows no view module: which view shows a
 //! dataset by default is the view registry's business (`nav.view` is `None` until chosen).
 
@@ -20,8 +20,12 @@ use leptos::prelude::*;
 use pypto_protocol::timeline::BarRef;
 use pypto_protocol::{DatasetKind, TaskId, TimelineView, ViewKind};
 
+use crate::owned::Delay;
 use crate::session::{LoadState, Session};
 use hash::{Link, PassDumpLink};
+
+/// How long after a change of `nav` the URL hash is written.
+const HASH_WRITE_DELAY_MS: u32 = 100;
 
 /// Where the user's attention is, as the views understand it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -223,11 +227,18 @@ impl Nav {
             },
             false,
         );
-        // The hash follows nav.
+        // The hash follows nav, written a moment after a change (one pending write at a time,
+        // which writes the link as it is then): off an interaction's path, and not once per
+        // frame while the window moves.
+        let link = Memo::new(move |_| nav.link(session));
+        let write = Delay::new(HASH_WRITE_DELAY_MS);
         Effect::new(move |_| {
-            if let Some(hash) = hash::encode(&nav.link(session)) {
-                hash::replace(&hash);
-            }
+            link.track();
+            write.schedule(move || {
+                if let Some(hash) = link.try_get_untracked().and_then(|l| hash::encode(&l)) {
+                    hash::replace(&hash);
+                }
+            });
         });
         nav
     }

@@ -317,8 +317,9 @@ impl GraphUi {
         self.loading.set(true);
         let mode = EdgeMode::ALL.get(self.mode.get_untracked()).copied().unwrap_or_default();
         let request = DepGraphRequest { dataset_id, mode, left_right: self.left_right.get_untracked() };
+        let reply = self.client.ask_columns(self.layout_slot, request);
         leptos::task::spawn_local(async move {
-            if let Ok((header, columns)) = self.client.ask_columns(self.layout_slot, request).await {
+            if let Ok((header, columns)) = reply.await {
                 self.on_graph(header, &columns);
             }
         });
@@ -339,8 +340,9 @@ impl GraphUi {
         self.node_details.set(None);
         let dataset = self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten();
         if let (Some(node), Some(dataset_id)) = (node, dataset) {
+            let reply = self.client.ask_in(self.details_slot, DepNodeDetailsRequest { dataset_id, node });
             leptos::task::spawn_local(async move {
-                if let Ok(d) = self.client.ask_in(self.details_slot, DepNodeDetailsRequest { dataset_id, node }).await {
+                if let Ok(d) = reply.await {
                     if self.selected.try_get_untracked() == Some(Some(node)) {
                         self.node_details.set(Some(NodeDetails { dataset_id, node, args: d.args, edges: d.edges }));
                     }
@@ -370,8 +372,9 @@ impl GraphUi {
         }
         let Some(dataset_id) = self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() else { return };
         self.search_msg.set("searching…".to_string());
+        let reply = self.client.ask_in(self.search_slot, DepSearchRequest { dataset_id, query });
         leptos::task::spawn_local(async move {
-            if let Ok(hits) = self.client.ask_in(self.search_slot, DepSearchRequest { dataset_id, query }).await {
+            if let Ok(hits) = reply.await {
                 self.on_search_hits(dataset_id, &hits.query, hits.nodes, hits.total);
             }
         });

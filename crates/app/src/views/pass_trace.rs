@@ -192,8 +192,9 @@ pub fn PassTraceView() -> impl IntoView {
     let left: NodeRef<leptos::html::Div> = NodeRef::new();
     let right: NodeRef<leptos::html::Div> = NodeRef::new();
     let (list_slot, diff_slot) = (client.slot(), client.slot());
+    let reply = client.ask_in(list_slot, PassListRequest { dataset_id });
     leptos::task::spawn_local(async move {
-        if let Ok(l) = client.ask_in(list_slot, PassListRequest { dataset_id }).await {
+        if let Ok(l) = reply.await {
             list.try_set(Some(Arc::new(l)));
         }
     });
@@ -221,8 +222,9 @@ pub fn PassTraceView() -> impl IntoView {
         if let Some(pass) = selected.get() {
             let function = function.get();
             expanded.set(HashSet::new());
+            let reply = client.ask_in(diff_slot, PassDiffRequest { dataset_id, pass, function });
             leptos::task::spawn_local(async move {
-                if let Ok(d) = client.ask_in(diff_slot, PassDiffRequest { dataset_id, pass, function }).await {
+                if let Ok(d) = reply.await {
                     diff.try_set(Some(Arc::from(d)));
                 }
             });

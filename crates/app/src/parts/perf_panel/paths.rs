@@ -31,8 +31,9 @@ pub const DEFAULT_THRESHOLD_US: &str = "1000";
 pub fn check_threshold(panel: Panel, dataset_id: u32, text: &str) {
     panel.threshold_text.set(text.to_string());
     let request = GapThresholdRequest { dataset_id, text: text.to_string() };
+    let reply = panel.client.ask_in(panel.threshold_slot, request);
     leptos::task::spawn_local(async move {
-        let Ok(reply) = panel.client.ask_in(panel.threshold_slot, request).await else { return };
+        let Ok(reply) = reply.await else { return };
         let above = reply.above.into_iter().collect();
         panel.threshold.set(Some(ThresholdCheck { dataset_id: reply.dataset_id, text: reply.text, error: reply.error, above }));
     });

@@ -825,8 +825,9 @@ pub fn MemoryMapView() -> impl IntoView {
     Effect::new(move |_| {
         let (file, chip) = (ui.file.get(), ui.chip.get());
         ui.loading.set(true);
+        let reply = client.ask_in(slot, MemoryMapRequest { dataset_id, file, chip });
         leptos::task::spawn_local(async move {
-            if let Ok(data) = client.ask_in(slot, MemoryMapRequest { dataset_id, file, chip }).await {
+            if let Ok(data) = reply.await {
                 let tile = linked_tile.try_update_value(Option::take).flatten();
                 take_data(ui, *data, tile.as_deref());
             }

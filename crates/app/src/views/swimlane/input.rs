@@ -189,8 +189,9 @@ impl SwimlaneRenderer {
             // A Chrome trace's statistics group by its colour names: the worker's trace model.
             let request = RangeStatsRequest { timeline_id: d.header.timeline_id, tracks, start_us, end_us };
             let (client, slot) = (ui.client, ui.range_slot);
+            let reply = client.ask_in(slot, request);
             leptos::task::spawn_local(async move {
-                if let Ok(rs) = client.ask_in(slot, request).await {
+                if let Ok(rs) = reply.await {
                     ui.range_stats.set(Some(super::RangeStatsView { start_us: rs.start_us, end_us: rs.end_us, rows: rs.rows }));
                 }
             });

@@ -43,7 +43,7 @@ use crate::nav::{Focus, Nav, Outcome};
 use crate::owned::{FrameRequest, Owned};
 use crate::session::{DatasetRow, Session};
 use crate::view_spec::ViewSpec;
-use crate::worker_client::{Slot, WorkerClient};
+use crate::worker_client::{Slot, WorkerClient, WorkerError};
 use data::Timeline;
 use layout::{Layout, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX};
 
@@ -76,6 +76,10 @@ pub const TRACE_SPEC: ViewSpec = ViewSpec {
     component: || view! { <SwimlaneView/> }.into_any(),
     docked: crate::view_spec::nothing_docked,
 };
+
+/// A timeline reply on its way: the header, a Chrome trace's info, the columns.
+type TimelineAnswer =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<(TimelineHeader, Option<TraceTimelineInfo>, JsValue), WorkerError>>>>;
 
 /// Most search hits asked for at once.
 pub const SEARCH_LIMIT: u32 = 500;
@@ -305,19 +309,19 @@ impl SwimlaneUi {
         self.key.set(Some(key.clone()));
         let timeline_id = self.next_timeline_id();
         let (client, slot) = (self.client, self.timeline_slot);
+        let answer: TimelineAnswer = match &key.trace_path {
+            None => {
+                let reply = client.ask_columns(slot, TimelineRequest { timeline_id, dataset_ids: key.datasets.clone() });
+                Box::pin(async move { reply.await.map(|(h, c)| (h, None, c)) })
+            }
+            Some(path) => {
+                let dataset_id = key.datasets.first().copied().unwrap_or(0);
+                let reply = client.ask_columns(slot, TraceTimelineRequest { timeline_id, dataset_id, path: path.clone() });
+                Box::pin(async move { reply.await.map(|(t, c)| (t.header, Some(t.info), c)) })
+            }
+        };
         leptos::task::spawn_local(async move {
-            let answer = match &key.trace_path {
-                None => client
-                    .ask_columns(slot, TimelineRequest { timeline_id, dataset_ids: key.datasets.clone() })
-                    .await
-                    .map(|(h, c)| (h, None, c)),
-                Some(path) => {
-                    let dataset_id = key.datasets.first().copied().unwrap_or(0);
-                    let request = TraceTimelineRequest { timeline_id, dataset_id, path: path.clone() };
-                    client.ask_columns(slot, request).await.map(|(t, c)| (t.header, Some(t.info), c))
-                }
-            };
-            match answer {
+            match answer.await {
                 Ok((header, info, columns)) => self.set_timeline(key, header, info, &columns),
                 Err(_) => self.loading.try_set(false).map_or((), drop),
             }
@@ -346,8 +350,9 @@ impl SwimlaneUi {
         let Some(timeline_id) = self.timeline_id() else { return };
         self.search.set(SearchState { query: query.clone(), ..SearchState::default() });
         let (client, slot) = (self.client, self.search_slot);
+        let reply = client.ask_in(slot, SearchRequest { timeline_id, query, limit: SEARCH_LIMIT });
         leptos::task::spawn_local(async move {
-            let Ok(results) = client.ask_in(slot, SearchRequest { timeline_id, query, limit: SEARCH_LIMIT }).await else { return };
+            let Ok(results) = reply.await else { return };
             let lane = self.lane();
             if let Some(lane) = lane {
                 lane.learn_labels(&results.hits);
@@ -455,8 +460,9 @@ impl Lane {
             }
             self.redraw();
         };
+        let reply = client.ask_progressive(slot, request, show);
         leptos::task::spawn_local(async move {
-            if let Ok(d) = client.ask_progressive(slot, request, show).await {
+            if let Ok(d) = reply.await {
                 show(d);
             }
         });
@@ -469,8 +475,9 @@ impl Lane {
             return;
         }
         let (client, slot) = (self.ui.client, self.ui.deps_slot);
+        let reply = client.ask_in(slot, DependenciesRequest { timeline_id, bar, depth });
         leptos::task::spawn_local(async move {
-            if let Ok(d) = client.ask_in(slot, DependenciesRequest { timeline_id, bar, depth }).await {
+            if let Ok(d) = reply.await {
                 self.with(|r| {
                     if r.selected == Some(bar) {
                         r.arrows = d.arrows;

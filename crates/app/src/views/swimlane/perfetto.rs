@@ -19,8 +19,9 @@ pub fn PerfettoExportButton(lane: Lane) -> impl IntoView {
         let window_us = if ev.shift_key() { lane.with(|r| r.camera.visible_range_us()) } else { None };
         status.set(Some("exporting…".to_owned()));
         let (client, slot) = (ui.client, ui.export_slot);
+        let reply = client.ask_columns(slot, ExportTraceRequest { timeline_id, window_us });
         leptos::task::spawn_local(async move {
-            match client.ask_columns(slot, ExportTraceRequest { timeline_id, window_us }).await {
+            match reply.await {
                 Ok((export, bytes)) => {
                     let json = js_sys::Reflect::get(&bytes, &JsValue::from_str(columns::JSON))
                         .ok()
