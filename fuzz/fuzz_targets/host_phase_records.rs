@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use pypto_formats::host_phase_records;
-use pypto_formats_fuzz::{check_error, same_len, PATH};
+use pypto_formats_fuzz::{check_error, check_positioned_warning, same_len, PATH};
 
 fuzz_target!(|data: &[u8]| {
     match host_phase_records::parse(PATH, data) {
@@ -48,7 +48,7 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             for w in &h.warnings {
-                check_error(w, PATH);
+                check_positioned_warning(w, PATH);
             }
         }
     }

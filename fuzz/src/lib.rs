@@ -4,7 +4,7 @@
 
 #![allow(clippy::missing_panics_doc)]
 
-use pypto_formats::FormatError;
+use pypto_formats::{FormatError, Warning};
 
 /// The path every target passes to the readers.
 pub const PATH: &str = "fuzz/input.json";
@@ -19,6 +19,14 @@ pub fn check_error(e: &FormatError, path: &str) {
     );
     let shown = e.to_string();
     assert!(shown.starts_with(path), "{shown}");
+}
+
+/// A positioned warning (the host phase reader's) must carry the path, a 1-based line and
+/// column and a message.
+pub fn check_positioned_warning(w: &Warning, path: &str) {
+    assert_eq!(w.path, path, "warning names another file: {w}");
+    assert!(!w.message.is_empty(), "empty warning message: {w:?}");
+    assert!(w.line >= 1 && w.column >= 1, "warning without a position (0 = unknown): {w}");
 }
 
 /// All columns of one table have the same length.

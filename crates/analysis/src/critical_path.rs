@@ -44,6 +44,7 @@ use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
+use pypto_formats::{Warning, WarningKind};
 use pypto_vocab::TaskId;
 use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
@@ -131,7 +132,7 @@ pub struct TaskGraph {
     pub tol_ticks: u64,
     /// Absolute µs of raw device ticks (`None` for v1 files, whose ticks are rebuilt from µs).
     pub timebase: Option<Timebase>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     index: HashMap<u64, u32>,
     /// Rank of the first kept edge into each task (Kahn successor order).
     first_kept_rank: Vec<Option<u32>>,
@@ -225,11 +226,14 @@ struct Slices<'r> {
     end: Cow<'r, [u64]>,
 }
 
-fn slices_of<'r>(records: &'r ChipRecords, warnings: &mut Vec<String>) -> (Slices<'r>, u64) {
+fn slices_of<'r>(records: &'r ChipRecords, warnings: &mut Vec<Warning>) -> (Slices<'r>, u64) {
     let f = records.metadata.clock_freq_hz;
     if let Some(v1) = &records.v1_tasks {
         let freq = if f > 0 { f } else { 1_000_000_000 };
-        warnings.push(format!("object-format records carry µs, not cycles: ticks rebuilt as round(µs × {freq} / 1e6)"));
+        warnings.push(Warning::analysis(
+            WarningKind::CriticalPathFromMicroseconds,
+            format!("object-format records carry µs, not cycles: ticks rebuilt as round(µs × {freq} / 1e6)"),
+        ));
         let to_ticks = |us: f64| -> u64 {
             let t = (us * freq as f64 / 1e6).round();
             if t.is_finite() && t > 0.0 {
@@ -249,7 +253,10 @@ fn slices_of<'r>(records: &'r ChipRecords, warnings: &mut Vec<String>) -> (Slice
     }
     let a = &records.aicore;
     if a.has_run_epoch() && a.run_epoch.iter().any(|&e| e != a.run_epoch.first().copied().unwrap_or(0)) {
-        warnings.push("records hold several run epochs: rows of one task id across epochs are merged".to_owned());
+        warnings.push(Warning::analysis(
+            WarningKind::CriticalPathSeveralEpochs,
+            "records hold several run epochs: rows of one task id across epochs are merged",
+        ));
     }
     let s = Slices {
         core: Cow::Borrowed(&a.core_id),
@@ -412,7 +419,10 @@ pub fn build_graph(
             }
             drop_repeated_pairs(&mut kept, n);
         }
-        None => warnings.push("no deps.json: the critical paths use same-core links only (no data edges)".to_owned()),
+        None => warnings.push(Warning::analysis(
+            WarningKind::CriticalPathWithoutDeps,
+            "no deps.json: the critical paths use same-core links only (no data edges)",
+        )),
     }
     g.kept_edges = kept.len();
     g.first_kept_rank = vec![None; n];
@@ -712,7 +722,7 @@ pub struct CriticalPath {
     pub stall_by_kind: Vec<(StallKind, u64)>,
     /// Families by compute, largest first (ties: first appearance on the path).
     pub families: Vec<KernelFamily>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl CriticalPath {

@@ -130,14 +130,16 @@ impl EdgeSelection {
 
     /// The stderr warning of a cycle fallback, if any.
     pub fn warning(&self) -> Option<String> {
-        self.cycle_fallback.then(|| {
-            format!(
-                "warning: dependency graph has a cycle; transitive reduction skipped, \
-                 emitting full graph (--edge-mode {} ignored)",
-                self.mode.as_str()
-            )
-        })
+        self.cycle_fallback.then(|| cycle_fallback_warning(self.mode))
     }
+}
+
+/// The reference's stderr warning when `mode` falls back to the full graph for a cycle.
+pub fn cycle_fallback_warning(mode: EdgeMode) -> String {
+    format!(
+        "warning: dependency graph has a cycle; transitive reduction skipped, emitting full graph (--edge-mode {} ignored)",
+        mode.as_str()
+    )
 }
 
 /// Computes the selection of `mode`. `evidence` is needed for the dataflow modes (built on

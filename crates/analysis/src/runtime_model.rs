@@ -16,6 +16,7 @@ use pypto_formats::deps::{Deps, DepsArgs, DimRange};
 use pypto_formats::name_map::NameMap;
 use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use pypto_formats::records::ChipRecords;
+use pypto_formats::{Warning, WarningKind};
 
 /// Host → device uploads in µs (`H2D` lane).
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -149,7 +150,7 @@ pub struct RuntimeModel {
     pub observed_path: Vec<u64>,
     /// `"CPM_static.json"`-style file names, `"computed"`, or `""` when no path is known.
     pub path_source: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Optional critical paths read from `CPM_*.json` (file name, parsed path).
@@ -174,13 +175,13 @@ struct Paths {
     observed_path: Vec<u64>,
     /// File names and/or `"computed"`, joined by `" + "`.
     source: String,
-    /// Why the paths could not be computed.
-    warning: Option<String>,
+    /// The computation's warnings, or why the paths could not be computed.
+    warnings: Vec<Warning>,
 }
 
 impl Paths {
     fn of(records: &ChipRecords, deps: Option<&Deps>, names: Option<&NameMap>, cpm: CpmInputs) -> Self {
-        let mut p = Self { static_path: Vec::new(), observed_path: Vec::new(), source: String::new(), warning: None };
+        let mut p = Self { static_path: Vec::new(), observed_path: Vec::new(), source: String::new(), warnings: Vec::new() };
         let mut sources: Vec<String> = Vec::new();
         if let Some((name, cpm_path)) = cpm.static_path {
             p.static_path = cpm_path.task_ids;
@@ -195,6 +196,7 @@ impl Paths {
         if need_static || need_observed {
             match critical_path::compute_paths(records, deps, names) {
                 Ok(cp) => {
+                    p.warnings = cp.warnings;
                     let mut used = false;
                     if need_static && !cp.static_path.is_empty() {
                         p.static_path = cp.static_path;
@@ -208,7 +210,7 @@ impl Paths {
                         sources.push("computed".to_owned());
                     }
                 }
-                Err(e) => p.warning = Some(format!("critical path not computed: {e}")),
+                Err(e) => p.warnings.push(Warning::analysis(WarningKind::CriticalPathFailed, format!("critical path not computed: {e}"))),
             }
         }
         p.static_path.sort_unstable();
@@ -306,12 +308,10 @@ impl RuntimeModel {
         let mut warnings = tasks.warnings.clone();
         warnings.extend(kinds.warnings.iter().cloned());
         // As before the paths moved first: no tasks, no paths (nor a warning about them).
-        let (static_path, observed_path, path_source) = if tasks.is_empty() {
-            (Vec::new(), Vec::new(), String::new())
-        } else {
-            warnings.extend(paths.warning);
-            (paths.static_path, paths.observed_path, paths.source)
-        };
+        // No tasks, no paths; why not is said (as `report` says it).
+        warnings.extend(paths.warnings);
+        let (static_path, observed_path, path_source) =
+            if tasks.is_empty() { (Vec::new(), Vec::new(), String::new()) } else { (paths.static_path, paths.observed_path, paths.source) };
         let mut model = Self {
             level,
             host_mode,
@@ -407,6 +407,34 @@ impl RuntimeModel {
     }
 
     /// Kinds indices of the successors (or predecessors) of kinds task `k`.
+    /// Whether deps.json's edges (between distinct tasks) form a cycle (Kahn's order does not
+    /// reach every task): the graph's reduction modes then fall back to the full graph.
+    pub fn has_dependency_cycle(&self) -> bool {
+        let n = self.succ_offsets.len().saturating_sub(1);
+        let mut indegree = vec![0u32; n];
+        for k in 0..n {
+            for s in self.neighbours(k, true) {
+                if let Some(d) = indegree.get_mut(s as usize) {
+                    *d += 1;
+                }
+            }
+        }
+        let mut ready: Vec<usize> = (0..n).filter(|&k| indegree.get(k) == Some(&0)).collect();
+        let mut ordered = 0usize;
+        while let Some(k) = ready.pop() {
+            ordered += 1;
+            for s in self.neighbours(k, true) {
+                if let Some(d) = indegree.get_mut(s as usize) {
+                    *d -= 1;
+                    if *d == 0 {
+                        ready.push(s as usize);
+                    }
+                }
+            }
+        }
+        ordered < n
+    }
+
     pub fn neighbours(&self, k: usize, successors: bool) -> impl Iterator<Item = u32> + '_ {
         let (off, list) = if successors { (&self.succ_offsets, &self.succ) } else { (&self.pred_offsets, &self.pred) };
         let range = match (off.get(k), off.get(k + 1)) {

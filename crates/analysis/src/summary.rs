@@ -4,6 +4,7 @@
 
 use crate::tasks::JoinedTasks;
 use pypto_formats::records::ChipRecords;
+use pypto_formats::Warning;
 
 /// Summary of one records file.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -28,7 +29,7 @@ pub struct RecordsFacts {
     pub orchestrator_records: usize,
     pub host_mode: bool,
     /// Reader and join warnings.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Computes the summary.

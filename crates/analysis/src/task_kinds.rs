@@ -38,6 +38,7 @@ use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::packed::{Code, Packed, PackedU32, PackedU64};
 use pypto_formats::records::{ChipRecords, SchedKind};
+use pypto_formats::{Warning, WarningKind};
 use pypto_vocab::TaskId;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -456,7 +457,7 @@ pub struct TaskKinds {
     pub aicpu_lane_count: u32,
     /// deps.json dummies without a `dummy_task` record (the reference warns and draws none).
     pub dummy_without_record: Vec<u64>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 fn is_ring1(id: u64) -> bool {
@@ -738,6 +739,23 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
     classify_with(records, tasks, deps, &phases, &orch)
 }
 
+/// deps.json edges naming tasks that neither its task list, the records' rows, the
+/// orchestrator's submits nor the scheduler's records hold (`ends` sorted, unique).
+fn edge_ends_warning(ends: &[u64], listed_tasks: usize) -> Warning {
+    const NAMED: usize = 5;
+    let shown: Vec<String> = ends.iter().take(NAMED).map(|&id| TaskId(id).to_string()).collect();
+    let more = if ends.len() > NAMED { format!(", and {} more", ends.len() - NAMED) } else { String::new() };
+    Warning::new(
+        WarningKind::DepsEdgeToUnlistedTask,
+        "",
+        format!(
+            "deps.json edges name {} task(s) that neither its task list ({listed_tasks} tasks) nor the records hold: {}{more}",
+            ends.len(),
+            shown.join(", ")
+        ),
+    )
+}
+
 /// [`classify`] with the scheduler phases and orchestrator submits already converted
 /// ([`sched_phases_us`], [`orch_submits_us`]; the records' own may have been taken).
 #[allow(clippy::too_many_lines)] // one pass per source, in the reference's order
@@ -764,6 +782,7 @@ pub fn classify_with(
         })
     };
     let mut ids: Vec<u64> = tasks.task_id.to_vec();
+    let mut unlisted_edge_ends = None;
     if let Some(d) = deps {
         ids.extend_from_slice(&d.tasks.task_id);
     }
@@ -775,6 +794,9 @@ pub fn classify_with(
         // Edge ends are nearly always tasks already listed: look them up before adding.
         let mut extra: Vec<u64> = d.edges.pred.iter().chain(&d.edges.succ).copied().filter(|id| ids.binary_search(id).is_err()).collect();
         if !extra.is_empty() {
+            extra.sort_unstable();
+            extra.dedup();
+            unlisted_edge_ends = Some(edge_ends_warning(&extra, d.tasks.task_id.len()));
             ids.append(&mut extra);
             ids.sort_unstable();
             ids.dedup();
@@ -904,11 +926,15 @@ pub fn classify_with(
     out.row_index = if in_order { PackedU32::default() } else { PackedU32::from(row_index.as_slice()) };
     out.marker_offsets = PackedU32::from(marker_offsets.as_slice());
     out.marker_index = PackedU32::from(marker_index.as_slice());
+    out.warnings.extend(unlisted_edge_ends);
     if !out.dummy_without_record.is_empty() && records.level >= 3 {
-        out.warnings.push(format!(
-            "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {}",
-            out.dummy_without_record.len(),
-            out.dummy_without_record.iter().take(8).map(|&id| TaskId(id).to_string()).collect::<Vec<_>>().join(", ")
+        out.warnings.push(Warning::analysis(
+            WarningKind::DummyTaskWithoutRecord,
+            format!(
+                "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {}",
+                out.dummy_without_record.len(),
+                out.dummy_without_record.iter().take(8).map(|&id| TaskId(id).to_string()).collect::<Vec<_>>().join(", ")
+            ),
         ));
     }
     out.markers = markers;

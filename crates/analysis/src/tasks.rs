@@ -11,6 +11,7 @@ use crate::timebase::Timebase;
 use pypto_formats::deps::Deps;
 use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use pypto_formats::records::{AicoreRows, AicpuRows, ChipRecords, CoreType};
+use pypto_formats::{Warning, WarningKind};
 use pypto_vocab::TaskId;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -68,7 +69,7 @@ pub struct JoinedTasks {
     pub level: u32,
     /// The time base used (µs = f(cycles)).
     pub timebase: Option<Timebase>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// The five times of the joined rows: as the cycles they come from, converted through the
@@ -423,7 +424,10 @@ fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRe
     if !cpu_rows.is_empty() {
         let (partner, dup, unmatched) = partners(&core_rows, &cpu_rows, with_epoch);
         if dup > 0 {
-            warnings.push(format!("{dup} duplicate AICore join key(s) (core_id, reg_task_id); the later row wins"));
+            warnings.push(Warning::analysis(
+                WarningKind::JoinDuplicateKey,
+                format!("{dup} duplicate AICore join key(s) (core_id, reg_task_id); the later row wins"),
+            ));
         }
         rows.reserve_exact(partner.iter().filter(|&&i| i != NO_ROW).count());
         rows.extend(partner.iter().enumerate().filter(|(_, &i)| i != NO_ROW).map(|(j, &i)| Row { aicore: i, aicpu: j as u32 }));
@@ -432,18 +436,17 @@ fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRe
             let mut top: Vec<(u32, usize)> = unmatched.into_iter().collect();
             top.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
             let list: Vec<String> = top.iter().take(3).map(|(c, n)| format!("core {c}: {n}")).collect();
-            warnings.push(format!(
-                "{total} AICPU row(s) without an AICore partner dropped (AICore buffer lost?); top cores: {}",
-                list.join(", ")
+            warnings.push(Warning::analysis(
+                WarningKind::JoinUnpartneredAicpuRows,
+                format!("{total} AICPU row(s) without an AICore partner dropped (AICore buffer lost?); top cores: {}", list.join(", ")),
             ));
         }
     } else if records.level <= 1 {
         rows.extend((0..core_rows.len()).map(|i| Row { aicore: i as u32, aicpu: NO_ROW }));
     } else if !core_rows.is_empty() {
-        warnings.push(format!(
-            "level {} but no AICPU rows: no tasks can be joined ({} AICore rows unused)",
-            records.level,
-            core_rows.len()
+        warnings.push(Warning::analysis(
+            WarningKind::JoinNoAicpuRows,
+            format!("level {} but no AICPU rows: no tasks can be joined ({} AICore rows unused)", records.level, core_rows.len()),
         ));
     }
     let task_of = |r: &Row| core_rows.task_id.get(r.aicore as usize).copied().unwrap_or(0);
@@ -695,11 +698,11 @@ mod join_tests {
         assert_eq!(column(JoinedTasks::receive_us), vec![tb.us(199), tb.us(299), tb.us(399)]);
         assert_eq!(column(JoinedTasks::finish_us), vec![tb.us(59), tb.us(69), tb.us(99)]);
         assert_eq!(column(JoinedTasks::end_us), vec![tb.us(205), tb.us(305), tb.us(405)]);
-        assert!(t.warnings.iter().any(|w| w.starts_with("1 duplicate AICore join key")), "{:?}", t.warnings);
+        assert!(t.warnings.iter().any(|w| w.message.starts_with("1 duplicate AICore join key")), "{:?}", t.warnings);
         assert!(
-            t.warnings.iter().any(|w| w.starts_with("2 AICPU row(s) without an AICore partner dropped")
-                && w.contains("core 1: 1")
-                && w.contains("core 5: 1")),
+            t.warnings.iter().any(|w| w.message.starts_with("2 AICPU row(s) without an AICore partner dropped")
+                && w.message.contains("core 1: 1")
+                && w.message.contains("core 5: 1")),
             "{:?}",
             t.warnings
         );

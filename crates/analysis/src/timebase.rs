@@ -15,6 +15,7 @@
 use pypto_formats::columns::CyclesColumn;
 use pypto_formats::packed::PackedU64;
 use pypto_formats::records::ChipRecords;
+use pypto_formats::{Warning, WarningKind};
 
 /// How device cycles are placed on the µs axis.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -42,7 +43,7 @@ pub struct Timebase {
     pub alignment: Alignment,
     /// Host origin (ns) in host mode.
     pub host_origin_ns: Option<u64>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Timebase {
@@ -182,11 +183,11 @@ fn host_alignment(r: &ChipRecords, tb: &mut Timebase) {
         _ => 0.0,
     };
     tb.alignment = Alignment::HostComposite { offset_us: end_us };
-    tb.warnings.push(
+    tb.warnings.push(Warning::analysis(
+        WarningKind::ClockNotCalibrated,
         "host-orchestrated capture without usable clock anchors: device time placed after the host \
-         orchestration window (approximate; cross-domain gaps unknown)"
-            .to_owned(),
-    );
+         orchestration window (approximate; cross-domain gaps unknown)",
+    ));
 }
 
 /// Cycle counts [`UsColumn::from_cycles`] reads (twice: once for the base, once to convert).

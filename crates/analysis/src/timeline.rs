@@ -30,6 +30,7 @@ use crate::tasks::FuncIdOf;
 use crate::worker_view::{bar_start_us, color_key};
 use pypto_formats::packed::PackedU32;
 use pypto_formats::records::{CoreType, SchedKind};
+use pypto_formats::Warning;
 use pypto_vocab::TaskId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -194,7 +195,7 @@ pub struct Timeline {
     pub has_static_path: bool,
     pub has_observed_path: bool,
     pub path_source: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 #[derive(Clone, Copy)]
@@ -559,7 +560,7 @@ impl<'s> TimelineBuilder<'s> {
             self.sources.push(m.path_source.clone());
         }
         for w in &m.warnings {
-            b.t.warnings.push(if multi { format!("{label}: {w}") } else { w.clone() });
+            b.t.warnings.push(if multi { Warning { message: format!("{label}: {}", w.message), ..w.clone() } } else { w.clone() });
         }
     }
 

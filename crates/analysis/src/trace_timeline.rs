@@ -38,6 +38,7 @@ use crate::timeline::{RenderColumns, FLAG_MARKER, NO_TASK};
 use crate::timeline_query::{fuzzy_score, BarAt, Hit};
 use pypto_formats::chrome_trace::{flags, ArgValue, ChromeTrace, TraceId};
 use pypto_formats::strace::{self, ProcessKind, ServingStrace};
+use pypto_formats::{Warning, WarningKind};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -88,7 +89,7 @@ pub struct TraceTimeline {
     pub instants: u64,
     /// Timed events that are not drawn (counters, flows, async, …; `E` without `B`).
     pub not_drawn: u64,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// The colour name of an event: its name without a trailing `(…)`, or the stage of a STRACE
@@ -196,10 +197,13 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
         }
     }
     if unmatched_b > 0 {
-        out.warnings.push(format!("{unmatched_b} B event(s) without an E: drawn up to the thread's last timestamp"));
+        out.warnings.push(Warning::analysis(
+            WarningKind::TraceUnmatchedBegin,
+            format!("{unmatched_b} B event(s) without an E: drawn up to the thread's last timestamp"),
+        ));
     }
     if unmatched_e > 0 {
-        out.warnings.push(format!("{unmatched_e} E event(s) without a B: not drawn"));
+        out.warnings.push(Warning::analysis(WarningKind::TraceUnmatchedEnd, format!("{unmatched_e} E event(s) without a B: not drawn")));
     }
     per
 }

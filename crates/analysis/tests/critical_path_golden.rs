@@ -136,7 +136,7 @@ fn works_without_deps_or_names() {
     assert_eq!(cp.kept_edges, 0);
     assert!(cp.tiling_exact());
     assert!(cp.observed.kind.iter().all(|k| *k != StallKind::DataWait));
-    assert!(cp.warnings.iter().any(|w| w.contains("no deps.json")));
+    assert!(cp.warnings.iter().any(|w| w.message.contains("no deps.json")));
     let (_, cp) = critical_path::compute(&l.records, Some(&l.deps), None).unwrap();
     assert!(cp.observed.name.iter().all(|n| n.starts_with("cid")));
 }

@@ -1,10 +1,10 @@
 //! The dataset sidebar: every dataset discovery found (runtime directories, pass dumps,
 //! STRACE files, grouped by multi-rank parent), what views each enables and what is lost for
-//! missing siblings, the parsed summary facts, and the per-file errors.
+//! missing siblings, the parsed summary facts and warnings, and the per-file errors.
 
 use leptos::prelude::*;
 use pypto_protocol::datasets::DatasetSummary;
-use pypto_protocol::DatasetKind;
+use pypto_protocol::{DatasetKind, Warning};
 
 use crate::nav::Nav;
 use crate::session::{DatasetRow, LoadState, Session};
@@ -36,9 +36,6 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
         lines.push(format!("{} passes{}", p.pass_count, if p.has_frontend { " + frontend" } else { "" }));
         lines.extend(p.problems.iter().map(|problem| format!("⚠ {problem}")));
     }
-    if let Some(r) = records {
-        lines.extend(r.warnings.iter().map(|w| format!("⚠ {w}")));
-    }
     if let Some(t) = &summary.trace {
         lines.push(format!(
             "{} processes · {} lanes · {} spans · {} instants · span {:.3} µs",
@@ -65,9 +62,45 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
             data-trace-spans=summary.trace.as_ref().map(|t| t.spans.to_string())
             data-trace-instants=summary.trace.as_ref().map(|t| t.instants.to_string())>
             {lines.into_iter().map(|line| view! { <div class="fact">{line}</div> }).collect_view()}
+            <DatasetWarnings warnings=summary.warnings.clone()/>
         </div>
     }
     .into_any()
+}
+
+/// Where a warning is: the file's name, and the line and column when the reader knows them.
+fn warning_place(w: &Warning) -> String {
+    let file = w.path.rsplit('/').next().unwrap_or(&w.path);
+    match (file.is_empty(), w.line > 0) {
+        (true, _) => String::new(),
+        (false, true) => format!("{file} (line {}, column {})", w.line, w.column),
+        (false, false) => file.to_owned(),
+    }
+}
+
+/// The dataset's warnings (what the readers and analyses said; the list `report` prints),
+/// each with its file and position; the full path in the tooltip.
+#[component]
+fn DatasetWarnings(warnings: Vec<Warning>) -> impl IntoView {
+    (!warnings.is_empty()).then(|| {
+        let count = warnings.len();
+        view! {
+            <details class="dataset-warnings" data-testid="dataset-warnings" open=count <= 3 on:click=|ev| ev.stop_propagation()>
+                <summary>{format!("⚠ {count} warning{}", if count == 1 { "" } else { "s" })}</summary>
+                <ul>
+                    {warnings.into_iter().map(|w| {
+                        let place = warning_place(&w);
+                        view! {
+                            <li class="dataset-warning" data-kind=w.kind.key() data-path=w.path.clone() title=w.to_string()>
+                                {(!place.is_empty()).then(|| view! { <span class="warning-place">{place}": "</span> })}
+                                <span class="warning-message">{w.message.clone()}</span>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+            </details>
+        }
+    })
 }
 
 #[component]

@@ -26,6 +26,7 @@ use pypto_analysis::{hb_violation, idle};
 use pypto_formats::deps::Deps;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
+use pypto_formats::{Warning, WarningKind};
 use pypto_replies::dep_graph::DepGraph;
 use pypto_replies::perf_panel::PanelTables;
 use serde_json::{json, Map, Value};
@@ -71,7 +72,7 @@ fn ids(list: &[u64]) -> Value {
 
 /// Computes every analysis the inputs allow. Returns the JSON keys to merge into the
 /// dataset, the text block for people, and warnings.
-pub fn run(inputs: &RuntimeInputs<'_>) -> (Map<String, Value>, String, Vec<String>) {
+pub fn run(inputs: &RuntimeInputs<'_>) -> (Map<String, Value>, String, Vec<Warning>) {
     let mut out = Map::new();
     let mut text = String::new();
     let mut warnings = Vec::new();
@@ -171,7 +172,7 @@ fn path_tabs_section(
     out: &mut Map<String, Value>,
     panel: &mut Map<String, Value>,
     text: &mut String,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) {
     let prepared = paths::prepare(records, inputs.deps, inputs.names, &CpmInputs::default());
     let critical = critical_path_summary(prepared.critical_path());
@@ -196,13 +197,13 @@ fn path_tabs_section(
             warnings.extend(cp_warnings);
             panel.insert("gap_blocker".into(), to_value(&tables.gap_blocker));
         }
-        Err(err) => warnings.push(format!("critical path not computed: {err}")),
+        Err(err) => warnings.push(Warning::analysis(WarningKind::CriticalPathFailed, format!("critical path not computed: {err}"))),
     }
 }
 
 /// The five edge modes of `deps_viewer`, as `[pred, succ]` decimal-string pairs per mode: the
 /// selections of the graph the page draws (`pypto_replies::dep_graph`).
-fn edge_modes_section(graph: &DepGraph, out: &mut Map<String, Value>, text: &mut String, warnings: &mut Vec<String>) {
+fn edge_modes_section(graph: &DepGraph, out: &mut Map<String, Value>, text: &mut String, warnings: &mut Vec<Warning>) {
     let mut edges = Map::new();
     let mut edge_stats = Map::new();
     for (mode, selection) in EdgeMode::ALL.into_iter().zip(&graph.selections) {
@@ -217,9 +218,6 @@ fn edge_modes_section(graph: &DepGraph, out: &mut Map<String, Value>, text: &mut
             selection.removed_count,
             if selection.cycle_fallback { ", cycle: full graph shown" } else { "" }
         );
-        if let Some(w) = selection.warning() {
-            warnings.push(w);
-        }
         edge_stats.insert(
             mode.as_str().into(),
             json!({"shown": pairs.len(), "total": selection.total_edges, "removed": selection.removed_count,
@@ -227,6 +225,7 @@ fn edge_modes_section(graph: &DepGraph, out: &mut Map<String, Value>, text: &mut
         );
         edges.insert(mode.as_str().into(), Value::Array(pairs));
     }
+    warnings.extend(pypto_replies::datasets::edge_mode_warnings(graph.selections.iter().any(|s| s.cycle_fallback)));
     out.insert("edges".into(), Value::Object(edges));
     out.insert("edge_stats".into(), Value::Object(edge_stats));
 }
@@ -235,7 +234,7 @@ fn edge_modes_section(graph: &DepGraph, out: &mut Map<String, Value>, text: &mut
 struct CriticalPathSummary {
     json: Value,
     line: String,
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
 }
 
 /// Static and observed critical paths (computed, no CPM file needed), or why there are none.

@@ -174,6 +174,9 @@ pub fn run(args: &[&str]) -> ExitCode {
     if args.contains(&"--strace") {
         return crate::gen_strace::run(args);
     }
+    if args.contains(&"--warning-cases") {
+        return crate::gen_warnings::run(args);
+    }
     let (dir, opts) = match parse_args(args) {
         Ok(v) => v,
         Err(e) => {

@@ -26,6 +26,7 @@ mod bench_passes;
 mod gen;
 mod gen_dag;
 mod gen_strace;
+mod gen_warnings;
 mod report;
 mod walk;
 

@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 
 use crate::analyses;
 use pypto_analysis::{summary, tasks};
-use pypto_formats::discovery::{self, Dataset, DatasetKind};
+use pypto_formats::discovery::{self, Dataset, DatasetKind, FileRole};
 use pypto_formats::{deps, name_map, passes_dump, FormatError};
+use pypto_replies::datasets::{self, WarningSources};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::ExitCode;
@@ -26,7 +27,7 @@ fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Ve
             out.insert(
                 "deps".into(),
                 json!({"file": p, "tasks": d.task_count(), "edges": d.edge_count(),
-                           "tensors": d.tensor_count(), "warnings": d.warnings}),
+                           "tensors": d.tensor_count(), "warnings": d.warnings.iter().map(|w| w.message.clone()).collect::<Vec<_>>()}),
             );
             Some(d)
         }
@@ -45,11 +46,8 @@ fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Ve
             None
         }
     });
-    let mut warnings: Vec<String> = deps.as_ref().map(|d| d.warnings.clone()).unwrap_or_default();
-    if let Some(m) = &names {
-        warnings.extend(m.warnings.iter().cloned());
-    }
     let mut parsed_records = None;
+    let mut records_warnings = Vec::new();
     if let Some(p) = entry_path(entries, ds.records) {
         match read(root, p).and_then(|b| pypto_formats::records::parse(p, &b)) {
             Ok(r) => {
@@ -58,7 +56,7 @@ fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Ve
                 let fids = tasks::func_ids(&joined, deps.as_ref());
                 let resolved = fids.iter().filter(|&&f| f >= 0).count();
                 let named_rows = fids.iter().filter(|&&f| names.as_ref().is_some_and(|map| map.name(f).is_some())).count();
-                warnings.extend(facts.warnings.iter().cloned());
+                records_warnings.clone_from(&facts.warnings);
                 let mut v = serde_json::to_value(&facts).unwrap_or(Value::Null);
                 if let Value::Object(m) = &mut v {
                     m.insert("file".into(), json!(p));
@@ -81,12 +79,36 @@ fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Ve
         deps: deps.as_ref(),
         names: names.as_ref(),
     };
-    let (analysis, text, analysis_warnings) = analyses::run(&inputs);
+    let (analysis, text, mut analysis_warnings) = analyses::run(&inputs);
     out.extend(analysis);
-    warnings.extend(analysis_warnings);
+    analysis_warnings.extend(cpm_warnings(root, entries, ds, errors));
+    let warnings = datasets::runtime_warnings(&WarningSources {
+        deps: deps.as_ref().zip(entry_path(entries, ds.deps)).map(|(d, p)| (p, d.warnings.as_slice())),
+        name_map: names.as_ref().zip(entry_path(entries, ds.name_map)).map(|(m, p)| (p, m.warnings.as_slice())),
+        records: entry_path(entries, ds.records).filter(|_| parsed_records.is_some()).map(|p| (p, records_warnings.as_slice())),
+        analyses: &analysis_warnings,
+    });
+    out.insert("warning_kinds".into(), json!(warnings.iter().map(|w| w.kind.key()).collect::<Vec<_>>()));
+    let warnings: Vec<String> = warnings.iter().map(ToString::to_string).collect();
     out.insert("analysis_text".into(), json!(text));
     out.insert("warnings".into(), json!(warnings));
     Value::Object(out)
+}
+
+/// The warnings of the dataset's first `CPM_static*` and first `CPM_observed*` file (the ones
+/// the page reads); a file that cannot be read is an error.
+fn cpm_warnings(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Vec<String>) -> Vec<pypto_formats::Warning> {
+    let mut out = Vec::new();
+    for role in [FileRole::CpmStatic, FileRole::CpmObserved] {
+        let Some(p) = ds.files.iter().find(|f| f.role == role).and_then(|f| entry_path(entries, Some(f.entry_index))) else {
+            continue;
+        };
+        match read(root, p).and_then(|b| pypto_formats::cpm::read_path(p, &b)) {
+            Ok(path) => out.extend(path.warnings),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    out
 }
 
 /// A serving STRACE swimlane: its statistics (per `WorkerProcess`, per span name, per
@@ -114,7 +136,10 @@ fn serving_strace(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: 
                     named.name, d.count, d.avg_us, d.max_us, d.min_us
                 );
             }
-            json!({"file": p, "strace": stats, "analysis_text": text})
+            let found = pypto_analysis::trace_timeline::build(&trace).warnings;
+            let kinds: Vec<&str> = found.iter().map(|w| w.kind.key()).collect();
+            let warnings: Vec<String> = found.iter().map(|w| w.clone().in_file(p).to_string()).collect();
+            json!({"file": p, "strace": stats, "analysis_text": text, "warnings": warnings, "warning_kinds": kinds})
         }
         Err(e) => {
             errors.push(e.to_string());
@@ -196,12 +221,67 @@ fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
     }
 }
 
+/// The facts of one dataset as `report --json` prints them, and its errors.
+fn facts_of(root: &Path, entries: &[(String, u64)], ds: &Dataset) -> (Value, Vec<String>) {
+    let mut errors = Vec::new();
+    let facts = match ds.kind {
+        DatasetKind::Runtime => runtime(root, entries, ds, &mut errors),
+        DatasetKind::PassDump => pass_dump(entries, ds),
+        DatasetKind::ServingStrace => serving_strace(root, entries, ds, &mut errors),
+    };
+    (facts, errors)
+}
+
+/// One dataset's JSON object: discovery's fields, then the facts at the dataset level
+/// (`records`, `functions`, `edges`, `critical_path`, `warnings`, ... — the JSON contract of
+/// issue 3), its errors and files.
+fn dataset_json(entries: &[(String, u64)], ds: &Dataset, facts: Value, errors: &[String]) -> Value {
+    let mut v = serde_json::to_value(ds).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        if let Value::Object(facts) = facts {
+            m.extend(facts.into_iter().filter(|(k, _)| k != "analysis_text"));
+        }
+        m.insert("errors".into(), json!(errors));
+        let files: Vec<Value> =
+            ds.files.iter().map(|f| json!({"role": f.role, "path": entry_path(entries, Some(f.entry_index))})).collect();
+        m.insert("files".into(), json!(files));
+    }
+    v
+}
+
+/// `report --json`'s document for the folder `root` (`label` is its `root` field).
+pub fn report_json(root: &Path, label: &str) -> Result<Value, String> {
+    let entries = crate::walk::walk(root).map_err(|e| format!("cannot read {label}: {e}"))?;
+    let disc = discovery::discover(&entries);
+    let all: Vec<Value> = disc
+        .datasets
+        .iter()
+        .map(|ds| {
+            let (facts, errors) = facts_of(root, &entries, ds);
+            dataset_json(&entries, ds, facts, &errors)
+        })
+        .collect();
+    Ok(json!({"root": label, "datasets": all, "ignored_files": disc.ignored_files}))
+}
+
 /// Runs the report over `dir`.
 pub fn run(dir: &str, as_json: bool) -> ExitCode {
     let root = Path::new(dir);
     if !root.is_dir() {
         eprintln!("pypto-viewer: {dir} is not a directory");
         return ExitCode::from(2);
+    }
+    if as_json {
+        return match report_json(root, dir) {
+            Ok(doc) => {
+                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("pypto-viewer: {e}");
+                ExitCode::from(1)
+            }
+        };
     }
     let entries = match crate::walk::walk(root) {
         Ok(e) => e,
@@ -211,37 +291,10 @@ pub fn run(dir: &str, as_json: bool) -> ExitCode {
         }
     };
     let disc = discovery::discover(&entries);
-    let mut all = Vec::new();
     for ds in &disc.datasets {
-        let mut errors = Vec::new();
-        let facts = match ds.kind {
-            DatasetKind::Runtime => runtime(root, &entries, ds, &mut errors),
-            DatasetKind::PassDump => pass_dump(&entries, ds),
-            DatasetKind::ServingStrace => serving_strace(root, &entries, ds, &mut errors),
-        };
-        if as_json {
-            let mut v = serde_json::to_value(ds).unwrap_or(Value::Null);
-            if let Value::Object(m) = &mut v {
-                // The facts sit at the dataset level: `records`, `functions`, `edges`,
-                // `critical_path`, `warnings`, ... (the JSON contract of issue 3).
-                if let Value::Object(facts) = facts {
-                    m.extend(facts.into_iter().filter(|(k, _)| k != "analysis_text"));
-                }
-                m.insert("errors".into(), json!(errors));
-                let files: Vec<Value> =
-                    ds.files.iter().map(|f| json!({"role": f.role, "path": entry_path(&entries, Some(f.entry_index))})).collect();
-                m.insert("files".into(), json!(files));
-            }
-            all.push(v);
-        } else {
-            print_text(ds, &facts, &errors);
-        }
+        let (facts, errors) = facts_of(root, &entries, ds);
+        print_text(ds, &facts, &errors);
     }
-    if as_json {
-        let doc = json!({"root": dir, "datasets": all, "ignored_files": disc.ignored_files});
-        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
-    } else {
-        println!("{} dataset(s), {} file(s) ignored", disc.datasets.len(), disc.ignored_files);
-    }
+    println!("{} dataset(s), {} file(s) ignored", disc.datasets.len(), disc.ignored_files);
     ExitCode::SUCCESS
 }

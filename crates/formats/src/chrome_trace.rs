@@ -32,6 +32,7 @@
 
 use crate::json_util::Interner;
 use crate::FormatError;
+use pypto_vocab::{Warning, WarningKind};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -350,7 +351,7 @@ pub struct ChromeTrace {
     /// Present with [`ParseOptions::keep_args`].
     pub args: Option<TraceArgs>,
     /// Non-fatal findings (e.g. non-integer task ids that were skipped).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl ChromeTrace {
@@ -1053,7 +1054,10 @@ impl Builder {
     fn finish(self, document: TraceDocument) -> ChromeTrace {
         let mut warnings = Vec::new();
         if self.bad_task_ids > 0 {
-            warnings.push(format!("{} args.taskId/args.task_id values were not integers and were ignored", self.bad_task_ids));
+            warnings.push(Warning::analysis(
+                WarningKind::TraceBadTaskIds,
+                format!("{} args.taskId/args.task_id values were not integers and were ignored", self.bad_task_ids),
+            ));
         }
         let mut args = self.args;
         args.offsets.push(args.key.len() as u32);

@@ -12,6 +12,7 @@
 
 use crate::chrome_trace::{self, EventRef};
 use crate::FormatError;
+use pypto_vocab::{Warning, WarningKind};
 use std::collections::BTreeMap;
 
 /// The Worker View process id of the reference converter (§6.4).
@@ -66,7 +67,7 @@ pub struct CpmPath {
     pub event_count: u64,
     /// Non-fatal findings (a task with both renamed and kept bars, a file with no Worker
     /// View bars).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl CpmPath {
@@ -108,9 +109,10 @@ pub fn read_path(path: &str, bytes: &[u8]) -> Result<CpmPath, FormatError> {
         if on_bars > 0 {
             on.push((first, task, last));
             if off_bars > 0 {
-                out.warnings.push(format!(
-                    "task {task}: {on_bars} bar(s) on the path and {off_bars} renamed off it; \
-                     counted on the path"
+                out.warnings.push(Warning::new(
+                    WarningKind::CpmTaskOnAndOffPath,
+                    path,
+                    format!("task {task}: {on_bars} bar(s) on the path and {off_bars} renamed off it; counted on the path"),
                 ));
             }
         } else {
@@ -118,7 +120,11 @@ pub fn read_path(path: &str, bytes: &[u8]) -> Result<CpmPath, FormatError> {
         }
     }
     if out.task_bars == 0 {
-        out.warnings.push(format!("no Worker View task bars (ph X, pid {WORKER_VIEW_PID}, args.taskId): empty path"));
+        out.warnings.push(Warning::new(
+            WarningKind::CpmNoTaskBars,
+            path,
+            format!("no Worker View task bars (ph X, pid {WORKER_VIEW_PID}, args.taskId): empty path"),
+        ));
     }
     on.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     for (first, task, last) in on {

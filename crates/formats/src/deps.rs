@@ -11,6 +11,8 @@
 use crate::json_stream;
 use crate::json_util::{json_error, IdNum, Interner};
 use crate::FormatError;
+use pypto_vocab::TaskId;
+use pypto_vocab::{Warning, WarningKind as K};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -172,7 +174,7 @@ pub struct Deps {
     pub task_lens: Vec<u32>,
     /// Lean reading only: `tensors[]` records counted but not kept.
     pub skipped_tensors: usize,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Deps {
@@ -250,7 +252,16 @@ struct Builder {
     sources: Interner,
     /// [`DepsStream::lean`]: keep task heads and spans, edge ends only.
     lean: bool,
+    /// Tasks with a `block_num` below 1: (task index, task id, value), the first few.
+    low_block_num: Vec<(usize, u64, i64)>,
+    low_block_num_count: usize,
+    /// Tasks with a `kernel_ids` entry below −1: (task index, task id, value), the first few.
+    low_kernel_id: Vec<(usize, u64, i64)>,
+    low_kernel_id_count: usize,
 }
+
+/// Odd values named per warning; the rest are counted.
+const ODD_TASKS_NAMED: usize = 5;
 
 impl Builder {
     fn dims(&mut self, v: Option<&[u32]>) -> DimRange {
@@ -265,6 +276,22 @@ impl Builder {
     }
     fn dtype(&mut self, s: Option<&str>) -> u32 {
         s.map_or(u32::MAX, |s| self.dtypes.intern(s))
+    }
+    /// Notes a task's `block_num` below 1 (read as 1) or a kernel id below −1.
+    fn note_odd_values(&mut self, task_id: u64, block_num: Option<i64>, kernel_ids: &[i64; 3]) {
+        let index = self.deps.tasks.task_id.len();
+        if let Some(n) = block_num.filter(|&n| n < 1) {
+            self.low_block_num_count += 1;
+            if self.low_block_num.len() < ODD_TASKS_NAMED {
+                self.low_block_num.push((index, task_id, n));
+            }
+        }
+        if let Some(&k) = kernel_ids.iter().find(|&&k| k < -1) {
+            self.low_kernel_id_count += 1;
+            if self.low_kernel_id.len() < ODD_TASKS_NAMED {
+                self.low_kernel_id.push((index, task_id, k));
+            }
+        }
     }
 }
 
@@ -430,6 +457,8 @@ fn push_task(b: &mut Builder, t: TaskRec<'_>) {
     if !k.ok {
         b.deps.missing_kernel_ids = true;
     }
+    b.note_odd_values(t.task_id.0, t.block_num, &k.ids);
+    let tasks = &mut b.deps.tasks;
     tasks.task_id.push(t.task_id.0);
     tasks.kernel_ids.push(k.ids);
     tasks.has_kernel_ids.push(k.ok);
@@ -653,6 +682,8 @@ fn push_task_head(b: &mut Builder, t: &TaskHead<'_>, offset: u64, len: usize) {
     if !k.1 {
         b.deps.missing_kernel_ids = true;
     }
+    b.note_odd_values(t.task_id.0, t.block_num, &k.0);
+    let tasks = &mut b.deps.tasks;
     tasks.task_id.push(t.task_id.0);
     tasks.kernel_ids.push(k.0);
     tasks.has_kernel_ids.push(k.1);
@@ -900,10 +931,32 @@ fn finish(b: Builder) -> Deps {
     deps.dtype_names = b.dtypes.names;
     deps.source_names = b.sources.names;
     if deps.tasks.is_empty() && deps.edges.pred.is_empty() && deps.tensors.tensor_id.is_empty() {
-        deps.warnings.push("deps.json has no tasks, tensors or edges".to_owned());
+        deps.warnings.push(Warning::analysis(K::DepsEmpty, "deps.json has no tasks, tensors or edges"));
     }
     if deps.missing_kernel_ids {
-        deps.warnings.push("some tasks have no valid `kernel_ids` (older deps.json): their functions cannot be resolved".to_owned());
+        deps.warnings.push(Warning::analysis(
+            K::DepsNoKernelIds,
+            "some tasks have no valid `kernel_ids` (older deps.json): their functions cannot be resolved",
+        ));
+    }
+    let named = |odd: &[(usize, u64, i64)], count: usize, what: &str| {
+        let list: Vec<String> = odd.iter().map(|&(i, id, v)| format!("tasks[{i}] ({}: {what} {v})", TaskId(id))).collect();
+        let more = if count > odd.len() { format!(", and {} more", count - odd.len()) } else { String::new() };
+        format!("{}{more}", list.join(", "))
+    };
+    if b.low_block_num_count > 0 {
+        let list = named(&b.low_block_num, b.low_block_num_count, "block_num");
+        deps.warnings.push(Warning::analysis(
+            K::DepsBlockNumBelowOne,
+            format!("{} task(s) with a block_num below 1, read as 1: {list}", b.low_block_num_count),
+        ));
+    }
+    if b.low_kernel_id_count > 0 {
+        let list = named(&b.low_kernel_id, b.low_kernel_id_count, "kernel id");
+        deps.warnings.push(Warning::analysis(
+            K::DepsKernelIdBelowMinusOne,
+            format!("{} task(s) with a kernel id below -1 (only -1 means none), not resolved: {list}", b.low_kernel_id_count),
+        ));
     }
     deps
 }

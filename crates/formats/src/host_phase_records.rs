@@ -8,13 +8,14 @@
 //! `host_record_spans`): the file is appended to while a run is in flight, so a line that is
 //! not JSON (a truncated tail), not an object, or whose `records` is not an array is skipped,
 //! not fatal; so is a record without an integer `start_ns`/`end_ns` or without `phase`.
-//! Every skip is reported in [`HostPhaseRecords::warnings`] as a [`FormatError`] naming the
+//! Every skip is reported in [`HostPhaseRecords::warnings`] as a [`Warning`] naming the
 //! line (and column). Blank lines are ignored. Times stay exact `u64` ns on the host
 //! `CLOCK_MONOTONIC` axis; a string of digits is accepted where the reference's `int()`
 //! would accept it.
 
 use crate::json_util::Interner;
 use crate::FormatError;
+use pypto_vocab::{Warning, WarningKind};
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -46,7 +47,7 @@ pub struct HostPhaseRecords {
     /// Interned phase names (`args`, `arena_build`, `host_orch`, `submit_task`, ...).
     pub phase_names: Vec<String>,
     /// Skipped lines and records, each with its line.
-    pub warnings: Vec<FormatError>,
+    pub warnings: Vec<Warning>,
 }
 
 impl HostPhaseRecords {
@@ -355,7 +356,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
         }
         let lead = (raw_line.len() - raw_line.trim_ascii_start().len()) as u64;
         let warn = |out: &mut HostPhaseRecords, column: u64, msg: String| {
-            out.warnings.push(FormatError::at(path, line_no, column, msg));
+            out.warnings.push(Warning::at(WarningKind::HostPhaseSkipped, path, line_no, column, msg));
         };
         let pass = match serde_json::from_slice::<LenientPass>(line) {
             Err(e) => {

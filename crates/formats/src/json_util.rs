@@ -181,6 +181,18 @@ pub(crate) fn position_of_key(bytes: &[u8], key: &str) -> (u64, u64) {
     position_of_offset(bytes, at)
 }
 
+/// A warning at the first occurrence of `"key"` in `bytes` (no position if absent).
+pub(crate) fn warning_at_key(
+    kind: pypto_vocab::WarningKind,
+    path: &str,
+    bytes: &[u8],
+    key: &str,
+    message: impl Into<String>,
+) -> pypto_vocab::Warning {
+    let (line, column) = position_of_key(bytes, key);
+    pypto_vocab::Warning::at(kind, path, line, column, message)
+}
+
 /// 1-based (line, column) of byte offset `at`.
 pub(crate) fn position_of_offset(bytes: &[u8], at: usize) -> (u64, u64) {
     let before = bytes.get(..at).unwrap_or(bytes);

@@ -22,6 +22,8 @@ pub mod pass_log;
 pub mod passes_dump;
 pub mod python_source;
 pub mod records;
+mod records_checks;
 pub mod strace;
 
 pub use error::FormatError;
+pub use pypto_vocab::{Warning, WarningKind};

@@ -8,6 +8,7 @@
 //! warning. The file is small, so a generic JSON value is fine here.
 
 use crate::FormatError;
+use pypto_vocab::{Warning, WarningKind};
 
 /// A parsed name map.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -16,7 +17,7 @@ pub struct NameMap {
     pub entries: Vec<(i64, String)>,
     pub orchestrator_name: Option<String>,
     pub level: Option<i64>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl NameMap {
@@ -39,7 +40,16 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<NameMap, FormatError> {
     };
     let map = match top.get("callable_id_to_name") {
         Some(serde_json::Value::Object(m)) => m,
-        Some(serde_json::Value::Null) => return Ok(out),
+        Some(serde_json::Value::Null) => {
+            out.warnings.push(crate::json_util::warning_at_key(
+                WarningKind::NameMapNull,
+                path,
+                bytes,
+                "callable_id_to_name",
+                "`callable_id_to_name` is null: the file names no functions",
+            ));
+            return Ok(out);
+        }
         Some(_) => {
             return Err(FormatError::at_key(
                 path,
@@ -51,18 +61,28 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<NameMap, FormatError> {
         None if top.contains_key("orchestrator_name") || top.contains_key("level") => return Ok(out),
         None => &top,
     };
-    let mut skipped = 0usize;
+    let mut skipped: Vec<(&str, &str)> = Vec::new();
     for (k, val) in map {
         if matches!(k.as_str(), "level" | "orchestrator_name" | "callable_id_to_name") {
             continue;
         }
         match (k.trim().parse::<i64>(), val.as_str()) {
             (Ok(id), Some(name)) => out.entries.push((id, name.to_owned())),
-            _ => skipped += 1,
+            (Err(_), _) => skipped.push((k, "the key is not a func id that fits a 64-bit integer")),
+            (Ok(_), None) => skipped.push((k, "the value is not a string")),
         }
     }
-    if skipped > 0 {
-        out.warnings.push(format!("{skipped} name map entr(y/ies) skipped (key not an integer or value not a string)"));
+    if let Some(&(first, _)) = skipped.first() {
+        const NAMED: usize = 5;
+        let named: Vec<String> = skipped.iter().take(NAMED).map(|(k, why)| format!("\"{k}\" ({why})")).collect();
+        let more = if skipped.len() > NAMED { format!(", and {} more", skipped.len() - NAMED) } else { String::new() };
+        out.warnings.push(crate::json_util::warning_at_key(
+            WarningKind::NameMapEntrySkipped,
+            path,
+            bytes,
+            first,
+            format!("{} name map entr(y/ies) skipped: {}{more}", skipped.len(), named.join(", ")),
+        ));
     }
     out.entries.sort_by_key(|(id, _)| *id);
     out.entries.dedup_by_key(|(id, _)| *id);

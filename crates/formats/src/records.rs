@@ -8,12 +8,14 @@
 //! cycle-domain format (`aicore_tasks` rows of 5, 6 or 7 integers, `aicpu_tasks` or newer
 //! `scheduler_tasks.records`, scheduler phases from `aicpu_scheduler_phases` or newer
 //! `scheduler_records.streams`). Rows are deserialised straight into columns; cycles stay
-//! exact `u64`; negative integers are normalised with `& (2^64-1)`.
+//! exact `u64`; ids that are negative are normalised with `& (2^64-1)`, times that are
+//! negative (or backwards, or implausibly far) are skipped with a warning (`records_checks`).
 
 use crate::columns::{CyclesColumn, KindColumn, NarrowU32Column, OptIdColumn, QueueDepthsColumn};
 use crate::json_stream;
 use crate::json_util::{json_error, Interner, Num, ObjectOnly};
 use crate::FormatError;
+use pypto_vocab::{Warning, WarningKind as K};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -477,7 +479,7 @@ pub struct ChipRecords {
     /// Set for the object ("v1", µs) format; then `aicore`/`aicpu` are empty.
     pub v1_tasks: Option<V1Tasks>,
     /// Non-fatal oddities found while reading.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl ChipRecords {
@@ -1261,12 +1263,16 @@ fn convert_metadata(m: RawMetadata<'_>) -> Metadata {
 }
 
 /// Re-indexes newer `scheduler_records.streams` by `scheduler_id` and merges `metrics`.
-fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Vec<SchedThread> {
+fn streams_to_threads(path: &str, streams: Vec<RawStream>, warnings: &mut Vec<Warning>) -> Vec<SchedThread> {
     let mut out: Vec<SchedThread> = Vec::new();
     for (pos, s) in streams.into_iter().enumerate() {
         let id = s.scheduler_id.map_or(pos, |i| i as usize);
         if id > 4096 {
-            warnings.push(format!("scheduler stream id {id} is implausibly large; stream skipped"));
+            warnings.push(Warning::new(
+                K::RecordsStreamIdTooLarge,
+                path,
+                format!("scheduler stream id {id} is implausibly large; stream skipped"),
+            ));
             continue;
         }
         if out.len() <= id {
@@ -1275,7 +1281,11 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
         let mut t = s.records.map(|o| o.0.raw).unwrap_or_default();
         for m in s.metrics {
             if m.record_index >= t.len() {
-                warnings.push(format!("scheduler stream {id}: metric for record {} out of range", m.record_index));
+                warnings.push(Warning::new(
+                    K::RecordsMetricOutOfRange,
+                    path,
+                    format!("scheduler stream {id}: metric for record {} out of range", m.record_index),
+                ));
                 continue;
             }
             let i = m.record_index;
@@ -1294,7 +1304,11 @@ fn streams_to_threads(streams: Vec<RawStream>, warnings: &mut Vec<String>) -> Ve
         }
         if let Some(slot) = out.get_mut(id) {
             if !slot.is_empty() {
-                warnings.push(format!("scheduler stream id {id} appears twice; later stream kept"));
+                warnings.push(Warning::new(
+                    K::RecordsStreamIdRepeated,
+                    path,
+                    format!("scheduler stream id {id} appears twice; later stream kept"),
+                ));
             }
             *slot = t;
         }
@@ -1373,7 +1387,11 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             })
             .collect();
         if raw.aicore_tasks.is_some() {
-            warnings.push("both `tasks` and `aicore_tasks` present; read `tasks` (object format)".to_owned());
+            warnings.push(Warning::new(
+                K::RecordsTwoTaskShapes,
+                path,
+                "both `tasks` and `aicore_tasks` present; read `tasks` (object format)",
+            ));
         }
         out.format = format_name(key, Shape::Object);
         out.level = match level_raw {
@@ -1389,7 +1407,11 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
                     1
                 };
                 if matches!(key, LevelKey::None) {
-                    warnings.push(format!("no level key; level {inferred} inferred from the content"));
+                    warnings.push(Warning::new(
+                        K::RecordsLevelInferred,
+                        path,
+                        format!("no level key; level {inferred} inferred from the content"),
+                    ));
                 }
                 inferred
             }
@@ -1410,7 +1432,11 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     let aicore = aicore.0;
     take_sink_error(path, bytes, "aicore_tasks", aicore.err)?;
     if aicore.mixed {
-        warnings.push(format!("`aicore_tasks` rows have mixed widths; read as {} columns", aicore.rows.columns));
+        warnings.push(Warning::new(
+            K::RecordsMixedWidths,
+            path,
+            format!("`aicore_tasks` rows have mixed widths; read as {} columns", aicore.rows.columns),
+        ));
     }
     out.aicore = aicore.rows;
 
@@ -1438,12 +1464,16 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     match (raw.scheduler_tasks, raw.aicpu_tasks) {
         (Some(st), other) => {
             if other.is_some() {
-                warnings.push("both `scheduler_tasks` and `aicpu_tasks` present; read `scheduler_tasks`".to_owned());
+                warnings.push(Warning::new(
+                    K::RecordsTwoSchedulerShapes,
+                    path,
+                    "both `scheduler_tasks` and `aicpu_tasks` present; read `scheduler_tasks`",
+                ));
             }
             if let Some(rec) = st.records {
                 take_sink_error(path, bytes, "scheduler_tasks", rec.0.err)?;
                 if rec.0.mixed {
-                    warnings.push("`scheduler_tasks.records` rows have mixed widths".to_owned());
+                    warnings.push(Warning::new(K::RecordsMixedWidths, path, "`scheduler_tasks.records` rows have mixed widths"));
                 }
                 out.aicpu = rec.0.rows;
             }
@@ -1451,7 +1481,7 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
         (None, Some(a)) => {
             take_sink_error(path, bytes, "aicpu_tasks", a.0.err)?;
             if a.0.mixed {
-                warnings.push("`aicpu_tasks` rows have mixed widths".to_owned());
+                warnings.push(Warning::new(K::RecordsMixedWidths, path, "`aicpu_tasks` rows have mixed widths"));
             }
             out.aicpu = a.0.rows;
         }
@@ -1459,14 +1489,18 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     }
 
     out.sched_threads = match raw.scheduler_records {
-        Some(sr) => streams_to_threads(sr.streams, &mut warnings),
+        Some(sr) => streams_to_threads(path, sr.streams, &mut warnings),
         None => sched_sinks.into_iter().map(|s| s.raw).collect(),
     };
     out.orch_threads = orch_sinks.into_iter().map(|s| s.raw).collect();
 
     let unknown: usize = out.sched_threads.iter().map(|t| t.kind.iter().filter(|k| matches!(k, SchedKind::Unknown(_))).count()).sum();
     if unknown > 0 {
-        warnings.push(format!("{unknown} scheduler phase record(s) of unknown kind (kept, not drawn)"));
+        warnings.push(Warning::new(
+            K::RecordsUnknownPhaseKind,
+            path,
+            format!("{unknown} scheduler phase record(s) of unknown kind (kept, not drawn)"),
+        ));
     }
 
     out.format = format_name(key, Shape::Raw(out.aicore.columns));
@@ -1483,18 +1517,27 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             } else {
                 1
             };
-            warnings.push(format!("no swimlane level key; level {inferred} inferred from the content"));
+            warnings.push(Warning::new(
+                K::RecordsLevelInferred,
+                path,
+                format!("no swimlane level key; level {inferred} inferred from the content"),
+            ));
             inferred
         }
         (_, Some(l)) => l as u32,
     };
     if out.level > 4 {
-        warnings.push(format!("level {} is above 4; read as 4", out.level));
+        warnings.push(Warning::new(K::RecordsLevelAbove4, path, format!("level {} is above 4; read as 4", out.level)));
     }
     if out.is_host_mode() && out.orch_threads.iter().any(|t| !t.submit_idx.is_empty()) {
-        warnings.push("host-orchestrated capture also has AICPU orchestrator records (ambiguous clocks)".to_owned());
+        warnings.push(Warning::new(
+            K::RecordsHostAndDeviceOrchestrator,
+            path,
+            "host-orchestrated capture also has AICPU orchestrator records (ambiguous clocks)",
+        ));
     }
     out.warnings = warnings;
+    crate::records_checks::check_times(path, &mut out);
     Ok(out)
 }
 

@@ -9,7 +9,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use pypto_formats::{deps, host_phase_records, manifest, name_map, records, FormatError};
+use pypto_formats::{deps, host_phase_records, manifest, name_map, records, FormatError, Warning};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -24,22 +24,25 @@ enum Outcome {
 }
 
 fn run(reader: &str, path: &str, bytes: &[u8]) -> Outcome {
-    let plain = |w: Vec<String>| Outcome::Ok(w.into_iter().map(|w| (None, w)).collect());
+    // Warnings with a position are checked at it; every warning names this file or none.
+    let plain = |w: Vec<Warning>| {
+        Outcome::Ok(
+            w.into_iter()
+                .map(|w| {
+                    assert!(w.path.is_empty() || w.path == path, "warning names another file: {w}");
+                    ((w.line > 0).then_some((w.line, w.column)), w.message)
+                })
+                .collect(),
+        )
+    };
     let result = match reader {
         "records" => records::parse(path, bytes).map(|r| plain(r.warnings)),
         "deps" => deps::parse(path, bytes).map(|d| plain(d.warnings)),
         "name_map" => name_map::parse(path, bytes).map(|m| plain(m.warnings)),
         "manifest" => manifest::parse(path, bytes).map(|_| plain(Vec::new())),
         "host_phase_records" => host_phase_records::parse(path, bytes).map(|h| {
-            Outcome::Ok(
-                h.warnings
-                    .into_iter()
-                    .map(|w| {
-                        assert_eq!(w.path, path, "warning names another file: {w}");
-                        (Some((w.line, w.column)), w.message)
-                    })
-                    .collect(),
-            )
+            assert!(h.warnings.iter().all(|w| w.path == path), "a warning names another file");
+            plain(h.warnings)
         }),
         other => panic!("expected.tsv names an unknown reader {other:?}"),
     };

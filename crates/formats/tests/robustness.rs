@@ -115,7 +115,7 @@ fn raw_variants_and_newer_keys() {
     assert_eq!(r.metadata.core_type(1), CoreType::Aiv);
     assert_eq!(r.metadata.core_type(99), CoreType::Aiv);
     assert_eq!(r.sched_threads[0].kind.to_vec(), vec![SchedKind::Dispatch, SchedKind::Resolve, SchedKind::Unknown("brand_new".into())]);
-    assert!(r.warnings.iter().any(|w| w.contains("unknown kind")));
+    assert!(r.warnings.iter().any(|w| w.message.contains("unknown kind")));
 
     // 7 columns + scheduler_tasks + scheduler_records.streams with metrics.
     let v4 = br#"{"chip_swimlane_level": 3, "metadata": {"runtime": "tensormap_and_ringbuffer", "clock_freq_hz": 50000000, "num_cores": 2, "core_types": ["aic","aiv"], "core_to_thread": [0, 1]},

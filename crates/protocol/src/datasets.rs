@@ -2,7 +2,7 @@
 //! the datasets discovery found in them, each dataset's parsed summary and file errors, and
 //! the load's progress. These messages feed the page's `session`; none of them names a view.
 
-use pypto_vocab::{DatasetKind, Feature, FileRole};
+use pypto_vocab::{DatasetKind, Feature, FileRole, Warning};
 use serde::{Deserialize, Serialize};
 
 /// A new folder: forget what was loaded, discover datasets, parse them. `files` beside the
@@ -113,7 +113,6 @@ pub struct RecordsSummary {
     pub last_end_us: f64,
     pub span_us: f64,
     pub scheduler_threads: u32,
-    pub warnings: Vec<String>,
 }
 
 /// Facts of a parsed deps.json.
@@ -157,4 +156,8 @@ pub struct DatasetSummary {
     #[serde(default)]
     pub trace: Option<TraceSummary>,
     pub errors: Vec<FileError>,
+    /// What the readers and analyses warned about, each naming its file and record — the list
+    /// `pypto-viewer report` prints for the dataset.
+    #[serde(default)]
+    pub warnings: Vec<Warning>,
 }

@@ -24,7 +24,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use pypto_vocab::{DatasetKind, EdgeMode, Feature, FileRole, TaskId, TimelineView, ViewKind};
+pub use pypto_vocab::{DatasetKind, EdgeMode, Feature, FileRole, TaskId, TimelineView, ViewKind, Warning, WarningKind};
 
 /// A request whose reply type is known: the page's `ask` returns [`Request::Reply`], the
 /// worker's dispatch answers with it.

@@ -1,13 +1,16 @@
 //! Opening a folder, as the page's `session` hears it: the datasets discovery found (one
 //! [`DatasetInfo`] each) and each dataset's parsed summary (records, deps.json, pass dump,
-//! file errors with their position).
+//! file errors with their position, and its warnings — the same list the CLI's `report`
+//! prints).
 
+use pypto_analysis::edge_modes::cycle_fallback_warning;
 use pypto_analysis::summary::RecordsFacts;
 use pypto_formats::discovery::{Dataset, Discovery};
-use pypto_formats::{deps, passes_dump, FormatError};
+use pypto_formats::{deps, passes_dump, FormatError, Warning, WarningKind};
 use pypto_protocol::datasets::{
     DatasetFile, DatasetInfo, DatasetSummary, DepsSummary, EntryMeta, FileError, PassDumpSummary, RecordsSummary,
 };
+use pypto_protocol::EdgeMode;
 
 /// A reader's error as the sidebar shows it (path, line, column, message).
 pub fn file_error(err: FormatError) -> FileError {
@@ -73,8 +76,47 @@ pub fn records_summary(path: String, facts: &RecordsFacts) -> RecordsSummary {
         last_end_us: facts.last_end_us,
         span_us: facts.span_us,
         scheduler_threads: facts.scheduler_threads as u32,
-        warnings: facts.warnings.clone(),
     }
+}
+
+/// Where a runtime dataset's warnings come from: each file's path and its reader's warnings,
+/// and the analyses' (the join, task kinds, critical paths, the graph's edge modes).
+#[derive(Default)]
+pub struct WarningSources<'a> {
+    pub deps: Option<(&'a str, &'a [Warning])>,
+    pub name_map: Option<(&'a str, &'a [Warning])>,
+    pub records: Option<(&'a str, &'a [Warning])>,
+    pub analyses: &'a [Warning],
+}
+
+/// The graph's warnings when deps.json's edges form a cycle: each reduction mode falls back to
+/// the full graph (the reference's stderr line per mode).
+pub fn edge_mode_warnings(has_cycle: bool) -> Vec<Warning> {
+    if !has_cycle {
+        return Vec::new();
+    }
+    EdgeMode::ALL
+        .into_iter()
+        .filter(|&m| m != EdgeMode::Full)
+        .map(|m| Warning::analysis(WarningKind::EdgeModeFallback, cycle_fallback_warning(m)))
+        .collect()
+}
+
+/// One runtime dataset's warnings, as the page lists them with the dataset and
+/// `pypto-viewer report` prints them: deps.json's, the name map's, the records' (reader, then
+/// join), then the analyses'. Each names its file — an analysis's warning the records file (or
+/// deps.json without records) — and each appears once.
+pub fn runtime_warnings(sources: &WarningSources<'_>) -> Vec<Warning> {
+    let analysis_file = sources.records.or(sources.deps).map_or("", |(path, _)| path);
+    let mut out: Vec<Warning> = Vec::new();
+    let files = [sources.deps, sources.name_map, sources.records];
+    let listed = files.iter().flatten().flat_map(|(path, ws)| ws.iter().map(move |w| w.clone().in_file(path)));
+    for w in listed.chain(sources.analyses.iter().map(|w| w.clone().in_file(analysis_file))) {
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
 }
 
 /// The counts of a parsed deps.json at `path`.

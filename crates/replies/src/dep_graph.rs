@@ -149,7 +149,12 @@ impl DepGraph {
             name_index.push(idx);
         }
         let task_ids = graph.node_ids.iter().map(|&id| TaskId(id)).collect();
-        let warnings = selections.iter().filter_map(EdgeSelection::warning).take(1).chain(deps.warnings.iter().take(5).cloned()).collect();
+        let warnings = selections
+            .iter()
+            .filter_map(EdgeSelection::warning)
+            .take(1)
+            .chain(deps.warnings.iter().take(5).map(|w| w.message.clone()))
+            .collect();
         Self { graph, kind, block_num, name_index, names: names_out, task_ids, markers, selections, warnings }
     }
 

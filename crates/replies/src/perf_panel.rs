@@ -10,6 +10,7 @@ use pypto_analysis::perf_panel::setup_leaderboard::{self, SetupEntry, SetupLeade
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::tasks::{FuncIdOf, JoinedTasks};
 use pypto_formats::name_map::NameMap;
+use pypto_formats::Warning;
 use pypto_protocol::perf::{FunctionPerfRow, KernelStatsRow, PerfOverview, PerfPanelData, SetupRow};
 use pypto_protocol::TaskId;
 
@@ -65,12 +66,12 @@ fn setup_rows(entries: &[SetupEntry]) -> Vec<SetupRow> {
 
 /// `PerfPanel`: the tables of dataset `dataset_id` from its model, with the records' level
 /// and warnings (the model's own warnings are added after them, each once).
-pub fn panel_data(dataset_id: u32, model: &RuntimeModel, level: u32, records_warnings: &[String]) -> PerfPanelData {
+pub fn panel_data(dataset_id: u32, model: &RuntimeModel, level: u32, records_warnings: &[Warning]) -> PerfPanelData {
     let tables = PanelTables::compute(&model.tasks, &model.func_ids, model.names.as_ref(), SETUP_TOP_ROWS);
-    let mut warnings = records_warnings.to_vec();
-    for w in &model.warnings {
-        if !warnings.contains(w) {
-            warnings.push(w.clone());
+    let mut warnings: Vec<String> = Vec::new();
+    for w in records_warnings.iter().chain(&model.warnings) {
+        if !warnings.contains(&w.message) {
+            warnings.push(w.message.clone());
         }
     }
     let PanelTables { overview: ov, stats, function_perf, setup } = tables;

@@ -146,6 +146,6 @@ pub fn to_protocol(dataset_id: u32, t: PathTables) -> PerfPathsData {
         chains,
         chains_excluded_tasks: t.chains.as_ref().map_or(0, |c| c.excluded_tasks as u64),
         chains_compute_edges: t.chains.as_ref().map_or(0, |c| c.compute_edges as u64),
-        warnings: t.warnings,
+        warnings: t.warnings.into_iter().map(|w| w.message).collect(),
     }
 }

@@ -42,7 +42,7 @@ pub fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHe
         has_static_path: t.has_static_path,
         has_observed_path: t.has_observed_path,
         path_source: t.path_source.clone(),
-        warnings: t.warnings.clone(),
+        warnings: t.warnings.iter().map(|w| w.message.clone()).collect(),
     }
 }
 

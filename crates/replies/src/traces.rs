@@ -89,7 +89,7 @@ pub fn header(timeline_id: u32, dataset_id: u32, t: &TraceTimeline) -> TimelineH
         has_static_path: false,
         has_observed_path: false,
         path_source: String::new(),
-        warnings: t.warnings.clone(),
+        warnings: t.warnings.iter().map(|w| w.message.clone()).collect(),
     }
 }
 

@@ -2,7 +2,8 @@
 //! displayed `rXtY` by the reference's rule), what a file is for ([`FileRole`]), what a
 //! dataset is ([`DatasetKind`]), the page's views ([`ViewKind`]) and what discovery says a
 //! dataset enables ([`Feature`]), the chip swimlane's views ([`TimelineView`]) and the task
-//! graph's edge modes ([`EdgeMode`]).
+//! graph's edge modes ([`EdgeMode`]), and the readers' and analyses' warnings ([`Warning`],
+//! one [`WarningKind`] per thing they can warn about).
 //!
 //! Pure Rust (serde only): `pypto-formats`, `pypto-analysis`, the protocol between page and
 //! worker, the worker, the page and the CLI all use these types, so a word means the same on
@@ -11,7 +12,9 @@
 mod edge_mode;
 mod kinds;
 mod task_id;
+mod warning;
 
 pub use edge_mode::EdgeMode;
 pub use kinds::{DatasetKind, Feature, FileRole, TimelineView, ViewKind};
 pub use task_id::{ParseTaskIdError, TaskId};
+pub use warning::{Warning, WarningKind};

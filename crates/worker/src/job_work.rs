@@ -7,9 +7,9 @@
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::timeline::{self, TimelineBuilder};
-use pypto_formats::{cpm, name_map};
+use pypto_formats::{cpm, name_map, Warning};
 use pypto_protocol::datasets::DatasetSummary;
-use pypto_replies::datasets::{self, file_error};
+use pypto_replies::datasets::{self, file_error, WarningSources};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
 
@@ -71,9 +71,13 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
         futures_util::future::join(read_deps, read_records).await
     };
     summary.errors.append(&mut deps_errors);
+    // Each file's warnings with its path, for the dataset's list (`datasets::runtime_warnings`).
+    let (mut deps_warnings, mut names_warnings, mut records_warnings) = (None, None, None);
+    let mut analysis_warnings = Vec::new();
     if let Some((path, parsed)) = deps_read {
         match parsed {
             Ok(parsed) => {
+                deps_warnings = Some((path.clone(), parsed.warnings.clone()));
                 summary.deps = Some(datasets::deps_summary(path, &parsed));
                 deps_lean = !parsed.task_offsets.is_empty();
                 deps_model = Some(parsed);
@@ -85,6 +89,7 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
         if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
             match name_map::parse(&path, &bytes) {
                 Ok(parsed) => {
+                    names_warnings = Some((path.clone(), parsed.warnings.clone()));
                     summary.name_map_entries = Some(parsed.entries.len() as u64);
                     names_model = Some(parsed);
                 }
@@ -107,6 +112,11 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
                 };
                 let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
                 bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
+                records_warnings = Some((path.clone(), facts.warnings.clone()));
+                analysis_warnings.clone_from(&built.warnings);
+                if built.deps.is_some() {
+                    analysis_warnings.extend(datasets::edge_mode_warnings(built.has_dependency_cycle()));
+                }
                 summary.records = Some(datasets::records_summary(path, &facts));
                 state.model = Some(built);
             }
@@ -116,16 +126,31 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
     if state.model.is_none() {
         state.names = names_model;
     }
+    // The CPM files' warnings (`read_cpm`) name their files; they follow the analyses'.
+    analysis_warnings.append(&mut summary.warnings);
+    summary.warnings = datasets::runtime_warnings(&WarningSources {
+        deps: file_warnings(deps_warnings.as_ref()),
+        name_map: file_warnings(names_warnings.as_ref()),
+        records: file_warnings(records_warnings.as_ref()),
+        analyses: &analysis_warnings,
+    });
     (summary, state)
 }
 
-/// The dataset's `CPM_*.json` paths (the first of each kind), their errors in `summary`.
+/// A file's path and warnings, borrowed.
+fn file_warnings(w: Option<&(String, Vec<Warning>)>) -> Option<(&str, &[Warning])> {
+    w.map(|(p, ws)| (p.as_str(), ws.as_slice()))
+}
+
+/// The dataset's `CPM_*.json` paths (the first of each kind), their errors and warnings in
+/// `summary`.
 async fn read_cpm(inputs: &RuntimeInputs, sources: &[JsValue], summary: &mut DatasetSummary) -> CpmInputs {
     let mut cpm_inputs = CpmInputs::default();
     for &(index, is_static) in &inputs.cpm {
         if let Some((path, bytes)) = read_entry(index, &inputs.entries, sources, &mut summary.errors).await {
             match cpm::read_path(&path, &bytes) {
                 Ok(parsed) => {
+                    summary.warnings.extend(parsed.warnings.iter().cloned());
                     let name = path.rsplit('/').next().unwrap_or(&path).to_string();
                     let slot = if is_static { &mut cpm_inputs.static_path } else { &mut cpm_inputs.observed_path };
                     if slot.is_none() {

@@ -101,11 +101,15 @@ pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, 
 }
 
 /// Open time, `ServingStrace` dataset: parse the file, summarise it (errors go to the
-/// summary with their position).
+/// summary with their position, warnings with their file).
 async fn load_strace(path: &str) -> DatasetSummary {
     let mut summary = DatasetSummary::default();
     match trace_store::load(path).await {
-        Ok(s) => summary.trace = Some(pypto_replies::traces::summary(path, &s, &trace_timeline::build(&s))),
+        Ok(s) => {
+            let timeline = trace_timeline::build(&s);
+            summary.warnings = timeline.warnings.iter().map(|w| w.clone().in_file(path)).collect();
+            summary.trace = Some(pypto_replies::traces::summary(path, &s, &timeline));
+        }
         Err(e) => summary.errors.push(e),
     }
     summary
@@ -192,7 +196,7 @@ async fn load_runtime(
         }
     };
     bench_log(&format!("pypto-worker model {}: decoded from the load job in {:.0} ms", dataset.path, now_ms() - decoded_from_ms));
-    let records_facts = summary.records.as_ref().map(|r| (r.level, r.warnings.clone()));
+    let records_facts = summary.records.as_ref().map(|r| (r.level, summary.warnings.clone()));
     let deps_source = if state.deps_lean { dataset.deps.and_then(|i| sources.get(i)).cloned() } else { None };
     let prebuilding = prebuild_timeline && state.model.is_some();
     SESSION.with_borrow_mut(|s| {

@@ -22,7 +22,7 @@ pub(crate) struct RuntimeDataset {
     pub(crate) model: Option<RuntimeModel>,
     /// The records' collection level and warnings (the Performance Analysis overview), when
     /// the records were read.
-    pub(crate) records_facts: Option<(u32, Vec<String>)>,
+    pub(crate) records_facts: Option<(u32, Vec<pypto_formats::Warning>)>,
     /// The deps.json `File` when it was read lean (task arguments re-read on demand).
     pub(crate) deps_source: Option<JsValue>,
     /// The records `File` (or URL): detached scheduler phases are read back from it.

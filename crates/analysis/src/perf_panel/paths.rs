@@ -31,6 +31,7 @@ use pypto_formats::cpm::CpmPath;
 use pypto_formats::deps::{Deps, DepsEdges, DepsTasks};
 use pypto_formats::name_map::NameMap;
 use pypto_formats::records::ChipRecords;
+use pypto_formats::Warning;
 use std::collections::HashSet;
 
 /// The source label of a computed path.
@@ -115,7 +116,7 @@ pub struct PathTables {
     pub chains: Option<Chains>,
     /// Parallel to the chains.
     pub chain_timing: Vec<ChainTiming>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// What [`prepare`] computed; see the module doc.

@@ -156,7 +156,6 @@ mod tests {
             last_end_us: 1.0,
             span_us: 1.0,
             scheduler_threads: 1,
-            warnings: Vec::new(),
         });
         DatasetRow {
             info: DatasetInfo {

@@ -1,0 +1,274 @@
+//! `pypto-viewer gen <dir> --warning-cases`: one small damaged dataset per warning kind the
+//! readers and analyses can emit (`<dir>/<kind key>/…`), for the tests that walk every kind:
+//! the CLI's `report` must list the kind for its dataset (native test below) and the page must
+//! show it with the dataset (`tests/warnings.test.mjs`). The match over [`WarningKind`] is
+//! exhaustive, so a new kind does not build until it has a case here.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use pypto_formats::WarningKind;
+
+/// Kinds no dataset can show yet, and why (the tests check this list is exactly what is left).
+pub const NOT_SHOWN: &[(WarningKind, &str)] =
+    &[(WarningKind::HostPhaseSkipped, "host_phase_records.jsonl is not read by the page or `report` (issue 17, item 5)")];
+
+/// A records file (level, metadata and body are spliced in as JSON text).
+fn records(level_key: &str, body: &str) -> String {
+    format!(
+        "{{{level_key}\n \"metadata\": {{\"clock_freq_hz\": 50000000, \"num_cores\": 2, \"core_types\": [\"aic\", \"aiv\"]}},\n {body}}}\n"
+    )
+}
+
+/// Level 2, two joined tasks on two cores, with `rows` as its `aicore_tasks`.
+fn level2(rows: &str) -> String {
+    records("\"chip_swimlane_level\": 2,", &format!("\"aicore_tasks\": [{rows}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]]"))
+}
+
+const GOOD_ROWS: &str = "[0, 1, 1, 100, 200, 3], [1, 2, 1, 150, 250, 2]";
+
+/// A healthy level-2 records file.
+fn good_records() -> (&'static str, String) {
+    ("chip_swimlane_records.json", level2(GOOD_ROWS))
+}
+
+/// A deps.json over tasks 1 and 2 (edge 1 → 2) with `task_extra` spliced into task 2.
+fn deps(task_extra: &str, edges: &str) -> (&'static str, String) {
+    (
+        "deps.json",
+        format!(
+            "{{\"tasks\": [{{\"task_id\": 1, \"kernel_ids\": [0, -1, -1], \"block_num\": 1}},\n\
+             {{\"task_id\": 2, \"kernel_ids\": [1, -1, -1]{task_extra}}}],\n \"edges\": [{edges}]}}\n"
+        ),
+    )
+}
+
+/// A serving STRACE file holding `events` after a process and thread name.
+fn strace(events: &str) -> (&'static str, String) {
+    (
+        "serving-strace-swimlane.json",
+        format!(
+            "{{\"traceEvents\": [\n\
+             {{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 200, \"tid\": 0, \"args\": {{\"name\": \"serving-worker-0\"}}}},\n\
+             {{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 200, \"tid\": 7, \"args\": {{\"name\": \"MainThread\"}}}},\n\
+             {events}]}}\n"
+        ),
+    )
+}
+
+/// A CPM file holding `events` (its Worker View bars are pid 4; off-path bars are renamed
+/// with a leading `·`).
+fn cpm(name: &'static str, events: &str) -> (&'static str, String) {
+    (name, format!("{{\"traceEvents\": [{events}]}}\n"))
+}
+
+/// The files of the dataset that makes `kind` appear, or `None` for the kinds in [`NOT_SHOWN`].
+#[allow(clippy::too_many_lines)] // one arm per kind
+pub fn case(kind: WarningKind) -> Option<Vec<(&'static str, String)>> {
+    use WarningKind as K;
+    let rec = |s: String| ("chip_swimlane_records.json", s);
+    let files = match kind {
+        K::RecordsNegativeTime => vec![rec(level2("[0, 1, 1, 100, 200, 3], [1, 2, 1, -7, 250, 2]"))],
+        K::RecordsEndBeforeStart => vec![rec(level2("[0, 1, 1, 100, 200, 3], [1, 2, 1, 300, 250, 2]"))],
+        K::RecordsImplausibleTime => vec![rec(level2("[0, 1, 1, 100, 200, 3], [1, 2, 1, 150, 9000000000000000, 2]"))],
+        K::RecordsTwoTaskShapes => vec![rec(records(
+            "\"version\": 2,",
+            "\"tasks\": [{\"task_id\": 1, \"func_id\": 0, \"core_id\": 0, \"core_type\": \"aic\", \"start_time_us\": 1.0, \"end_time_us\": 2.0}],\n \"aicore_tasks\": []",
+        ))],
+        K::RecordsTwoSchedulerShapes => vec![rec(records(
+            "\"chip_swimlane_level\": 2,",
+            &format!("\"aicore_tasks\": [{GOOD_ROWS}],\n \"scheduler_tasks\": {{\"records\": [[0, 1, 90, 210, 0], [1, 1, 95, 260, 0]]}},\n \"aicpu_tasks\": []"),
+        ))],
+        K::RecordsMixedWidths => vec![rec(level2("[0, 1, 1, 100, 200, 3], [1, 2, 1, 150, 250]"))],
+        K::RecordsLevelInferred => {
+            vec![rec(records("", &format!("\"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]]")))]
+        }
+        K::RecordsLevelAbove4 => vec![rec(records(
+            "\"chip_swimlane_level\": 5,",
+            &format!("\"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]]"),
+        ))],
+        K::RecordsStreamIdTooLarge => vec![rec(records(
+            "\"chip_swimlane_level\": 3,",
+            &format!(
+                "\"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]],\n \
+                 \"scheduler_records\": {{\"streams\": [{{\"scheduler_id\": 1000000, \"records\": []}}]}}"
+            ),
+        ))],
+        K::RecordsMetricOutOfRange => vec![rec(records(
+            "\"chip_swimlane_level\": 3,",
+            &format!(
+                "\"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]],\n \
+                 \"scheduler_records\": {{\"streams\": [{{\"scheduler_id\": 0, \"records\": [{{\"kind\": \"dispatch\", \"start_cycles\": 80, \"end_cycles\": 90}}],\n \
+                 \"metrics\": [{{\"record_index\": 5, \"pop_hit\": 1}}]}}]}}"
+            ),
+        ))],
+        K::RecordsStreamIdRepeated => vec![rec(records(
+            "\"chip_swimlane_level\": 3,",
+            &format!(
+                "\"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]],\n \
+                 \"scheduler_records\": {{\"streams\": [\n  \
+                 {{\"scheduler_id\": 0, \"records\": [{{\"kind\": \"dispatch\", \"start_cycles\": 80, \"end_cycles\": 90}}]}},\n  \
+                 {{\"scheduler_id\": 0, \"records\": [{{\"kind\": \"dispatch\", \"start_cycles\": 85, \"end_cycles\": 95}}]}}]}}"
+            ),
+        ))],
+        K::RecordsUnknownPhaseKind => vec![rec(records(
+            "\"chip_swimlane_level\": 3,",
+            &format!(
+                "\"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]],\n \
+                 \"aicpu_scheduler_phases\": [[{{\"kind\": \"dispatch\", \"start_cycles\": 80, \"end_cycles\": 90}},\n  \
+                 {{\"kind\": \"quantum_teleport\", \"start_cycles\": 91, \"end_cycles\": 95}}]]"
+            ),
+        ))],
+        K::RecordsHostAndDeviceOrchestrator | K::ClockNotCalibrated => vec![rec(
+            "{\"chip_swimlane_level\": 4,\n \"metadata\": {\"clock_freq_hz\": 50000000, \"orchestrator_source\": \"host\"},\n \
+             \"aicore_tasks\": [[0, 1, 1, 100, 200, 3]],\n \
+             \"host_orchestrator_phases\": [[{\"submit_idx\": 0, \"task_id\": 1, \"start_host_ns\": 10, \"end_host_ns\": 20}]],\n \
+             \"aicpu_orchestrator_phases\": [[{\"phase\": \"orch_submit\", \"submit_idx\": 0, \"task_id\": 1, \"start_cycles\": 50, \"end_cycles\": 60}]]}\n"
+                .to_owned(),
+        )],
+        K::DepsEmpty => vec![good_records(), ("deps.json", "{}\n".to_owned())],
+        K::DepsNoKernelIds => vec![
+            good_records(),
+            ("deps.json", "{\"tasks\": [{\"task_id\": 1}, {\"task_id\": 2}],\n \"edges\": [{\"pred\": 1, \"succ\": 2}]}\n".to_owned()),
+        ],
+        K::DepsKernelIdBelowMinusOne => vec![
+            good_records(),
+            (
+                "deps.json",
+                "{\"tasks\": [{\"task_id\": 1, \"kernel_ids\": [0, -1, -1]},\n {\"task_id\": 2, \"kernel_ids\": [-5, -1, -1]}],\n \
+                 \"edges\": [{\"pred\": 1, \"succ\": 2}]}\n"
+                    .to_owned(),
+            ),
+        ],
+        K::DepsBlockNumBelowOne => vec![good_records(), deps(", \"block_num\": -1", "{\"pred\": 1, \"succ\": 2}")],
+        K::DepsEdgeToUnlistedTask => vec![good_records(), deps("", "{\"pred\": 1, \"succ\": 2}, {\"pred\": 2, \"succ\": 99}")],
+        K::NameMapEntrySkipped => vec![
+            good_records(),
+            ("name_map.json", "{\"callable_id_to_name\": {\"0\": \"kernel_a\",\n \"99999999999999999999\": \"kernel_b\"}}\n".to_owned()),
+        ],
+        K::NameMapNull => vec![good_records(), ("name_map.json", "{\"level\": 2, \"callable_id_to_name\": null}\n".to_owned())],
+        K::CpmTaskOnAndOffPath => vec![
+            good_records(),
+            cpm(
+                "CPM_static.json",
+                "{\"name\": \"k\", \"ph\": \"X\", \"pid\": 4, \"tid\": 0, \"ts\": 1, \"dur\": 1, \"args\": {\"taskId\": 1}},\n \
+                 {\"name\": \"\\u00b7k\", \"ph\": \"X\", \"pid\": 4, \"tid\": 0, \"ts\": 3, \"dur\": 1, \"args\": {\"taskId\": 1}}",
+            ),
+        ],
+        K::CpmNoTaskBars => vec![good_records(), cpm("CPM_static.json", "{\"name\": \"k\", \"ph\": \"X\", \"pid\": 9, \"tid\": 0, \"ts\": 1, \"dur\": 1}")],
+        K::TraceBadTaskIds => vec![strace(
+            "{\"name\": \"step\", \"ph\": \"X\", \"pid\": 200, \"tid\": 7, \"ts\": 1, \"dur\": 5, \"args\": {\"taskId\": \"abc\"}}",
+        )],
+        K::TraceUnmatchedBegin => vec![strace(
+            "{\"name\": \"step\", \"ph\": \"B\", \"pid\": 200, \"tid\": 7, \"ts\": 1},\n \
+             {\"name\": \"other\", \"ph\": \"X\", \"pid\": 200, \"tid\": 7, \"ts\": 2, \"dur\": 5}",
+        )],
+        K::TraceUnmatchedEnd => vec![strace(
+            "{\"name\": \"step\", \"ph\": \"E\", \"pid\": 200, \"tid\": 7, \"ts\": 1},\n \
+             {\"name\": \"other\", \"ph\": \"X\", \"pid\": 200, \"tid\": 7, \"ts\": 2, \"dur\": 5}",
+        )],
+        K::HostPhaseSkipped => return None,
+        K::JoinDuplicateKey => vec![rec(level2("[0, 1, 1, 100, 200, 3], [0, 2, 1, 150, 250, 2]"))],
+        K::JoinUnpartneredAicpuRows => vec![rec(records(
+            "\"chip_swimlane_level\": 2,",
+            &format!("\"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260], [1, 7, 300, 400]]"),
+        ))],
+        K::JoinNoAicpuRows => vec![rec(records("\"chip_swimlane_level\": 2,", &format!("\"aicore_tasks\": [{GOOD_ROWS}]")))],
+        K::DummyTaskWithoutRecord => vec![
+            rec(records(
+                "\"chip_swimlane_level\": 3,",
+                &format!(
+                    "\"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]],\n \
+                     \"aicpu_scheduler_phases\": [[{{\"kind\": \"dispatch\", \"start_cycles\": 80, \"end_cycles\": 90}}]]"
+                ),
+            )),
+            (
+                "deps.json",
+                "{\"tasks\": [{\"task_id\": 1, \"kernel_ids\": [0, -1, -1]},\n {\"task_id\": 2, \"kernel_ids\": [1, -1, -1]},\n \
+                 {\"task_id\": 3, \"kernel_ids\": [-1, -1, -1]}],\n \"edges\": [{\"pred\": 1, \"succ\": 3}, {\"pred\": 3, \"succ\": 2}]}\n"
+                    .to_owned(),
+            ),
+        ],
+        K::CriticalPathFromMicroseconds => vec![rec(
+            "{\"version\": 2, \"tasks\": [\n  {\"task_id\": 1, \"func_id\": 0, \"core_id\": 0, \"core_type\": \"aic\", \"start_time_us\": 1.0, \"end_time_us\": 2.0}]}\n"
+                .to_owned(),
+        )],
+        K::CriticalPathSeveralEpochs => vec![rec(records(
+            "\"chip_swimlane_level\": 2,",
+            "\"aicore_tasks\": [[0, 1, 1, 100, 200, 3, 0], [1, 2, 1, 150, 250, 2, 1]],\n \
+             \"scheduler_tasks\": {\"records\": [[0, 1, 90, 210, 0], [1, 1, 95, 260, 1]]}",
+        ))],
+        K::CriticalPathWithoutDeps => vec![good_records()],
+        K::CriticalPathFailed => vec![rec(records("\"chip_swimlane_level\": 1,", "\"aicore_tasks\": []"))],
+        K::EdgeModeFallback => vec![good_records(), deps("", "{\"pred\": 1, \"succ\": 2}, {\"pred\": 2, \"succ\": 1}")],
+    };
+    Some(files)
+}
+
+/// Writes every case under `dir/<kind key>/`.
+pub fn write_all(dir: &Path) -> std::io::Result<usize> {
+    let mut written = 0;
+    for &kind in WarningKind::ALL {
+        let Some(files) = case(kind) else { continue };
+        let sub = dir.join(kind.key());
+        std::fs::create_dir_all(&sub)?;
+        for (name, text) in files {
+            std::fs::write(sub.join(name), text)?;
+        }
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// `gen <dir> --warning-cases`.
+pub fn run(args: &[&str]) -> ExitCode {
+    let Some(dir) = args.iter().find(|a| !a.starts_with("--")) else {
+        eprintln!("pypto-viewer gen: usage: gen <dir> --warning-cases");
+        return ExitCode::from(2);
+    };
+    match write_all(Path::new(dir)) {
+        Ok(n) => {
+            println!("wrote {dir}: {n} datasets, one per warning kind");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pypto-viewer gen: {dir}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// `report --json` on the cases: each dataset lists its kind.
+    #[test]
+    fn report_lists_every_kind_on_its_case() {
+        let dir = std::env::temp_dir().join(format!("pypto-warning-cases-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        write_all(&dir).expect("write the cases");
+        let report = crate::report::report_json(&dir, "cases").expect("report");
+        let datasets = report.get("datasets").and_then(Value::as_array).expect("datasets");
+        let mut missing = Vec::new();
+        for &kind in WarningKind::ALL {
+            if case(kind).is_none() {
+                assert!(NOT_SHOWN.iter().any(|(k, _)| *k == kind), "{kind:?} has no case and is not listed in NOT_SHOWN");
+                continue;
+            }
+            let in_case = |p: &str| p == kind.key() || p.strip_prefix(kind.key()).is_some_and(|rest| rest.starts_with('/'));
+            let ds = datasets.iter().find(|d| d.get("path").and_then(Value::as_str).is_some_and(in_case));
+            let kinds: Vec<&str> = ds
+                .and_then(|d| d.get("warning_kinds").or_else(|| d.get("summary").and_then(|s| s.get("warning_kinds"))))
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if !kinds.contains(&kind.key()) {
+                missing.push(format!("{}: got {kinds:?}", kind.key()));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(missing.is_empty(), "kinds the report does not list on their case:\n{}", missing.join("\n"));
+    }
+}
