@@ -72,6 +72,9 @@ struct Inner {
     worker: Option<web_sys::Worker>,
     /// The worker's `message` and `error` listeners (dropped with it).
     listeners: Vec<gloo::events::EventListener>,
+    /// The replaced (crashed) worker's quiet `error` listener: errors it raised before it was
+    /// terminated may still arrive, and are the crash already reported, not page errors.
+    retired: Option<gloo::events::EventListener>,
     ready: bool,
     /// The worker crashed and is being replaced.
     crashed: bool,
@@ -166,6 +169,9 @@ impl WorkerClient {
         });
         if let Some(Some(old)) = old {
             old.terminate();
+            let options = gloo::events::EventListenerOptions::enable_prevent_default();
+            let quiet = gloo::events::EventListener::new_with_options(&old, "error", options, web_sys::Event::prevent_default);
+            self.inner.update_value(|c| c.retired = Some(quiet));
         }
     }
 
