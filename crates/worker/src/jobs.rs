@@ -10,7 +10,8 @@
 //! byte chunks and decoded a chunk at a time (the encoding is never whole in its memory), and
 //! the render columns, JS typed arrays it passes on to the page.
 //!
-//! Messages to a job: `{ job: ToJob, files }`, posted once the job's wasm reports ready.
+//! Messages to a job: `{ job: ToJob, files, stall_timeout_ms }` (its reads' stall timeout,
+//! the analysis worker's), posted once the job's wasm reports ready.
 //! From a job: `{ msg: FromWorker }` (progress, forwarded to the page as they come; a panic
 //! fails the job), `{ log: "pypto-worker …" }` (bench lines, printed by the analysis worker),
 //! and last `{ job: FromJob, columns }`.
@@ -31,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::transport;
+use crate::{reading, transport};
 
 /// What a job is asked to do.
 #[derive(Serialize, Deserialize)]
@@ -192,6 +193,9 @@ pub(crate) struct Started {
 /// One answer of a [`Started`] job, to wait for ([`answer`]).
 pub(crate) type Answer = oneshot::Receiver<Settled>;
 
+/// The envelope key of the stall timeout a job's reads use ([`reading::stall_timeout_ms`]).
+pub(crate) const STALL_TIMEOUT_KEY: &str = "stall_timeout_ms";
+
 /// Starts `request` in a new job with `files`.
 pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, String> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
@@ -199,6 +203,7 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
     let envelope = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("job"), &job_value);
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("files"), files);
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(STALL_TIMEOUT_KEY), &JsValue::from(reading::stall_timeout_ms()));
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker =
