@@ -297,7 +297,8 @@ impl WorkerClient {
         self.session.begin_open(label);
     }
 
-    /// Gives the restarted worker the last folder again.
+    /// Opens the last folder again: after a crash (the restarted worker), or to retry reads
+    /// that failed.
     pub fn reopen_last(self) {
         match self.inner.try_with_value(|c| c.last_open.clone()).flatten() {
             Some(LastOpen::Folder { label, entries, files }) => self.open_folder(label, entries, &files),

@@ -101,6 +101,10 @@ pub struct FileError {
     pub line: u64,
     pub column: u64,
     pub message: String,
+    /// The file's bytes could not be read (a stall, a network or permission error), as opposed
+    /// to read and found wrong: opening the source again may help (the sidebar offers Retry).
+    #[serde(default)]
+    pub read_failed: bool,
 }
 
 /// Facts of a parsed chip swimlane records file.

@@ -185,7 +185,7 @@ async fn load_runtime(
     inputs.cpm = cpm;
     let failed = |message: String| {
         let path = records.and_then(|i| inputs.entries.get(i)).map_or_else(|| dataset.path.clone(), |e| e.path.clone());
-        DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message }], ..DatasetSummary::default() }
+        DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message, read_failed: false }], ..DatasetSummary::default() }
     };
     let started = match jobs::start(&ToJob::LoadRuntime(inputs.clone()), &files) {
         Ok(started) => started,
@@ -207,7 +207,7 @@ async fn load_runtime(
             state
         }
         Err(message) => {
-            summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message });
+            summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message, read_failed: false });
             return summary;
         }
     };
