@@ -1,7 +1,8 @@
 // Dependency-free static file server for the e2e tests (same rules as `cargo xtask serve`):
 // explicit MIME table, `Cache-Control: no-cache`, HEAD, 404, 405, path traversal refused (403),
 // index.html for directories (redirect to the trailing-slash URL first). COOP/COEP only with
-// `{ isolate: true }` (the bench).
+// `{ isolate: true }` (the bench). `{ handle(req, res) }` answers some requests first (returns
+// true when it did): a test's own routes, e.g. a data file that stalls mid-body.
 //
 //   import { serve } from './server.mjs';
 //   const { url, close } = await serve('/abs/dist', 0);   // url = 'http://127.0.0.1:PORT' (no trailing slash)
@@ -55,13 +56,14 @@ function resolve(root, pathname) {
   return { file: path.join(root, ...segments) };
 }
 
-export function serve(dir, port = 0, { log = false, isolate = false } = {}) {
+export function serve(dir, port = 0, { log = false, isolate = false, handle = undefined } = {}) {
   const root = fs.realpathSync(dir);
   // `isolate`: cross-origin isolation (COOP + COEP), which gives `performance.now()` 5 µs
   // resolution instead of 100 µs — the bench's frame timings need it; the app loads nothing
   // cross-origin, so it runs unchanged.
   const isolation = isolate ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
   const server = http.createServer((req, res) => {
+    if (handle?.(req, res)) return;
     const send = (status, body, headers = {}) => {
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache', ...headers });
       res.end(req.method === 'HEAD' ? undefined : `${body}\n`);

@@ -51,14 +51,24 @@ fn register_service_worker() {
     });
 }
 
+/// The page URL's query parameter `name`, and the page's address.
+fn query_param(name: &str) -> Option<(String, String)> {
+    let href = web_sys::window()?.location().href().ok()?;
+    let value = web_sys::Url::new(&href).ok()?.search_params().get(name)?;
+    Some((value, href))
+}
+
 /// `?src=<url>`: a hosted dataset to open at start.
 fn src_param() -> Option<String> {
-    let window = web_sys::window()?;
-    let href = window.location().href().ok()?;
-    let url = web_sys::Url::new(&href).ok()?;
-    let src = url.search_params().get("src")?;
+    let (src, href) = query_param("src")?;
     // Resolve relative to the page, so `?src=data/run1/` works under any sub-path.
     web_sys::Url::new_with_base(&src, &href).ok().map(|u| u.href())
+}
+
+/// `?stall_ms=<ms>`: how long the worker's reads may go without a byte before they fail
+/// (default 30 s; tests shorten it).
+fn stall_ms_param() -> Option<u32> {
+    query_param("stall_ms")?.0.parse().ok()
 }
 
 /// The whole page.
@@ -67,6 +77,7 @@ pub fn App() -> impl IntoView {
     let session = Session::new();
     provide_context(session);
     let client = WorkerClient::start(session);
+    client.set_stall_timeout_ms(stall_ms_param());
     provide_context(client);
     provide_context(Nav::new(session));
     provide_context(analyses::Analyses::new(session, client));

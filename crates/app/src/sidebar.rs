@@ -208,7 +208,7 @@ fn CrashNotice() -> impl IntoView {
 
 #[component]
 fn ErrorsPanel() -> impl IntoView {
-    let session = Session::get();
+    let (session, client) = (Session::get(), WorkerClient::get());
     view! {
         <Show when=move || session.file_errors.with(|e| !e.is_empty()) || session.errors.with(|e| !e.is_empty())>
             <h2>"Problems"</h2>
@@ -221,6 +221,12 @@ fn ErrorsPanel() -> impl IntoView {
                         <span class="error-path">{e.path.clone()}</span>
                         <span class="error-pos">{format!(" ({position})")}</span>
                         <div class="error-message">{e.message.clone()}</div>
+                        // A read that failed (stalled, network) may work the next time: the
+                        // whole source is opened again, as the crash notice's reload does.
+                        {e.read_failed.then(|| view! {
+                            <button class="retry" title="Open the same folder or URL again"
+                                on:click=move |_| client.reopen_last()>"Retry"</button>
+                        })}
                     </li>
                 }
             }).collect_view()}

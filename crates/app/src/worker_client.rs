@@ -72,12 +72,17 @@ struct Inner {
     worker: Option<web_sys::Worker>,
     /// The worker's `message` and `error` listeners (dropped with it).
     listeners: Vec<gloo::events::EventListener>,
+    /// The replaced (crashed) worker's quiet `error` listener: errors it raised before it was
+    /// terminated may still arrive, and are the crash already reported, not page errors.
+    retired: Option<gloo::events::EventListener>,
     ready: bool,
     /// The worker crashed and is being replaced.
     crashed: bool,
     /// Envelopes posted before the worker said `ready` (its wasm was still loading).
     queued: Vec<js_sys::Object>,
     last_open: Option<LastOpen>,
+    /// The worker's read stall timeout, sent with every open (`None`: the worker's 30 s).
+    stall_timeout_ms: Option<u32>,
     next_id: RequestId,
     next_slot: u32,
     pending: HashMap<RequestId, Pending>,
@@ -132,6 +137,16 @@ impl WorkerClient {
         client
     }
 
+    /// Sets the stall timeout the worker's reads use from the next open on (the page's
+    /// `?stall_ms=`, for tests; `None`: the worker's default, 30 s).
+    pub fn set_stall_timeout_ms(self, stall_timeout_ms: Option<u32>) {
+        self.inner.update_value(|c| c.stall_timeout_ms = stall_timeout_ms);
+    }
+
+    fn stall_timeout_ms(self) -> Option<u32> {
+        self.inner.try_with_value(|c| c.stall_timeout_ms).flatten()
+    }
+
     /// The client of the page (provided by `App`).
     pub fn get() -> Self {
         expect_context::<Self>()
@@ -166,6 +181,9 @@ impl WorkerClient {
         });
         if let Some(Some(old)) = old {
             old.terminate();
+            let options = gloo::events::EventListenerOptions::enable_prevent_default();
+            let quiet = gloo::events::EventListener::new_with_options(&old, "error", options, web_sys::Event::prevent_default);
+            self.inner.update_value(|c| c.retired = Some(quiet));
         }
     }
 
@@ -260,13 +278,15 @@ impl WorkerClient {
     /// Opens a folder's entries (their `File`s in the same order).
     pub fn open_folder(self, label: String, entries: Vec<EntryMeta>, files: &js_sys::Array) {
         self.begin_open(&label, LastOpen::Folder { label: label.clone(), entries: entries.clone(), files: files.clone() });
-        self.post(&ToWorker::OpenFolder(OpenFolder { source_label: label, entries }), None, Some(files));
+        let stall_timeout_ms = self.stall_timeout_ms();
+        self.post(&ToWorker::OpenFolder(OpenFolder { source_label: label, entries, stall_timeout_ms }), None, Some(files));
     }
 
     /// Opens a hosted dataset by its manifest or directory URL.
     pub fn open_url(self, url: String) {
         self.begin_open(&url, LastOpen::Url(url.clone()));
-        self.post(&ToWorker::OpenUrl(OpenUrl { url }), None, None);
+        let stall_timeout_ms = self.stall_timeout_ms();
+        self.post(&ToWorker::OpenUrl(OpenUrl { url, stall_timeout_ms }), None, None);
     }
 
     fn begin_open(self, label: &str, last: LastOpen) {
@@ -277,7 +297,8 @@ impl WorkerClient {
         self.session.begin_open(label);
     }
 
-    /// Gives the restarted worker the last folder again.
+    /// Opens the last folder again: after a crash (the restarted worker), or to retry reads
+    /// that failed.
     pub fn reopen_last(self) {
         match self.inner.try_with_value(|c| c.last_open.clone()).flatten() {
             Some(LastOpen::Folder { label, entries, files }) => self.open_folder(label, entries, &files),

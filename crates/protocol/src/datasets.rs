@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 pub struct OpenFolder {
     pub source_label: String,
     pub entries: Vec<EntryMeta>,
+    /// How long a read may go without a byte before it fails, ms (`None`: the worker's
+    /// default, 30 s; the page's `?stall_ms=` sets it, for tests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_timeout_ms: Option<u32>,
 }
 
 /// A hosted dataset (`?src=`, the bundled demo): `url` is a manifest file
@@ -20,6 +24,9 @@ pub struct OpenFolder {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OpenUrl {
     pub url: String,
+    /// As [`OpenFolder::stall_timeout_ms`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_timeout_ms: Option<u32>,
 }
 
 /// Reading (or laying out) progress: `path` names the file (or the step), `done_bytes` of
@@ -94,6 +101,10 @@ pub struct FileError {
     pub line: u64,
     pub column: u64,
     pub message: String,
+    /// The file's bytes could not be read (a stall, a network or permission error), as opposed
+    /// to read and found wrong: opening the source again may help (the sidebar offers Retry).
+    #[serde(default)]
+    pub read_failed: bool,
 }
 
 /// Facts of a parsed chip swimlane records file.

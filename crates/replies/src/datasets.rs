@@ -14,12 +14,12 @@ use pypto_protocol::EdgeMode;
 
 /// A reader's error as the sidebar shows it (path, line, column, message).
 pub fn file_error(err: FormatError) -> FileError {
-    FileError { path: err.path, line: err.line, column: err.column, message: err.message }
+    FileError { path: err.path, line: err.line, column: err.column, message: err.message, read_failed: false }
 }
 
 /// A file whose bytes could not be read (`message` says why).
 pub fn read_error(path: &str, message: &str) -> FileError {
-    FileError { path: path.to_string(), line: 0, column: 0, message: format!("could not read the file: {message}") }
+    FileError { path: path.to_string(), line: 0, column: 0, message: format!("could not read the file: {message}"), read_failed: true }
 }
 
 /// One [`DatasetInfo`] per dataset discovery found among `entries` (ids in discovery order).

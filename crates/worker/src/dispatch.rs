@@ -12,10 +12,14 @@ pub fn handle(incoming: Incoming) {
     let Incoming { id, msg, files } = incoming;
     match msg {
         ToWorker::OpenFolder(r) => {
+            crate::reading::set_stall_timeout_ms(r.stall_timeout_ms);
             let sources = files.iter().collect();
             wasm_bindgen_futures::spawn_local(crate::open::open_entries(r.source_label, r.entries, sources));
         }
-        ToWorker::OpenUrl(r) => wasm_bindgen_futures::spawn_local(crate::open::open_url(r.url)),
+        ToWorker::OpenUrl(r) => {
+            crate::reading::set_stall_timeout_ms(r.stall_timeout_ms);
+            wasm_bindgen_futures::spawn_local(crate::open::open_url(r.url));
+        }
         ToWorker::Timeline(r) => crate::timelines::timeline(r, Reply::to(id)),
         ToWorker::TraceTimeline(r) => crate::traces::timeline(r, Reply::to(id)),
         // Chrome-trace timelines answer their own queries (`traces`); the chip ones otherwise.

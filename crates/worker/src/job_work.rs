@@ -17,11 +17,14 @@ use crate::bench_log::bench_log;
 use crate::clock::now_ms;
 use crate::entries::{parse_deps, parse_records, read_entry};
 use crate::jobs::{self, FromJob, LoadedRuntime, PathResult, RuntimeInputs, ToJob};
+use crate::reading;
 use crate::render_columns::{self, JsColumns};
 
 /// Handles the `{ job }` message that makes this instance a job: runs it and posts its answer.
 pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
     jobs::become_job();
+    let stall_timeout_ms = js_sys::Reflect::get(data, &JsValue::from_str(jobs::STALL_TIMEOUT_KEY)).ok().and_then(|v| v.as_f64());
+    reading::set_stall_timeout_ms(stall_timeout_ms.map(|ms| ms as u32));
     let job = js_sys::Reflect::get(data, &JsValue::from_str("job")).unwrap_or(JsValue::UNDEFINED);
     let request = match serde_wasm_bindgen::from_value::<ToJob>(job) {
         Ok(request) => request,

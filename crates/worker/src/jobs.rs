@@ -10,7 +10,8 @@
 //! byte chunks and decoded a chunk at a time (the encoding is never whole in its memory), and
 //! the render columns, JS typed arrays it passes on to the page.
 //!
-//! Messages to a job: `{ job: ToJob, files }`, posted once the job's wasm reports ready.
+//! Messages to a job: `{ job: ToJob, files, stall_timeout_ms }` (its reads' stall timeout,
+//! the analysis worker's), posted once the job's wasm reports ready.
 //! From a job: `{ msg: FromWorker }` (progress, forwarded to the page as they come; a panic
 //! fails the job), `{ log: "pypto-worker …" }` (bench lines, printed by the analysis worker),
 //! and last `{ job: FromJob, columns }`.
@@ -18,6 +19,9 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::io::{Read, Write};
+use std::rc::Rc;
+
+use futures_channel::oneshot;
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_formats::name_map::NameMap;
@@ -28,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::transport;
+use crate::{reading, transport};
 
 /// What a job is asked to do.
 #[derive(Serialize, Deserialize)]
@@ -119,11 +123,32 @@ pub(crate) fn is_job() -> bool {
     IS_JOB.get()
 }
 
-/// A started job: its worker, what fails its promises, its listeners (removed with it).
+/// A job's answer as it settles: its envelope, or why the job failed.
+pub(crate) type Settled = Result<JsValue, String>;
+
+/// Where a job's answer goes: settled once (later settlements are ignored).
+#[derive(Clone)]
+struct Settle(Rc<RefCell<Option<oneshot::Sender<Settled>>>>);
+
+impl Settle {
+    fn new() -> (Self, oneshot::Receiver<Settled>) {
+        let (sender, receiver) = oneshot::channel();
+        (Self(Rc::new(RefCell::new(Some(sender)))), receiver)
+    }
+
+    fn settle(&self, value: Settled) {
+        if let Some(sender) = self.0.borrow_mut().take() {
+            // Its receiver may be gone (the caller stopped waiting): nothing to tell.
+            let _ = sender.send(value);
+        }
+    }
+}
+
+/// A started job: its worker, where its answers go, its listeners (removed with it).
 struct Running {
     worker: web_sys::Worker,
-    /// The reject functions of the job's promises.
-    reject: [js_sys::Function; 2],
+    /// Its first (part) and final answers.
+    settle: [Settle; 2],
     _listeners: [gloo::events::EventListener; 2],
 }
 
@@ -133,13 +158,15 @@ fn finish(id: u32) {
     }
 }
 
-/// Stops every running job (a new folder was opened); their callers get an error.
+/// Stops every running job (a new folder was opened); whoever waits for one gets an error.
+/// Nobody waiting is no error: the answers are channels, not promises, so a cancelled job's
+/// answer that no one reads leaves no unhandled rejection.
 pub(crate) fn cancel_all() {
     let all: Vec<Running> = RUNNING.with_borrow_mut(|r| r.drain().map(|(_, j)| j).collect());
     for job in all {
         job.worker.terminate();
-        for reject in &job.reject {
-            let _ = reject.call1(&JsValue::NULL, &JsValue::from_str("cancelled: another folder was opened"));
+        for settle in &job.settle {
+            settle.settle(Err("cancelled: another folder was opened".to_owned()));
         }
     }
 }
@@ -156,20 +183,18 @@ fn own_url() -> String {
 }
 
 /// A started job: `part` settles with its first `{ part }` envelope (or its final one, when
-/// it sends none), `done` with its final `{ job }` envelope; both fail with why the job failed.
+/// it sends none), `done` with its final `{ job }` envelope; both with why the job failed
+/// when it did.
 pub(crate) struct Started {
-    pub(crate) part: js_sys::Promise,
-    pub(crate) done: js_sys::Promise,
+    pub(crate) part: Answer,
+    pub(crate) done: Answer,
 }
 
-/// The resolve and reject functions of a promise.
-fn settlers() -> (js_sys::Promise, js_sys::Function, js_sys::Function) {
-    let mut got: Option<(js_sys::Function, js_sys::Function)> = None;
-    let promise = js_sys::Promise::new(&mut |resolve, reject| got = Some((resolve, reject)));
-    let noop = || js_sys::Function::new_no_args("");
-    let (resolve, reject) = got.unwrap_or_else(|| (noop(), noop()));
-    (promise, resolve, reject)
-}
+/// One answer of a [`Started`] job, to wait for ([`answer`]).
+pub(crate) type Answer = oneshot::Receiver<Settled>;
+
+/// The envelope key of the stall timeout a job's reads use ([`reading::stall_timeout_ms`]).
+pub(crate) const STALL_TIMEOUT_KEY: &str = "stall_timeout_ms";
 
 /// Starts `request` in a new job with `files`.
 pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, String> {
@@ -178,24 +203,26 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
     let envelope = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("job"), &job_value);
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("files"), files);
+    let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(STALL_TIMEOUT_KEY), &JsValue::from(reading::stall_timeout_ms()));
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker =
         web_sys::Worker::new_with_options(&own_url(), &options).map_err(|e| format!("could not start an analysis job: {}", text_of(&e)))?;
     let id = NEXT_ID.get();
     NEXT_ID.set(id.wrapping_add(1));
-    let (part, part_resolve, part_reject) = settlers();
-    let (done, done_resolve, done_reject) = settlers();
-    // Rejects both promises (a settled one ignores it).
+    let (part_settle, part) = Settle::new();
+    let (done_settle, done) = Settle::new();
+    // Fails both answers (a settled one ignores it).
     let fail = {
-        let (a, b) = (part_reject.clone(), done_reject.clone());
-        move |why: &JsValue| {
-            let _ = a.call1(&JsValue::NULL, why);
-            let _ = b.call1(&JsValue::NULL, why);
+        let (a, b) = (part_settle.clone(), done_settle.clone());
+        move |why: String| {
+            a.settle(Err(why.clone()));
+            b.settle(Err(why));
         }
     };
     let fail_message = fail.clone();
     let for_message = worker.clone();
+    let (part_message, done_message) = (part_settle.clone(), done_settle.clone());
     // A job's listeners may finish it (and so drop themselves): they do it after returning.
     let finish_later = move || wasm_bindgen_futures::spawn_local(async move { finish(id) });
     let on_message = gloo::events::EventListener::new(&worker, "message", move |event| {
@@ -203,23 +230,23 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
         let data = event.data();
         let get = |key: &str| js_sys::Reflect::get(&data, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
         if !get("job").is_undefined() {
-            let _ = part_resolve.call1(&JsValue::NULL, &data);
-            let _ = done_resolve.call1(&JsValue::NULL, &data);
+            part_message.settle(Ok(data.clone()));
+            done_message.settle(Ok(data.clone()));
             finish_later();
         } else if !get("part").is_undefined() {
-            let _ = part_resolve.call1(&JsValue::NULL, &data);
+            part_message.settle(Ok(data.clone()));
         } else if let Some(line) = get("log").as_string() {
             web_sys::console::info_1(&JsValue::from_str(&line));
         } else {
             match serde_wasm_bindgen::from_value::<FromWorker>(get("msg")) {
                 Ok(FromWorker::Ready) => {
                     if let Err(e) = for_message.post_message(&envelope) {
-                        fail_message(&JsValue::from_str(&format!("could not start an analysis job: {}", text_of(&e))));
+                        fail_message(format!("could not start an analysis job: {}", text_of(&e)));
                         finish_later();
                     }
                 }
                 Ok(FromWorker::Panic { message }) => {
-                    fail_message(&JsValue::from_str(&format!("the analysis job panicked: {message}")));
+                    fail_message(format!("the analysis job panicked: {message}"));
                     finish_later();
                 }
                 // Progress and the like: the page's, as they are.
@@ -231,7 +258,7 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
             }
         }
     });
-    let fail_error = fail.clone();
+    let fail_error = fail;
     let options = gloo::events::EventListenerOptions::enable_prevent_default();
     let on_error = gloo::events::EventListener::new_with_options(&worker, "error", options, move |event| {
         event.prevent_default();
@@ -241,26 +268,30 @@ pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, S
         } else {
             format!("the analysis job failed: {message}")
         };
-        fail_error(&JsValue::from_str(&why));
+        fail_error(why);
         finish_later();
     });
-    let reject = [part_reject, done_reject];
-    RUNNING.with_borrow_mut(|r| r.insert(id, Running { worker, reject, _listeners: [on_message, on_error] }));
+    let settle = [part_settle, done_settle];
+    RUNNING.with_borrow_mut(|r| r.insert(id, Running { worker, settle, _listeners: [on_message, on_error] }));
     Ok(Started { part, done })
+}
+
+/// Waits for one of a job's answers ([`Started`]).
+async fn settled(answer: Answer) -> Settled {
+    answer.await.unwrap_or_else(|_| Err("the analysis job went away".to_owned()))
 }
 
 /// Runs `request` in a new job with `files` and waits for its answer: the final envelope
 /// (`{ job, columns }`), or why the job failed.
 pub(crate) async fn run(request: &ToJob, files: &js_sys::Array) -> Result<JsValue, String> {
     let started = start(request, files)?;
-    wasm_bindgen_futures::JsFuture::from(started.done).await.map_err(|e| text_of(&e))
+    settled(started.done).await
 }
 
-/// Waits for a promise of [`Started`] and reads its envelope: the job's message and `columns`
+/// Waits for an answer of [`Started`] and reads its envelope: the job's message and `columns`
 /// (a failed job's message as `Err`).
-pub(crate) async fn answer(promise: js_sys::Promise) -> Result<(FromJob, JsValue), String> {
-    let envelope = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| text_of(&e))?;
-    read_envelope(&envelope)
+pub(crate) async fn answer(answer: Answer) -> Result<(FromJob, JsValue), String> {
+    read_envelope(&settled(answer).await?)
 }
 
 fn read_envelope(envelope: &JsValue) -> Result<(FromJob, JsValue), String> {

@@ -4,8 +4,8 @@
 //! itself, runs the `pypto-formats` readers and `pypto-analysis` passes (heavy ones in load
 //! jobs), keeps the model, and answers queries with the replies of `pypto-replies` — small
 //! messages plus transferred typed-array columns. A panic is
-//! reported to the page (`FromWorker::Panic`) before the instance traps; the page then
-//! restarts the worker.
+//! reported to the page (`FromWorker::Panic`) before the instance traps, and the instance
+//! closes (it handles nothing more); the page then restarts the worker.
 
 // Module layers (no module imports one above it; `cargo xtask check-layers` rule (d) checks
 // that the imports form no cycle):
@@ -49,6 +49,10 @@ pub fn start() {
         let message = info.to_string();
         web_sys::console::error_1(&JsValue::from_str(&format!("pypto-worker panicked: {message}")));
         transport::post(&FromWorker::Panic { message }, None);
+        // The instance traps next and its state is not to be trusted: it handles no further
+        // event (a request, a job's message); whoever started it replaces it.
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        scope.close();
     }));
     let scope: web_sys::EventTarget = js_sys::global().unchecked_into();
     let on_message = gloo::events::EventListener::new(&scope, "message", |event| {

@@ -16,18 +16,25 @@ use crate::bench_log::bench_log;
 use crate::clock::now_ms;
 use crate::jobs::{self, FromJob, LoadedRuntime, RuntimeInputs, ToJob};
 use crate::store::{Prebuilt, RuntimeDataset, SESSION};
-use crate::{layout_warm_up, pass_dumps, prebuilt, reading, trace_store, transport};
+use crate::{layout_warm_up, pass_dumps, prebuilt, reading, store, trace_store, transport};
 
 /// `OpenUrl`: fetches the dataset manifest at `url` (or `url/pypto-viewer-manifest.json`) and
-/// opens the entries it lists as URLs beside it.
+/// opens the entries it lists as URLs beside it. Another open while the manifest is on its way
+/// makes this one stop, silently.
 pub(crate) async fn open_url(url: String) {
+    let started_ms = now_ms();
+    let generation = forget_previous();
     let manifest_url = if std::path::Path::new(&url).extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
         url.clone()
     } else {
         format!("{}/{}", url.trim_end_matches('/'), manifest::FILE_NAME)
     };
     let base = manifest_url.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
-    let bytes = match reading::fetch_bytes(&manifest_url).await {
+    let fetched = reading::fetch_bytes(&manifest_url).await;
+    if store::generation() != generation {
+        return;
+    }
+    let bytes = match fetched {
         Ok(bytes) => bytes,
         Err(message) => {
             transport::post(&FromWorker::Error { message: format!("could not load the dataset manifest: {message}") }, None);
@@ -44,7 +51,7 @@ pub(crate) async fn open_url(url: String) {
                 sources.push(JsValue::from_str(&format!("{base}{encoded}")));
                 entries.push(EntryMeta { path, size_bytes });
             }
-            open_entries(url, entries, sources).await;
+            load_entries(generation, started_ms, url, entries, sources).await;
         }
         Err(err) => {
             transport::post(&FromWorker::Error { message: format!("bad dataset manifest: {err}") }, None);
@@ -57,6 +64,13 @@ pub(crate) async fn open_url(url: String) {
 /// module doc.
 pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
     let started_ms = now_ms();
+    let generation = forget_previous();
+    load_entries(generation, started_ms, source_label, entries, sources).await;
+}
+
+/// Forgets the previous folder and stops its load (its jobs end; its other reads, finishing
+/// later, find the generation changed) and returns the new generation.
+fn forget_previous() -> u64 {
     let generation = SESSION.with_borrow_mut(|s| {
         s.generation += 1;
         s.runtime.clear();
@@ -65,6 +79,12 @@ pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, 
         s.generation
     });
     jobs::cancel_all();
+    generation
+}
+
+/// Discovers the datasets of `entries`, announces them, then loads each, as in the module doc
+/// (stops when another open begins).
+async fn load_entries(generation: u64, started_ms: f64, source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
     trace_store::reset(&entries, &sources);
     pass_dumps::reset();
     let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
@@ -169,7 +189,7 @@ async fn load_runtime(
     inputs.cpm = cpm;
     let failed = |message: String| {
         let path = records.and_then(|i| inputs.entries.get(i)).map_or_else(|| dataset.path.clone(), |e| e.path.clone());
-        DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message }], ..DatasetSummary::default() }
+        DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message, read_failed: false }], ..DatasetSummary::default() }
     };
     let started = match jobs::start(&ToJob::LoadRuntime(inputs.clone()), &files) {
         Ok(started) => started,
@@ -191,7 +211,7 @@ async fn load_runtime(
             state
         }
         Err(message) => {
-            summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message });
+            summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message, read_failed: false });
             return summary;
         }
     };

@@ -42,7 +42,7 @@ pub(crate) fn built_timeline(
 /// Waits for a load job's timeline ([`Prebuilt`]): handed to the page at once when it asked
 /// for it meanwhile (the last request; the page superseded the earlier ones), else kept until
 /// it does.
-pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: js_sys::Promise) {
+pub(crate) async fn receive_prebuilt(generation: u64, dataset_id: u32, done: jobs::Answer) {
     let answer = built_timeline(jobs::answer(done).await);
     let waiting = SESSION.with_borrow_mut(|s| {
         if s.generation != generation {

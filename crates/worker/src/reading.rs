@@ -1,7 +1,16 @@
 //! Reading bytes inside the worker, for every module that reads a file: from a `File`
 //! (picked folder, input, drag and drop) in slices with progress callbacks, or from a URL
 //! (`?src=`, demo) by fetch; a byte range of either (details read back on demand).
+//!
+//! Nothing waits forever: every wait for bytes (a `File` slice, a response's headers, each
+//! piece of its body) fails when no bytes come for the stall timeout ([`STALL_TIMEOUT_MS`],
+//! or what the page's open request set, [`set_stall_timeout_ms`]) with "no bytes from <file or
+//! url> for 30 s"; a stalled request is aborted. The caller reports it as that file's error.
 
+use std::cell::Cell;
+use std::future::Future;
+
+use futures_util::future::{select, Either};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -11,15 +20,59 @@ use crate::clock::now_ms;
 /// Files larger than this are read in slices of this size, with a progress message each.
 pub const SLICE_BYTES: u64 = 8 * 1024 * 1024;
 
+/// How long a read may go without a byte before it fails, in production.
+pub const STALL_TIMEOUT_MS: u32 = 30_000;
+
+thread_local! {
+    /// This instance's stall timeout (the page may shorten it for tests: `?stall_ms=`).
+    static STALL_TIMEOUT: Cell<u32> = const { Cell::new(STALL_TIMEOUT_MS) };
+}
+
+/// Sets this instance's stall timeout: `None` (or 0) is [`STALL_TIMEOUT_MS`].
+pub fn set_stall_timeout_ms(timeout_ms: Option<u32>) {
+    STALL_TIMEOUT.set(timeout_ms.filter(|&ms| ms > 0).unwrap_or(STALL_TIMEOUT_MS));
+}
+
+/// This instance's stall timeout (load jobs are given it with their work).
+pub fn stall_timeout_ms() -> u32 {
+    STALL_TIMEOUT.get()
+}
+
+/// "no bytes from <what> for 30 s".
+pub fn stalled_message(what: &str, timeout_ms: u32) -> String {
+    format!("no bytes from {what} for {} s", f64::from(timeout_ms) / 1000.0)
+}
+
+/// `step`'s output, or the stall message naming `what` when it takes longer than the stall
+/// timeout (`step` is dropped; a JS promise under it may still settle, unobserved).
+async fn unless_stalled<T>(what: &str, step: impl Future<Output = T>) -> Result<T, String> {
+    let timeout_ms = stall_timeout_ms();
+    let timer = gloo::timers::future::TimeoutFuture::new(timeout_ms);
+    match select(std::pin::pin!(step), timer).await {
+        Either::Left((output, _)) => Ok(output),
+        Either::Right(((), _)) => Err(stalled_message(what, timeout_ms)),
+    }
+}
+
 fn js_error_text(err: &JsValue) -> String {
     err.as_string()
         .or_else(|| js_sys::Reflect::get(err, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()))
         .unwrap_or_else(|| format!("{err:?}"))
 }
 
-async fn blob_bytes(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
-    let buffer = JsFuture::from(blob.array_buffer()).await.map_err(|e| js_error_text(&e))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+/// What a stall message calls a `Blob`: its file name.
+fn blob_label(blob: &web_sys::Blob) -> String {
+    blob.dyn_ref::<web_sys::File>().map_or_else(|| "the file".to_owned(), web_sys::File::name)
+}
+
+/// The bytes of `promise` (a `Blob`'s `arrayBuffer()`), unless they stall.
+async fn buffer_of(label: &str, promise: js_sys::Promise) -> Result<js_sys::Uint8Array, String> {
+    let buffer = unless_stalled(label, JsFuture::from(promise)).await?.map_err(|e| js_error_text(&e))?;
+    Ok(js_sys::Uint8Array::new(&buffer))
+}
+
+async fn blob_bytes(label: &str, blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
+    Ok(buffer_of(label, blob.array_buffer()).await?.to_vec())
 }
 
 /// Reads all bytes of `source` (a `File`/`Blob` or a URL string). Files above one slice are
@@ -30,15 +83,16 @@ pub async fn read_bytes(source: &JsValue, on_progress: &mut dyn FnMut(u64, u64))
     }
     let blob: web_sys::Blob = source.clone().dyn_into().map_err(|_| "entry has neither a File nor a URL".to_string())?;
     let total = blob.size() as u64;
+    let label = blob_label(&blob);
     if total <= SLICE_BYTES {
-        return blob_bytes(&blob).await;
+        return blob_bytes(&label, &blob).await;
     }
     let mut bytes = Vec::with_capacity(total as usize);
     let mut done = 0u64;
     while done < total {
         let end = (done + SLICE_BYTES).min(total);
         let slice = blob.slice_with_f64_and_f64(done as f64, end as f64).map_err(|e| js_error_text(&e))?;
-        bytes.extend_from_slice(&blob_bytes(&slice).await?);
+        bytes.extend_from_slice(&blob_bytes(&label, &slice).await?);
         done = end;
         on_progress(done, total);
     }
@@ -68,6 +122,7 @@ pub async fn read_slices(
     }
     let blob: web_sys::Blob = source.clone().dyn_into().map_err(|_| "entry has neither a File nor a URL".to_string())?;
     let total = blob.size() as u64;
+    let label = blob_label(&blob);
     let read = |from: u64| -> Result<(u64, js_sys::Promise), String> {
         let end = (from + SLICE_BYTES).min(total);
         let slice = blob.slice_with_f64_and_f64(from as f64, end as f64).map_err(|e| js_error_text(&e))?;
@@ -78,8 +133,7 @@ pub async fn read_slices(
     let mut pending = if total > 0 { Some(read(0)?) } else { None };
     while let Some((end, promise)) = pending.take() {
         let waited_from = now_ms();
-        let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
-        let array = js_sys::Uint8Array::new(&buffer);
+        let array = buffer_of(&label, promise).await?;
         buf.resize(array.length() as usize, 0);
         array.copy_to(&mut buf);
         drop(array);
@@ -96,41 +150,106 @@ pub async fn read_slices(
     Ok(timing)
 }
 
-async fn fetch_response(url: &str) -> Result<web_sys::Response, String> {
-    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    let response = JsFuture::from(scope.fetch_with_str(url)).await.map_err(|e| format!("fetch {url}: {}", js_error_text(&e)))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("fetch {url}: not a response"))?;
-    if !response.ok() {
-        return Err(format!("fetch {url}: HTTP {}", response.status()));
+/// A fetch under way: its response, the reader of its body, and what aborts it (on a stall,
+/// and when it is dropped unfinished).
+struct Download {
+    url: String,
+    response: web_sys::Response,
+    /// `None` for a response without a body.
+    reader: Option<web_sys::ReadableStreamDefaultReader>,
+    abort: web_sys::AbortController,
+}
+
+impl Download {
+    /// Starts fetching `url` (bytes `range` of it, when given) and waits for the response's
+    /// headers; an HTTP error status fails it.
+    async fn start(url: &str, range: Option<(u64, u64)>) -> Result<Self, String> {
+        let fail = |e: &JsValue| format!("fetch {url}: {}", js_error_text(e));
+        let abort = web_sys::AbortController::new().map_err(|e| fail(&e))?;
+        let init = web_sys::RequestInit::new();
+        init.set_signal(Some(&abort.signal()));
+        if let Some((first, last)) = range {
+            let headers = web_sys::Headers::new().map_err(|e| fail(&e))?;
+            headers.set("Range", &format!("bytes={first}-{last}")).map_err(|e| fail(&e))?;
+            init.set_headers(&headers);
+        }
+        let request = web_sys::Request::new_with_str_and_init(url, &init).map_err(|e| fail(&e))?;
+        let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+        let response = match unless_stalled(url, JsFuture::from(scope.fetch_with_request(&request))).await {
+            Ok(response) => response.map_err(|e| fail(&e))?,
+            Err(stalled) => {
+                abort.abort();
+                return Err(stalled);
+            }
+        };
+        let response: web_sys::Response = response.dyn_into().map_err(|_| format!("fetch {url}: not a response"))?;
+        let reader = response.body().map(|body| body.get_reader().unchecked_into());
+        let download = Self { url: url.to_owned(), response, reader, abort };
+        if !download.response.ok() {
+            return Err(format!("fetch {url}: HTTP {}", download.response.status()));
+        }
+        Ok(download)
     }
-    Ok(response)
+
+    /// The body's length from `Content-Length` (0 when unknown).
+    fn content_length_bytes(&self) -> u64 {
+        self.response.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
+    }
+
+    /// The body's next piece, `None` at its end; fails (and aborts the request) when no bytes
+    /// come for the stall timeout.
+    async fn next_piece(&self) -> Result<Option<js_sys::Uint8Array>, String> {
+        let Some(reader) = &self.reader else { return Ok(None) };
+        let step = match unless_stalled(&self.url, JsFuture::from(reader.read())).await {
+            Ok(step) => step.map_err(|e| format!("fetch {}: {}", self.url, js_error_text(&e)))?,
+            Err(stalled) => {
+                self.abort.abort();
+                return Err(stalled);
+            }
+        };
+        let finished = js_sys::Reflect::get(&step, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
+        if finished {
+            return Ok(None);
+        }
+        let value = js_sys::Reflect::get(&step, &JsValue::from_str("value")).map_err(|e| js_error_text(&e))?;
+        Ok(Some(value.unchecked_into()))
+    }
+
+    /// The whole (rest of the) body.
+    async fn body_bytes(&self) -> Result<Vec<u8>, String> {
+        let mut bytes = Vec::with_capacity(usize::try_from(self.content_length_bytes()).unwrap_or(0));
+        while let Some(piece) = self.next_piece().await? {
+            let at = bytes.len();
+            bytes.resize(at + piece.length() as usize, 0);
+            piece.copy_to(bytes.get_mut(at..).unwrap_or_default());
+        }
+        Ok(bytes)
+    }
+}
+
+impl Drop for Download {
+    fn drop(&mut self) {
+        // Nothing when the body was read to its end; else the request stops.
+        self.abort.abort();
+    }
 }
 
 /// Fetches `url` and hands its body to `sink` as it arrives (network pieces gathered into
 /// slices of [`SLICE_BYTES`]), with a progress call per slice.
 async fn fetch_slices(url: &str, sink: &mut dyn FnMut(&[u8]), on_progress: &mut dyn FnMut(u64, u64)) -> Result<ReadTiming, String> {
-    let response = fetch_response(url).await?;
-    let total = response.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
-    let Some(body) = response.body() else {
-        let promise = response.array_buffer().map_err(|e| js_error_text(&e))?;
-        let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
-        sink(&js_sys::Uint8Array::new(&buffer).to_vec());
-        return Ok(ReadTiming::default());
-    };
+    let download = Download::start(url, None).await?;
+    let total = download.content_length_bytes();
     let mut timing = ReadTiming::default();
-    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let slice = SLICE_BYTES as usize;
     let mut buf: Vec<u8> = Vec::with_capacity(slice);
     let mut done = 0u64;
     loop {
         let waited_from = now_ms();
-        let step = JsFuture::from(reader.read()).await.map_err(|e| format!("fetch {url}: {}", js_error_text(&e)))?;
+        let piece = download.next_piece().await?;
         timing.wait_ms += now_ms() - waited_from;
         timing.reads += 1;
-        let finished = js_sys::Reflect::get(&step, &JsValue::from_str("done")).ok().and_then(|v| v.as_bool()).unwrap_or(true);
-        if !finished {
-            let value = js_sys::Reflect::get(&step, &JsValue::from_str("value")).map_err(|e| js_error_text(&e))?;
-            let piece: js_sys::Uint8Array = value.unchecked_into();
+        let finished = piece.is_none();
+        if let Some(piece) = piece {
             let at = buf.len();
             buf.resize(at + piece.length() as usize, 0);
             piece.copy_to(buf.get_mut(at..).unwrap_or_default());
@@ -151,28 +270,18 @@ async fn fetch_slices(url: &str, sink: &mut dyn FnMut(&[u8]), on_progress: &mut 
 
 /// Fetches `url` (same origin or an explicit `?src=` origin) and returns its body.
 pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let response = fetch_response(url).await?;
-    let promise = response.array_buffer().map_err(|e| js_error_text(&e))?;
-    let buffer = JsFuture::from(promise).await.map_err(|e| js_error_text(&e))?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+    Download::start(url, None).await?.body_bytes().await
 }
 
 /// Bytes `offset .. offset + len` of `source` (a `File`/`Blob`, or a URL by a `Range`
 /// request; a server that ignores the range sends the whole file, which is then cut), read
-/// without blocking the worker.
+/// without blocking the worker; `None` when they could not be read (or stalled).
 pub async fn read_range(source: &JsValue, offset: u64, len: u32) -> Option<Vec<u8>> {
     let end = offset + u64::from(len);
     if let Some(url) = source.as_string() {
-        let init = web_sys::RequestInit::new();
-        let headers = web_sys::Headers::new().ok()?;
-        headers.set("Range", &format!("bytes={offset}-{}", end.saturating_sub(1))).ok()?;
-        init.set_headers(&headers);
-        let request = web_sys::Request::new_with_str_and_init(&url, &init).ok()?;
-        let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-        let response: web_sys::Response = JsFuture::from(scope.fetch_with_request(&request)).await.ok()?.dyn_into().ok()?;
-        let status = response.status();
-        let buffer = JsFuture::from(response.array_buffer().ok()?).await.ok()?;
-        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        let download = Download::start(&url, Some((offset, end.saturating_sub(1)))).await.ok()?;
+        let status = download.response.status();
+        let bytes = download.body_bytes().await.ok()?;
         return match status {
             206 => Some(bytes),
             200 => bytes.get(offset as usize..end as usize).map(<[u8]>::to_vec),
@@ -181,5 +290,5 @@ pub async fn read_range(source: &JsValue, offset: u64, len: u32) -> Option<Vec<u
     }
     let blob: &web_sys::Blob = source.dyn_ref()?;
     let slice = blob.slice_with_f64_and_f64(offset as f64, end as f64).ok()?;
-    blob_bytes(&slice).await.ok()
+    blob_bytes(&blob_label(blob), &slice).await.ok()
 }

@@ -12,6 +12,7 @@ use pypto_formats::chrome_trace::{self, ParseOptions};
 use pypto_formats::strace::{self, ServingStrace};
 use pypto_protocol::datasets::{EntryMeta, FileError, Progress};
 use pypto_protocol::FromWorker;
+use pypto_replies::datasets::{file_error, read_error};
 use wasm_bindgen::JsValue;
 
 use crate::{reading, transport};
@@ -46,24 +47,20 @@ pub(crate) async fn load(path: &str) -> Result<Rc<ServingStrace>, FileError> {
         return Ok(t);
     }
     let Some(source) = STORE.with_borrow(|s| s.files.get(path).cloned()) else {
-        return Err(FileError { path: path.to_owned(), line: 0, column: 0, message: "the file is not in the opened folder".to_owned() });
+        return Err(FileError {
+            path: path.to_owned(),
+            line: 0,
+            column: 0,
+            message: "the file is not in the opened folder".to_owned(),
+            read_failed: false,
+        });
     };
     let owned = path.to_owned();
     let mut on_progress = |done_bytes, total_bytes| {
         transport::post(&FromWorker::Progress(Progress { path: owned.clone(), done_bytes, total_bytes }), None);
     };
-    let bytes = reading::read_bytes(&source, &mut on_progress).await.map_err(|m| FileError {
-        path: path.to_owned(),
-        line: 0,
-        column: 0,
-        message: format!("could not read the file: {m}"),
-    })?;
-    let trace = chrome_trace::parse_with(path, &bytes, ParseOptions { keep_args: true }).map_err(|e| FileError {
-        path: e.path,
-        line: e.line,
-        column: e.column,
-        message: e.message,
-    })?;
+    let bytes = reading::read_bytes(&source, &mut on_progress).await.map_err(|m| read_error(path, &m))?;
+    let trace = chrome_trace::parse_with(path, &bytes, ParseOptions { keep_args: true }).map_err(file_error)?;
     drop(bytes);
     let parsed = Rc::new(strace::from_trace(trace));
     STORE.with_borrow_mut(|s| s.parsed.insert(path.to_owned(), parsed.clone()));
