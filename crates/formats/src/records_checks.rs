@@ -26,7 +26,7 @@ fn negative(name: &str, v: u64) -> String {
     let signed = v.cast_signed();
     if v == u64::MAX {
         format!("{name} = -1, or 2^64-1 as written")
-    } else if signed > -(1 << 32) {
+    } else if signed > -(1 << 62) {
         format!("{name} = {signed}")
     } else {
         format!("{name} = {v}, at or above 2^63 (or {signed})")
