@@ -4,14 +4,21 @@
 // the Changed / No-op / All filters, folding (one run, all), side-by-side vs stacked layouts,
 // the function filter (every shown line lies inside the function's region from
 // expected-function-regions.tsv) and row virtualisation (a bounded number of rows in the DOM).
+// Damaged snapshots (issue 17): a copy of the dump with one snapshot cut mid-line and one with
+// undecodable bytes marks both passes with file, line and column (as `pypto-viewer report`
+// lists them), still shows their diffs, and a banner's positions jump to the line.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import { serve } from './server.mjs';
 import { passPairLines } from './bench/pass-pair.mjs';
-import { DIST, TIMEOUT_MS, datasetSel, filesOf, launch, loadVia, openApp, screenshot, seedOpfs, stubDirectoryPicker, summaryOf } from './helpers.mjs';
+import {
+  DEMO_PASSES_FIXTURE, DIST, REPO, TIMEOUT_MS, datasetSel, filesOf, launch, loadVia, openApp, screenshot, seedOpfs, stubDirectoryPicker,
+  summaryOf, tempTree,
+} from './helpers.mjs';
 
 const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures', 'passes');
 const tsv = (name) =>
@@ -241,6 +248,109 @@ test('a 200k-line pair: diff shown and scrolled with a bounded DOM', async () =>
     assert.ok(inDom < 400, `${inDom} rows in the DOM`);
     assert.ok(scrollMs < 1000, `scroll ${scrollMs} ms`);
     await screenshot(p, 'pass-trace-200k');
+  } finally {
+    await ctx.close();
+  }
+});
+
+/** Byte offset of 1-based line `line` in `buf`. */
+const lineStart = (buf, line) => {
+  let off = 0;
+  for (let k = 1; k < line; k++) off = buf.indexOf(10, off) + 1;
+  return off;
+};
+
+test('damaged snapshots: marked with file, line and column as the CLI reports them; diffs shown with a banner that jumps', { timeout: 300_000 }, async () => {
+  // The demo's dump, snapshot 10 cut right after the first '(' of its line 20, two bytes of
+  // snapshot 20's line 8 (from column 11) replaced by 0xFF 0xFE.
+  const dumpDir = path.join(DEMO_PASSES_FIXTURE, 'passes_dump');
+  const [CUT, BAD] = ['10_after_OutlineClusterScopes.py', '20_after_ResolveBackendOpLayouts.py'];
+  const files = filesOf(dumpDir, 'case/passes_dump');
+  const seeded = Object.fromEntries(Object.entries(files).map(([rel, abs]) => [rel, fs.readFileSync(abs)]));
+  const cutSrc = seeded[`case/passes_dump/${CUT}`];
+  const cutLine = lineStart(cutSrc, 20);
+  const openCol = cutSrc.indexOf(40, cutLine) - cutLine + 1; // the first '('
+  seeded[`case/passes_dump/${CUT}`] = cutSrc.subarray(0, cutLine + openCol);
+  const bad = Buffer.from(seeded[`case/passes_dump/${BAD}`]);
+  const badAt = lineStart(bad, 8) + 10;
+  bad[badAt] = 0xff;
+  bad[badAt + 1] = 0xfe;
+  seeded[`case/passes_dump/${BAD}`] = bad;
+
+  // The CLI on the same bytes.
+  const top = tempTree(files, 'pypto-damaged-passes-');
+  for (const [rel, bytes] of Object.entries(seeded)) fs.writeFileSync(path.join(top, rel), bytes);
+  const run = spawnSync('cargo', ['run', '--release', '-q', '-p', 'pypto-cli', '--bin', 'pypto-viewer', '--', 'report', '--json', top], {
+    cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 28,
+  });
+  fs.rmSync(top, { recursive: true, force: true });
+  assert.equal(run.status, 0, `pypto-viewer report failed: ${run.stderr}`);
+  const cli = JSON.parse(run.stdout).datasets.find((d) => d.kind === 'PassDump').snapshot_problems;
+  assert.deepEqual(cli, [
+    { file: CUT, line: 20, column: openCol, message: "'(' was never closed" },
+    { file: BAD, line: 8, column: 11, message: `invalid UTF-8 at byte offset ${badAt} (0xFF; 2 undecodable bytes in the file, shown as U+FFFD)` },
+  ]);
+  const asText = (p) => `${p.file}:${p.line}:${p.column}: ${p.message}`;
+
+  const ctx = await browser.newContext({ viewport: { width: 1500, height: 820 } });
+  const errors = [];
+  try {
+    const p = await ctx.newPage();
+    p.on('pageerror', (err) => errors.push(err.message));
+    await stubDirectoryPicker(p);
+    await openApp(p, `${server.url}/`);
+    await seedOpfs(p, seeded);
+    await loadVia(p, () => p.click('#open-folder'));
+    const sel = datasetSel('pass_dump', 'case/passes_dump');
+    await summaryOf(p, sel, 'data-passes');
+    await p.click(sel, { position: { x: 40, y: 14 } });
+    await p.waitForFunction(() => document.querySelectorAll('[data-testid=pass-item]').length === 49, null, { timeout: TIMEOUT_MS });
+
+    // The two passes are marked, with the CLI's problem; no other is.
+    const marked = await p.$$eval('[data-testid=pass-item][data-problem=true]', (els) =>
+      els.map((e) => [e.dataset.index, e.dataset.snapshotProblem, e.querySelector('.badge-problem')?.title ?? '']));
+    assert.deepEqual(marked.map((m) => m.slice(0, 2)), [['10', asText(cli[0])], ['20', asText(cli[1])]]);
+    assert.ok(marked.every(([, first, title]) => title.includes(first)), 'the badge names the problem');
+    assert.equal(await p.$$eval('[data-testid=pass-item][data-problem=false] .badge-problem', (e) => e.length), 0);
+
+    // The cut pass: its diff shows (the lines after the cut are gone), under a banner.
+    await p.click('[data-testid=pass-item][data-index="10"]');
+    await p.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '9' && document.querySelector('.diff-row'));
+    const d = await p.$eval('[data-testid=pass-diff]', (e) => ({ ...e.dataset }));
+    assert.ok(Number(d.rows) > 20 && Number(d.removed) > 0, `diff shown: ${JSON.stringify(d)}`);
+    const banner = async () =>
+      p.$$eval('[data-testid=snapshot-problems] li', (els) => els.map((e) => ({ ...e.dataset, text: e.textContent })));
+    let items = await banner();
+    assert.deepEqual(items.map((i) => [i.side, i.file, i.line, i.column]), [['after', CUT, '20', String(openCol)]]);
+    assert.match(items[0].text, /'\(' was never closed/);
+    await p.click('[data-testid=snapshot-problem-jump]');
+    await p.waitForSelector('.diff-pane:nth-child(2) .diff-row.diff-jump[data-line="20"]');
+    await screenshot(p, 'pass-trace-damaged');
+
+    // The next pass is compared with the cut one: the banner says so and jumps on the left.
+    await p.click('[data-testid=pass-item][data-index="11"]');
+    await p.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '10');
+    items = await banner();
+    assert.deepEqual(items.map((i) => [i.side, i.file, i.line]), [['before', CUT, '20']]);
+    await p.click('[data-testid=snapshot-problem-jump]');
+    await p.waitForSelector('.diff-pane:nth-child(1) .diff-row.diff-jump[data-line="20"]');
+
+    // Undecodable bytes: marked, diffed with U+FFFD in their place.
+    await p.click('[data-testid=pass-item][data-index="20"]');
+    await p.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '19');
+    items = await banner();
+    assert.deepEqual(items.map((i) => [i.side, i.file, i.line, i.column]), [['after', BAD, '8', '11']]);
+    assert.match(items[0].text, /invalid UTF-8 at byte offset \d+ \(0xFF/);
+    await p.click('[data-testid=snapshot-problem-jump]');
+    const row = await p.waitForSelector('.diff-pane:nth-child(2) .diff-row.diff-jump[data-line="8"]');
+    assert.match(await row.textContent(), /\uFFFD/);
+    await screenshot(p, 'pass-trace-damaged-utf8');
+
+    // An undamaged pass has no banner.
+    await p.click('[data-testid=pass-item][data-index="30"]');
+    await p.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '29');
+    assert.equal(await p.$$eval('[data-testid=snapshot-problems]', (e) => e.length), 0);
+    assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
   }

@@ -13,9 +13,15 @@
 //! once (not once per side), a no-op pass costs one text comparison, and each pass keeps its
 //! [`Hunk`]s, so showing a pass's whole-file diff ([`LineDiff::from_hunks`]) needs no second
 //! line diff.
+//!
+//! Every snapshot read is checked ([`pypto_formats::python_check`]): what Python would reject
+//! in a cut or damaged file, and bytes that were not UTF-8, as its reader reports them
+//! ([`SnapshotText`]). A pass keeps its snapshot's problems ([`PassEntry::problems`]) and is
+//! diffed all the same.
 
 use imara_diff::{Algorithm, Diff, InternedInput};
 use pypto_formats::passes_dump::{PassDumpListing, FRONTEND};
+use pypto_formats::{python_check, FormatError};
 
 /// Splits text into lines the way `ir_trace` does.
 pub fn split_lines(text: &str) -> Vec<&str> {
@@ -290,6 +296,9 @@ pub struct PassEntry {
     pub log_file: Option<String>,
     /// The whole-file line diff against `previous_file` (rows: [`LineDiff::from_hunks`]).
     pub hunks: Vec<Hunk>,
+    /// What is wrong with the snapshot file (undecodable bytes, then what Python would reject
+    /// in it); empty when it is valid Python. The pass is diffed all the same.
+    pub problems: Vec<FormatError>,
 }
 
 /// The pass list of a dump directory.
@@ -300,6 +309,8 @@ pub struct PassList {
     pub problems: Vec<String>,
     /// Files that could not be read (name, reason).
     pub unreadable: Vec<(String, String)>,
+    /// What is wrong with `00_frontend.py` (as [`PassEntry::problems`]).
+    pub frontend_problems: Vec<FormatError>,
 }
 
 impl PassList {
@@ -307,6 +318,59 @@ impl PassList {
     pub fn first_changed(&self) -> Option<usize> {
         self.passes.iter().position(|p| !p.no_op)
     }
+
+    /// Every snapshot problem, `00_frontend.py`'s first, then the passes' in order.
+    pub fn snapshot_problems(&self) -> impl Iterator<Item = &FormatError> {
+        self.frontend_problems.iter().chain(self.passes.iter().flat_map(|p| &p.problems))
+    }
+}
+
+/// A snapshot file as [`pass_list`]'s reader gives it: its text and, when its bytes were not
+/// all UTF-8, where ([`python_check::decode`]; the text holds U+FFFD in their place). Any
+/// string is a snapshot whose bytes decoded; [`Decoded`] carries the problem.
+pub trait SnapshotText {
+    fn text(&self) -> &str;
+    fn undecodable(&self) -> Option<&FormatError> {
+        None
+    }
+}
+
+impl<T: AsRef<str>> SnapshotText for T {
+    fn text(&self) -> &str {
+        self.as_ref()
+    }
+}
+
+/// A snapshot's text decoded from bytes that were not all UTF-8 (or were: `undecodable` None).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded<T> {
+    pub text: T,
+    pub undecodable: Option<FormatError>,
+}
+
+impl Decoded<String> {
+    /// [`python_check::decode`] of a file's bytes.
+    pub fn from_bytes(file_name: &str, bytes: &[u8]) -> Self {
+        let (text, undecodable) = python_check::decode(file_name, bytes);
+        Self { text: text.into_owned(), undecodable }
+    }
+}
+
+impl<T: AsRef<str>> SnapshotText for Decoded<T> {
+    fn text(&self) -> &str {
+        self.text.as_ref()
+    }
+    fn undecodable(&self) -> Option<&FormatError> {
+        self.undecodable.as_ref()
+    }
+}
+
+/// The problems of one snapshot: its reader's decoding problem, then `checked` — the
+/// [`python_check::check`] of its text, or of an identical text (then renamed to this file:
+/// most passes change nothing, and the check costs about what the diff does).
+fn snapshot_problems(file_name: &str, snapshot: &impl SnapshotText, checked: &[FormatError]) -> Vec<FormatError> {
+    let renamed = checked.iter().map(|e| FormatError { path: file_name.to_owned(), ..e.clone() });
+    snapshot.undecodable().cloned().into_iter().chain(renamed).collect()
 }
 
 /// A line as a diff token: hashed as its text, compared eight bytes at a time (wasm's
@@ -362,19 +426,26 @@ fn intern<'a>(input: &mut InternedInput<Line<'a>>, text: &'a str) {
 }
 
 /// Builds the pass list: every snapshot of `listing` diffed against the one before it
-/// (`00_frontend.py` first). `read` returns a file's text by name, or why it can't.
-/// `file_names` are the directory's files (for the `.log` lookup). An unreadable snapshot is
-/// listed in `unreadable` and skipped (the next one is compared with the last readable one).
-pub fn pass_list<T: AsRef<str>>(
+/// (`00_frontend.py` first) and checked. `read` returns a file's text by name (with where its
+/// bytes were not UTF-8, see [`SnapshotText`]), or why it can't. `file_names` are the
+/// directory's files (for the `.log` lookup). An unreadable snapshot is listed in
+/// `unreadable` and skipped (the next one is compared with the last readable one).
+pub fn pass_list<T: SnapshotText>(
     listing: &PassDumpListing,
     file_names: &[&str],
     mut read: impl FnMut(&str) -> Result<T, String>,
 ) -> PassList {
     let mut out = PassList { problems: listing.problems.clone(), ..PassList::default() };
+    // `python_check::check` of the last text read (the frontend's, then the previous snapshot's).
+    let mut checked: Vec<FormatError> = Vec::new();
     // Every text first: the interner below borrows them all.
     let frontend: Option<(&str, T)> = if listing.has_frontend {
         match read(FRONTEND) {
-            Ok(t) => Some((FRONTEND, t)),
+            Ok(t) => {
+                checked = python_check::check(FRONTEND, t.text());
+                out.frontend_problems = snapshot_problems(FRONTEND, &t, &checked);
+                Some((FRONTEND, t))
+            }
             Err(e) => {
                 out.unreadable.push((FRONTEND.to_owned(), e));
                 None
@@ -394,11 +465,14 @@ pub fn pass_list<T: AsRef<str>>(
     // equal texts split into equal lines).
     let mut input: InternedInput<Line<'_>> = InternedInput::default();
     let mut diff = Diff::default();
-    let mut previous: Option<(&str, &str)> = frontend.as_ref().map(|(n, t)| (*n, t.as_ref()));
+    let mut previous: Option<(&str, &str)> = frontend.as_ref().map(|(n, t)| (*n, t.text()));
     let mut interned = false;
     for (s, t) in &snapshots {
-        let text = t.as_ref();
+        let text = t.text();
         let identical = previous.is_some_and(|(_, ptext)| bytes_eq(ptext.as_bytes(), text.as_bytes()));
+        if !identical {
+            checked = python_check::check(&s.file_name, text);
+        }
         let (previous_file, added, removed, no_op, hunks) = match previous {
             Some((pname, _)) if identical => (pname, 0, 0, true, Vec::new()),
             Some((pname, ptext)) => {
@@ -433,6 +507,7 @@ pub fn pass_list<T: AsRef<str>>(
             no_op,
             log_file: file_names.contains(&log.as_str()).then_some(log),
             hunks,
+            problems: snapshot_problems(&s.file_name, t, &checked),
         });
         previous = Some((s.file_name.as_str(), text));
     }
@@ -517,6 +592,51 @@ mod tests {
         let list = pass_list(&listing, &names, |n| texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| n.to_owned()));
         let got: Vec<(u32, u32, bool)> = list.passes.iter().map(|p| (p.added, p.removed, p.no_op)).collect();
         assert_eq!(got, vec![(0, 0, true), (0, 0, false)]);
+    }
+
+    #[test]
+    fn damaged_snapshots_carry_their_problems_and_are_diffed() {
+        let bytes: [(&str, &[u8]); 7] = [
+            ("00_frontend.py", b"def f(x):\n    return x\n"),
+            ("01_after_A.py", b"def f(x):\n    y = g(x,\n"),
+            ("02_after_B.py", b"def f(x):\n    return 'caf\xc3\xa9\xff'\n"),
+            ("03_after_C.py", b"def f(x):\n    return x\n"),
+            ("04_after_D.py", b"def f(x):\n    return x\n"),
+            ("05_after_E.py", b"def f(x):\n    return x +"),
+            ("06_after_F.py", b"def f(x):\n    return x +"),
+        ];
+        let names: Vec<&str> = bytes.iter().map(|t| t.0).collect();
+        let listing = pypto_formats::passes_dump::validate(&names);
+        let read = |n: &str| bytes.iter().find(|t| t.0 == n).map(|t| Decoded::from_bytes(n, t.1)).ok_or_else(|| n.to_owned());
+        let list = pass_list(&listing, &names, read);
+        let got: Vec<Vec<(String, u64, u64, String)>> = list
+            .passes
+            .iter()
+            .map(|p| p.problems.iter().map(|e| (e.path.clone(), e.line, e.column, e.message.clone())).collect())
+            .collect();
+        let invalid = "invalid UTF-8 at byte offset 27 (0xFF; 1 undecodable byte in the file, shown as U+FFFD)";
+        assert_eq!(
+            got,
+            vec![
+                vec![("01_after_A.py".to_owned(), 2, 10, "'(' was never closed".to_owned())],
+                vec![("02_after_B.py".to_owned(), 2, 17, invalid.to_owned())],
+                vec![],
+                vec![],
+                vec![("05_after_E.py".to_owned(), 2, 15, format!("{}: nothing follows '+'", python_check::CUT))],
+                // a no-op pass: the previous snapshot's check, named after this one
+                vec![("06_after_F.py".to_owned(), 2, 15, format!("{}: nothing follows '+'", python_check::CUT))],
+            ]
+        );
+        assert!(list.frontend_problems.is_empty());
+        // diffed all the same: the cut pass removed a line and added one, the next restores it
+        let counts: Vec<(u32, u32, bool)> = list.passes.iter().map(|p| (p.added, p.removed, p.no_op)).collect();
+        assert_eq!(counts, vec![(1, 1, false), (1, 1, false), (1, 1, false), (0, 0, true), (1, 1, false), (0, 0, true)]);
+        let files: Vec<&str> = list.snapshot_problems().map(|e| e.path.as_str()).collect();
+        assert_eq!(files, vec!["01_after_A.py", "02_after_B.py", "05_after_E.py", "06_after_F.py"]);
+        // a damaged frontend is reported too
+        let list = pass_list(&listing, &names, |n| if n == FRONTEND { Ok("x = (\n") } else { Ok("x = 1\n") });
+        assert_eq!(list.frontend_problems.len(), 1);
+        assert_eq!(list.snapshot_problems().next().map(|e| (e.path.as_str(), e.line, e.column)), Some((FRONTEND, 1, 5)));
     }
 
     #[test]

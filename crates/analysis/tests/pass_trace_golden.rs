@@ -74,6 +74,8 @@ fn pass_lists_equal_a_plain_line_diff() {
             assert!(!p.pass_name.starts_with("after_"));
             assert!(p.log_file.is_none(), "no fixture has a .log");
         }
+        // Every fixture snapshot, raw or ruff-formatted, is valid Python: none is flagged.
+        assert_eq!(list.snapshot_problems().collect::<Vec<_>>(), Vec::<&pypto_formats::FormatError>::new(), "{rel}");
         if rel == "generated-paged_attention/passes_dump" {
             // the real 49-pass dump: two Simplify passes kept apart by index
             assert_eq!(list.passes.len(), 49);

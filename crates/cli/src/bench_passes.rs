@@ -6,7 +6,8 @@
 //!
 //! Stages (minimum wall time over the iterations; files are read before timing):
 //! - `counts`: every snapshot against the previous one — no-op check, Histogram line diff,
-//!   +added/−removed (what the pass list needs);
+//!   +added/−removed — and the snapshot check of every distinct text (`python_check`): what the
+//!   pass list does (difflib's side only counts);
 //! - `full`: the same plus the diff rows, folding (3 context lines) and the token-level
 //!   refinement of every replaced line pair (what showing every pass's diff needs);
 //! - `regions`: the function filter's regions of every snapshot (dump only).
@@ -152,7 +153,7 @@ fn load_dump(dir: &Path) -> Result<(Vec<String>, Vec<NamedText>), String> {
     Ok((names, texts))
 }
 
-/// Counts of every pass (the pass list's work).
+/// Counts of every pass (the pass list's work, which also checks each snapshot).
 fn trace_counts(names: &[String], texts: &[(String, String)]) -> Vec<(u32, u32)> {
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let listing = passes_dump::validate(&refs);
@@ -413,7 +414,7 @@ fn measure(a: &Args) -> Result<Report, String> {
         refined_pairs_dump: refined_dump,
         refined_pairs_pair: refined_pair,
         stages: vec![
-            stage("dump: pass list (+/- of every pass)", counts_ms, "dump_counts"),
+            stage("dump: pass list (+/- and check of every pass)", counts_ms, "dump_counts"),
             stage("dump: every diff with rows, folds, refinement", full_ms, "dump_full"),
             stage("dump: vs pypto ir_trace build_trace (if given)", full_ms + regions_ms, "ir_trace_build"),
             stage("dump: function regions of every snapshot", regions_ms, ""),

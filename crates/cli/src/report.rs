@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::analyses;
-use pypto_analysis::{summary, tasks};
+use pypto_analysis::{pass_trace, summary, tasks};
 use pypto_formats::discovery::{self, Dataset, DatasetKind, FileRole};
 use pypto_formats::{deps, name_map, passes_dump, FormatError};
 use pypto_replies::datasets::{self, WarningSources};
@@ -148,12 +148,24 @@ fn serving_strace(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: 
     }
 }
 
-fn pass_dump(entries: &[(String, u64)], ds: &Dataset) -> Value {
-    let names: Vec<&str> =
-        ds.files.iter().filter_map(|f| entries.get(f.entry_index)).map(|e| e.0.rsplit('/').next().unwrap_or("")).collect();
+/// A pass dump: its listing's validation and what is wrong with its snapshots
+/// (`snapshot_problems`: file, line, column, message), from the pass list the page builds
+/// (`pass_trace::pass_list`, which checks every snapshot it reads).
+fn pass_dump(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Vec<String>) -> Value {
+    let paths: Vec<&str> = ds.files.iter().filter_map(|f| entries.get(f.entry_index)).map(|e| e.0.as_str()).collect();
+    let names: Vec<&str> = paths.iter().map(|p| p.rsplit('/').next().unwrap_or("")).collect();
     let l = passes_dump::validate(&names);
+    let list = pass_trace::pass_list(&l, &names, |name| {
+        let rel = names.iter().position(|n| *n == name).and_then(|i| paths.get(i)).ok_or("not in the dump")?;
+        let bytes = read(root, rel).map_err(|e| e.message)?;
+        Ok::<_, String>(pass_trace::Decoded::from_bytes(name, &bytes))
+    });
+    errors.extend(list.unreadable.iter().map(|(f, r)| format!("{f}: {r}")));
+    // The rows the page shows (`PassRow::problems`).
+    let snapshot_problems: Vec<_> = list.snapshot_problems().map(pypto_replies::pass_trace::snapshot_problem).collect();
     json!({"snapshots": l.snapshots.len(), "has_frontend": l.has_frontend, "problems": l.problems,
-           "memory_snapshot": l.memory_snapshot().map(|s| s.file_name.clone())})
+           "memory_snapshot": l.memory_snapshot().map(|s| s.file_name.clone()),
+           "snapshot_problems": snapshot_problems})
 }
 
 fn kind_name(k: DatasetKind) -> &'static str {
@@ -204,6 +216,10 @@ fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
         for p in facts["problems"].as_array().into_iter().flatten() {
             println!("  problem: {}", p.as_str().unwrap_or(""));
         }
+        for p in facts["snapshot_problems"].as_array().into_iter().flatten() {
+            let (file, message) = (p["file"].as_str().unwrap_or(""), p["message"].as_str().unwrap_or(""));
+            println!("  snapshot problem: {file}:{}:{}: {message}", p["line"], p["column"]);
+        }
     }
     if let Some(text) = facts.get("analysis_text").and_then(Value::as_str) {
         for line in text.lines() {
@@ -226,7 +242,7 @@ fn facts_of(root: &Path, entries: &[(String, u64)], ds: &Dataset) -> (Value, Vec
     let mut errors = Vec::new();
     let facts = match ds.kind {
         DatasetKind::Runtime => runtime(root, entries, ds, &mut errors),
-        DatasetKind::PassDump => pass_dump(entries, ds),
+        DatasetKind::PassDump => pass_dump(root, entries, ds, &mut errors),
         DatasetKind::ServingStrace => serving_strace(root, entries, ds, &mut errors),
     };
     (facts, errors)

@@ -97,3 +97,49 @@ fn usage_errors_exit_2() {
     assert_eq!(bin().args(["report"]).output().expect("run").status.code(), Some(2));
     assert_eq!(bin().args(["report", "/nonexistent/dir/x"]).output().expect("run").status.code(), Some(2));
 }
+
+/// A copy of the real 49-pass dump with snapshot 10 cut right after the first `(` of its line
+/// 20 and two bytes of snapshot 20's line 8 (column 11) replaced by `0xFF 0xFE`: `report` lists
+/// both problems with file, line and column (JSON `snapshot_problems` and text), and still
+/// counts every pass.
+#[test]
+fn report_lists_damaged_pass_snapshots() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/passes/generated-paged_attention/passes_dump");
+    let dir = std::env::temp_dir().join(format!("pypto-cli-test-{}-damaged-passes", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let dump = dir.join("case/passes_dump");
+    copy_dir(&src, &dump);
+    let (cut_file, bad_file) = ("10_after_OutlineClusterScopes.py", "20_after_ResolveBackendOpLayouts.py");
+    let line_start = |b: &[u8], line: usize| b.split(|&c| c == b'\n').take(line - 1).map(|l| l.len() + 1).sum::<usize>();
+    let b = std::fs::read(dump.join(cut_file)).expect("read");
+    let open_col = b[line_start(&b, 20)..].iter().position(|&c| c == b'(').expect("a '(' on line 20") + 1;
+    std::fs::write(dump.join(cut_file), &b[..line_start(&b, 20) + open_col]).expect("cut");
+    let mut b = std::fs::read(dump.join(bad_file)).expect("read");
+    let bad_at = line_start(&b, 8) + 10;
+    b[bad_at..bad_at + 2].copy_from_slice(&[0xFF, 0xFE]);
+    std::fs::write(dump.join(bad_file), &b).expect("write");
+
+    let out = bin().args(["report", "--json"]).arg(&dir).output().expect("run");
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let ds = &v["datasets"][0];
+    assert_eq!(ds["snapshots"], 49);
+    let want = serde_json::json!([
+        {"file": cut_file, "line": 20, "column": open_col, "message": "'(' was never closed"},
+        {"file": bad_file, "line": 8, "column": 11,
+         "message": format!("invalid UTF-8 at byte offset {bad_at} (0xFF; 2 undecodable bytes in the file, shown as U+FFFD)")},
+    ]);
+    assert_eq!(ds["snapshot_problems"], want);
+    assert_eq!(ds["errors"], serde_json::json!([]));
+
+    let out = bin().arg("report").arg(&dir).output().expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("  snapshot problem: {cut_file}:20:{open_col}: '(' was never closed\n")), "{text}");
+    assert!(text.contains(&format!("  snapshot problem: {bad_file}:8:11: invalid UTF-8 at byte offset {bad_at}")), "{text}");
+    // The undamaged dump has none.
+    let out = bin().args(["report", "--json"]).arg(src.parent().expect("case")).output().expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let ds = v["datasets"].as_array().expect("datasets").iter().find(|d| d["kind"] == "PassDump").expect("the dump");
+    assert_eq!((&ds["snapshots"], &ds["snapshot_problems"]), (&serde_json::json!(49), &serde_json::json!([])));
+    let _ = std::fs::remove_dir_all(&dir);
+}

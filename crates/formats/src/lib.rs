@@ -20,6 +20,7 @@ pub mod name_map;
 pub mod packed;
 pub mod pass_log;
 pub mod passes_dump;
+pub mod python_check;
 pub mod python_source;
 pub mod records;
 mod records_checks;

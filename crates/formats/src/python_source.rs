@@ -150,6 +150,8 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                 let start = i;
                 let depth = stack.len() as u32;
                 let tok_line = line;
+                // `line_start` moves on inside a multi-line string; errors point at its start.
+                let tok_line_start = line_start;
                 let rest = text.get(i..).unwrap_or("");
                 let c = rest.chars().next().unwrap_or('\0');
                 let kind;
@@ -158,7 +160,9 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                     let mut j = i + prefix_len + quote_len;
                     loop {
                         let Some(&cb) = bytes.get(j) else {
-                            return Err(FormatError::at(path, u64::from(tok_line), col(start, line_start), "unterminated string literal"));
+                            let what =
+                                if quote_len == 3 { "unterminated triple-quoted string literal" } else { "unterminated string literal" };
+                            return Err(FormatError::at(path, u64::from(tok_line), col(start, tok_line_start), what));
                         };
                         if cb == b'\\' {
                             // Even in raw strings a backslash keeps the next quote in the literal.
@@ -174,7 +178,7 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                                 return Err(FormatError::at(
                                     path,
                                     u64::from(tok_line),
-                                    col(start, line_start),
+                                    col(start, tok_line_start),
                                     "unterminated string literal",
                                 ));
                             }
@@ -230,7 +234,16 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                             };
                             match stack.pop() {
                                 Some((open, _, _)) if open == want => {}
-                                _ => {
+                                Some((open, open_line, _)) => {
+                                    // Python's wording, naming the opening bracket's line when it differs.
+                                    let on = if open_line == line { String::new() } else { format!(" on line {open_line}") };
+                                    let message = format!(
+                                        "closing parenthesis '{}' does not match opening parenthesis '{}'{on}",
+                                        b as char, open as char
+                                    );
+                                    return Err(FormatError::at(path, u64::from(line), col(i, line_start), message));
+                                }
+                                None => {
                                     return Err(FormatError::at(
                                         path,
                                         u64::from(line),
@@ -486,6 +499,16 @@ mod tests {
         assert_eq!((e.line, e.column), (1, 5), "{e}");
         let e = tokenize("t.py", "x = 1)\n").expect_err("bad");
         assert_eq!((e.line, e.column), (1, 6), "{e}");
+        let e = tokenize("t.py", "x = (\n  1]\n").expect_err("bad");
+        assert_eq!(
+            (e.line, e.column, e.message.as_str()),
+            (2, 4, "closing parenthesis ']' does not match opening parenthesis '(' on line 1")
+        );
+        // A string cut after it spans lines: its start, not the start of the last line.
+        let e = tokenize("t.py", "x = 1\ny = \"\"\"doc\nmore\n").expect_err("bad");
+        assert_eq!((e.line, e.column, e.message.as_str()), (2, 5, "unterminated triple-quoted string literal"));
+        let e = tokenize("t.py", "y = 'a\\\nb\n").expect_err("bad");
+        assert_eq!((e.line, e.column, e.message.as_str()), (1, 5, "unterminated string literal"));
     }
 
     #[test]

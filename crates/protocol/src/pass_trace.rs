@@ -37,6 +37,21 @@ pub struct PassRow {
     pub no_op: bool,
     /// A `.log` warnings file sits beside the snapshot.
     pub has_warning: bool,
+    /// What is wrong with the snapshot file; empty when it is valid Python (the diff is shown
+    /// either way).
+    pub problems: Vec<SnapshotProblem>,
+}
+
+/// What is wrong with a snapshot file: bytes that are not UTF-8, a null byte, or what Python
+/// would reject in it (a cut mid-statement, an unterminated string, unbalanced brackets, …).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotProblem {
+    pub file: String,
+    /// 1-based line in the file.
+    pub line: u32,
+    /// 1-based column in characters.
+    pub column: u32,
+    pub message: String,
 }
 
 /// The pass list of a pass-dump dataset (validation problems listed, the valid part shown).
@@ -47,6 +62,8 @@ pub struct PassListData {
     pub problems: Vec<String>,
     /// `file: reason` of snapshots that could not be read.
     pub unreadable: Vec<String>,
+    /// What is wrong with `00_frontend.py` (the first pass's before side).
+    pub frontend_problems: Vec<SnapshotProblem>,
     /// Position of the first pass that changed something.
     pub first_changed: Option<u32>,
 }

@@ -1,12 +1,12 @@
 //! The IR Pass Trace's replies: the pass list (+/− counts, no-op, warnings, validation
-//! problems) and one pass's diff against the snapshot before it (whole file or one
+//! problems, each snapshot's problems) and one pass's diff against the snapshot before it (whole file or one
 //! function), with folding blocks, token-level changes and the `.log` warnings — from the
 //! snapshots' texts, which the worker reads.
 
 use pypto_analysis::function_filter::{diff_function, function_choices, FunctionChoice, FunctionRegion};
 use pypto_analysis::pass_trace::{self, RowKind};
-use pypto_formats::pass_log;
-use pypto_protocol::pass_trace::{LineChangeRow, PassDiffData, PassListData, PassRow, PassWarningRow};
+use pypto_formats::{pass_log, FormatError};
+use pypto_protocol::pass_trace::{LineChangeRow, PassDiffData, PassListData, PassRow, PassWarningRow, SnapshotProblem};
 
 /// Context rows kept beside each change when folding (as `ir_trace --context 3`).
 pub const CONTEXT_ROWS: u32 = 3;
@@ -28,11 +28,19 @@ pub fn pass_list_data(dataset_id: u32, l: &pass_trace::PassList) -> PassListData
                 removed: p.removed,
                 no_op: p.no_op,
                 has_warning: p.log_file.is_some(),
+                problems: p.problems.iter().map(snapshot_problem).collect(),
             })
             .collect(),
         problems: l.problems.clone(),
         unreadable: l.unreadable.iter().map(|(f, r)| format!("{f}: {r}")).collect(),
+        frontend_problems: l.frontend_problems.iter().map(snapshot_problem).collect(),
     }
+}
+
+/// A snapshot problem as the page shows it.
+pub fn snapshot_problem(e: &FormatError) -> SnapshotProblem {
+    let n = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+    SnapshotProblem { file: e.path.clone(), line: n(e.line), column: n(e.column), message: e.message.clone() }
 }
 
 /// What one pass's diff is made from.

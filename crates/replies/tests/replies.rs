@@ -331,8 +331,39 @@ fn the_pass_list_and_diffs_count_the_reference_line_changes() {
             let inserted = diff.kinds.iter().filter(|&&k| k == 2 || k == 3).count();
             assert!(inserted <= added as usize + removed as usize, "{dir}/{}", p.file_name);
             assert_eq!(diff.after_lines.len(), pypto_analysis::pass_trace::split_lines(&after).len());
+            assert_eq!(p.problems, Vec::new(), "{dir}/{}: a valid snapshot", p.file_name);
         }
+        assert_eq!(data.frontend_problems, Vec::new(), "{dir}");
     }
+}
+
+/// The pass list reply carries each snapshot's problems (the frontend's apart) as the page
+/// shows them: file, 1-based line and character column, message.
+#[test]
+fn pass_rows_carry_their_snapshots_problems() {
+    use pypto_analysis::pass_trace::Decoded;
+    use pypto_protocol::pass_trace::SnapshotProblem;
+    let files: [(&str, &[u8]); 4] = [
+        ("00_frontend.py", b"x = [1,\n"),
+        ("01_after_A.py", b"x = [1]\n"),
+        ("02_after_B.py", b"x = '\xff'\ny = (\n"),
+        ("03_after_C.py", b"x = [1]\n"),
+    ];
+    let names: Vec<&str> = files.iter().map(|f| f.0).collect();
+    let read = |n: &str| files.iter().find(|f| f.0 == n).map(|f| Decoded::from_bytes(n, f.1)).ok_or_else(|| n.to_owned());
+    let list = pypto_analysis::pass_trace::pass_list(&pypto_formats::passes_dump::validate(&names), &names, read);
+    let data = pass_trace::pass_list_data(5, &list);
+    let problem =
+        |file: &str, line, column, message: &str| SnapshotProblem { file: file.to_owned(), line, column, message: message.to_owned() };
+    assert_eq!(data.frontend_problems, vec![problem("00_frontend.py", 1, 5, "'[' was never closed")]);
+    let rows: Vec<&[SnapshotProblem]> = data.passes.iter().map(|p| p.problems.as_slice()).collect();
+    let invalid = "invalid UTF-8 at byte offset 5 (0xFF; 1 undecodable byte in the file, shown as U+FFFD)";
+    assert_eq!(
+        rows,
+        vec![&[][..], &[problem("02_after_B.py", 1, 6, invalid), problem("02_after_B.py", 2, 5, "'(' was never closed")][..], &[][..]]
+    );
+    // diffed all the same
+    assert_eq!(data.passes.iter().map(|p| (p.added, p.removed)).collect::<Vec<_>>(), vec![(1, 1), (2, 1), (1, 2)]);
 }
 
 #[test]

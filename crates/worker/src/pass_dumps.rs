@@ -1,7 +1,8 @@
 //! The opened folder's pass dumps, for the open flow (which remembers them) and the pass
 //! trace and memory map handlers: each dump's directory files (handles, read on first use
-//! and kept as text), its pass list and function regions once built, and its case's files
-//! that can name the chip. Forgotten when another folder opens ([`reset`]).
+//! and kept as text, with where their bytes were not UTF-8), its pass list and function
+//! regions once built, and its case's files that can name the chip. Forgotten when another
+//! folder opens ([`reset`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -9,7 +10,7 @@ use std::rc::Rc;
 
 use pypto_analysis::function_filter::{function_regions, FunctionRegion};
 use pypto_analysis::pass_trace::PassList;
-use pypto_formats::discovery;
+use pypto_formats::{discovery, python_check, FormatError};
 use pypto_protocol::datasets::EntryMeta;
 use pypto_replies::memory_map;
 use wasm_bindgen::JsValue;
@@ -21,6 +22,8 @@ use crate::reading;
 struct DumpDir {
     files: Vec<(String, JsValue)>,
     texts: HashMap<String, Rc<str>>,
+    /// Where a text's bytes were not UTF-8 (the text holds U+FFFD there), by file name.
+    undecodable: HashMap<String, FormatError>,
     list: Option<PassList>,
     /// Function regions of each snapshot (outlined once: a snapshot is the after side of one
     /// pass and the before side of the next).
@@ -66,7 +69,8 @@ pub(crate) fn remember(dataset_id: u32, dataset: &discovery::Dataset, entries: &
     });
 }
 
-/// The text of `name` in dataset `id` (read once).
+/// The text of `name` in dataset `id` (read once; bytes that are not UTF-8 become U+FFFD,
+/// and [`undecodable`] says where the first was).
 pub(crate) async fn text(id: u32, name: &str) -> Result<Rc<str>, String> {
     let cached = DIRS.with_borrow(|d| {
         let dir = d.get(&id).ok_or_else(|| format!("dataset {id} is not a pass dump"))?;
@@ -81,13 +85,22 @@ pub(crate) async fn text(id: u32, name: &str) -> Result<Rc<str>, String> {
         Err(source) => source,
     };
     let bytes = reading::read_bytes(&source, &mut |_, _| {}).await?;
-    let t: Rc<str> = Rc::from(String::from_utf8_lossy(&bytes).as_ref());
+    let (text, undecodable) = python_check::decode(name, &bytes);
+    let t: Rc<str> = Rc::from(text.as_ref());
     DIRS.with_borrow_mut(|d| {
         if let Some(dir) = d.get_mut(&id) {
             dir.texts.insert(name.to_owned(), t.clone());
+            if let Some(e) = undecodable {
+                dir.undecodable.insert(name.to_owned(), e);
+            }
         }
     });
     Ok(t)
+}
+
+/// Where the bytes of `name` (read by [`text`]) were first not UTF-8, if they were not.
+pub(crate) fn undecodable(id: u32, name: &str) -> Option<FormatError> {
+    DIRS.with_borrow(|d| d.get(&id).and_then(|dir| dir.undecodable.get(name).cloned()))
 }
 
 /// The names of the files in dataset `id`'s directory.

@@ -1,5 +1,5 @@
 //! The IR Pass Trace's requests, for the page's pass trace view: the pass list (+/− counts,
-//! no-op, warnings, validation problems) and one pass's diff against the snapshot before it
+//! no-op, warnings, validation problems, what is wrong with each snapshot) and one pass's diff against the snapshot before it
 //! (whole file or one function), with folding blocks, token-level changes and the `.log`
 //! warnings — from the dump's texts (`pass_dumps`, read once), answered by
 //! `pypto_replies::pass_trace`.
@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use pypto_analysis::pass_trace::PassList;
+use pypto_analysis::pass_trace::{Decoded, PassList};
 use pypto_formats::passes_dump;
 use pypto_protocol::pass_trace::{PassDiffData, PassDiffRequest, PassListRequest};
 use pypto_replies::pass_trace;
@@ -15,7 +15,8 @@ use pypto_replies::pass_trace;
 use crate::pass_dumps;
 use crate::transport::Reply;
 
-/// Reads every snapshot and builds the pass list (kept for the diffs).
+/// Reads every snapshot and builds the pass list (kept for the diffs), which checks each
+/// snapshot (with where its bytes were not UTF-8, found as it was read).
 async fn list(id: u32) -> Result<PassList, String> {
     if let Some(l) = pass_dumps::list(id) {
         return Ok(l);
@@ -26,11 +27,11 @@ async fn list(id: u32) -> Result<PassList, String> {
     }
     let refs: Vec<&str> = all.iter().map(String::as_str).collect();
     let listing = passes_dump::validate(&refs);
-    let mut texts: HashMap<String, Result<Rc<str>, String>> = HashMap::new();
+    let mut texts: HashMap<String, Result<Decoded<Rc<str>>, String>> = HashMap::new();
     let wanted = std::iter::once(passes_dump::FRONTEND.to_owned()).chain(listing.snapshots.iter().map(|s| s.file_name.clone()));
     for name in wanted {
         if refs.contains(&name.as_str()) {
-            let t = pass_dumps::text(id, &name).await;
+            let t = pass_dumps::text(id, &name).await.map(|text| Decoded { text, undecodable: pass_dumps::undecodable(id, &name) });
             texts.insert(name, t);
         }
     }

@@ -4,20 +4,26 @@
 //! by the worker: side-by-side (both panes scroll together) or stacked, unchanged runs folded
 //! (expand one / all), changed tokens marked, both files' line numbers, light Python syntax
 //! colouring, a function filter, and the pass's `.log` warnings (each position jumps to its
-//! line). Rows are virtualised: only the visible ones are in the DOM. The selected pass,
-//! layout and function filter are `nav` state (so in the URL hash); "▦ map" opens the Memory
-//! Reuse view on a snapshot (a `nav` command).
+//! line). A snapshot that is not valid Python (cut mid-statement, unbalanced brackets,
+//! undecodable bytes: the worker checks each) marks its pass in the list, and its diff — still
+//! shown, as read — gets a banner naming file, line, column and problem (each jumps to its
+//! line), also when it is the snapshot a pass is compared with. Rows are virtualised: only the
+//! visible ones are in the DOM. The selected pass, layout and function filter are `nav` state
+//! (so in the URL hash); "▦ map" opens the Memory Reuse view on a snapshot (a `nav` command).
 //!
 //! Test ids: `pass-trace`, `pass-item` (`data-index`, `data-added`, `data-removed`,
-//! `data-noop`, `data-warning`, `data-selected`), `pass-filter-*`, `pass-layout-*`,
+//! `data-noop`, `data-warning`, `data-problem`, `data-snapshot-problem` = the first problem as
+//! `file:line:column: message`, `data-selected`), `pass-filter-*`, `pass-layout-*`,
 //! `pass-function`, `pass-expand-all`, `pass-diff` (`data-rows`, `data-display-rows`,
-//! `data-added`, `data-removed`), `diff-fold`, `pass-warning-jump`.
+//! `data-added`, `data-removed`), `diff-fold`, `pass-warning-jump`, `snapshot-problems` (the
+//! banner; items with `data-side` = `after` | `before`, `data-file`, `data-line`,
+//! `data-column`), `snapshot-problem-jump`.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::pass_trace::{PassDiffData, PassDiffRequest, PassListData, PassListRequest};
+use pypto_protocol::pass_trace::{PassDiffData, PassDiffRequest, PassListData, PassListRequest, SnapshotProblem};
 use pypto_protocol::{DatasetKind, ViewKind};
 use wasm_bindgen::JsCast;
 
@@ -39,6 +45,14 @@ pub const SPEC: ViewSpec = ViewSpec {
     component: || view! { <PassTraceView/> }.into_any(),
     docked: nothing_docked,
 };
+
+/// The frontend snapshot's file name (the first pass's before side).
+const FRONTEND: &str = "00_frontend.py";
+
+/// `file:line:column: message`, as the CLI's `report` prints a snapshot problem.
+fn problem_text(p: &SnapshotProblem) -> String {
+    format!("{}:{}:{}: {}", p.file, p.line, p.column, p.message)
+}
 
 /// Pixel height of a diff row (fixed, for virtualisation).
 const ROW_H: f64 = 18.0;
@@ -185,8 +199,9 @@ pub fn PassTraceView() -> impl IntoView {
     let function: RwSignal<Option<String>> = RwSignal::new(at_open.function);
     let expanded: RwSignal<HashSet<u32>> = RwSignal::new(HashSet::new());
     let expand_all = RwSignal::new(false);
-    // The after-side line (0-based) a warning jumped to, marked until the next jump.
-    let jump_line: RwSignal<Option<i32>> = RwSignal::new(None);
+    // The line (side 1 before / 2 after, 0-based line) a warning or problem jumped to, marked
+    // until the next jump.
+    let jump_line: RwSignal<Option<(u8, i32)>> = RwSignal::new(None);
     let scroll_top = RwSignal::new(0.0f64);
     let view_h = RwSignal::new(800.0f64);
     let left: NodeRef<leptos::html::Div> = NodeRef::new();
@@ -315,12 +330,14 @@ pub fn PassTraceView() -> impl IntoView {
         diff.with(|d| d.as_ref().map(|d| expanded.with(|e| display_rows(d, e, all, lay))).unwrap_or_default())
     });
 
-    // Scrolls so that after-line `line` (1-based) is visible, unfolding its run.
-    let jump_to_line = move |line: u32| {
+    // Scrolls so that line `line` (1-based) of side `side` (1 before, 2 after) is visible,
+    // unfolding its run.
+    let jump_to = move |side: u8, line: u32| {
         let Some(d) = diff.get_untracked() else { return };
         let target = line.saturating_sub(1).cast_signed();
-        jump_line.set(Some(target));
-        let Some(row) = d.after.iter().position(|&a| a == target) else { return };
+        jump_line.set(Some((side, target)));
+        let lines = if side == 1 { &d.before } else { &d.after };
+        let Some(row) = lines.iter().position(|&a| a == target) else { return };
         let row = row as u32;
         if let Some(bi) = d.blocks.iter().position(|&(s, e, f)| f && s <= row && row < e) {
             expanded.update(|x| {
@@ -328,7 +345,9 @@ pub fn PassTraceView() -> impl IntoView {
             });
         }
         let rows = disp.get_untracked();
-        let Some(pos) = rows.iter().position(|r| matches!(r, Disp::Row(x, side) if *x == row && *side != 1)) else { return };
+        // The row's display row (stacked: the line's own side, 1 or 2, or 0 for both).
+        let other = 3 - side;
+        let Some(pos) = rows.iter().position(|r| matches!(r, Disp::Row(x, s) if *x == row && *s != other)) else { return };
         let top = (pos as f64 * ROW_H - 3.0 * ROW_H).max(0.0);
         set_timeout(
             move || {
@@ -425,7 +444,10 @@ pub fn PassTraceView() -> impl IntoView {
                                 _ => " ",
                             };
                             let code_side = if show == 1 { 1 } else { 2 };
-                            let jumped = show == 2 && jump_line.get_untracked() == Some(idx) && idx >= 0;
+                            // (a stacked unchanged row is both sides' line)
+                            let jump = jump_line.get_untracked();
+                            let jumped =
+                                (idx >= 0 && jump == Some((show, idx))) || (st_side == 0 && side == 0 && b >= 0 && jump == Some((1, b)));
                             view! {
                                 <div class=cls class:diff-jump=jumped style=top data-line=(idx + 1).to_string()>
                                     <span class="ln">{n1}</span>
@@ -474,14 +496,22 @@ pub fn PassTraceView() -> impl IntoView {
                 let is_sel = sel == Some(i);
                 // "memory map" on the AllocateMemoryAddr snapshot and on the selected one
                 let map_file = (p.name == "AllocateMemoryAddr" || is_sel).then(|| p.file_name.clone());
+                let damaged = !p.problems.is_empty();
+                let first_problem = p.problems.first().map(problem_text).unwrap_or_default();
+                let problem_title = format!(
+                    "Not valid Python (the diff shows the file as read):\n{}",
+                    p.problems.iter().map(problem_text).collect::<Vec<_>>().join("\n")
+                );
                 Some(view! {
                     <li data-testid="pass-item" data-pos=i.to_string() data-index=p.index.to_string() data-name=p.name.clone()
                         data-added=p.added.to_string() data-removed=p.removed.to_string()
                         data-noop=p.no_op.to_string() data-warning=p.has_warning.to_string() data-selected=is_sel.to_string()
-                        class:selected=is_sel class:noop=p.no_op
+                        data-problem=damaged.to_string() data-snapshot-problem=damaged.then_some(first_problem)
+                        class:selected=is_sel class:noop=p.no_op class:damaged=damaged
                         on:click=move |_| selected.set(Some(i))>
                         <span class="pass-num">{format!("{:02}", p.index)}</span>
                         <span class="pass-name" title=p.file_name.clone()>{p.name.clone()}</span>
+                        {damaged.then(|| view! { <span class="badge badge-problem" title=problem_title>"invalid"</span> })}
                         {p.has_warning.then(|| view! { <span class="badge badge-warn" title="warnings (.log)">"⚠"</span> })}
                         {map_file.map(|f| view! {
                             <button class="pass-mm" data-testid="pass-memory-map" title="Open the memory reuse map of this snapshot"
@@ -512,7 +542,8 @@ pub fn PassTraceView() -> impl IntoView {
     let problems = move || {
         list.with(|l| {
             l.as_ref().map(|l| {
-                let items: Vec<String> = l.problems.iter().chain(l.unreadable.iter()).cloned().collect();
+                let frontend = l.frontend_problems.iter().map(problem_text);
+                let items: Vec<String> = l.problems.iter().chain(l.unreadable.iter()).cloned().chain(frontend).collect();
                 (!items.is_empty()).then(|| {
                     view! { <ul class="pass-problems" data-testid="pass-problems">{items.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul> }
                 })
@@ -530,6 +561,54 @@ pub fn PassTraceView() -> impl IntoView {
                     {d.error.clone().map(|e| view! { <span class="error">{e}</span> })}
                 }
             })
+        })
+    };
+
+    // The selected pass's snapshot problems (side 2) and those of the snapshot it is compared
+    // with (side 1: the previous pass's, or the frontend's).
+    let shown_problems = move || -> Vec<(u8, SnapshotProblem)> {
+        let sel = selected.get();
+        list.with(|l| {
+            let Some((l, p)) = l.as_ref().and_then(|l| Some((l, l.passes.get(sel? as usize)?))) else { return Vec::new() };
+            let before: &[SnapshotProblem] = if p.previous_file == FRONTEND {
+                &l.frontend_problems
+            } else {
+                l.passes.iter().find(|q| q.file_name == p.previous_file).map_or(&[], |q| q.problems.as_slice())
+            };
+            p.problems.iter().map(|x| (2, x.clone())).chain(before.iter().map(|x| (1, x.clone()))).collect()
+        })
+    };
+    let problem_banner = move || {
+        let problems = shown_problems();
+        (!problems.is_empty()).then(|| {
+            let after = problems.iter().any(|(side, _)| *side == 2);
+            let lead = if after {
+                "This snapshot is not valid Python (damaged or cut short?): the diff shows it as read."
+            } else {
+                "The snapshot this pass is compared with is not valid Python: the diff shows it as read."
+            };
+            let items = problems
+                .into_iter()
+                .map(|(side, p)| {
+                    let label = format!("{}:{}:{}", p.file, p.line, p.column);
+                    let line = p.line;
+                    let note = if side == 1 && after { " (compared with)" } else { "" };
+                    view! {
+                        <li data-side=if side == 1 { "before" } else { "after" } data-file=p.file.clone()
+                            data-line=p.line.to_string() data-column=p.column.to_string()>
+                            <button data-testid="snapshot-problem-jump" title="Show this line in the diff"
+                                on:click=move |_| jump_to(side, line)>{label}</button>
+                            {format!(" {}{note}", p.message)}
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="snapshot-problems" data-testid="snapshot-problems" role="alert">
+                    <strong>{lead}</strong>
+                    <ul>{items}</ul>
+                </div>
+            }
         })
     };
 
@@ -560,7 +639,7 @@ pub fn PassTraceView() -> impl IntoView {
                     view! {
                         <li>
                             <button data-testid="pass-warning-jump" disabled=line.is_none()
-                                on:click=move |_| if let Some(l) = line { jump_to_line(l) }>{label}</button>
+                                on:click=move |_| if let Some(l) = line { jump_to(2, l) }>{label}</button>
                             " " {msg}
                         </li>
                     }
@@ -602,6 +681,7 @@ pub fn PassTraceView() -> impl IntoView {
                         {move || if expand_all.get() { "Fold unchanged" } else { "Expand all" }}
                     </button>
                 </div>
+                {problem_banner}
                 <div class="pass-diff" data-testid="pass-diff"
                     class:stacked=move || layout.get() == Layout::Stacked
                     data-rows=move || diff.with(|d| d.as_ref().map_or(0, |d| d.kinds.len())).to_string()
