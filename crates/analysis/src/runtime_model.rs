@@ -410,20 +410,25 @@ impl RuntimeModel {
     /// Whether deps.json's edges (between distinct tasks) form a cycle (Kahn's order does not
     /// reach every task): the graph's reduction modes then fall back to the full graph.
     pub fn has_dependency_cycle(&self) -> bool {
-        let n = self.succ_offsets.len().saturating_sub(1);
+        // Decoded once: every edge is visited twice below.
+        let offsets: Vec<u32> = self.succ_offsets.to_vec();
+        let succ: Vec<u32> = self.succ.to_vec();
+        let n = offsets.len().saturating_sub(1);
+        let successors = |k: usize| -> &[u32] {
+            let (a, b) = (offsets.get(k).copied().unwrap_or(0), offsets.get(k + 1).copied().unwrap_or(0));
+            succ.get(a as usize..b as usize).unwrap_or(&[])
+        };
         let mut indegree = vec![0u32; n];
-        for k in 0..n {
-            for s in self.neighbours(k, true) {
-                if let Some(d) = indegree.get_mut(s as usize) {
-                    *d += 1;
-                }
+        for &s in &succ {
+            if let Some(d) = indegree.get_mut(s as usize) {
+                *d += 1;
             }
         }
         let mut ready: Vec<usize> = (0..n).filter(|&k| indegree.get(k) == Some(&0)).collect();
         let mut ordered = 0usize;
         while let Some(k) = ready.pop() {
             ordered += 1;
-            for s in self.neighbours(k, true) {
+            for &s in successors(k) {
                 if let Some(d) = indegree.get_mut(s as usize) {
                     *d -= 1;
                     if *d == 0 {

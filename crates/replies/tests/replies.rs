@@ -442,3 +442,29 @@ fn the_chip_comes_from_the_cases_pto_files_then_compiled_meta() {
     assert!(memory_map::requested_chip("nope").is_err());
     assert!(!memory_map::assumed_chip().backend.detected);
 }
+
+/// The page's cycle check (the model's adjacency) agrees with the graph's edge-mode fallback
+/// (`report`'s) on every fixture and on a deps.json with a cycle, so both list the same
+/// edge-mode warnings.
+#[test]
+fn the_models_cycle_check_agrees_with_the_graphs_fallback() {
+    let mut checked = 0;
+    for dir in common::runtime_dirs() {
+        let c = common::load(&dir);
+        let (Some(model), Some(deps)) = (c.model.as_ref(), c.deps.as_ref()) else { continue };
+        let graph = pypto_replies::dep_graph::DepGraph::build(deps, &[], model.names.as_ref());
+        let fallback = graph.selections.iter().any(|s| s.cycle_fallback);
+        assert_eq!(model.has_dependency_cycle(), fallback, "{}", c.name);
+        checked += 1;
+    }
+    assert!(checked > 5, "{checked} fixtures with deps.json");
+    let records = records::parse(
+        "r.json",
+        b"{\"chip_swimlane_level\": 2, \"metadata\": {\"clock_freq_hz\": 50000000, \"num_cores\": 2},\n\
+          \"aicore_tasks\": [[0, 1, 1, 100, 200, 3], [1, 2, 1, 150, 250, 2]], \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]]}",
+    )
+    .expect("records");
+    let cyclic = deps::parse("d.json", b"{\"tasks\": [{\"task_id\": 1}, {\"task_id\": 2}], \"edges\": [[1, 2], [2, 1]]}").expect("deps");
+    let model = RuntimeModel::build(&records, Some(cyclic), None, CpmInputs::default());
+    assert!(model.has_dependency_cycle());
+}
