@@ -12,6 +12,7 @@ pub mod edge_modes;
 pub mod function_filter;
 pub mod function_stats;
 pub mod hb_violation;
+pub mod host_phases;
 pub mod idle;
 pub mod memory_map;
 pub mod pass_trace;

@@ -7,12 +7,14 @@
 //! not kept.
 
 use crate::critical_path;
+use crate::host_phases::{self, HostPhasesUs};
 use crate::summary::{self, RecordsFacts};
 use crate::task_kinds::{self, OrchSubmitsUs, SchedPhasesUs, TaskKinds};
 use crate::tasks::{self, JoinedTasks};
 use crate::timebase::Timebase;
 use pypto_formats::cpm::CpmPath;
 use pypto_formats::deps::{Deps, DepsArgs, DimRange};
+use pypto_formats::host_phase_records::HostPhaseRecords;
 use pypto_formats::name_map::NameMap;
 use pypto_formats::packed::{PackedI64, PackedU32, PackedU64};
 use pypto_formats::records::ChipRecords;
@@ -133,6 +135,9 @@ pub struct RuntimeModel {
     /// Orchestrator lanes (host threads in host mode), µs.
     pub orch: Vec<OrchSubmitsUs>,
     pub uploads: UploadsUs,
+    /// Host prepare phases from `host_phase_records.jsonl` ([`RuntimeModel::attach_host_phases`];
+    /// empty without the file).
+    pub host_phases: HostPhasesUs,
     /// deps.json's detail columns (the rest is dropped once the model is built).
     pub deps: Option<DepsDetails>,
     pub names: Option<NameMap>,
@@ -321,6 +326,7 @@ impl RuntimeModel {
             phases,
             orch,
             uploads,
+            host_phases: HostPhasesUs::default(),
             deps: deps.map(DepsDetails::from_deps),
             names,
             deps_index: PackedU32::from(deps_index.as_slice()),
@@ -391,6 +397,16 @@ impl RuntimeModel {
     /// Whether some scheduler phases are detached (their columns dropped).
     pub fn phases_detached(&self) -> bool {
         self.phases.iter().any(SchedPhasesUs::is_detached)
+    }
+
+    /// Places the host prepare phases of `records` (read from `path`, the dataset's
+    /// `host_phase_records.jsonl`) on this model's axis ([`host_phases::place`]); returns the
+    /// warnings about what could not be placed.
+    pub fn attach_host_phases(&mut self, path: &str, records: &HostPhaseRecords) -> Vec<Warning> {
+        let tb = self.tasks.timebase.clone().unwrap_or_else(|| Timebase::device(0, 0));
+        let (placed, warnings) = host_phases::place(path, records, &tb);
+        self.host_phases = placed;
+        warnings
     }
 
     /// Whether `task_id` is on the static / observed path.

@@ -14,6 +14,9 @@
 //!   legacy `idle` / `scan` and unknown kinds are dropped.
 //! - Orchestrator: `Orch_<i>` (or `Host_<i>` in host mode) per-submit bars, `H2D` uploads,
 //!   `Graph_<lane>` Graph Execution envelopes (prepare start → last node finish).
+//! - Host Prepare (not in the reference's trace; only with `host_phase_records.jsonl`): one
+//!   lane per prepare pass and thread, nested phases on deeper rows
+//!   ([`crate::host_phases`]); a host-orchestrated capture without the file says so.
 //!
 //! A track's bars are laid out row by row (`Timeline::sublanes`), each row sorted by
 //! `start_us`, so the page draws every row straight from the columns. Colour keys: the function id for task bars
@@ -76,6 +79,8 @@ pub const COLOR_H2D: u32 = 0x4000_0101;
 pub const COLOR_DUMMY: u32 = 0x4000_0102;
 pub const COLOR_ALLOC: u32 = 0x4000_0103;
 pub const COLOR_GRAPH: u32 = 0x4000_0104;
+/// Host prepare phases: `COLOR_HOST_PHASE_BASE +` [`host_phase_ordinal`].
+pub const COLOR_HOST_PHASE_BASE: u32 = 0x4000_0200;
 
 /// "No task id" in the `task_ring` / `task_local` columns.
 pub const NO_TASK: u32 = u32::MAX;
@@ -103,6 +108,9 @@ pub enum TrackKind {
     Uploads,
     /// `Graph_<lane>`; source = index into `kinds.graphs`.
     Graph { lane: u32 },
+    /// A Host Prepare lane (`host_phases.lanes[lane]`); source = record index in
+    /// `host_phases`.
+    HostPhase { lane: u32 },
 }
 
 /// One track.
@@ -554,6 +562,7 @@ impl<'s> TimelineBuilder<'s> {
         scheduler_view(b, &mut cx, &prefix);
         aicpu_scheduler(b, &cx, &prefix);
         orchestrator(b, &cx, &prefix);
+        host_prepare(b, &cx, &prefix);
         b.t.has_static_path |= !m.static_path.is_empty();
         b.t.has_observed_path |= !m.observed_path.is_empty();
         if !m.path_source.is_empty() && !self.sources.contains(&m.path_source) {
@@ -594,6 +603,7 @@ fn model_bar_capacity(m: &RuntimeModel) -> usize {
         + m.orch.iter().map(|o| o.start_us.len()).sum::<usize>()
         + m.uploads.start_us.len()
         + m.kinds.graphs.len()
+        + m.host_phases.len()
 }
 
 fn spmd_rows(m: &RuntimeModel) -> Vec<bool> {
@@ -888,6 +898,77 @@ fn orchestrator(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
         };
         absent(b, View::Orchestrator, cx.d, reason);
     }
+}
+
+/// A stable colour ordinal per host prepare phase name (the phases `host_build_graph` writes
+/// first, then a hash of the name).
+pub fn host_phase_ordinal(phase: &str) -> u32 {
+    const KNOWN: [&str; 14] = [
+        "args",
+        "arena_build",
+        "static_arena",
+        "gm_heap",
+        "runtime_init",
+        "host_orch",
+        "submit_task",
+        "graph_submit",
+        "record_node",
+        "build_definition",
+        "graph_upload",
+        "shared_mem",
+        "arena_h2d",
+        "host_view_close",
+    ];
+    match KNOWN.iter().position(|&k| k == phase) {
+        Some(i) => i as u32,
+        None => 16 + phase.bytes().fold(0u32, |h, c| h.wrapping_mul(31).wrapping_add(u32::from(c))) % 112,
+    }
+}
+
+fn host_prepare(b: &mut Builder, cx: &Ctx<'_>, prefix: &str) {
+    let m = cx.m;
+    let h = &m.host_phases;
+    if h.lanes.is_empty() {
+        if m.host_mode {
+            let reason = "no host_phase_records.jsonl beside the records (a host_build_graph run writes it)".to_owned();
+            absent(b, View::HostPrepare, cx.d, reason);
+        }
+        return;
+    }
+    let g = b.group(prefix, View::HostPrepare, cx.d);
+    let names: Vec<(u32, u32)> = h
+        .phase_names
+        .iter()
+        .map(|name| {
+            let color = COLOR_HOST_PHASE_BASE + host_phase_ordinal(name);
+            b.legend_name(color, name);
+            (color, b.intern(name))
+        })
+        .collect();
+    for (lane, l) in h.lanes.iter().enumerate() {
+        let bars = (l.first..l.end)
+            .map(|r| {
+                let r = r as usize;
+                let (color, name) = h.phase.get(r).and_then(|&p| names.get(p as usize)).copied().unwrap_or((COLOR_HOST_PHASE_BASE, 0));
+                let start = h.start_us.get(r).copied().unwrap_or(0.0);
+                let end = h.end_us.get(r).copied().unwrap_or(start);
+                let row = h.row.get(r).copied().unwrap_or(0);
+                Bar { start, end, setup: start, color, name, row, flags: 0, source: r as u32, task: NO_TASK_ID }
+            })
+            .collect();
+        let track = Track {
+            label: h.lane_label(l),
+            view: View::HostPrepare,
+            group: g,
+            dataset: cx.d,
+            rows: l.rows.max(1),
+            core_type: None,
+            kind: TrackKind::HostPhase { lane: lane as u32 },
+            resolve_row: None,
+        };
+        b.push_track(track, bars);
+    }
+    b.close_group(g);
 }
 
 impl Timeline {

@@ -7,6 +7,7 @@
 #![allow(clippy::many_single_char_names, clippy::cast_possible_wrap, clippy::type_complexity, clippy::single_match_else)] // short loop names over columns; name lengths and arg indices are tiny
 
 use crate::hb_violation;
+use crate::host_phases::HostPhasesUs;
 use crate::runtime_model::{DepsDetails, RuntimeModel};
 use crate::task_kinds::{AnchorRef, PhaseFields, PhaseLookup, TaskKind};
 use crate::tasks::{self, FuncIdOf};
@@ -76,6 +77,7 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
             let x = m.kinds.graphs.get(src)?;
             (x.prepare_start_us, x.prepare_start_us, x.execution_end_us)
         }
+        TrackKind::HostPhase { .. } => pair(m.host_phases.start_us.get(src).copied(), m.host_phases.end_us.get(src).copied()),
     })
 }
 
@@ -89,7 +91,7 @@ pub fn bar_task(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<u6
         TrackKind::Aicpu { .. } => m.kinds.markers.task_id.get(src).copied(),
         TrackKind::SchedThread { thread } => m.phases.get(thread as usize)?.task_id.get(src),
         TrackKind::Orch { lane } => m.orch.get(lane as usize)?.task_id.get(src),
-        TrackKind::Uploads => None,
+        TrackKind::Uploads | TrackKind::HostPhase { .. } => None,
         TrackKind::Graph { .. } => m.kinds.graphs.get(src).map(|x| x.outer_task_id),
     }
 }
@@ -418,6 +420,7 @@ pub fn bar_details_with(
                 push("Record", NOT_READ.to_owned());
             }
         },
+        TrackKind::HostPhase { .. } => host_phase_fields(m, src, start, end, &mut push),
         TrackKind::Uploads => {
             push("Phase", m.uploads.name.get(src).cloned().unwrap_or_default());
             push("Bytes", m.uploads.bytes.get(src).copied().unwrap_or(0).to_string());
@@ -481,6 +484,36 @@ pub fn bar_details_with(
     }
     let group = spmd_group(t, models, bar);
     Some((title, f, group))
+}
+
+/// The details of host prepare record `r`: its phase, process, invocation and thread, times,
+/// `detail` (named by what it means for the phase) and where it is in the file.
+fn host_phase_fields(m: &RuntimeModel, r: usize, start: f64, end: f64, push: &mut impl FnMut(&str, String)) {
+    let h = &m.host_phases;
+    let phase = h.phase_name(r);
+    push("Phase", phase.to_owned());
+    let lane = h.lane_of(r);
+    let pass = lane.and_then(|l| h.passes.get(l.pass as usize));
+    let num = |v: Option<u64>| v.map_or_else(|| "unknown".to_owned(), |v| v.to_string());
+    push("Process (pid)", num(pass.and_then(|p| p.pid)));
+    push("Invocation", num(pass.and_then(|p| p.inv)));
+    push("Thread (tid)", num(lane.and_then(|l| l.tid)));
+    push("Start", us(start));
+    push("End", us(end));
+    push("Duration", us(end - start));
+    let detail = h.detail.get(r).copied().unwrap_or(0);
+    match HostPhasesUs::detail_meaning(phase) {
+        Some(meaning) => push(&format!("Detail ({meaning})"), detail.to_string()),
+        None => push("Detail", detail.to_string()),
+    }
+    if let Some(clock) = pass.and_then(|p| p.clock.clone()) {
+        push("Clock", clock);
+    }
+    if let Some(p) = pass.filter(|p| p.dropped > 0) {
+        push("Dropped records (pass)", p.dropped.to_string());
+    }
+    let record = h.record.get(r).copied().unwrap_or(0);
+    push("Record", format!("{} line {} records[{record}]", h.path, pass.map_or(0, |p| p.line)));
 }
 
 fn tr_lane(k: TrackKind) -> u32 {

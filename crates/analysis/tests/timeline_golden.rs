@@ -59,6 +59,8 @@ fn ours(t: &Timeline) -> Lanes {
             (View::Scheduler, _) => 3,
             (View::AicpuScheduler, _) => 2,
             (View::Orchestrator, _) => 1,
+            // Not in the reference's trace (host_phase_records.jsonl is ours to show).
+            (View::HostPrepare, _) => continue,
             (View::Trace, _) => unreachable!("a chip timeline has no Chrome-trace tracks"),
         };
         for i in t.track_range(k as u32) {
@@ -311,4 +313,70 @@ fn fuzzy_search_equals_brute_force() {
         }
     }
     assert!(checked > 100, "{checked}");
+}
+
+/// The Host Prepare lanes of every fixture with a `host_phase_records.jsonl` hold each of its
+/// records once, at `(ns - host origin) / 1000` µs (computed here from the raw JSON), nested
+/// phases one row below the phase holding them; a bar's details name the record.
+#[test]
+fn host_prepare_lanes_hold_every_host_phase_record() {
+    let dirs: Vec<PathBuf> = common::runtime_dirs().into_iter().filter(|d| d.join("host_phase_records.jsonl").is_file()).collect();
+    assert!(dirs.len() >= 3, "the host_build_graph fixtures");
+    for dir in &dirs {
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        let m = load(dir);
+        let t = timeline::build(&[("d", &m)]);
+        let records: Value = serde_json::from_slice(&std::fs::read(dir.join("chip_swimlane_records.json")).unwrap()).unwrap();
+        let origin = records["metadata"]["host_orchestration_origin_ns"].as_i64().unwrap();
+        let mut expected: Vec<(String, i64, i64)> = Vec::new();
+        for line in std::fs::read_to_string(dir.join("host_phase_records.jsonl")).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+            let pass: Value = serde_json::from_str(line).unwrap();
+            for r in pass["records"].as_array().unwrap() {
+                expected.push((r["phase"].as_str().unwrap().to_owned(), r["start_ns"].as_i64().unwrap(), r["end_ns"].as_i64().unwrap()));
+            }
+        }
+        let group = t.groups.iter().find(|g| g.view == View::HostPrepare).unwrap_or_else(|| panic!("{name}: no Host Prepare group"));
+        assert!(group.label.ends_with("Host Prepare"), "{name}: {}", group.label);
+        let mut ours: Vec<(String, i64, i64)> = Vec::new();
+        for &k in &group.tracks {
+            let tr = &t.tracks[k as usize];
+            assert!(matches!(tr.kind, TrackKind::HostPhase { .. }), "{name}: {tr:?}");
+            assert!(tr.label.starts_with("inv "), "{name}: {}", tr.label);
+            for g in t.track_range(k) {
+                let c = &t.columns;
+                let n = &t.names[t.name_index.get(g).unwrap() as usize];
+                ours.push((n.clone(), (c.start_us[g] * 1000.0).round() as i64 + origin, (c.end_us[g] * 1000.0).round() as i64 + origin));
+                // A bar on row r > 0 lies inside a bar of row r - 1 of its lane.
+                let row = c.row[g];
+                if row > 0 {
+                    let inside =
+                        t.track_range(k).any(|o| c.row[o] == row - 1 && c.start_us[o] <= c.start_us[g] && c.end_us[o] >= c.end_us[g]);
+                    assert!(inside, "{name}: {n} on row {row} is inside no bar of row {}", row - 1);
+                }
+            }
+        }
+        expected.sort();
+        ours.sort();
+        assert_eq!(ours, expected, "{name}: the Host Prepare bars are the file's records");
+        // Nesting: `host_orch` holds the `submit_task`s, one row deeper.
+        let k = group.tracks[0];
+        let at = |phase: &str| t.track_range(k).find(|&g| t.names[t.name_index.get(g).unwrap() as usize] == phase).unwrap();
+        assert_eq!((t.columns.row[at("host_orch")], t.columns.row[at("submit_task")]), (0, 1), "{name}");
+        // Details of the arena upload: what `detail` means, and where the record is.
+        let g = at("arena_h2d");
+        let bar = q::BarAt { track: k, index: (g - t.track_range(k).start) as u32 };
+        let (title, fields, _) = q::bar_details(&t, &[&m], bar).unwrap();
+        assert_eq!(title, "arena_h2d", "{name}");
+        let field =
+            |key: &str| fields.iter().find(|f| f.0 == key).map_or_else(|| panic!("{name}: no {key} in {fields:?}"), |f| f.1.clone());
+        assert!(field("Lane").starts_with("Host Prepare · inv "), "{name}");
+        assert!(field("Detail (Bytes)").parse::<u64>().unwrap() > 0, "{name}");
+        assert!(field("Record").starts_with("host_phase_records.jsonl line 1 records["), "{name}: {}", field("Record"));
+        assert_eq!(field("Clock"), "host_monotonic_ns");
+        assert!(q::bar_task(&t, &[&m], bar).is_none());
+    }
+    // A device-orchestrated capture has no Host Prepare group and no absent entry for it.
+    let device = common::runtime_dirs().into_iter().find(|d| d.to_string_lossy().contains("PagedAttention")).unwrap();
+    let t = timeline::build(&[("d", &load(&device))]);
+    assert!(!t.groups.iter().any(|g| g.view == View::HostPrepare) && !t.absent.iter().any(|a| a.view == View::HostPrepare));
 }

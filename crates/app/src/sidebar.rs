@@ -32,6 +32,15 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
     if let Some(n) = summary.name_map_entries {
         lines.push(format!("name map: {n} functions"));
     }
+    if let Some(h) = &summary.host_phases {
+        let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        lines.push(format!(
+            "host prepare: {} · {} in {}",
+            plural(h.passes, "pass", "passes"),
+            plural(h.drawn, "phase", "phases"),
+            plural(h.lanes, "lane", "lanes")
+        ));
+    }
     if let Some(p) = &summary.pass_dump {
         lines.push(format!("{} passes{}", p.pass_count, if p.has_frontend { " + frontend" } else { "" }));
         lines.extend(p.problems.iter().map(|problem| format!("⚠ {problem}")));
@@ -59,6 +68,7 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
             data-deps-tensors=summary.deps.as_ref().map(|d| d.tensors.to_string())
             data-passes=pass.map(|p| p.pass_count.to_string())
             data-valid=pass.map(|p| (p.problems.is_empty() && p.has_frontend).to_string())
+            data-host-phases=summary.host_phases.as_ref().map(|h| h.drawn.to_string())
             data-trace-spans=summary.trace.as_ref().map(|t| t.spans.to_string())
             data-trace-instants=summary.trace.as_ref().map(|t| t.instants.to_string())>
             {lines.into_iter().map(|line| view! { <div class="fact">{line}</div> }).collect_view()}

@@ -9,10 +9,6 @@ use std::process::ExitCode;
 
 use pypto_formats::WarningKind;
 
-/// Kinds no dataset can show yet, and why (the tests check this list is exactly what is left).
-pub const NOT_SHOWN: &[(WarningKind, &str)] =
-    &[(WarningKind::HostPhaseSkipped, "host_phase_records.jsonl is not read by the page or `report` (issue 17, item 5)")];
-
 /// A records file (level, metadata and body are spliced in as JSON text).
 fn records(level_key: &str, body: &str) -> String {
     format!(
@@ -43,6 +39,29 @@ fn deps(task_extra: &str, edges: &str) -> (&'static str, String) {
     )
 }
 
+/// A host-orchestrated level-2 records file (host origin 1,000,000 ns, no clock anchors).
+fn host_records() -> (&'static str, String) {
+    (
+        "chip_swimlane_records.json",
+        format!(
+            "{{\"chip_swimlane_level\": 2,\n \"metadata\": {{\"clock_freq_hz\": 50000000, \"num_cores\": 2, \"core_types\": [\"aic\", \"aiv\"], \
+             \"orchestrator_source\": \"host\", \"host_orchestration_origin_ns\": 1000000}},\n \
+             \"aicore_tasks\": [{GOOD_ROWS}],\n \"aicpu_tasks\": [[0, 1, 90, 210], [1, 1, 95, 260]]}}\n"
+        ),
+    )
+}
+
+/// A `host_phase_records.jsonl` of one healthy pass, then `more` (further lines).
+fn host_phases(more: &str) -> (&'static str, String) {
+    (
+        "host_phase_records.jsonl",
+        format!(
+            "{{\"pid\": 11, \"inv\": 1, \"clock\": \"host_monotonic_ns\", \"dropped\": 0, \"records\": [\
+             {{\"phase\": \"args\", \"start_ns\": 990000, \"end_ns\": 995000, \"detail\": 0, \"tid\": 11}}]}}\n{more}"
+        ),
+    )
+}
+
 /// A serving STRACE file holding `events` after a process and thread name.
 fn strace(events: &str) -> (&'static str, String) {
     (
@@ -62,12 +81,12 @@ fn cpm(name: &'static str, events: &str) -> (&'static str, String) {
     (name, format!("{{\"traceEvents\": [{events}]}}\n"))
 }
 
-/// The files of the dataset that makes `kind` appear, or `None` for the kinds in [`NOT_SHOWN`].
+/// The files of the dataset that makes `kind` appear.
 #[allow(clippy::too_many_lines)] // one arm per kind
-pub fn case(kind: WarningKind) -> Option<Vec<(&'static str, String)>> {
+pub fn case(kind: WarningKind) -> Vec<(&'static str, String)> {
     use WarningKind as K;
     let rec = |s: String| ("chip_swimlane_records.json", s);
-    let files = match kind {
+    match kind {
         K::RecordsNegativeTime => vec![rec(level2("[0, 1, 1, 100, 200, 3], [1, 2, 1, -7, 250, 2]"))],
         K::RecordsEndBeforeStart => vec![rec(level2("[0, 1, 1, 100, 200, 3], [1, 2, 1, 300, 250, 2]"))],
         K::RecordsImplausibleTime => vec![rec(level2("[0, 1, 1, 100, 200, 3], [1, 2, 1, 150, 9000000000000000, 2]"))],
@@ -167,7 +186,16 @@ pub fn case(kind: WarningKind) -> Option<Vec<(&'static str, String)>> {
             "{\"name\": \"step\", \"ph\": \"E\", \"pid\": 200, \"tid\": 7, \"ts\": 1},\n \
              {\"name\": \"other\", \"ph\": \"X\", \"pid\": 200, \"tid\": 7, \"ts\": 2, \"dur\": 5}",
         )],
-        K::HostPhaseSkipped => return None,
+        K::HostPhaseSkipped => vec![host_records(), host_phases("{\"pid\": 11, \"inv\": 2, \"records\": [{\"phase\": \"args\", \"start_ns\"\n")],
+        K::HostPhaseImplausibleTime => vec![
+            host_records(),
+            host_phases("{\"pid\": 11, \"inv\": 2, \"records\": [{\"phase\": \"args\", \"start_ns\": 1200000, \"end_ns\": 1100000}]}\n"),
+        ],
+        K::HostPhaseRecordsDropped => vec![
+            host_records(),
+            host_phases("{\"pid\": 11, \"inv\": 2, \"dropped\": 3, \"records\": [{\"phase\": \"args\", \"start_ns\": 1200000, \"end_ns\": 1300000}]}\n"),
+        ],
+        K::HostPhaseNoHostClock => vec![good_records(), host_phases("")],
         K::JoinDuplicateKey => vec![rec(level2("[0, 1, 1, 100, 200, 3], [0, 2, 1, 150, 250, 2]"))],
         K::JoinUnpartneredAicpuRows => vec![rec(records(
             "\"chip_swimlane_level\": 2,",
@@ -201,15 +229,14 @@ pub fn case(kind: WarningKind) -> Option<Vec<(&'static str, String)>> {
         K::CriticalPathWithoutDeps => vec![good_records()],
         K::CriticalPathFailed => vec![rec(records("\"chip_swimlane_level\": 1,", "\"aicore_tasks\": []"))],
         K::EdgeModeFallback => vec![good_records(), deps("", "{\"pred\": 1, \"succ\": 2}, {\"pred\": 2, \"succ\": 1}")],
-    };
-    Some(files)
+    }
 }
 
 /// Writes every case under `dir/<kind key>/`.
 pub fn write_all(dir: &Path) -> std::io::Result<usize> {
     let mut written = 0;
     for &kind in WarningKind::ALL {
-        let Some(files) = case(kind) else { continue };
+        let files = case(kind);
         let sub = dir.join(kind.key());
         std::fs::create_dir_all(&sub)?;
         for (name, text) in files {
@@ -229,9 +256,6 @@ pub fn run(args: &[&str]) -> ExitCode {
     match write_all(Path::new(dir)) {
         Ok(n) => {
             println!("wrote {dir}: {n} datasets, one per warning kind");
-            for (kind, why) in NOT_SHOWN {
-                println!("  no case for {}: {why}", kind.key());
-            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -257,10 +281,6 @@ mod tests {
         let datasets = report.get("datasets").and_then(Value::as_array).expect("datasets");
         let mut missing = Vec::new();
         for &kind in WarningKind::ALL {
-            if case(kind).is_none() {
-                assert!(NOT_SHOWN.iter().any(|(k, _)| *k == kind), "{kind:?} has no case and is not listed in NOT_SHOWN");
-                continue;
-            }
             let in_case = |p: &str| p == kind.key() || p.strip_prefix(kind.key()).is_some_and(|rest| rest.starts_with('/'));
             let ds = datasets.iter().find(|d| d.get("path").and_then(Value::as_str).is_some_and(in_case));
             let kinds: Vec<&str> = ds

@@ -79,6 +79,7 @@ fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Ve
         deps: deps.as_ref(),
         names: names.as_ref(),
     };
+    let host_warnings = host_phases(root, entries, ds, parsed_records.as_ref().map(|(_, j, _)| j), &mut out, errors);
     let (analysis, text, mut analysis_warnings) = analyses::run(&inputs);
     out.extend(analysis);
     analysis_warnings.extend(cpm_warnings(root, entries, ds, errors));
@@ -86,6 +87,7 @@ fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Ve
         deps: deps.as_ref().zip(entry_path(entries, ds.deps)).map(|(d, p)| (p, d.warnings.as_slice())),
         name_map: names.as_ref().zip(entry_path(entries, ds.name_map)).map(|(m, p)| (p, m.warnings.as_slice())),
         records: entry_path(entries, ds.records).filter(|_| parsed_records.is_some()).map(|p| (p, records_warnings.as_slice())),
+        host_phases: host_warnings.as_ref().map(|(p, w)| (p.as_str(), w.as_slice())),
         analyses: &analysis_warnings,
     });
     out.insert("warning_kinds".into(), json!(warnings.iter().map(|w| w.kind.key()).collect::<Vec<_>>()));
@@ -93,6 +95,38 @@ fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Ve
     out.insert("analysis_text".into(), json!(text));
     out.insert("warnings".into(), json!(warnings));
     Value::Object(out)
+}
+
+/// The dataset's `host_phase_records.jsonl`, placed on the records' time base as the page
+/// places it (read only when the records were: it is drawn on their timeline): `host_phases`
+/// in `out` (passes, records, lanes, per-phase statistics) and the file's warnings.
+fn host_phases(
+    root: &Path,
+    entries: &[(String, u64)],
+    ds: &Dataset,
+    joined: Option<&tasks::JoinedTasks>,
+    out: &mut serde_json::Map<String, Value>,
+    errors: &mut Vec<String>,
+) -> Option<(String, Vec<pypto_formats::Warning>)> {
+    let tb = joined?.timebase.as_ref()?;
+    let p = ds.files.iter().find(|f| f.role == FileRole::HostPhaseRecords).and_then(|f| entry_path(entries, Some(f.entry_index)))?;
+    let h = match read(root, p).and_then(|b| pypto_formats::host_phase_records::parse(p, &b)) {
+        Ok(h) => h,
+        Err(e) => {
+            errors.push(e.to_string());
+            return None;
+        }
+    };
+    let (placed, placing) = pypto_analysis::host_phases::place(p, &h, tb);
+    out.insert(
+        "host_phases".into(),
+        json!({"file": p, "passes": h.pass_count(), "records": h.record_count(), "placed": placed.len(),
+               "lanes": placed.lanes.iter().map(|l| placed.lane_label(l)).collect::<Vec<_>>(),
+               "phases": placed.phase_stats()}),
+    );
+    let mut warnings = h.warnings;
+    warnings.extend(placing);
+    Some((p.to_owned(), warnings))
 }
 
 /// The warnings of the dataset's first `CPM_static*` and first `CPM_observed*` file (the ones
@@ -210,6 +244,26 @@ fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
     }
     if let Some(m) = facts.get("name_map") {
         println!("  name map: {} entries ({})", m["entries"], m["file"].as_str().unwrap_or(""));
+    }
+    if let Some(h) = facts.get("host_phases") {
+        let lanes = h["lanes"].as_array().map_or(0, Vec::len);
+        println!(
+            "  host prepare: {} passes, {} records, {} drawn in {lanes} lanes ({})",
+            h["passes"],
+            h["records"],
+            h["placed"],
+            h["file"].as_str().unwrap_or("")
+        );
+        for s in h["phases"].as_array().into_iter().flatten() {
+            println!(
+                "    {:<20} count {:>4}  total {:>10.3} us  avg {:>10.3} us  max {:>10.3} us",
+                s["phase"].as_str().unwrap_or(""),
+                s["count"],
+                s["total_us"].as_f64().unwrap_or(0.0),
+                s["avg_us"].as_f64().unwrap_or(0.0),
+                s["max_us"].as_f64().unwrap_or(0.0)
+            );
+        }
     }
     if ds.kind == DatasetKind::PassDump {
         println!("  pass snapshots: {}", facts["snapshots"]);

@@ -268,6 +268,9 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
         if has_r && cpm {
             views.push(Feature::CriticalPathHighlight);
         }
+        if has_r && !of(FileRole::HostPhaseRecords).is_empty() {
+            views.push(Feature::HostPrepareLanes);
+        }
         if !has_r {
             missing.push(if has_d {
                 "no chip_swimlane_records.json: no swimlane (deps.json alone gives the dependency graph)".to_owned()

@@ -1,17 +1,18 @@
 //! Reader for `host_phase_records.jsonl` (runtime-formats.md §1.16, §7.1): the per-pass host
 //! prepare records a `host_build_graph` runtime writes, one JSON object per line
 //! `{"pid", "inv", "clock"?, "dropped"?, "records": [{"phase", "start_ns", "end_ns",
-//! "detail"?, "tid"?}]}`. For the host lanes of the swimlane (records nest under the
-//! `chip.run.bind` span of the same `(pid, inv)`) and the CLI report.
+//! "detail"?, "tid"?}]}`. For the swimlane's Host Prepare lanes
+//! (`pypto_analysis::host_phases` places them) and the CLI report.
 //!
 //! Behaviour follows the reference loader (`strace_timing.load_host_phase_records` and
 //! `host_record_spans`): the file is appended to while a run is in flight, so a line that is
 //! not JSON (a truncated tail), not an object, or whose `records` is not an array is skipped,
 //! not fatal; so is a record without an integer `start_ns`/`end_ns` or without `phase`.
 //! Every skip is reported in [`HostPhaseRecords::warnings`] as a [`Warning`] naming the
-//! line (and column). Blank lines are ignored. Times stay exact `u64` ns on the host
-//! `CLOCK_MONOTONIC` axis; a string of digits is accepted where the reference's `int()`
-//! would accept it.
+//! line (and column), and so is a pass whose `dropped` count is not 0, and a file with no
+//! pass at all. Blank lines are ignored, and so is a leading byte order mark. Times stay
+//! exact `u64` ns on the host `CLOCK_MONOTONIC` axis; a string of digits is accepted where
+//! the reference's `int()` would accept it.
 
 use crate::json_util::Interner;
 use crate::FormatError;
@@ -348,6 +349,8 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
     let mut phases = Interner::default();
     out.record_offsets.push(0);
     let mut line_no = 0u64;
+    // A byte order mark is not content (the lines after it read the same).
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     for raw_line in bytes.split(|&b| b == b'\n') {
         line_no += 1;
         let line = raw_line.trim_ascii();
@@ -355,9 +358,10 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
             continue;
         }
         let lead = (raw_line.len() - raw_line.trim_ascii_start().len()) as u64;
-        let warn = |out: &mut HostPhaseRecords, column: u64, msg: String| {
-            out.warnings.push(Warning::at(WarningKind::HostPhaseSkipped, path, line_no, column, msg));
+        let warn_kind = |out: &mut HostPhaseRecords, kind: WarningKind, column: u64, msg: String| {
+            out.warnings.push(Warning::at(kind, path, line_no, column, msg));
         };
+        let warn = |out: &mut HostPhaseRecords, column: u64, msg: String| warn_kind(out, WarningKind::HostPhaseSkipped, column, msg);
         let pass = match serde_json::from_slice::<LenientPass>(line) {
             Err(e) => {
                 let what = if e.is_eof() { "line ends early (truncated?)" } else { "not valid JSON" };
@@ -397,6 +401,14 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
             out.detail.push(detail.unwrap_or(0));
             out.tid.push(tid.filter(|&t| t > 0));
         }
+        if let Some(dropped) = pass.dropped.filter(|&d| d > 0) {
+            warn_kind(
+                &mut out,
+                WarningKind::HostPhaseRecordsDropped,
+                lead + 1,
+                format!("the recorder dropped {dropped} record(s) of this pass: its phases are incomplete"),
+            );
+        }
         out.pass_pid.push(pass.pid);
         out.pass_inv.push(pass.inv);
         out.pass_clock.push(pass.clock);
@@ -406,5 +418,14 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
         out.record_offsets.push(n);
     }
     out.phase_names = phases.names;
+    if out.pass_line.is_empty() && out.warnings.is_empty() {
+        out.warnings.push(Warning::at(
+            WarningKind::HostPhaseSkipped,
+            path,
+            1,
+            1,
+            "the file holds no prepare pass (empty): no host prepare phases to show",
+        ));
+    }
     Ok(out)
 }

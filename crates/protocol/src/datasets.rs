@@ -156,12 +156,26 @@ pub struct TraceSummary {
     pub span_us: f64,
 }
 
+/// What a dataset's `host_phase_records.jsonl` held and what of it is drawn.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostPhasesSummary {
+    pub path: String,
+    pub passes: u64,
+    /// Records drawn (the rest are named by the dataset's warnings).
+    pub drawn: u64,
+    pub lanes: u64,
+}
+
 /// Everything known about one dataset after parsing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DatasetSummary {
     pub records: Option<RecordsSummary>,
     pub deps: Option<DepsSummary>,
     pub name_map_entries: Option<u64>,
+    /// `host_phase_records.jsonl`: prepare passes read, and records drawn in the swimlane's
+    /// Host Prepare lanes.
+    #[serde(default)]
+    pub host_phases: Option<HostPhasesSummary>,
     pub pass_dump: Option<PassDumpSummary>,
     /// A parsed serving STRACE trace.
     #[serde(default)]

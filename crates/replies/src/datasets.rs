@@ -86,6 +86,9 @@ pub struct WarningSources<'a> {
     pub deps: Option<(&'a str, &'a [Warning])>,
     pub name_map: Option<(&'a str, &'a [Warning])>,
     pub records: Option<(&'a str, &'a [Warning])>,
+    /// `host_phase_records.jsonl`: its reader's warnings, then what could not be placed
+    /// ([`pypto_analysis::host_phases::place`]).
+    pub host_phases: Option<(&'a str, &'a [Warning])>,
     pub analyses: &'a [Warning],
 }
 
@@ -104,12 +107,12 @@ pub fn edge_mode_warnings(has_cycle: bool) -> Vec<Warning> {
 
 /// One runtime dataset's warnings, as the page lists them with the dataset and
 /// `pypto-viewer report` prints them: deps.json's, the name map's, the records' (reader, then
-/// join), then the analyses'. Each names its file — an analysis's warning the records file (or
+/// join), the host phase file's, then the analyses'. Each names its file — an analysis's warning the records file (or
 /// deps.json without records) — and each appears once.
 pub fn runtime_warnings(sources: &WarningSources<'_>) -> Vec<Warning> {
     let analysis_file = sources.records.or(sources.deps).map_or("", |(path, _)| path);
     let mut out: Vec<Warning> = Vec::new();
-    let files = [sources.deps, sources.name_map, sources.records];
+    let files = [sources.deps, sources.name_map, sources.records, sources.host_phases];
     let listed = files.iter().flatten().flat_map(|(path, ws)| ws.iter().map(move |w| w.clone().in_file(path)));
     for w in listed.chain(sources.analyses.iter().map(|w| w.clone().in_file(analysis_file))) {
         if !out.contains(&w) {

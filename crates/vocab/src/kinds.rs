@@ -126,13 +126,15 @@ pub enum Feature {
     FunctionPerformance,
     PerformanceAnalysis,
     CriticalPathHighlight,
+    /// The swimlane's Host Prepare lanes (records + `host_phase_records.jsonl`).
+    HostPrepareLanes,
     IrPassTrace,
     MemoryReuse,
     ServingStraceSwimlane,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 10] = [
+    pub const ALL: [Feature; 11] = [
         Self::ChipSwimlane,
         Self::WorkerView,
         Self::SchedulerView,
@@ -140,6 +142,7 @@ impl Feature {
         Self::FunctionPerformance,
         Self::PerformanceAnalysis,
         Self::CriticalPathHighlight,
+        Self::HostPrepareLanes,
         Self::IrPassTrace,
         Self::MemoryReuse,
         Self::ServingStraceSwimlane,
@@ -155,6 +158,7 @@ impl Feature {
             Self::FunctionPerformance => "Function Performance",
             Self::PerformanceAnalysis => "Performance Analysis",
             Self::CriticalPathHighlight => "Critical path highlight",
+            Self::HostPrepareLanes => "Host Prepare lanes",
             Self::IrPassTrace => "IR Pass Trace",
             Self::MemoryReuse => "Memory Reuse",
             Self::ServingStraceSwimlane => "Serving STRACE swimlane",
@@ -198,13 +202,19 @@ pub enum TimelineView {
     AicpuScheduler,
     /// Orchestrator submits (AICPU or host) and host → device uploads.
     Orchestrator,
+    /// Host prepare phases of a `host_build_graph` run (`host_phase_records.jsonl`), one lane
+    /// per process, invocation and thread, nested phases on sub-rows.
+    HostPrepare,
     /// A process of a Chrome trace (serving STRACE, `merged_swimlane*.json`, any trace).
     Trace,
 }
 
 impl TimelineView {
-    pub const ALL: [TimelineView; 5] = [Self::Worker, Self::Scheduler, Self::AicpuScheduler, Self::Orchestrator, Self::Trace];
-    /// The views of a chip capture, in display order.
+    pub const ALL: [TimelineView; 6] =
+        [Self::Worker, Self::Scheduler, Self::AicpuScheduler, Self::Orchestrator, Self::HostPrepare, Self::Trace];
+    /// The views of a chip capture the reference converter draws, in display order (every
+    /// capture shows each or says why not); [`TimelineView::HostPrepare`] follows them when the
+    /// folder has host phase records.
     pub const CHIP: [TimelineView; 4] = [Self::Worker, Self::Scheduler, Self::AicpuScheduler, Self::Orchestrator];
 
     pub fn title(self) -> &'static str {
@@ -213,6 +223,7 @@ impl TimelineView {
             Self::Scheduler => "Scheduler View",
             Self::AicpuScheduler => "AICPU Scheduler",
             Self::Orchestrator => "Orchestrator",
+            Self::HostPrepare => "Host Prepare",
             Self::Trace => "Trace",
         }
     }

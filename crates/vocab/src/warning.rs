@@ -66,6 +66,14 @@ pub enum WarningKind {
     // host_phase_records.jsonl
     /// A line or record of the host phase file that could not be read: skipped.
     HostPhaseSkipped,
+    /// A host phase record that ends before it starts, or lies more than a day from the
+    /// capture's host origin: not drawn.
+    HostPhaseImplausibleTime,
+    /// A prepare pass says its recorder dropped records: the pass is incomplete.
+    HostPhaseRecordsDropped,
+    /// The records file has no host clock (not host-orchestrated): the host phases cannot be
+    /// placed on the timeline.
+    HostPhaseNoHostClock,
     // analyses
     /// `AICore` rows sharing one join key (core, `reg_task_id`): the later row wins.
     JoinDuplicateKey,
@@ -118,6 +126,9 @@ impl WarningKind {
         Self::TraceUnmatchedBegin,
         Self::TraceUnmatchedEnd,
         Self::HostPhaseSkipped,
+        Self::HostPhaseImplausibleTime,
+        Self::HostPhaseRecordsDropped,
+        Self::HostPhaseNoHostClock,
         Self::JoinDuplicateKey,
         Self::JoinUnpartneredAicpuRows,
         Self::JoinNoAicpuRows,
@@ -159,6 +170,9 @@ impl WarningKind {
             Self::TraceUnmatchedBegin => "trace-unmatched-begin",
             Self::TraceUnmatchedEnd => "trace-unmatched-end",
             Self::HostPhaseSkipped => "host-phase-skipped",
+            Self::HostPhaseImplausibleTime => "host-phase-implausible-time",
+            Self::HostPhaseRecordsDropped => "host-phase-records-dropped",
+            Self::HostPhaseNoHostClock => "host-phase-no-host-clock",
             Self::JoinDuplicateKey => "join-duplicate-key",
             Self::JoinUnpartneredAicpuRows => "join-unpartnered-aicpu-rows",
             Self::JoinNoAicpuRows => "join-no-aicpu-rows",

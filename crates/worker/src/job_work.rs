@@ -7,8 +7,9 @@
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::timeline::{self, TimelineBuilder};
+use pypto_formats::host_phase_records::{self, HostPhaseRecords};
 use pypto_formats::{cpm, name_map, Warning};
-use pypto_protocol::datasets::DatasetSummary;
+use pypto_protocol::datasets::{DatasetSummary, HostPhasesSummary};
 use pypto_replies::datasets::{self, file_error, WarningSources};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -75,7 +76,7 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
     };
     summary.errors.append(&mut deps_errors);
     // Each file's warnings with its path, for the dataset's list (`datasets::runtime_warnings`).
-    let (mut deps_warnings, mut names_warnings, mut records_warnings) = (None, None, None);
+    let (mut deps_warnings, mut names_warnings, mut records_warnings, mut host_warnings) = (None, None, None, None);
     let mut analysis_warnings = Vec::new();
     if let Some((path, parsed)) = deps_read {
         match parsed {
@@ -101,6 +102,7 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
         }
     }
     let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
+    let host_read = read_host_phases(inputs, sources, &mut summary).await;
     let mut state = LoadedRuntime { deps_lean, cpm: cpm_inputs.clone(), ..Default::default() };
     summary.errors.append(&mut records_errors);
     if let Some((path, parsed)) = records_read {
@@ -121,6 +123,10 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
                     analysis_warnings.extend(datasets::edge_mode_warnings(built.has_dependency_cycle()));
                 }
                 summary.records = Some(datasets::records_summary(path, &facts));
+                let mut built = built;
+                if let Some((path, parsed)) = &host_read {
+                    host_warnings = Some(attach_host_phases(path, parsed, &mut built, &mut summary));
+                }
                 state.model = Some(built);
             }
             Err(err) => summary.errors.push(file_error(err)),
@@ -135,9 +141,43 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
         deps: file_warnings(deps_warnings.as_ref()),
         name_map: file_warnings(names_warnings.as_ref()),
         records: file_warnings(records_warnings.as_ref()),
+        host_phases: file_warnings(host_warnings.as_ref()),
         analyses: &analysis_warnings,
     });
     (summary, state)
+}
+
+/// Reads the dataset's `host_phase_records.jsonl`, when it has one (an unreadable file is an
+/// error in `summary`).
+async fn read_host_phases(inputs: &RuntimeInputs, sources: &[JsValue], summary: &mut DatasetSummary) -> Option<(String, HostPhaseRecords)> {
+    let (path, bytes) = read_entry(inputs.host_phases?, &inputs.entries, sources, &mut summary.errors).await?;
+    match host_phase_records::parse(&path, &bytes) {
+        Ok(parsed) => Some((path, parsed)),
+        Err(err) => {
+            summary.errors.push(file_error(err));
+            None
+        }
+    }
+}
+
+/// Places the host phases read from `path` on `model`'s timeline and says so in `summary`;
+/// returns the file's path and warnings (its reader's, then what could not be placed).
+fn attach_host_phases(
+    path: &str,
+    parsed: &HostPhaseRecords,
+    model: &mut RuntimeModel,
+    summary: &mut DatasetSummary,
+) -> (String, Vec<Warning>) {
+    let mut warnings = parsed.warnings.clone();
+    warnings.extend(model.attach_host_phases(path, parsed));
+    let h = &model.host_phases;
+    summary.host_phases = Some(HostPhasesSummary {
+        path: path.to_owned(),
+        passes: parsed.pass_count() as u64,
+        drawn: h.len() as u64,
+        lanes: h.lanes.len() as u64,
+    });
+    (path.to_owned(), warnings)
 }
 
 /// A file's path and warnings, borrowed.

@@ -56,6 +56,8 @@ pub(crate) struct RuntimeInputs {
     pub(crate) records: Option<usize>,
     pub(crate) deps: Option<usize>,
     pub(crate) name_map: Option<usize>,
+    /// `host_phase_records.jsonl` (placed on the records' timeline).
+    pub(crate) host_phases: Option<usize>,
     /// `(entry index, is static)` of each `CPM_*.json`.
     pub(crate) cpm: Vec<(usize, bool)>,
     /// Build the dataset's timeline in its load job (the page opens it first).

@@ -159,6 +159,7 @@ async fn load_runtime(
         records: None,
         deps: None,
         name_map: None,
+        host_phases: None,
         cpm: Vec::new(),
         prebuild_timeline,
     };
@@ -183,10 +184,8 @@ async fn load_runtime(
             cpm.push((i, is_static));
         }
     }
-    inputs.records = records;
-    inputs.deps = deps;
-    inputs.name_map = name_map;
-    inputs.cpm = cpm;
+    let host_phases = dataset.files.iter().find(|f| f.role == discovery::FileRole::HostPhaseRecords).and_then(|f| take(f.entry_index));
+    (inputs.records, inputs.deps, inputs.name_map, inputs.cpm, inputs.host_phases) = (records, deps, name_map, cpm, host_phases);
     let failed = |message: String| {
         let path = records.and_then(|i| inputs.entries.get(i)).map_or_else(|| dataset.path.clone(), |e| e.path.clone());
         DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message, read_failed: false }], ..DatasetSummary::default() }

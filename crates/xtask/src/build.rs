@@ -103,8 +103,10 @@ fn trunk_build(root: &Path, opts: &Options) -> Result<(), String> {
 /// Runtime files the viewer reads (the reference tools' text outputs stay out of the demo).
 pub fn is_viewer_runtime_file(name: &str) -> bool {
     let json = Path::new(name).extension().is_some_and(|e| e == "json");
-    matches!(name, "chip_swimlane_records.json" | "deps.json" | "merged_swimlane.json" | "critical_path_report.md")
-        || (json && (name.starts_with("name_map") || name.starts_with("CPM_")))
+    matches!(
+        name,
+        "chip_swimlane_records.json" | "deps.json" | "merged_swimlane.json" | "critical_path_report.md" | "host_phase_records.jsonl"
+    ) || (json && (name.starts_with("name_map") || name.starts_with("CPM_")))
 }
 
 /// Copies the demo case into `demo` (recreated): runtime files, the pass dump and its report.
@@ -151,6 +153,7 @@ mod tests {
             "CPM_observed.json",
             "merged_swimlane.json",
             "critical_path_report.md",
+            "host_phase_records.jsonl",
         ] {
             assert!(is_viewer_runtime_file(keep), "{keep}");
         }

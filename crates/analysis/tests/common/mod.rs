@@ -4,7 +4,7 @@
 #![allow(dead_code, clippy::expect_used)]
 
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
-use pypto_formats::{cpm, deps, name_map, records};
+use pypto_formats::{cpm, deps, host_phase_records, name_map, records};
 
 use std::path::{Path, PathBuf};
 
@@ -68,8 +68,15 @@ pub fn runtime_inputs(dir: &Path) -> (records::ChipRecords, Option<deps::Deps>, 
     (recs, d, names, c)
 }
 
-/// The model of a capture ([`runtime_inputs`]), built the way the worker builds it.
+/// The model of a capture ([`runtime_inputs`]), built the way the worker builds it (with its
+/// `host_phase_records.jsonl` placed, when it has one).
 pub fn runtime_model(dir: &Path) -> RuntimeModel {
     let (recs, d, names, c) = runtime_inputs(dir);
-    RuntimeModel::build_owned(recs, d, names, c).0
+    let mut m = RuntimeModel::build_owned(recs, d, names, c).0;
+    if let Ok(bytes) = std::fs::read(dir.join("host_phase_records.jsonl")) {
+        let h = host_phase_records::parse("host_phase_records.jsonl", &bytes).expect("host phase records");
+        let warnings = m.attach_host_phases("host_phase_records.jsonl", &h);
+        assert!(warnings.is_empty() && h.warnings.is_empty(), "{}: {warnings:?} {:?}", dir.display(), h.warnings);
+    }
+    m
 }
