@@ -193,7 +193,7 @@ export async function screenshot(page, name, options = {}) {
 /** Runtime files the viewer reads (same rule as the demo bundling in xtask). */
 export function isViewerRuntimeFile(name) {
   return (
-    ['chip_swimlane_records.json', 'deps.json', 'merged_swimlane.json', 'critical_path_report.md'].includes(name) ||
+    ['chip_swimlane_records.json', 'deps.json', 'merged_swimlane.json', 'critical_path_report.md', 'host_phase_records.jsonl'].includes(name) ||
     (name.endsWith('.json') && (name.startsWith('name_map') || name.startsWith('CPM_')))
   );
 }
