@@ -2,18 +2,20 @@
 # Runs every fuzz target of the formats readers for N executions each, one after another
 # (single job: the machine is small and shared). Usage:
 #
-#   fuzz/run.sh [RUNS] [TARGET...]      RUNS defaults to 1000000; targets default to all
+#   fuzz/run.sh [RUNS] [TARGET...]      RUNS defaults to 10000000; targets default to all
 #
 # Environment: SANITIZER=none|address (default none: the readers are safe Rust, and
 # overflow-checks + debug-assertions are on in fuzz/Cargo.toml), MAX_LEN (default 65536),
 # TRACE_MAX_LEN (default 8192, for chrome_trace, cpm and strace), LIST_MAX_LEN (default
 # 8192, for passes_dump) and DISCOVERY_MAX_LEN (default 4096): the lower limits keep the
-# slower readers at ≥ ~20k exec/s so that 10M executions fit (see README).
+# slower readers at ≥ ~15k exec/s so that 10M executions fit (see README), and CMIN_FLAGS
+# (default "-set_cover_merge=1 -use_counters=0": the smallest corpus reaching every edge;
+# empty for libFuzzer's plain merge).
 # Installs cargo-fuzz if missing. Stable toolchain only: cargo-fuzz's nightly flags are
 # enabled with RUSTC_BOOTSTRAP=1. fuzz/corpus/<target> is kept in git: seeds from fixtures/
 # are added to it at every run (named by the SHA-1 of their bytes, as libFuzzer names its
 # own inputs, so re-adding one is a no-op), and after the run the corpus is minimised with
-# `cargo fuzz cmin` (same -max_len) so what is committed stays small. Crashes land in
+# `cargo fuzz cmin` (same -max_len and dict) so what is committed stays small. Crashes land in
 # fuzz/artifacts/<target>/; logs in fuzz/logs/<target>.log (cmin: <target>.cmin.log); a
 # summary table (runs, seconds, exec/s, result, corpus files and bytes after cmin) is
 # printed last. Run it niced on a shared machine: `nice -n 19 fuzz/run.sh`.
@@ -21,13 +23,14 @@ set -u -o pipefail
 cd "$(dirname "$0")"
 FUZZ="$(pwd)"
 ROOT="$(cd .. && pwd)"
-RUNS="${1:-1000000}"
+RUNS="${1:-10000000}"
 shift $(( $# > 0 ? 1 : 0 ))
 SANITIZER="${SANITIZER:-none}"
 MAX_LEN="${MAX_LEN:-65536}"
 TRACE_MAX_LEN="${TRACE_MAX_LEN:-8192}"
 LIST_MAX_LEN="${LIST_MAX_LEN:-8192}"
 DISCOVERY_MAX_LEN="${DISCOVERY_MAX_LEN:-4096}"
+CMIN_FLAGS="${CMIN_FLAGS--set_cover_merge=1 -use_counters=0}"
 export RUSTC_BOOTSTRAP=1
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
@@ -137,7 +140,8 @@ for t in $TARGETS; do
     secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "logs/$t.log" | tail -1)
     if [ "$rc" -eq 0 ]; then result=ok; else result="CRASH (rc $rc, see fuzz/logs/$t.log, fuzz/artifacts/$t/)"; status=1; fi
     # Keep the committed corpus small: only inputs that add coverage survive.
-    if ! cargo fuzz cmin -O -a -s "$SANITIZER" "$t" -- -max_len="$max" -dict="$(dict_of "$t")" \
+    # shellcheck disable=SC2086 # CMIN_FLAGS is a list of flags
+    if ! cargo fuzz cmin -O -a -s "$SANITIZER" "$t" -- -max_len="$max" -dict="$(dict_of "$t")" $CMIN_FLAGS \
         > "logs/$t.cmin.log" 2>&1 || grep -q '^Failed to minimize' "logs/$t.cmin.log"; then
         result="$result; cmin failed (fuzz/logs/$t.cmin.log)"; status=1
     fi
