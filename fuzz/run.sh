@@ -2,24 +2,35 @@
 # Runs every fuzz target of the formats readers for N executions each, one after another
 # (single job: the machine is small and shared). Usage:
 #
-#   fuzz/run.sh [RUNS] [TARGET...]      RUNS defaults to 1000000; targets default to all
+#   fuzz/run.sh [RUNS] [TARGET...]      RUNS defaults to 10000000; targets default to all
 #
 # Environment: SANITIZER=none|address (default none: the readers are safe Rust, and
-# overflow-checks + debug-assertions are on in fuzz/Cargo.toml), MAX_LEN (default 65536;
-# LIST_MAX_LEN, default 8192, for the listing targets discovery and passes_dump).
+# overflow-checks + debug-assertions are on in fuzz/Cargo.toml), MAX_LEN (default 65536),
+# TRACE_MAX_LEN (default 8192, for chrome_trace, cpm and strace), LIST_MAX_LEN (default
+# 8192, for passes_dump) and DISCOVERY_MAX_LEN (default 4096): the lower limits keep the
+# slower readers at ≥ ~15k exec/s so that 10M executions fit (see README), and CMIN_FLAGS
+# (default "-set_cover_merge=1 -use_counters=0": the smallest corpus reaching every edge;
+# empty for libFuzzer's plain merge).
 # Installs cargo-fuzz if missing. Stable toolchain only: cargo-fuzz's nightly flags are
-# enabled with RUSTC_BOOTSTRAP=1. Seeds are copied from fixtures/ into fuzz/corpus/<target>
-# at every run (ignored by git); crashes land in fuzz/artifacts/<target>/; logs in
-# fuzz/logs/<target>.log; a summary table (runs, seconds, exec/s, result) is printed last.
+# enabled with RUSTC_BOOTSTRAP=1. fuzz/corpus/<target> is kept in git: seeds from fixtures/
+# are added to it at every run (named by the SHA-1 of their bytes, as libFuzzer names its
+# own inputs, so re-adding one is a no-op), and after the run the corpus is minimised with
+# `cargo fuzz cmin` (same -max_len and dict) so what is committed stays small. Crashes land in
+# fuzz/artifacts/<target>/; logs in fuzz/logs/<target>.log (cmin: <target>.cmin.log); a
+# summary table (runs, seconds, exec/s, result, corpus files and bytes after cmin) is
+# printed last. Run it niced on a shared machine: `nice -n 19 fuzz/run.sh`.
 set -u -o pipefail
 cd "$(dirname "$0")"
 FUZZ="$(pwd)"
 ROOT="$(cd .. && pwd)"
-RUNS="${1:-1000000}"
+RUNS="${1:-10000000}"
 shift $(( $# > 0 ? 1 : 0 ))
 SANITIZER="${SANITIZER:-none}"
 MAX_LEN="${MAX_LEN:-65536}"
+TRACE_MAX_LEN="${TRACE_MAX_LEN:-8192}"
 LIST_MAX_LEN="${LIST_MAX_LEN:-8192}"
+DISCOVERY_MAX_LEN="${DISCOVERY_MAX_LEN:-4096}"
+CMIN_FLAGS="${CMIN_FLAGS--set_cover_merge=1 -use_counters=0}"
 export RUSTC_BOOTSTRAP=1
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
@@ -31,21 +42,24 @@ TARGETS="${*:-$ALL_TARGETS}"
 
 max_len_of() {
     case "$1" in
-    discovery | passes_dump) echo "$LIST_MAX_LEN" ;;
+    chrome_trace | cpm | strace) echo "$TRACE_MAX_LEN" ;;
+    passes_dump) echo "$LIST_MAX_LEN" ;;
+    discovery) echo "$DISCOVERY_MAX_LEN" ;;
     *) echo "$MAX_LEN" ;;
     esac
 }
 
-# seed TARGET FILE...: copies files (≤ the target's max length) into the target's corpus.
+# seed TARGET FILE...: adds files to the target's corpus, cut to the target's max length
+# (as libFuzzer would cut them), each named by the SHA-1 of its (cut) bytes.
 seed() {
     local t="$1"; shift
     local max; max="$(max_len_of "$t")"
     mkdir -p "corpus/$t"
-    local f
+    local f tmp="corpus/$t/.seed"
     for f in "$@"; do
         [ -f "$f" ] || continue
-        [ "$(stat -c %s "$f")" -le "$max" ] || continue
-        cp "$f" "corpus/$t/seed-$(printf '%s' "$f" | md5sum | cut -c1-16)"
+        head -c "$max" "$f" > "$tmp"
+        mv "$tmp" "corpus/$t/$(sha1sum < "$tmp" | cut -c1-40)"
     done
 }
 
@@ -111,20 +125,30 @@ dict_of() {
 
 mkdir -p logs
 SUMMARY="$FUZZ/logs/summary.tsv"
-printf 'target\truns\tseconds\texec_per_s\tresult\n' > "$SUMMARY"
+printf 'target\truns\tseconds\texec_per_s\tresult\tcorpus_files\tcorpus_bytes\n' > "$SUMMARY"
 status=0
 for t in $TARGETS; do
     make_seeds "$t"
-    echo "== $t: $RUNS runs (seeds: $(ls "corpus/$t" | wc -l))"
+    max="$(max_len_of "$t")"
+    echo "== $t: $RUNS runs, max_len $max (corpus: $(ls "corpus/$t" | wc -l) files)"
     cargo fuzz run -O -a -s "$SANITIZER" "$t" -- \
-        -runs="$RUNS" -max_len="$(max_len_of "$t")" -dict="$(dict_of "$t")" \
+        -runs="$RUNS" -max_len="$max" -dict="$(dict_of "$t")" \
         -print_final_stats=1 > "logs/$t.log" 2>&1
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "logs/$t.log" | tail -1)
     eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "logs/$t.log" | tail -1)
     secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "logs/$t.log" | tail -1)
     if [ "$rc" -eq 0 ]; then result=ok; else result="CRASH (rc $rc, see fuzz/logs/$t.log, fuzz/artifacts/$t/)"; status=1; fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$t" "${runs:-?}" "${secs:-?}" "${eps:-?}" "$result" | tee -a "$SUMMARY"
+    # Keep the committed corpus small: only inputs that add coverage survive.
+    # shellcheck disable=SC2086 # CMIN_FLAGS is a list of flags
+    if ! cargo fuzz cmin -O -a -s "$SANITIZER" "$t" -- -max_len="$max" -dict="$(dict_of "$t")" $CMIN_FLAGS \
+        > "logs/$t.cmin.log" 2>&1 || grep -q '^Failed to minimize' "logs/$t.cmin.log"; then
+        result="$result; cmin failed (fuzz/logs/$t.cmin.log)"; status=1
+    fi
+    files=$(find "corpus/$t" -type f | wc -l)
+    bytes=$(find "corpus/$t" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "${runs:-?}" "${secs:-?}" "${eps:-?}" "$result" "$files" "$bytes" \
+        | tee -a "$SUMMARY"
 done
 echo
 column -t -s $'\t' "$SUMMARY"
