@@ -3,7 +3,9 @@
 // with a message naming the file and the wait, the sibling dataset still loads, the load ends,
 // and "Retry" opens the source again. Opening the demo while a load is stalled, or crashing the
 // worker during a load (`__pyptoDebugPanic()`, then "Reload the data"), ends cleanly: no page
-// error, no unhandled rejection, no console error but the crash's own messages.
+// error, no unhandled rejection, no console error but the crash's own messages. A bar whose
+// details are read back from a file (a `Range` request) that stalls says why in its details, and
+// a second click reads them.
 //
 // The data server is the test's own route on the dist server (server.mjs `handle`): it serves
 // two copies of a small runtime capture under /data/ plus their manifest, and for one file sends
@@ -49,6 +51,9 @@ const DEMO = datasetSel('runtime', 'paged_attention/dfx_outputs');
 /** Console errors the crash tests cause on purpose (the worker's panic hook and the page's report). */
 const INTENDED = [/panicked/];
 const STALL_MS = 2000;
+/** The good capture's records file, whose `Range` reads (details read back) stall while `stallRanges` is set. */
+const GOOD_RECORDS = 'good/dfx_outputs/chip_swimlane_records.json';
+let stallRanges = false;
 
 let server;
 let browser;
@@ -58,6 +63,12 @@ let onStalled = [];
 /** Answers /data/…: the manifest, the files, and the stalled one cut off after half its bytes. */
 function dataRoute(req, res) {
   const urlPath = decodeURIComponent(req.url.split(/[?#]/)[0]);
+  if (urlPath === '/stalled-manifest/pypto-viewer-manifest.json') {
+    // A manifest whose body stops halfway.
+    res.writeHead(200, { 'cache-control': 'no-cache', 'content-type': 'application/json' });
+    res.write(MANIFEST.slice(0, MANIFEST.length >> 1));
+    return true;
+  }
   if (!urlPath.startsWith('/data/')) return false;
   const rel = urlPath.slice('/data/'.length);
   const headers = { 'cache-control': 'no-cache' };
@@ -73,6 +84,12 @@ function dataRoute(req, res) {
     return true;
   }
   const bytes = fs.readFileSync(abs);
+  if (stallRanges && rel === GOOD_RECORDS && req.headers.range) {
+    // The range's headers, then nothing.
+    res.writeHead(206, { ...headers, 'content-type': mimeType(abs), 'content-range': `${req.headers.range.replace('=', ' ')}/${bytes.length}` });
+    res.write('');
+    return true;
+  }
   res.writeHead(200, { ...headers, 'content-type': mimeType(abs), 'content-length': bytes.length });
   if (rel !== STALLED) {
     res.end(bytes);
@@ -189,6 +206,63 @@ test('a worker crash during a load recovers without a page error, and the demo o
     await openDemo(page);
     await page.waitForTimeout(500);
     assert.deepEqual(errors, [], 'no page error, no console error but the crash report');
+  });
+});
+
+test('a manifest that stalls is a file error with a Retry, and the demo opens after', { timeout: 120_000 }, async () => {
+  await withPage(browser, 'stall-manifest', async ({ page }) => {
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/?src=stalled-manifest/&stall_ms=${STALL_MS}`);
+    await waitLoadDone(page);
+    const li = page.locator('#errors li.file-error', { hasText: 'pypto-viewer-manifest.json' });
+    assert.match(await li.textContent(), /could not load the dataset manifest: no bytes from \S*stalled-manifest\/pypto-viewer-manifest\.json for 2 s/);
+    await loadVia(page, () => li.locator('button.retry').click());
+    assert.match(await page.locator('#errors li.file-error').first().textContent(), /no bytes from/, 'Retry asked again, and says so again');
+    await openDemo(page);
+    assert.deepEqual(errors, [], 'no page error, no console error');
+  });
+});
+
+test('a bar whose details read back from a file that stalls says so, and a second click reads them', { timeout: 120_000 }, async () => {
+  await withPage(browser, 'stall-details', async ({ page }) => {
+    const errors = watchErrors(page);
+    const stalled = nextStall();
+    await page.goto(`${server.url}/?src=data/&stall_ms=${STALL_MS}`);
+    await stalled;
+    await waitLoadDone(page);
+    await page.click(GOOD);
+    await page.waitForFunction(() => Number(document.querySelector('#swimlane')?.dataset.bars) > 0 && window.__pyptoSwimlane?.groups(), null, { timeout: TIMEOUT_MS });
+    const api = (fn, ...args) => page.evaluate(([fn, args]) => window.__pyptoSwimlane[fn](...args), [fn, args]);
+    // A scheduler phase bar: the worker reads its record back from the records file.
+    const { groups } = await api('groups');
+    const sched = groups.find((g) => g.view === 'AICPU Scheduler').tracks.reduce((a, b) => (b.bars > a.bars ? b : a));
+    await api('scrollToTrack', sched.index);
+    for (let k = 0; k < 30; k += 1) {
+      const r = await api('barRect', sched.index, 0);
+      assert.ok(r, 'the phase bar is laid out');
+      if (r.w >= 20) break;
+      await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+      await page.keyboard.down('Control');
+      await page.mouse.wheel(0, -400);
+      await page.keyboard.up('Control');
+      await page.waitForTimeout(50);
+    }
+    const click = async () => {
+      await api('scrollToTrack', sched.index);
+      const r = await api('barRect', sched.index, 0);
+      await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+    };
+    stallRanges = true;
+    await click();
+    await page.waitForFunction(() => document.querySelector('#task-details [data-complete="true"]')?.textContent.includes('Read back'), null, { timeout: TIMEOUT_MS });
+    const rows = Object.fromEntries(await page.$$eval('#task-details tr', (trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent])));
+    assert.match(rows['Read back'], /no bytes from \S*good\/dfx_outputs\/chip_swimlane_records\.json for 2 s \(click the bar again to retry\)/, JSON.stringify(rows));
+    assert.equal(rows.Record, 'could not read it back from the file');
+    stallRanges = false;
+    await page.keyboard.press('Escape');
+    await click();
+    await page.waitForFunction(() => document.querySelector('#task-details [data-complete="true"]')?.textContent.includes('Loop iteration'), null, { timeout: TIMEOUT_MS });
+    assert.deepEqual(errors, [], 'no page error, no console error');
   });
 });
 

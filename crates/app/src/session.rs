@@ -176,6 +176,10 @@ impl Session {
                 self.load_elapsed_ms.set(Some(elapsed_ms));
                 self.load.set(LoadState::Done);
             }
+            FromWorker::SourceFailed(error) => {
+                self.progress.set(None);
+                self.file_errors.update(|errors| errors.push(error));
+            }
             FromWorker::Error { message } => self.problem(message),
             other => return Some(other),
         }

@@ -154,6 +154,9 @@ pub enum FromWorker {
     DepGraph(DepGraphHeader),
     DepNodeDetails(DepNodeDetails),
     DepSearchHits(DepSearchHits),
+    /// The opened source itself could not be read (a `?src=` manifest that stalled or failed):
+    /// shown with the file errors, with a Retry.
+    SourceFailed(datasets::FileError),
     /// A request could not be answered (with its id), or something failed outside one.
     Error {
         message: String,

@@ -37,7 +37,15 @@ pub(crate) async fn open_url(url: String) {
     let bytes = match fetched {
         Ok(bytes) => bytes,
         Err(message) => {
-            transport::post(&FromWorker::Error { message: format!("could not load the dataset manifest: {message}") }, None);
+            // A read that failed (stalled, network): a file error with a Retry.
+            let error = FileError {
+                path: manifest_url.clone(),
+                line: 0,
+                column: 0,
+                message: format!("could not load the dataset manifest: {message}"),
+                read_failed: true,
+            };
+            transport::post(&FromWorker::SourceFailed(error), None);
             transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0 }), None);
             return;
         }

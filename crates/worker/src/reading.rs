@@ -275,20 +275,21 @@ pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
 
 /// Bytes `offset .. offset + len` of `source` (a `File`/`Blob`, or a URL by a `Range`
 /// request; a server that ignores the range sends the whole file, which is then cut), read
-/// without blocking the worker; `None` when they could not be read (or stalled).
-pub async fn read_range(source: &JsValue, offset: u64, len: u32) -> Option<Vec<u8>> {
+/// without blocking the worker; `Err` says why they could not be read (a stall names the file
+/// and the seconds waited).
+pub async fn read_range(source: &JsValue, offset: u64, len: u32) -> Result<Vec<u8>, String> {
     let end = offset + u64::from(len);
     if let Some(url) = source.as_string() {
-        let download = Download::start(&url, Some((offset, end.saturating_sub(1)))).await.ok()?;
+        let download = Download::start(&url, Some((offset, end.saturating_sub(1)))).await?;
         let status = download.response.status();
-        let bytes = download.body_bytes().await.ok()?;
+        let bytes = download.body_bytes().await?;
         return match status {
-            206 => Some(bytes),
-            200 => bytes.get(offset as usize..end as usize).map(<[u8]>::to_vec),
-            _ => None,
+            206 => Ok(bytes),
+            200 => bytes.get(offset as usize..end as usize).map(<[u8]>::to_vec).ok_or_else(|| format!("{url}: shorter than byte {end}")),
+            other => Err(format!("{url}: HTTP {other} for bytes {offset}-{end}")),
         };
     }
-    let blob: &web_sys::Blob = source.dyn_ref()?;
-    let slice = blob.slice_with_f64_and_f64(offset as f64, end as f64).ok()?;
-    blob_bytes(&blob_label(blob), &slice).await.ok()
+    let blob: &web_sys::Blob = source.dyn_ref().ok_or("not a file")?;
+    let slice = blob.slice_with_f64_and_f64(offset as f64, end as f64).map_err(|e| js_error_text(&e))?;
+    blob_bytes(&blob_label(blob), &slice).await
 }

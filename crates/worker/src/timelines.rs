@@ -117,9 +117,10 @@ pub(crate) fn bar_details(request: &BarDetailsRequest, reply: Reply<BarDetailsRe
     let reads: Vec<_> = wanted.iter().map(|&(d, f, o, l)| ((d, f, o, l), source_of(d, f))).collect();
     wasm_bindgen_futures::spawn_local(async move {
         let mut got = Vec::with_capacity(reads.len());
+        let mut failures: Vec<String> = Vec::new();
         for (key, source) in reads {
             let bytes = match source {
-                Some(source) => reading::read_range(&source, key.2, key.3).await,
+                Some(source) => reading::read_range(&source, key.2, key.3).await.map_err(|e| failures.push(e)).ok(),
                 None => None,
             };
             got.push((key, bytes));
@@ -129,8 +130,15 @@ pub(crate) fn bar_details(request: &BarDetailsRequest, reply: Reply<BarDetailsRe
         }
         let read = |d: usize, f: DetailFile, o: u64, l: u32| got.iter().find(|(k, _)| *k == (d, f, o, l)).and_then(|(_, b)| b.clone());
         match with_timeline(timeline_id, |t, m| replies::bar_details(timeline_id, bar, t, m, &read)) {
-            Ok(result) => reply.answer(result),
-            Err(message) => reply.fail(message),
+            Ok(Ok(mut details)) => {
+                // Why a row says it was not read back (a stall, a failed request); clicking the
+                // bar again reads again.
+                for why in failures {
+                    details.fields.push(("Read back".to_owned(), format!("{why} (click the bar again to retry)")));
+                }
+                reply.send(details);
+            }
+            Ok(Err(message)) | Err(message) => reply.fail(message),
         }
     });
 }
