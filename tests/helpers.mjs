@@ -311,3 +311,24 @@ export async function holdKey(page, key, ms = 250) {
   await page.waitForTimeout(ms);
   await page.keyboard.up(key);
 }
+
+/**
+ * Ctrl+wheel zooms the swimlane in at bar `index` of `track` (scrolled into view each step)
+ * until it is at least `minWidthPx` wide; returns its rect (`window.__pyptoSwimlane.barRect`).
+ */
+export async function zoomToBar(page, track, index, minWidthPx = 20, steps = 60) {
+  const api = (fn, ...args) => page.evaluate(([fn, args]) => window.__pyptoSwimlane[fn](...args), [fn, args]);
+  for (let k = 0; k < steps; k += 1) {
+    await api('scrollToTrack', track);
+    const r = await api('barRect', track, index);
+    if (!r) throw new Error(`bar ${track}:${index} is not laid out`);
+    if (r.w >= minWidthPx) return r;
+    await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
+    await page.waitForTimeout(30);
+  }
+  await api('scrollToTrack', track);
+  return api('barRect', track, index);
+}

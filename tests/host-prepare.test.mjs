@@ -22,6 +22,7 @@ import {
   stubDirectoryPicker,
   summaryOf,
   withPage,
+  zoomToBar,
 } from './helpers.mjs';
 
 const CASE = path.join(FIXTURES, 'runtime', 'a2a3sim-L4-TestGraphExecutionHostBuildGraph_record_then_replay_1d');
@@ -77,20 +78,9 @@ test('host phase records open as Host Prepare lanes with their details', { timeo
     let hit = null;
     for (let i = 0; i < main.bars && !hit; i += 1) if ((await api('barLabel', main.index, i)) === 'arena_h2d') hit = i;
     assert.ok(hit !== null, 'an arena_h2d bar');
-    // Ctrl+wheel zooms in at the bar until it is wide enough to click (the capture spans
-    // ~70 ms; the upload lasts ~1.6 µs).
-    for (let k = 0; k < 60; k += 1) {
-      await api('scrollToTrack', main.index);
-      const b = await api('barRect', main.index, hit);
-      assert.ok(b, 'the bar is laid out');
-      if (b.w >= 12) break;
-      await page.mouse.move(b.x + b.w / 2, b.y + b.h / 2);
-      await page.keyboard.down('Control');
-      await page.mouse.wheel(0, -400);
-      await page.keyboard.up('Control');
-      await page.waitForTimeout(30);
-    }
-    const r = await api('barRect', main.index, hit);
+    // Zoomed in at the bar until it is wide enough to click (the capture spans ~70 ms; the
+    // upload lasts ~1.6 µs).
+    const r = await zoomToBar(page, main.index, hit, 12);
     assert.ok(r && r.w > 0, `the bar is laid out: ${JSON.stringify(r)}`);
     await page.mouse.click(r.x + Math.max(1, Math.min(r.w / 2, 40)), r.y + r.h / 2);
     await page.waitForFunction(() => document.querySelector('#task-details [data-complete="true"]')?.textContent.includes('Detail'), null, { timeout: TIMEOUT_MS });

@@ -31,6 +31,7 @@ import {
   summaryOf,
   waitLoadDone,
   withPage,
+  zoomToBar,
 } from './helpers.mjs';
 
 /** The file whose body stops halfway. */
@@ -236,17 +237,7 @@ test('a bar whose details read back from a file that stalls says so, and a secon
     // A scheduler phase bar: the worker reads its record back from the records file.
     const { groups } = await api('groups');
     const sched = groups.find((g) => g.view === 'AICPU Scheduler').tracks.reduce((a, b) => (b.bars > a.bars ? b : a));
-    await api('scrollToTrack', sched.index);
-    for (let k = 0; k < 30; k += 1) {
-      const r = await api('barRect', sched.index, 0);
-      assert.ok(r, 'the phase bar is laid out');
-      if (r.w >= 20) break;
-      await page.mouse.move(r.x + r.w / 2, r.y + r.h / 2);
-      await page.keyboard.down('Control');
-      await page.mouse.wheel(0, -400);
-      await page.keyboard.up('Control');
-      await page.waitForTimeout(50);
-    }
+    await zoomToBar(page, sched.index, 0);
     const click = async () => {
       await api('scrollToTrack', sched.index);
       const r = await api('barRect', sched.index, 0);
