@@ -60,6 +60,24 @@ pub fn check(path: &str, text: &str) -> Vec<FormatError> {
     out
 }
 
+/// What Python reads but the compiler never writes, so a snapshot that has it was cut short:
+/// no statement at all (an empty file: cut at its first byte, or never written), or a last
+/// line without its newline (cut mid-line; every snapshot the compiler writes ends with
+/// one). For the pass trace, which asks only when [`check`] found nothing: a cut Python
+/// rejects keeps Python's message.
+pub fn cut_short(path: &str, text: &str) -> Option<FormatError> {
+    const EMPTY: &str = "the file is empty: a pass snapshot holds the whole program (cut short, or never written?)";
+    const MID_LINE: &str = "the file ends mid-line, without the final newline every snapshot has (cut short?)";
+    if text.trim().is_empty() {
+        return Some(FormatError::at(path, 1, 1, EMPTY));
+    }
+    if text.ends_with('\n') {
+        return None;
+    }
+    let (line, column) = position(text, text.len());
+    Some(FormatError::at(path, line, column, MID_LINE))
+}
+
 /// [`decode`] then [`check`]: every problem of a snapshot file's bytes.
 pub fn check_bytes(path: &str, bytes: &[u8]) -> Vec<FormatError> {
     let (text, undecodable) = decode(path, bytes);
@@ -400,6 +418,20 @@ mod tests {
         }
     }
 
+    #[test]
+    fn cut_short_snapshots() {
+        let cut = |t: &str| cut_short("t.py", t).map(|e| (e.line, e.column, e.message));
+        assert_eq!(cut("x = 1\ny = 2\n"), None);
+        let (line, column, message) = cut("x = 1\ny = pl.tile.lo").expect("cut mid-line");
+        assert_eq!((line, column), (2, 15));
+        assert!(message.contains("without the final newline"), "{message}");
+        assert_eq!(cut("").map(|c| (c.0, c.1)), Some((1, 1)));
+        assert_eq!(cut(" \n\n").map(|c| (c.0, c.1)), Some((1, 1)));
+        assert!(cut("").is_some_and(|c| c.2.starts_with("the file is empty")));
+        // columns count characters
+        assert_eq!(cut("s = 'é'").map(|c| (c.0, c.1)), Some((1, 8)));
+    }
+
     /// Every `.py` in the pass-dump fixtures (raw and ruff-formatted snapshots, the hand-made
     /// `bad-*` dumps) is valid Python: none is flagged.
     #[test]
@@ -420,6 +452,7 @@ mod tests {
         for f in files {
             let bytes = std::fs::read(&f).expect("read");
             assert_eq!(check_bytes("f.py", &bytes), Vec::new(), "{}", f.display());
+            assert_eq!(cut_short("f.py", &decode("f.py", &bytes).0), None, "{}", f.display());
         }
     }
 }
