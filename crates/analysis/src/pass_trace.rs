@@ -15,7 +15,8 @@
 //! line diff.
 //!
 //! Every snapshot read is checked ([`pypto_formats::python_check`]): what Python would reject
-//! in a cut or damaged file, and bytes that were not UTF-8, as its reader reports them
+//! in a cut or damaged file, else a cut Python reads (an empty file, a last line without its
+//! newline: [`check_snapshot`]), and bytes that were not UTF-8, as its reader reports them
 //! ([`SnapshotText`]). A pass keeps its snapshot's problems ([`PassEntry::problems`]) and is
 //! diffed all the same.
 
@@ -366,11 +367,22 @@ impl<T: AsRef<str>> SnapshotText for Decoded<T> {
 }
 
 /// The problems of one snapshot: its reader's decoding problem, then `checked` — the
-/// [`python_check::check`] of its text, or of an identical text (then renamed to this file:
+/// [`check_snapshot`] of its text, or of an identical text (then renamed to this file:
 /// most passes change nothing, and the check costs about what the diff does).
 fn snapshot_problems(file_name: &str, snapshot: &impl SnapshotText, checked: &[FormatError]) -> Vec<FormatError> {
     let renamed = checked.iter().map(|e| FormatError { path: file_name.to_owned(), ..e.clone() });
     snapshot.undecodable().cloned().into_iter().chain(renamed).collect()
+}
+
+/// The checks of one snapshot's text: [`python_check::check`] (what Python would reject), and
+/// when it finds nothing, [`python_check::cut_short`] (an empty file, a last line without its
+/// newline: Python reads them, the compiler never writes them).
+pub fn check_snapshot(file_name: &str, text: &str) -> Vec<FormatError> {
+    let mut out = python_check::check(file_name, text);
+    if out.is_empty() {
+        out.extend(python_check::cut_short(file_name, text));
+    }
+    out
 }
 
 /// A line as a diff token: hashed as its text, compared eight bytes at a time (wasm's
@@ -436,13 +448,13 @@ pub fn pass_list<T: SnapshotText>(
     mut read: impl FnMut(&str) -> Result<T, String>,
 ) -> PassList {
     let mut out = PassList { problems: listing.problems.clone(), ..PassList::default() };
-    // `python_check::check` of the last text read (the frontend's, then the previous snapshot's).
+    // `check_snapshot` of the last text read (the frontend's, then the previous snapshot's).
     let mut checked: Vec<FormatError> = Vec::new();
     // Every text first: the interner below borrows them all.
     let frontend: Option<(&str, T)> = if listing.has_frontend {
         match read(FRONTEND) {
             Ok(t) => {
-                checked = python_check::check(FRONTEND, t.text());
+                checked = check_snapshot(FRONTEND, t.text());
                 out.frontend_problems = snapshot_problems(FRONTEND, &t, &checked);
                 Some((FRONTEND, t))
             }
@@ -471,7 +483,7 @@ pub fn pass_list<T: SnapshotText>(
         let text = t.text();
         let identical = previous.is_some_and(|(_, ptext)| bytes_eq(ptext.as_bytes(), text.as_bytes()));
         if !identical {
-            checked = python_check::check(&s.file_name, text);
+            checked = check_snapshot(&s.file_name, text);
         }
         let (previous_file, added, removed, no_op, hunks) = match previous {
             Some((pname, _)) if identical => (pname, 0, 0, true, Vec::new()),
@@ -637,6 +649,23 @@ mod tests {
         let list = pass_list(&listing, &names, |n| if n == FRONTEND { Ok("x = (\n") } else { Ok("x = 1\n") });
         assert_eq!(list.frontend_problems.len(), 1);
         assert_eq!(list.snapshot_problems().next().map(|e| (e.path.as_str(), e.line, e.column)), Some((FRONTEND, 1, 5)));
+    }
+
+    #[test]
+    fn cuts_python_reads_are_flagged_too() {
+        let texts = [
+            ("00_frontend.py", "x = pl.tile.load(a)\ny = 2\n"),
+            ("01_after_A.py", "x = pl.tile.lo"),
+            ("02_after_B.py", ""),
+            ("03_after_C.py", "x = pl.tile.load(a)\ny = 2\n"),
+        ];
+        let names: Vec<&str> = texts.iter().map(|t| t.0).collect();
+        let listing = pypto_formats::passes_dump::validate(&names);
+        let list = pass_list(&listing, &names, |n| texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| n.to_owned()));
+        let got: Vec<Vec<(u64, u64)>> = list.passes.iter().map(|p| p.problems.iter().map(|e| (e.line, e.column)).collect()).collect();
+        assert_eq!(got, vec![vec![(1, 15)], vec![(1, 1)], vec![]]);
+        assert!(list.passes[1].problems[0].message.starts_with("the file is empty"));
+        assert_eq!((list.passes[1].added, list.passes[1].removed), (0, 1), "diffed all the same");
     }
 
     #[test]

@@ -21,7 +21,9 @@
 //! - instants (`i`/`I`, and `X` of zero duration are spans) go to one extra row below the
 //!   spans, flagged [`FLAG_MARKER`] (drawn as thin ticks at any zoom);
 //! - counters, flows, async and object events are not drawn; they are counted in
-//!   [`TraceTimeline::not_drawn`];
+//!   [`TraceTimeline::not_drawn`]; so are events whose time (`ts`, or `ts + dur`) lies
+//!   beyond ±2^63 ns, which Perfetto cannot represent either (a warning says how many); an
+//!   `X` span with a negative `dur` is drawn with zero length (a warning too);
 //! - colour: by event name (K3) with a trailing `(…)` argument removed (`qk(r1t5)` → `qk`,
 //!   `complete(4)` → `complete`, so one kernel or phase keeps one colour); bars of the STRACE
 //!   device lanes (`"<tag> <callable> | <stage>"`) are coloured by their stage. Keys are the
@@ -140,6 +142,12 @@ impl Names {
     }
 }
 
+/// `traceEvents[i] "name"`, for a warning's first example.
+fn event_label(trace: &ChromeTrace, i: usize) -> String {
+    let name = trace.events.name.get(i).and_then(|&n| trace.strings.get(n as usize)).map_or("", String::as_str);
+    format!("traceEvents[{i}] {name:?}")
+}
+
 /// Groups the drawable events per thread: `X` spans, matched `B`/`E` pairs, instants.
 fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Item>> {
     let ev = &trace.events;
@@ -147,6 +155,14 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
     let mut open: Vec<Vec<(u32, f64)>> = (0..trace.threads.len()).map(|_| Vec::new()).collect();
     let mut last_ts: Vec<f64> = vec![f64::NEG_INFINITY; trace.threads.len()];
     let mut unmatched_e = 0u64;
+    // (count, first event) of `X` spans with a negative `dur`, of events out of time range.
+    let (mut negative, mut out_of_range): ((u64, usize), (u64, usize)) = ((0, 0), (0, 0));
+    let note = |c: &mut (u64, usize), i: usize| {
+        if c.0 == 0 {
+            c.1 = i;
+        }
+        c.0 += 1;
+    };
     for i in 0..ev.len() {
         let ph = ev.ph.get(i).copied().unwrap_or(b'M');
         if ph == b'M' {
@@ -154,6 +170,14 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
         }
         let t = ev.thread.get(i).copied().unwrap_or(0) as usize;
         let ts = ev.ts_us.get(i).copied().unwrap_or(0.0);
+        if !ev.in_time_range(i) {
+            note(&mut out_of_range, i);
+            out.not_drawn += 1;
+            continue;
+        }
+        if ph == b'X' && ev.dur_us.get(i).is_some_and(|&d| d < 0.0) {
+            note(&mut negative, i);
+        }
         if let Some(l) = last_ts.get_mut(t) {
             *l = l.max(ev.end_us(i));
         }
@@ -204,6 +228,22 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
     }
     if unmatched_e > 0 {
         out.warnings.push(Warning::analysis(WarningKind::TraceUnmatchedEnd, format!("{unmatched_e} E event(s) without a B: not drawn")));
+    }
+    if negative.0 > 0 {
+        out.warnings.push(Warning::analysis(
+            WarningKind::TraceNegativeDuration,
+            format!("{} X event(s) with a negative dur, drawn with zero length (first: {})", negative.0, event_label(trace, negative.1)),
+        ));
+    }
+    if out_of_range.0 > 0 {
+        out.warnings.push(Warning::analysis(
+            WarningKind::TraceTimeOutOfRange,
+            format!(
+                "{} event(s) with a time beyond ±2^63 ns (±292 years, Perfetto's range), not drawn (first: {})",
+                out_of_range.0,
+                event_label(trace, out_of_range.1)
+            ),
+        ));
     }
     per
 }
@@ -556,6 +596,34 @@ mod tests {
         let inner = stats.iter().find(|r| r.name == "inner").map(|r| (r.count, r.total_us));
         assert_eq!(inner, Some((2, 40.0)));
         assert!(stats.iter().all(|r| r.name != "tick"));
+    }
+
+    #[test]
+    fn negative_durations_and_times_out_of_range_are_warned() {
+        let s = parse(
+            r#"[{"ph":"X","name":"ok","pid":1,"tid":1,"ts":0,"dur":5},
+                {"ph":"X","name":"back","pid":1,"tid":1,"ts":10,"dur":-4},
+                {"ph":"X","name":"far","pid":1,"tid":1,"ts":123456789012345678901234567890,"dur":1},
+                {"ph":"i","name":"late","pid":1,"tid":1,"ts":-1e19}]"#,
+        );
+        let t = build(&s);
+        assert_eq!((t.spans, t.instants, t.not_drawn), (2, 0, 2));
+        assert_eq!(t.columns.start_us[..2], [0.0, 10.0]);
+        assert_eq!(t.columns.end_us[..2], [5.0, 10.0]);
+        let got: Vec<(WarningKind, &str)> = t.warnings.iter().map(|w| (w.kind, w.message.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    WarningKind::TraceNegativeDuration,
+                    "1 X event(s) with a negative dur, drawn with zero length (first: traceEvents[1] \"back\")"
+                ),
+                (
+                    WarningKind::TraceTimeOutOfRange,
+                    "2 event(s) with a time beyond ±2^63 ns (±292 years, Perfetto's range), not drawn (first: traceEvents[2] \"far\")"
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -186,6 +186,11 @@ pub fn case(kind: WarningKind) -> Vec<(&'static str, String)> {
             "{\"name\": \"step\", \"ph\": \"E\", \"pid\": 200, \"tid\": 7, \"ts\": 1},\n \
              {\"name\": \"other\", \"ph\": \"X\", \"pid\": 200, \"tid\": 7, \"ts\": 2, \"dur\": 5}",
         )],
+        K::TraceNegativeDuration => vec![strace("{\"name\": \"step\", \"ph\": \"X\", \"pid\": 200, \"tid\": 7, \"ts\": 10, \"dur\": -5}")],
+        K::TraceTimeOutOfRange => vec![strace(
+            "{\"name\": \"step\", \"ph\": \"X\", \"pid\": 200, \"tid\": 7, \"ts\": 1, \"dur\": 5},\n \
+             {\"name\": \"far\", \"ph\": \"X\", \"pid\": 200, \"tid\": 7, \"ts\": 1e30, \"dur\": 5}",
+        )],
         K::HostPhaseSkipped => vec![host_records(), host_phases("{\"pid\": 11, \"inv\": 2, \"records\": [{\"phase\": \"args\", \"start_ns\"\n")],
         K::HostPhaseImplausibleTime => vec![
             host_records(),

@@ -48,6 +48,10 @@ pub fn is_known_phase(ph: u8) -> bool {
     KNOWN_PHASES.contains(&ph)
 }
 
+/// The largest time (µs) of an event the views place: 2^63 ns (±292 years), the range of
+/// Perfetto's nanosecond timestamps; a `ts` beyond it is damage (the views skip and count it).
+pub const MAX_TIME_US: f64 = 9_223_372_036_854_776.0;
+
 /// Bits of [`TraceEvents::flags`].
 pub mod flags {
     /// The event has `ts`.
@@ -335,6 +339,12 @@ impl TraceEvents {
     /// `ts + dur` of event `i` (µs; `ts` for events without `dur`).
     pub fn end_us(&self, i: usize) -> f64 {
         self.ts_us.get(i).copied().unwrap_or(0.0) + self.dur_us.get(i).copied().unwrap_or(0.0)
+    }
+
+    /// Event `i`'s `ts` and `ts + dur` lie within ±[`MAX_TIME_US`] (the views skip it else).
+    pub fn in_time_range(&self, i: usize) -> bool {
+        let ok = |v: f64| v.abs() <= MAX_TIME_US; // false for NaN too
+        ok(self.ts_us.get(i).copied().unwrap_or(0.0)) && ok(self.end_us(i))
     }
 }
 

@@ -27,8 +27,12 @@ pub const CUT: &str = "the file ends inside a statement (cut?)";
 
 /// The text of `bytes` with undecodable bytes replaced by U+FFFD (as `String::from_utf8_lossy`),
 /// and, when there were any, a problem at the first one: its line and column, its byte offset
-/// (0-based, as Python's codec error says "position") and how many bytes could not be decoded.
+/// in the file (0-based, as Python's codec error says "position") and how many bytes could not
+/// be decoded. A UTF-8 byte order mark opening the file is not part of the text: Python reads
+/// such a source as if it had none, so the snapshot reads (and diffs) as the same program.
 pub fn decode<'a>(path: &str, bytes: &'a [u8]) -> (Cow<'a, str>, Option<FormatError>) {
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let bytes = bytes.get(bom..).unwrap_or_default();
     let Err(e) = std::str::from_utf8(bytes) else {
         return (String::from_utf8_lossy(bytes), None);
     };
@@ -38,7 +42,8 @@ pub fn decode<'a>(path: &str, bytes: &'a [u8]) -> (Cow<'a, str>, Option<FormatEr
     let first = bytes.get(at).copied().unwrap_or(0);
     let undecodable: usize = bytes.utf8_chunks().map(|c| c.invalid().len()).sum();
     let message = format!(
-        "invalid UTF-8 at byte offset {at} (0x{first:02X}; {undecodable} undecodable byte{} in the file, shown as U+FFFD)",
+        "invalid UTF-8 at byte offset {} (0x{first:02X}; {undecodable} undecodable byte{} in the file, shown as U+FFFD)",
+        at + bom,
         if undecodable == 1 { "" } else { "s" }
     );
     (String::from_utf8_lossy(bytes), Some(FormatError::at(path, line, column, message)))
@@ -53,6 +58,24 @@ pub fn check(path: &str, text: &str) -> Vec<FormatError> {
     }
     out.extend(syntax_problem(path, text));
     out
+}
+
+/// What Python reads but the compiler never writes, so a snapshot that has it was cut short:
+/// no statement at all (an empty file: cut at its first byte, or never written), or a last
+/// line without its newline (cut mid-line; every snapshot the compiler writes ends with
+/// one). For the pass trace, which asks only when [`check`] found nothing: a cut Python
+/// rejects keeps Python's message.
+pub fn cut_short(path: &str, text: &str) -> Option<FormatError> {
+    const EMPTY: &str = "the file is empty: a pass snapshot holds the whole program (cut short, or never written?)";
+    const MID_LINE: &str = "the file ends mid-line, without the final newline every snapshot has (cut short?)";
+    if text.trim().is_empty() {
+        return Some(FormatError::at(path, 1, 1, EMPTY));
+    }
+    if text.ends_with('\n') {
+        return None;
+    }
+    let (line, column) = position(text, text.len());
+    Some(FormatError::at(path, line, column, MID_LINE))
 }
 
 /// [`decode`] then [`check`]: every problem of a snapshot file's bytes.
@@ -279,6 +302,10 @@ mod tests {
         check_bytes("t.py", text.as_bytes()).into_iter().map(|e| (e.line, e.column, e.message)).collect()
     }
 
+    fn got_bytes(bytes: &[u8]) -> Vec<(u64, u64, String)> {
+        check_bytes("t.py", bytes).into_iter().map(|e| (e.line, e.column, e.message)).collect()
+    }
+
     fn one(text: &str) -> (u64, u64, String) {
         let g = got(text);
         assert_eq!(g.len(), 1, "{text:?}: {g:?}");
@@ -341,6 +368,19 @@ mod tests {
         assert_eq!(text, "a = 1\nb = 'é\u{fffd}\u{fffd}'\n");
         // a U+FFFD outside a string is not blamed on the syntax
         assert_eq!(check_bytes("t.py", b"x = \xff\n").len(), 1);
+        // a byte order mark opening the file is not text (Python skips it); offsets count it
+        let (text, e) = decode("t.py", b"\xEF\xBB\xBFx = 1\n");
+        assert_eq!((text.as_ref(), e), ("x = 1\n", None));
+        let p = check_bytes("t.py", b"\xEF\xBB\xBFx = '\xff'\n");
+        assert_eq!((p[0].line, p[0].column), (1, 6));
+        assert_eq!(p[0].message, "invalid UTF-8 at byte offset 8 (0xFF; 1 undecodable byte in the file, shown as U+FFFD)");
+        // UTF-16 (its BOM is not UTF-8): undecodable from the first byte, and full of null bytes
+        let utf16: Vec<u8> = [0xFF, 0xFE].into_iter().chain("x = 1\n".encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        let p = got_bytes(&utf16);
+        assert_eq!(p[0].0, 1);
+        assert_eq!(p[0].1, 1);
+        assert!(p[0].2.starts_with("invalid UTF-8 at byte offset 0 (0xFF"), "{p:?}");
+        assert!(p.iter().any(|x| x.2.starts_with("null byte")), "{p:?}");
         // zero-filled tail (a crash while writing)
         let p = got("x = 1\n\0\0\0\0");
         assert_eq!(p, vec![(2, 1, "null byte: Python source cannot contain null bytes (damaged file?)".to_owned())]);
@@ -378,6 +418,20 @@ mod tests {
         }
     }
 
+    #[test]
+    fn cut_short_snapshots() {
+        let cut = |t: &str| cut_short("t.py", t).map(|e| (e.line, e.column, e.message));
+        assert_eq!(cut("x = 1\ny = 2\n"), None);
+        let (line, column, message) = cut("x = 1\ny = pl.tile.lo").expect("cut mid-line");
+        assert_eq!((line, column), (2, 15));
+        assert!(message.contains("without the final newline"), "{message}");
+        assert_eq!(cut("").map(|c| (c.0, c.1)), Some((1, 1)));
+        assert_eq!(cut(" \n\n").map(|c| (c.0, c.1)), Some((1, 1)));
+        assert!(cut("").is_some_and(|c| c.2.starts_with("the file is empty")));
+        // columns count characters
+        assert_eq!(cut("s = 'é'").map(|c| (c.0, c.1)), Some((1, 8)));
+    }
+
     /// Every `.py` in the pass-dump fixtures (raw and ruff-formatted snapshots, the hand-made
     /// `bad-*` dumps) is valid Python: none is flagged.
     #[test]
@@ -398,6 +452,7 @@ mod tests {
         for f in files {
             let bytes = std::fs::read(&f).expect("read");
             assert_eq!(check_bytes("f.py", &bytes), Vec::new(), "{}", f.display());
+            assert_eq!(cut_short("f.py", &decode("f.py", &bytes).0), None, "{}", f.display());
         }
     }
 }

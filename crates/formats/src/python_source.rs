@@ -78,6 +78,9 @@ const THREE_CHAR_OPS: [&str; 5] = ["**=", "//=", ">>=", "<<=", "..."];
 const TWO_CHAR_OPS: [&str; 19] =
     ["->", ":=", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "**", "//", "<<", ">>"];
 
+/// How deep brackets may nest: `CPython`'s tokenizer refuses the 201st level (`MAXLEVEL`).
+pub const MAX_NESTING: usize = 200;
+
 fn is_ident_start(c: char) -> bool {
     c == '_' || c.is_alphabetic()
 }
@@ -87,7 +90,7 @@ fn is_ident_continue(c: char) -> bool {
 }
 
 /// Splits `text` into tokens and logical lines. Errors (with file position) on an
-/// unterminated string or an unbalanced bracket.
+/// unterminated string, an unbalanced bracket or brackets nested deeper than [`MAX_NESTING`].
 #[allow(clippy::too_many_lines, clippy::many_single_char_names)] // one scanner loop
 pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError> {
     let bytes = text.as_bytes();
@@ -224,6 +227,9 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                     };
                     match b {
                         b'(' | b'[' | b'{' => {
+                            if stack.len() >= MAX_NESTING {
+                                return Err(FormatError::at(path, u64::from(line), col(i, line_start), "too many nested parentheses"));
+                            }
                             stack.push((b, line, i - line_start + 1));
                         }
                         b')' | b']' | b'}' => {
@@ -509,6 +515,14 @@ mod tests {
         assert_eq!((e.line, e.column, e.message.as_str()), (2, 5, "unterminated triple-quoted string literal"));
         let e = tokenize("t.py", "y = 'a\\\nb\n").expect_err("bad");
         assert_eq!((e.line, e.column, e.message.as_str()), (1, 5, "unterminated string literal"));
+    }
+
+    #[test]
+    fn nesting_is_limited_like_cpython() {
+        let nested = |n: usize| format!("x = {}0{}\n", "(".repeat(n), ")".repeat(n));
+        assert!(tokenize("t.py", &nested(MAX_NESTING)).is_ok());
+        let e = tokenize("t.py", &nested(4000)).expect_err("too deep");
+        assert_eq!((e.line, e.column, e.message.as_str()), (1, 5 + MAX_NESTING as u64, "too many nested parentheses"));
     }
 
     #[test]

@@ -129,7 +129,8 @@ pub struct ServingStrace {
     pub metadata_events: u32,
     /// Number of events that are none of `X`, `i`, `I`, `M` (flows, counters, …).
     pub other_events: u32,
-    /// Earliest `ts` over the timed (non-`M`) events, 0 when there are none.
+    /// Earliest `ts` over the timed (non-`M`) events within the time range
+    /// ([`chrome_trace::MAX_TIME_US`]), 0 when there are none.
     pub first_ts_us: f64,
     /// Latest `ts + dur` over the timed events, 0 when there are none.
     pub last_end_us: f64,
@@ -219,6 +220,9 @@ pub fn from_trace(trace: ChromeTrace) -> ServingStrace {
                 continue;
             }
             _ => s.other_events += 1,
+        }
+        if !trace.events.in_time_range(i) {
+            continue; // not placed by the views (a warning of theirs says so)
         }
         let ts = trace.events.ts_us.get(i).copied().unwrap_or(0.0);
         first = first.min(ts);

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::pass_trace::SnapshotProblem;
 use crate::Request;
 
 /// The memory reuse map of one snapshot of a pass-dump dataset (`file`: its name in the dump;
@@ -128,4 +129,7 @@ pub struct MemoryMapData {
     pub functions: Vec<MemFunctionMap>,
     /// Why there is no map: names the file (and line when known).
     pub error: Option<String>,
+    /// What is wrong with the snapshot (as the IR Pass Trace marks it: undecodable bytes, what
+    /// Python would reject, a cut): the map, if any, is of the text as read.
+    pub snapshot_problems: Vec<SnapshotProblem>,
 }

@@ -8,7 +8,8 @@
 //! assumed. The worker reads the files.
 
 use pypto_analysis::memory_map::{self, BackendChoice, Chip};
-use pypto_formats::passes_dump;
+use pypto_analysis::pass_trace::check_snapshot;
+use pypto_formats::{passes_dump, FormatError};
 use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemReservedRow, MemRingTileRow, MemSpaceRow, MemoryMapData};
 
 /// Files of a pass dump's case directory (the dump's parent) that can name its chip, as
@@ -135,6 +136,13 @@ pub fn fill_map(data: &mut MemoryMapData, name: &str, text: &str, choice: &ChipC
         })
         .collect();
     Ok(())
+}
+
+/// Records what is wrong with the snapshot `name` (its reader's `undecodable` bytes, then
+/// [`check_snapshot`] of its `text`), as the IR Pass Trace marks it.
+pub fn set_snapshot_problems(data: &mut MemoryMapData, name: &str, text: &str, undecodable: Option<&FormatError>) {
+    let problems = undecodable.cloned().into_iter().chain(check_snapshot(name, text));
+    data.snapshot_problems = problems.map(|e| crate::pass_trace::snapshot_problem(&e)).collect();
 }
 
 /// `file:line:column: message`, or `file: message` when the problem has no position.

@@ -420,6 +420,35 @@ fn the_memory_map_reply_has_the_reference_boxes() {
     assert!(memory_map::choose_snapshot(&mut data, &[], None).unwrap_err().contains("not a pass dump"));
 }
 
+/// A damaged snapshot's memory map reply carries its problems (as the pass trace marks them),
+/// and the map of the text as read; an intact one has none.
+#[test]
+fn the_memory_map_reply_names_a_damaged_snapshot() {
+    use pypto_analysis::pass_trace::Decoded;
+    let name = "35_after_AllocateMemoryAddr.py";
+    let path = common::fixtures().join("passes/generated-paged_attention/passes_dump").join(name);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let chip = memory_map::assumed_chip();
+    let mut data = memory_map::empty_data(1);
+    let intact = Decoded::from_bytes(name, &bytes);
+    memory_map::set_snapshot_problems(&mut data, name, &intact.text, intact.undecodable.as_ref());
+    assert_eq!(data.snapshot_problems, Vec::new());
+    // Two undecodable bytes in a comment: the map is built all the same, the problem is named.
+    let at = bytes.windows(2).position(|w| w == b"# ").unwrap() + 2;
+    bytes[at..at + 2].copy_from_slice(&[0xFF, 0xFE]);
+    let damaged = Decoded::from_bytes(name, &bytes);
+    memory_map::set_snapshot_problems(&mut data, name, &damaged.text, damaged.undecodable.as_ref());
+    memory_map::fill_map(&mut data, name, &damaged.text, &chip).unwrap();
+    assert!(!data.functions.is_empty());
+    let problems: Vec<(&str, bool)> = data.snapshot_problems.iter().map(|p| (p.file.as_str(), p.line > 0 && p.column > 0)).collect();
+    assert_eq!(problems, vec![(name, true)]);
+    assert!(data.snapshot_problems[0].message.starts_with("invalid UTF-8"), "{:?}", data.snapshot_problems);
+    // Cut mid-line where Python reads it: named as a cut.
+    let cut = &intact.text[..intact.text.len() - 2];
+    memory_map::set_snapshot_problems(&mut data, name, cut, None);
+    assert!(data.snapshot_problems.iter().any(|p| p.message.contains("final newline")), "{:?}", data.snapshot_problems);
+}
+
 #[test]
 fn the_chip_comes_from_the_cases_pto_files_then_compiled_meta() {
     let root = common::fixtures().join("passes");

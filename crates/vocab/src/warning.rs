@@ -63,6 +63,10 @@ pub enum WarningKind {
     TraceUnmatchedBegin,
     /// `E` events without a `B`: not drawn.
     TraceUnmatchedEnd,
+    /// `X` events with a negative `dur`: drawn with zero length.
+    TraceNegativeDuration,
+    /// Events whose time lies beyond ±2^63 ns (Perfetto's range): not drawn.
+    TraceTimeOutOfRange,
     // host_phase_records.jsonl
     /// A line or record of the host phase file that could not be read: skipped.
     HostPhaseSkipped,
@@ -125,6 +129,8 @@ impl WarningKind {
         Self::TraceBadTaskIds,
         Self::TraceUnmatchedBegin,
         Self::TraceUnmatchedEnd,
+        Self::TraceNegativeDuration,
+        Self::TraceTimeOutOfRange,
         Self::HostPhaseSkipped,
         Self::HostPhaseImplausibleTime,
         Self::HostPhaseRecordsDropped,
@@ -169,6 +175,8 @@ impl WarningKind {
             Self::TraceBadTaskIds => "trace-bad-task-ids",
             Self::TraceUnmatchedBegin => "trace-unmatched-begin",
             Self::TraceUnmatchedEnd => "trace-unmatched-end",
+            Self::TraceNegativeDuration => "trace-negative-duration",
+            Self::TraceTimeOutOfRange => "trace-time-out-of-range",
             Self::HostPhaseSkipped => "host-phase-skipped",
             Self::HostPhaseImplausibleTime => "host-phase-implausible-time",
             Self::HostPhaseRecordsDropped => "host-phase-records-dropped",

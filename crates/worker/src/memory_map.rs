@@ -35,7 +35,8 @@ async fn choose_chip(dataset_id: u32, requested: Option<&str>) -> Result<ChipCho
     Ok(replies::assumed_chip())
 }
 
-/// Answers `MemoryMap` (a snapshot without a map says why in its `error`).
+/// Answers `MemoryMap` (a snapshot without a map says why in its `error`; a damaged one
+/// carries its problems, as the pass trace marks them).
 pub(crate) fn map(request: MemoryMapRequest, reply: Reply<MemoryMapRequest>) {
     let MemoryMapRequest { dataset_id, file, chip } = request;
     wasm_bindgen_futures::spawn_local(async move {
@@ -64,6 +65,7 @@ async fn build(dataset_id: u32, file: Option<String>, chip: Option<&str>) -> Res
         Ok(t) => t,
         Err(e) => return Err((data, format!("{name}: {e}"))),
     };
+    replies::set_snapshot_problems(&mut data, &name, &text, pass_dumps::undecodable(dataset_id, &name).as_ref());
     match replies::fill_map(&mut data, &name, &text, &choice) {
         Ok(()) => Ok(data),
         Err(e) => Err((data, e)),

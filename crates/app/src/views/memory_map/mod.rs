@@ -14,10 +14,15 @@
 //!   address reuse). Beside it the function's source: a tile's live range, defining and
 //!   using lines are marked and scrolled to; a click on a line highlights its tiles.
 //!
+//! A damaged snapshot (undecodable bytes, what Python would reject, a cut: as the IR Pass
+//! Trace marks it) gets a banner naming file, line, column and problem above the map, which
+//! is of the text as read.
+//!
 //! The snapshot, chip, open function and selected tile are `nav` state (so in the URL hash).
 //!
 //! Test ids: `mm-page`, `mm-function`,
-//! `mm-snapshot`, `mm-chip`, `mm-chip-source`, `mm-error`, `mm-summary`, `mm-overview`
+//! `mm-snapshot`, `mm-chip`, `mm-chip-source`, `mm-error`, `mm-snapshot-problems` (items with
+//! `data-file`, `data-line`, `data-column`), `mm-summary`, `mm-overview`
 //! (the table), `mm-map` (`data-function`, `data-boxes`, `data-scale`, `data-selected`,
 //! `data-line`, `data-highlighted`), `mm-fit`, `mm-zoom-in`, `mm-zoom-out`, `mm-details`,
 //! `mm-source` (lines `data-line`, `data-mark` = `def` / `use` / `live`), `mm-tooltip`.
@@ -31,6 +36,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemoryMapData, MemoryMapRequest};
+use pypto_protocol::pass_trace::SnapshotProblem;
 use pypto_protocol::{DatasetKind, Feature, ViewKind};
 use pypto_render::text::TextOverlay;
 use pypto_render::GlRenderer;
@@ -813,6 +819,28 @@ fn SourcePane(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<
     }
 }
 
+/// The banner over the map of a damaged snapshot (as the pass trace marks it: the map, if
+/// any, is of the text as read): each problem with file, line and column.
+#[component]
+fn SnapshotProblems(problems: Vec<SnapshotProblem>) -> impl IntoView {
+    let items = problems
+        .into_iter()
+        .map(|p| {
+            view! {
+                <li data-file=p.file.clone() data-line=p.line.to_string() data-column=p.column.to_string()>
+                    <code>{format!("{}:{}:{}", p.file, p.line, p.column)}</code>{format!(" {}", p.message)}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="snapshot-problems" data-testid="mm-snapshot-problems" role="alert">
+            <strong>"This snapshot is damaged or cut short: the map is of the text as read."</strong>
+            <ul>{items}</ul>
+        </div>
+    }
+}
+
 /// The Memory Reuse view of a pass-dump dataset.
 #[component]
 pub fn MemoryMapView() -> impl IntoView {
@@ -887,6 +915,8 @@ pub fn MemoryMapView() -> impl IntoView {
     let error = move || {
         data().and_then(|d| d.error.clone()).map(|e| view! { <div class="mm-error error-message" data-testid="mm-error">{e}</div> })
     };
+    let problems =
+        move || data().map(|d| d.snapshot_problems.clone()).filter(|p| !p.is_empty()).map(|p| view! { <SnapshotProblems problems=p/> });
     view! {
         <div class="mm-page" data-testid="mm-page" data-file=move || data().map(|d| d.file.clone()).unwrap_or_default()
             data-chip=move || data().map(|d| d.chip.clone()).unwrap_or_default() data-loading=move || ui.loading.get().to_string()>
@@ -905,6 +935,7 @@ pub fn MemoryMapView() -> impl IntoView {
                 <span class="hint" data-testid="mm-chip-source">{chip_source}</span>
                 {move || ui.loading.get().then(|| view! { <span class="hint">"building the map…"</span> })}
             </div>
+            {problems}
             {error}
             {move || {
                 match (has_map.get(), has_function.get()) {
