@@ -248,7 +248,7 @@ fn print_text(ds: &Dataset, facts: &Value, errors: &[String]) {
     if let Some(h) = facts.get("host_phases") {
         let lanes = h["lanes"].as_array().map_or(0, Vec::len);
         println!(
-            "  host prepare: {} passes, {} records, {} drawn in {lanes} lanes ({})",
+            "  host prepare: {} pass(es), {} record(s), {} drawn in {lanes} lane(s) ({})",
             h["passes"],
             h["records"],
             h["placed"],
