@@ -16,6 +16,7 @@
 use crate::timebase::Timebase;
 use pypto_formats::host_phase_records::HostPhaseRecords;
 use pypto_vocab::{Warning, WarningKind};
+use std::collections::HashMap;
 
 /// Nanoseconds in a day: the plausible distance of a host record from the capture's origin.
 const DAY_NS: f64 = 86_400.0 * 1e9;
@@ -174,9 +175,11 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
     let mut bad: Vec<String> = Vec::new();
     let mut bad_count = 0usize;
     let mut first_bad_line = 0u64;
-    // (lane key, record) of every placed record, in file order.
+    // The lanes in order of their first record, and each lane's records in file order (a file
+    // appended to by a long-running process holds thousands of passes).
     let mut lane_keys: Vec<(u32, Option<u64>)> = Vec::new();
-    let mut placed: Vec<(usize, u32)> = Vec::new();
+    let mut lane_index: HashMap<(u32, Option<u64>), usize> = HashMap::new();
+    let mut by_lane: Vec<Vec<usize>> = Vec::new();
     for p in 0..records.pass_count() {
         let line = records.pass_line.get(p).copied().unwrap_or(0);
         let pid = records.pass_pid.get(p).copied().flatten();
@@ -209,11 +212,14 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
             }
             let tid = records.tid.get(r).copied().flatten().or(pid);
             let key = (p as u32, tid);
-            let lane_index = lane_keys.iter().position(|&x| x == key).unwrap_or_else(|| {
+            let slot = *lane_index.entry(key).or_insert_with(|| {
                 lane_keys.push(key);
+                by_lane.push(Vec::new());
                 lane_keys.len() - 1
             });
-            placed.push((r, lane_index as u32));
+            if let Some(mine) = by_lane.get_mut(slot) {
+                mine.push(r);
+            }
         }
     }
     if bad_count > 0 {
@@ -226,23 +232,10 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
             format!("{bad_count} host prepare record(s) not drawn: {}{more}", bad.join("; ")),
         ));
     }
-    // Lane by lane: nesting rows by containment (start ascending, longer first), then the
-    // records in drawing order (row, start).
-    for (lane, &(pass, tid)) in lane_keys.iter().enumerate() {
-        let mut mine: Vec<usize> = placed.iter().filter(|x| x.1 == lane as u32).map(|x| x.0).collect();
-        let start = |r: usize| records.start_ns.get(r).copied().unwrap_or(0);
-        let end = |r: usize| records.end_ns.get(r).copied().unwrap_or(0);
-        mine.sort_by(|&a, &b| start(a).cmp(&start(b)).then(end(b).cmp(&end(a))).then(a.cmp(&b)));
-        let mut open: Vec<u64> = Vec::new();
-        let mut rows: Vec<(u32, usize)> = Vec::with_capacity(mine.len());
-        for &r in &mine {
-            while open.last().is_some_and(|&e| e <= start(r)) {
-                open.pop();
-            }
-            rows.push((open.len() as u32, r));
-            open.push(end(r));
-        }
-        rows.sort_by(|a, b| a.0.cmp(&b.0).then(start(a.1).cmp(&start(b.1))));
+    let start = |r: usize| records.start_ns.get(r).copied().unwrap_or(0);
+    let end = |r: usize| records.end_ns.get(r).copied().unwrap_or(0);
+    for (&(pass, tid), mine) in lane_keys.iter().zip(by_lane) {
+        let rows = nest(mine, start, end);
         let first = out.phase.len() as u32;
         let depth = rows.iter().map(|x| x.0).max().unwrap_or(0);
         let pass_first = records.record_offsets.get(pass as usize).copied().unwrap_or(0);
@@ -257,6 +250,23 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
         out.lanes.push(HostLane { pass, tid, rows: depth + 1, first, end: out.phase.len() as u32 });
     }
     (out, warnings)
+}
+
+/// One lane's records as `(row, record)` in drawing order (row, then start): a record inside an
+/// earlier one (start ascending, longer first) goes one row deeper than it.
+fn nest(mut records: Vec<usize>, start: impl Fn(usize) -> u64, end: impl Fn(usize) -> u64) -> Vec<(u32, usize)> {
+    records.sort_by(|&a, &b| start(a).cmp(&start(b)).then(end(b).cmp(&end(a))).then(a.cmp(&b)));
+    let mut open: Vec<u64> = Vec::new();
+    let mut rows: Vec<(u32, usize)> = Vec::with_capacity(records.len());
+    for r in records {
+        while open.last().is_some_and(|&e| e <= start(r)) {
+            open.pop();
+        }
+        rows.push((open.len() as u32, r));
+        open.push(end(r));
+    }
+    rows.sort_by(|a, b| a.0.cmp(&b.0).then(start(a.1).cmp(&start(b.1))));
+    rows
 }
 
 #[cfg(test)]
