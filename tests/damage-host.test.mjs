@@ -11,10 +11,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { serve } from './server.mjs';
-import { DIST, FIXTURES, TIMEOUT_MS, datasetSel, launch, summaryOf, withPage } from './helpers.mjs';
-import { CaseRoutes, HTML_404, SEED, namedOnPage, prng, swap } from './damage-lib.mjs';
+import { test } from 'node:test';
+import { FIXTURES, TIMEOUT_MS, datasetSel, serveDistAndLaunch, summaryOf, withPage } from './helpers.mjs';
+import { CaseRoutes, HTML_404, SEED, namedOnPage, openDemoAfter, pairedCopies, prng, swap } from './damage-lib.mjs';
 
 const CASE = path.join(FIXTURES, 'runtime', 'a2a3sim-L4-TestGraphExecutionHostBuildGraph_record_then_replay_1d');
 const FILES = ['chip_swimlane_records.json', 'deps.json', 'host_phase_records.jsonl'];
@@ -60,36 +59,20 @@ function cases() {
 const CASES = cases();
 const routes = new CaseRoutes();
 for (const c of CASES) {
-  const files = {};
-  for (const [f, b] of Object.entries(BASE)) {
-    files[`damaged/${f}`] = f === HOST ? c.bytes : b;
-    files[`intact/${f}`] = b;
-  }
-  routes.add(c.id, files);
+  routes.add(c.id, pairedCopies(BASE, HOST, c.bytes));
 }
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST, 0, { handle: routes.handle });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serveDistAndLaunch({ handle: routes.handle });
 
 test(`a damaged host_phase_records.jsonl is named, the rest loads (seed ${SEED}, ${CASES.length} cases)`, { timeout: 300_000 }, async () => {
   console.log(`host phase damage: seed ${SEED}, ${CASES.length} cases of ${RECORDS} records`);
-  await withPage(browser, 'damage-host', async ({ page }) => {
+  await withPage(env.browser, 'damage-host', async ({ page }) => {
     const pageErrors = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
     const problems = [];
     for (const c of CASES) {
       pageErrors.length = 0;
-      await page.goto(`${server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
+      await page.goto(`${env.server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
       const ended = await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS }).then(() => true, () => false);
       if (!ended) {
         problems.push(`${c.id}: the load did not end`);
@@ -113,9 +96,7 @@ test(`a damaged host_phase_records.jsonl is named, the rest loads (seed ${SEED},
       if (pageErrors.length) problems.push(`${c.id}: page errors ${JSON.stringify(pageErrors)}`);
     }
     pageErrors.length = 0;
-    await page.evaluate(() => document.body.removeAttribute('data-load-state'));
-    await page.click('#open-demo');
-    await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS });
+    await openDemoAfter(page, TIMEOUT_MS);
     assert.ok(Number((await summaryOf(page, datasetSel('runtime', 'paged_attention'))).tasks) > 0, 'the demo loaded');
     if (pageErrors.length) problems.push(`demo: page errors ${JSON.stringify(pageErrors)}`);
     assert.deepEqual(problems, [], `\n${problems.join('\n')}`);

@@ -205,3 +205,26 @@ export async function checkNamed(page, c, path, problems) {
   }
   return named;
 }
+
+/**
+ * Opens the demo after a harness's cases (the page must still work): waits for its load to end.
+ * The caller checks what it loaded.
+ */
+export async function openDemoAfter(page, timeoutMs) {
+  await page.evaluate(() => document.body.removeAttribute('data-load-state'));
+  await page.click('#open-demo');
+  await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: timeoutMs });
+}
+
+/**
+ * A case's folder: `damaged/<file>` for every file of `base` (`file` replaced by `bytes`) beside
+ * an untouched `intact/` copy.
+ */
+export function pairedCopies(base, file, bytes) {
+  const files = {};
+  for (const [f, b] of Object.entries(base)) {
+    files[`damaged/${f}`] = f === file ? bytes : b;
+    files[`intact/${f}`] = b;
+  }
+  return files;
+}

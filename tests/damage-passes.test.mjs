@@ -29,10 +29,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { serve } from './server.mjs';
-import { CaseRoutes, HTML_404, JSON_DAMAGES, SEED, checkNamed, prng } from './damage-lib.mjs';
-import { DEMO_PASSES_FIXTURE, DIST, FIXTURES, TIMEOUT_MS, datasetSel, filesOf, launch, screenshot, summaryOf, withPage } from './helpers.mjs';
+import { test } from 'node:test';
+import { CaseRoutes, HTML_404, JSON_DAMAGES, SEED, checkNamed, openDemoAfter, prng } from './damage-lib.mjs';
+import { DEMO_PASSES_FIXTURE, FIXTURES, TIMEOUT_MS, datasetSel, filesOf, screenshot, serveDistAndLaunch, summaryOf, withPage } from './helpers.mjs';
 
 const DUMP = 'passes_dump';
 const FRONTEND = '00_frontend.py';
@@ -367,25 +366,14 @@ async function checkStrace(page, c, problems) {
   if (intact?.traceSpans !== String(STRACE_SPANS)) problems.push(`${c.id}: the intact trace did not load in full (${JSON.stringify(intact)}, expected ${STRACE_SPANS} spans)`);
 }
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST, 0, { handle: routes.handle });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serveDistAndLaunch({ handle: routes.handle });
 
 test(`damaged pass dumps and STRACE traces are named, the rest loads, nothing hangs (seed ${SEED}, ${CASES.length} cases)`, { timeout: 600_000 }, async () => {
   const counts = new Map();
   for (const c of CASES) counts.set(c.group, (counts.get(c.group) ?? 0) + 1);
   const groups = [...counts].map(([g, n]) => `${n} ${g}`);
   console.log(`damage harness (passes, STRACE): seed ${SEED}, ${CASES.length} cases (${groups.join(', ')})`);
-  await withPage(browser, 'damage-passes', async ({ page }) => {
+  await withPage(env.browser, 'damage-passes', async ({ page }) => {
     await page.setViewportSize({ width: 1500, height: 850 });
     const pageErrors = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -393,7 +381,7 @@ test(`damaged pass dumps and STRACE traces are named, the rest loads, nothing ha
     for (const c of CASES) {
       const t0 = Date.now();
       pageErrors.length = 0;
-      await page.goto(`${server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
+      await page.goto(`${env.server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
       const ended = await page
         .waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS })
         .then(() => true, () => false);
@@ -412,9 +400,7 @@ test(`damaged pass dumps and STRACE traces are named, the rest loads, nothing ha
     }
     // The demo opens after all that, its pass dump intact.
     pageErrors.length = 0;
-    await page.evaluate(() => document.body.removeAttribute('data-load-state'));
-    await page.click('#open-demo');
-    await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS });
+    await openDemoAfter(page, TIMEOUT_MS);
     const demo = await summaryOf(page, datasetSel('pass_dump', 'paged_attention/passes_dump'), 'data-passes');
     assert.equal(demo.passes, String(SNAPSHOTS.length), 'the demo dump loaded');
     assert.equal(demo.valid, 'true');

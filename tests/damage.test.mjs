@@ -14,10 +14,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { serve } from './server.mjs';
-import { CaseRoutes, JSON_DAMAGES as DAMAGES, SEED, checkNamed, prng } from './damage-lib.mjs';
-import { DEMO_RUNTIME_FIXTURE, DIST, TIMEOUT_MS, datasetSel, launch, screenshot, summaryOf, withPage } from './helpers.mjs';
+import { test } from 'node:test';
+import { CaseRoutes, JSON_DAMAGES as DAMAGES, SEED, checkNamed, openDemoAfter, pairedCopies, prng } from './damage-lib.mjs';
+import { DEMO_RUNTIME_FIXTURE, TIMEOUT_MS, datasetSel, screenshot, serveDistAndLaunch, summaryOf, withPage } from './helpers.mjs';
 
 const INPUTS = {
   records: 'chip_swimlane_records.json',
@@ -47,36 +46,20 @@ const CASES = cases();
 /** The folder served for case `id`: `<id>/damaged/…` (one file damaged) and `<id>/intact/…`. */
 const routes = new CaseRoutes();
 for (const c of CASES) {
-  const files = {};
-  for (const [f, b] of Object.entries(BASE)) {
-    files[`damaged/${f}`] = f === c.file ? c.bytes : b;
-    files[`intact/${f}`] = b;
-  }
-  routes.add(c.id, files);
+  routes.add(c.id, pairedCopies(BASE, c.file, c.bytes));
 }
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST, 0, { handle: routes.handle });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serveDistAndLaunch({ handle: routes.handle });
 
 test(`damaged inputs are named, the rest loads, nothing hangs (seed ${SEED}, ${CASES.length} cases)`, { timeout: 600_000 }, async () => {
   console.log(`damage harness: seed ${SEED}, ${CASES.length} cases (${Object.keys(INPUTS).length} inputs × ${Object.keys(DAMAGES).length} damages)`);
-  await withPage(browser, 'damage', async ({ page }) => {
+  await withPage(env.browser, 'damage', async ({ page }) => {
     const pageErrors = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
     const problems = [];
     for (const c of CASES) {
       pageErrors.length = 0;
-      await page.goto(`${server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
+      await page.goto(`${env.server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
       const ended = await page
         .waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS })
         .then(() => true, () => false);
@@ -92,9 +75,7 @@ test(`damaged inputs are named, the rest loads, nothing hangs (seed ${SEED}, ${C
     }
     // The demo opens after all that.
     pageErrors.length = 0;
-    await page.evaluate(() => document.body.removeAttribute('data-load-state'));
-    await page.click('#open-demo');
-    await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS });
+    await openDemoAfter(page, TIMEOUT_MS);
     const demo = await summaryOf(page, datasetSel('runtime', 'paged_attention'));
     assert.ok(Number(demo.tasks) > 0, 'the demo loaded');
     if (pageErrors.length) problems.push(`demo: page errors ${JSON.stringify(pageErrors)}`);

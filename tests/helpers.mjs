@@ -37,13 +37,14 @@ export const CHROMIUM_ARGS = [
 export const TIMEOUT_MS = 60_000;
 
 /**
- * Registers `before`/`after` hooks that serve DIST on a random port and launch Chromium;
- * returns an object whose `server` and `browser` are set once the hooks ran.
+ * Registers `before`/`after` hooks that serve DIST on a random port (`serveOptions` as for
+ * server.mjs `serve`, e.g. a `handle` route of the test's own) and launch Chromium; returns an
+ * object whose `server` and `browser` are set once the hooks ran.
  */
-export function serveDistAndLaunch() {
+export function serveDistAndLaunch(serveOptions = {}) {
   const env = { server: undefined, browser: undefined };
   before(async () => {
-    env.server = await serve(DIST, 0);
+    env.server = await serve(DIST, 0, serveOptions);
     env.browser = await launch();
   });
   after(async () => {
