@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { FIXTURES, TIMEOUT_MS, datasetSel, serveDistAndLaunch, summaryOf, withPage } from './helpers.mjs';
-import { CaseRoutes, HTML_404, SEED, namedOnPage, openDemoAfter, pairedCopies, prng, swap } from './damage-lib.mjs';
+import { CaseRoutes, HTML_404, SEED, namedOnPage, openCase, openDemoAfter, pairedCopies, prng, swap } from './damage-lib.mjs';
 
 const CASE = path.join(FIXTURES, 'runtime', 'a2a3sim-L4-TestGraphExecutionHostBuildGraph_record_then_replay_1d');
 const FILES = ['chip_swimlane_records.json', 'deps.json', 'host_phase_records.jsonl'];
@@ -72,8 +72,7 @@ test(`a damaged host_phase_records.jsonl is named, the rest loads (seed ${SEED},
     const problems = [];
     for (const c of CASES) {
       pageErrors.length = 0;
-      await page.goto(`${env.server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
-      const ended = await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS }).then(() => true, () => false);
+      const ended = await openCase(page, env.server, c.id, TIMEOUT_MS);
       if (!ended) {
         problems.push(`${c.id}: the load did not end`);
         continue;

@@ -228,3 +228,9 @@ export function pairedCopies(base, file, bytes) {
   }
   return files;
 }
+
+/** Opens case `id` (`?src=` its folder on `server`); whether its load ended within `timeoutMs`. */
+export async function openCase(page, server, id, timeoutMs) {
+  await page.goto(`${server.url}/?src=${encodeURIComponent(CaseRoutes.src(id))}`);
+  return page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: timeoutMs }).then(() => true, () => false);
+}

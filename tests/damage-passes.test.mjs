@@ -30,7 +30,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CaseRoutes, HTML_404, JSON_DAMAGES, SEED, checkNamed, openDemoAfter, prng } from './damage-lib.mjs';
+import { CaseRoutes, HTML_404, JSON_DAMAGES, SEED, checkNamed, openCase, openDemoAfter, prng } from './damage-lib.mjs';
 import { DEMO_PASSES_FIXTURE, FIXTURES, TIMEOUT_MS, datasetSel, filesOf, screenshot, serveDistAndLaunch, summaryOf, withPage } from './helpers.mjs';
 
 const DUMP = 'passes_dump';
@@ -381,10 +381,7 @@ test(`damaged pass dumps and STRACE traces are named, the rest loads, nothing ha
     for (const c of CASES) {
       const t0 = Date.now();
       pageErrors.length = 0;
-      await page.goto(`${env.server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
-      const ended = await page
-        .waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS })
-        .then(() => true, () => false);
+      const ended = await openCase(page, env.server, c.id, TIMEOUT_MS);
       if (!ended) {
         problems.push(`${c.id}: the load did not end`);
         continue;

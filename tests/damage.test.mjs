@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CaseRoutes, JSON_DAMAGES as DAMAGES, SEED, checkNamed, openDemoAfter, pairedCopies, prng } from './damage-lib.mjs';
+import { CaseRoutes, JSON_DAMAGES as DAMAGES, SEED, checkNamed, openCase, openDemoAfter, pairedCopies, prng } from './damage-lib.mjs';
 import { DEMO_RUNTIME_FIXTURE, TIMEOUT_MS, datasetSel, screenshot, serveDistAndLaunch, summaryOf, withPage } from './helpers.mjs';
 
 const INPUTS = {
@@ -59,10 +59,7 @@ test(`damaged inputs are named, the rest loads, nothing hangs (seed ${SEED}, ${C
     const problems = [];
     for (const c of CASES) {
       pageErrors.length = 0;
-      await page.goto(`${env.server.url}/?src=${encodeURIComponent(CaseRoutes.src(c.id))}`);
-      const ended = await page
-        .waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: TIMEOUT_MS })
-        .then(() => true, () => false);
+      const ended = await openCase(page, env.server, c.id, TIMEOUT_MS);
       if (!ended) {
         problems.push(`${c.id}: the load did not end`);
         continue;
