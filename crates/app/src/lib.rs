@@ -20,6 +20,7 @@ pub mod nav;
 pub mod owned;
 mod parts;
 pub mod session;
+pub mod settings;
 mod sidebar;
 pub mod table;
 mod toolbar;
@@ -80,6 +81,7 @@ pub fn App() -> impl IntoView {
     client.set_stall_timeout_ms(stall_ms_param());
     provide_context(client);
     provide_context(Nav::new(session));
+    provide_context(settings::Settings::new());
     provide_context(analyses::Analyses::new(session, client));
     views::init_all();
     parts::init_all();

@@ -197,6 +197,11 @@ impl Session {
         self.datasets.with(|rows| rows.iter().find(|r| r.id() == id).cloned())
     }
 
+    /// The dataset whose path in the folder is `path` (its stable key in links; untracked).
+    pub fn dataset_by_path(&self, path: &str) -> Option<u32> {
+        self.datasets.with_untracked(|rows| rows.iter().find(|r| r.info.path == path).map(DatasetRow::id))
+    }
+
     /// Reads the row of dataset `id` without cloning it (untracked).
     pub fn with_row<T>(&self, id: u32, f: impl FnOnce(&DatasetRow) -> T) -> Option<T> {
         self.datasets.with_untracked(|rows| rows.iter().find(|r| r.id() == id).map(f))
