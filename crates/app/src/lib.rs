@@ -15,6 +15,7 @@
 
 pub mod analyses;
 pub mod browser;
+mod compiler_note;
 pub mod folder;
 pub mod nav;
 pub mod owned;

@@ -18,6 +18,13 @@
 //!   names (`name_map_<YYYYMMDD_HHMMSS>.json`). Modification times are not available.
 //! - Multi-rank trees `.../rank<N>/d<K>/` (or `.../rank<N>/`) get `group` = the directory
 //!   above `rank<N>` ("" = root).
+//! - A runtime dataset's pass dumps (`pass_dumps`, the compile of the same case, for the
+//!   swimlane's "IR Pass Trace" / "Memory Map"): the `passes_dump*` datasets in its own
+//!   directory, else in its parent (`build_output/<case>/{dfx_outputs,passes_dump_<ts>}`), else
+//!   beside the `dfx_outputs` directory it is under (multi-rank `dfx_outputs/rank0/d0`) — the
+//!   nearest level that has any. Several: the newest first, by the timestamp in the dump's
+//!   directory name (its digits, compared as a number; a name without digits last), then by
+//!   name, greatest first; a note names the one used and the others.
 //! - Datasets are sorted by path (then kind).
 
 // Tool-written names are exact lowercase extensions; a case-insensitive match would accept
@@ -59,6 +66,9 @@ pub struct Dataset {
     pub notes: Vec<String>,
     /// Listing problems (`PassDump` validation).
     pub problems: Vec<String>,
+    /// Runtime: the paths of the pass dumps of the same case, the one to use first (see the
+    /// module rule).
+    pub pass_dumps: Vec<String>,
 }
 
 /// The result of [`discover`].
@@ -168,6 +178,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
                 name_map: None,
                 notes: Vec::new(),
                 problems: Vec::new(),
+                pass_dumps: Vec::new(),
             });
             continue;
         }
@@ -223,6 +234,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
             name_map: None,
             notes: vec![format!("{} pass snapshot(s)", listing.snapshots.len())],
             problems: listing.problems,
+            pass_dumps: Vec::new(),
         });
     }
 
@@ -298,10 +310,65 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
             name_map,
             notes,
             problems: Vec::new(),
+            pass_dumps: Vec::new(),
         });
     }
+    link_pass_dumps(&mut out.datasets);
     out.datasets.sort_by(|a, b| a.path.cmp(&b.path).then(a.kind.cmp(&b.kind)));
     out
+}
+
+/// The directories whose `passes_dump*` children belong to a runtime directory, nearest first:
+/// itself, its parent, and the parent of the `dfx_outputs` directory it is under.
+fn dump_levels(dir: &str) -> Vec<String> {
+    let mut levels = vec![dir.to_owned(), split(dir).0.to_owned()];
+    if !dir.is_empty() {
+        let segs: Vec<&str> = dir.split('/').collect();
+        if let Some(i) = segs.iter().rposition(|s| *s == "dfx_outputs") {
+            levels.push(segs.get(..i).map(|s| s.join("/")).unwrap_or_default());
+        }
+    }
+    levels.dedup();
+    levels
+}
+
+/// The timestamp of a dump directory's name: its digits (`None` without any).
+fn dump_timestamp(path: &str) -> Option<String> {
+    let digits: String = split(path).1.chars().filter(char::is_ascii_digit).collect();
+    let trimmed = digits.trim_start_matches('0');
+    (!digits.is_empty()).then(|| trimmed.to_owned())
+}
+
+/// Newest first: the longer (greater) timestamp, then the greater name.
+fn newest_first(a: &str, b: &str) -> std::cmp::Ordering {
+    let key = |p: &str| dump_timestamp(p).map(|t| (t.len(), t));
+    key(b).cmp(&key(a)).then_with(|| split(b).1.cmp(split(a).1))
+}
+
+/// Fills each runtime dataset's `pass_dumps` (the module rule) and notes the choice.
+fn link_pass_dumps(datasets: &mut [Dataset]) {
+    let dumps: Vec<String> = datasets.iter().filter(|d| d.kind == DatasetKind::PassDump).map(|d| d.path.clone()).collect();
+    if dumps.is_empty() {
+        return;
+    }
+    for d in datasets.iter_mut().filter(|d| d.kind == DatasetKind::Runtime) {
+        let found = dump_levels(&d.path).into_iter().find_map(|level| {
+            let mut here: Vec<String> = dumps.iter().filter(|p| split(p).0 == level).cloned().collect();
+            (!here.is_empty()).then(|| {
+                here.sort_by(|a, b| newest_first(a, b));
+                here
+            })
+        });
+        let Some(found) = found else { continue };
+        if let Some((first, others)) = found.split_first() {
+            d.notes.push(if others.is_empty() {
+                format!("pass dump of this case: {first}")
+            } else {
+                format!("{} pass dumps of this case; using the newest, {first} (others: {})", found.len(), others.join(", "))
+            });
+        }
+        d.pass_dumps = found;
+    }
 }
 
 fn sort_files(entries: &[(String, u64)], files: &mut [DatasetFile]) {

@@ -338,3 +338,57 @@ fn discovery_multi_rank_and_rules() {
     // dispatch_program.json, deps_viewer.txt, .git, node_modules, manifest
     assert_eq!(d.ignored_files, 5);
 }
+
+#[test]
+fn runtime_datasets_find_the_pass_dump_of_their_case() {
+    let e = |p: &str| (p.to_owned(), 10u64);
+    let snapshot = |dir: &str| [e(&format!("{dir}/00_frontend.py")), e(&format!("{dir}/01_after_Simplify.py"))];
+    let mut entries = vec![
+        // build_output/<case>_<ts>/{dfx_outputs,passes_dump}: the sibling of dfx_outputs
+        e("build_output/attn_20260101_101010/dfx_outputs/chip_swimlane_records.json"),
+        // several dumps beside it: the newest timestamp first
+        e("build_output/mlp/dfx_outputs/chip_swimlane_records.json"),
+        // a multi-rank tree: beside the dfx_outputs it is under
+        e("build_output/moe/dfx_outputs/rank0/d0/chip_swimlane_records.json"),
+        // its own dump in the same directory wins over the parent's
+        e("flat/chip_swimlane_records.json"),
+        // no dump anywhere near
+        e("alone/run/chip_swimlane_records.json"),
+    ];
+    for dir in [
+        "build_output/attn_20260101_101010/passes_dump",
+        "build_output/mlp/passes_dump_20260102_090000",
+        "build_output/mlp/passes_dump_20260103_080000",
+        "build_output/mlp/passes_dump",
+        "build_output/moe/passes_dump_1",
+        "flat/passes_dump_7",
+        "passes_dump_9",
+    ] {
+        entries.extend(snapshot(dir));
+    }
+    let d = discovery::discover(&entries);
+    let dumps_of =
+        |path: &str| -> Vec<String> { d.datasets.iter().find(|x| x.path == path).map(|x| x.pass_dumps.clone()).unwrap_or_default() };
+    assert_eq!(dumps_of("build_output/attn_20260101_101010/dfx_outputs"), vec!["build_output/attn_20260101_101010/passes_dump"]);
+    assert_eq!(
+        dumps_of("build_output/mlp/dfx_outputs"),
+        vec![
+            "build_output/mlp/passes_dump_20260103_080000",
+            "build_output/mlp/passes_dump_20260102_090000",
+            "build_output/mlp/passes_dump"
+        ]
+    );
+    let mlp = d.datasets.iter().find(|x| x.path == "build_output/mlp/dfx_outputs").expect("mlp");
+    assert!(
+        mlp.notes
+            .iter()
+            .any(|n| n.starts_with("3 pass dumps of this case; using the newest, build_output/mlp/passes_dump_20260103_080000")),
+        "{:?}",
+        mlp.notes
+    );
+    assert_eq!(dumps_of("build_output/moe/dfx_outputs/rank0/d0"), vec!["build_output/moe/passes_dump_1"]);
+    assert_eq!(dumps_of("flat"), vec!["flat/passes_dump_7"]);
+    assert_eq!(dumps_of("alone/run"), Vec::<String>::new());
+    // pass dumps link to nothing themselves
+    assert!(d.datasets.iter().filter(|x| x.kind == DatasetKind::PassDump).all(|x| x.pass_dumps.is_empty()));
+}

@@ -84,6 +84,10 @@ pub struct DatasetInfo {
     pub missing: Vec<String>,
     /// Informational notes (which of several candidate files was chosen, ...).
     pub notes: Vec<String>,
+    /// A runtime dataset's pass dumps of the same case (their `path`s), the one to open first
+    /// (discovery's rule: same directory, parent, beside `dfx_outputs`; newest first).
+    #[serde(default)]
+    pub pass_dumps: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

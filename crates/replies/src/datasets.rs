@@ -43,6 +43,7 @@ pub fn dataset_infos(found: &Discovery, entries: &[EntryMeta]) -> Vec<DatasetInf
             views: d.views.clone(),
             missing: d.missing.clone(),
             notes: d.notes.clone(),
+            pass_dumps: d.pass_dumps.clone(),
         })
         .collect()
 }

@@ -10,6 +10,7 @@
 //! every side and nothing compares names as strings.
 
 mod edge_mode;
+pub mod kernel_function;
 mod kinds;
 mod task_id;
 mod warning;

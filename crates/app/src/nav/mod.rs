@@ -155,6 +155,18 @@ pub struct MemoryNav {
     pub tile: Option<String>,
 }
 
+/// What a compiler view opened from another view shows first (taken by the view it opens).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompilerTarget {
+    /// The function of runtime kernel `kernel` (`pypto_vocab::kernel_function`'s rule), opened
+    /// from `from` (a sentence: which capture, which of its pass dumps).
+    Kernel { kernel: String, from: String },
+    /// Line `line` (1-based) of snapshot `snapshot` in function `function` (a memory map's tile).
+    Line { snapshot: String, function: String, line: u32, tile: String },
+    /// No function: the whole dump, opened from `from`.
+    Dump { from: String },
+}
+
 /// The tabs of the Performance Analysis panel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PanelTab {
@@ -195,6 +207,8 @@ pub struct Nav {
     pub pass_trace: RwSignal<PassTraceNav>,
     pub memory: RwSignal<MemoryNav>,
     pub panel: RwSignal<PanelNav>,
+    /// What the compiler view being opened shows first ([`Nav::show_compiler`]).
+    pub compiler_target: RwSignal<Option<CompilerTarget>>,
 }
 
 impl Nav {
@@ -214,6 +228,7 @@ impl Nav {
             pass_trace: RwSignal::new(PassTraceNav::default()),
             memory: RwSignal::new(MemoryNav::default()),
             panel: RwSignal::new(PanelNav::default()),
+            compiler_target: RwSignal::new(None),
         };
         // A new folder: nothing of the old one is shown.
         Effect::watch(move || session.generation.get(), move |_, _, _| nav.forget_folder(), false);
@@ -261,6 +276,7 @@ impl Nav {
         self.markers.set(Vec::new());
         self.pass_trace.set(PassTraceNav::default());
         self.memory.set(MemoryNav::default());
+        self.compiler_target.set(None);
     }
 
     /// Forgets the focus, window and highlight (another dataset is shown).
@@ -316,6 +332,32 @@ impl Nav {
         self.trace_path.set(Some(path));
         self.view.set(Some(ViewKind::TraceSwimlane));
         self.datasets.set(vec![id]);
+    }
+
+    /// Opens `view` (the IR Pass Trace or the Memory Reuse map) of pass dump `dataset_id`, showing
+    /// `target` first (a kernel's function, a tile's defining line).
+    pub fn show_compiler(&self, dataset_id: u32, view: ViewKind, target: CompilerTarget) {
+        let same = self.datasets.with_untracked(|d| d.as_slice() == [dataset_id]);
+        if !same {
+            self.reset_position();
+            self.markers.set(Vec::new());
+            self.trace_path.set(None);
+            self.memory.update(|m| *m = MemoryNav { chip: m.chip.take(), ..MemoryNav::default() });
+        }
+        let stacked = same && self.pass_trace.with_untracked(|p| p.stacked);
+        let pass = match &target {
+            CompilerTarget::Line { snapshot, .. } => Some(snapshot.clone()),
+            _ => None,
+        };
+        self.pass_trace.set(PassTraceNav { pass, stacked, function: None });
+        if view == ViewKind::MemoryReuse {
+            self.memory.update(|m| *m = MemoryNav { chip: m.chip.take(), ..MemoryNav::default() });
+        }
+        self.compiler_target.set(Some(target));
+        self.view.set(Some(view));
+        if !same {
+            self.datasets.set(vec![dataset_id]);
+        }
     }
 
     /// Switches the shown datasets to `view`.

@@ -37,7 +37,7 @@ pub fn init_all() {
 /// The view that shows `row` when `asked` is asked for: `asked` if available, else the
 /// dataset's default view; `None` when none is available.
 pub fn resolve(row: &DatasetRow, asked: Option<ViewKind>) -> Option<ViewKind> {
-    let fits = |s: &ViewSpec| (s.available)(row);
+    let fits = |s: &ViewSpec| s.dataset_kind == row.kind() && (s.available)(row);
     asked
         .and_then(spec)
         .filter(|s| fits(s))
@@ -74,13 +74,35 @@ fn ViewSwitcher(row: DatasetRow, shown: Option<ViewKind>) -> impl IntoView {
     })
 }
 
+/// What each file a folder may hold enables (the landing page's table): file pattern, views.
+const FILES_ENABLE: &[(&str, &str)] = &[
+    (
+        "chip_swimlane_records.json (or l2_swimlane_records*.json)",
+        "Chip Swimlane: Worker, Scheduler, AICPU Scheduler and Orchestrator lanes",
+    ),
+    ("deps.json", "Task Dependency Graph on its own; with records: function names, dependency arrows, Performance Analysis"),
+    ("name_map*.json", "function names for ids; with records: Function Performance"),
+    ("CPM_static*.json, CPM_observed*.json", "with records: critical-path highlighting"),
+    ("host_phase_records.jsonl", "with records: the Host Prepare lanes"),
+    ("*strace-swimlane*.json", "Serving STRACE swimlane"),
+    ("passes_dump*/ (NN_after_<Pass>.py, 00_frontend.py)", "IR Pass Trace; beside dfx_outputs/, the swimlane's IR Pass Trace button"),
+    ("passes_dump*/*after_AllocateMemoryAddr.py", "Memory Reuse map; the swimlane's Memory Map button"),
+];
+
 #[component]
 fn Welcome() -> impl IntoView {
+    let rows =
+        FILES_ENABLE.iter().map(|(file, enables)| view! { <tr><td><code>{*file}</code></td><td>{*enables}</td></tr> }).collect_view();
     view! {
         <div class="welcome">
             <h1>"PyPTO Trace Viewer"</h1>
             <p>"Open a folder holding runtime records (" <code>"dfx_outputs/"</code> ") or compiler pass dumps ("
-               <code>"passes_dump/"</code> "). Everything stays in this browser tab: nothing is uploaded."</p>
+               <code>"passes_dump/"</code> "), or a whole " <code>"build_output/<case>/"</code>
+               " with both. Everything stays in this browser tab: nothing is uploaded."</p>
+            <table class="welcome-files" data-testid="welcome-files">
+                <thead><tr><th>"File"</th><th>"What it enables"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
             <p>"Chip swimlane: " <kbd>"W"</kbd>"/"<kbd>"S"</kbd>" zoom, " <kbd>"A"</kbd>"/"<kbd>"D"</kbd>
                " pan, Ctrl+wheel zooms at the cursor, drag pans, click a bar for its details."</p>
         </div>
@@ -167,6 +189,7 @@ mod tests {
                 views: features.to_vec(),
                 missing: Vec::new(),
                 notes: Vec::new(),
+                pass_dumps: Vec::new(),
             },
             summary: Some(DatasetSummary { records, ..DatasetSummary::default() }),
         }
@@ -201,5 +224,7 @@ mod tests {
         assert_eq!(resolve(&with_map, Some(ViewKind::MemoryReuse)), Some(ViewKind::MemoryReuse));
         // a view of another kind of dataset is never shown
         assert_eq!(resolve(&with_map, Some(ViewKind::TaskGraph)), Some(ViewKind::PassTrace));
+        assert_eq!(resolve(&full, Some(ViewKind::PassTrace)), Some(ViewKind::ChipSwimlane));
+        assert_eq!(resolve(&full, Some(ViewKind::MemoryReuse)), Some(ViewKind::ChipSwimlane));
     }
 }

@@ -11,6 +11,10 @@
 //! line), also when it is the snapshot a pass is compared with. Rows are virtualised: only the
 //! visible ones are in the DOM. The selected pass, layout and function filter are `nav` state
 //! (so in the URL hash); "▦ map" opens the Memory Reuse view on a snapshot (a `nav` command).
+//! Opened from another view (`nav`'s [`CompilerTarget`]: the swimlane's selected kernel, a
+//! memory-map tile) it filters to that function — a kernel's by `pypto_vocab::kernel_function`'s
+//! rule — and jumps to the tile's defining line, and says so in a note (`compiler-note`,
+//! `data-function`, `data-rule`, `data-outcome` = `one` | `several` | `none` | `dump`).
 //!
 //! Test ids: `pass-trace`, `pass-item` (`data-index`, `data-added`, `data-removed`,
 //! `data-noop`, `data-warning`, `data-problem`, `data-snapshot-problem` = the first problem as
@@ -28,7 +32,8 @@ use pypto_protocol::pass_trace::{PassDiffData, PassDiffRequest, PassListData, Pa
 use pypto_protocol::{DatasetKind, ViewKind};
 use wasm_bindgen::JsCast;
 
-use crate::nav::{MemoryNav, Nav};
+use crate::compiler_note::{target_note, CompilerNote, TargetNote};
+use crate::nav::{CompilerTarget, MemoryNav, Nav};
 use crate::session::DatasetRow;
 use crate::view_spec::{no_init, nothing_docked, ViewSpec};
 use crate::worker_client::WorkerClient;
@@ -229,6 +234,10 @@ pub fn PassTraceView() -> impl IntoView {
         }
     });
     let linked_pass = StoredValue::new(at_open.pass);
+    // Opened from another view: what to show first, and the note saying what was found.
+    let target = StoredValue::new(nav.compiler_target.try_update(Option::take).flatten());
+    let note: RwSignal<Option<TargetNote>> = RwSignal::new(None);
+    let pending_line: StoredValue<Option<(String, u32)>> = StoredValue::new(None);
 
     // nav's pass (a link's), else the first changed pass, on open.
     Effect::new(move |_| {
@@ -376,6 +385,28 @@ pub fn PassTraceView() -> impl IntoView {
             std::time::Duration::ZERO,
         );
     };
+
+    // The target, once the first diff lists the functions; its line once its function's diff is here.
+    Effect::new(move |_| {
+        let Some(d) = diff.get() else { return };
+        if let Some(t) = target.try_update_value(Option::take).flatten() {
+            let (chosen, shown) = target_note(&t, &d.functions);
+            if let CompilerTarget::Line { line, .. } = &t {
+                pending_line.set_value(Some((chosen.clone().unwrap_or_default(), *line)));
+            }
+            note.set(Some(shown));
+            if chosen.is_some() && chosen != d.function {
+                function.set(chosen);
+                return;
+            }
+        }
+        let due = pending_line.with_value(|p| p.as_ref().is_some_and(|(f, _)| f.is_empty() || d.function.as_deref() == Some(f.as_str())));
+        if due {
+            if let Some((_, line)) = pending_line.try_update_value(Option::take).flatten() {
+                jump_to(2, line);
+            }
+        }
+    });
 
     let on_scroll = move |from: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
         if let Some(e) = scroll_el(from) {
@@ -696,6 +727,7 @@ pub fn PassTraceView() -> impl IntoView {
                         {move || if expand_all.get() { "Fold unchanged" } else { "Expand all" }}
                     </button>
                 </div>
+                <CompilerNote note=note/>
                 {problem_banner}
                 <div class="pass-diff" data-testid="pass-diff"
                     class:stacked=move || layout.get() == Layout::Stacked

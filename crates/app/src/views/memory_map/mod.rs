@@ -42,7 +42,8 @@ use pypto_render::text::TextOverlay;
 use pypto_render::GlRenderer;
 use wasm_bindgen::prelude::*;
 
-use crate::nav::Nav;
+use crate::compiler_note::{target_note, CompilerNote, TargetNote};
+use crate::nav::{CompilerTarget, Nav};
 use crate::owned::{FrameRequest, Owned};
 use crate::session::{DatasetRow, Session};
 use crate::table::{Cell, Column, DataTable, TableData};
@@ -649,6 +650,18 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
         }
     };
     let line_btn = move |l: u32, label: String| view! { <button class="mm-link" data-line=l.to_string() on:click=move |_| goto_line(l)>{label}</button> };
+    // The tile in the pass trace: its snapshot, its function, the line that defines it.
+    let show_in_trace = move |b: &MemBoxRow, function: String| {
+        let nav = Nav::get();
+        let snapshot = ui.data.with_untracked(|d| d.as_ref().map(|d| d.file.clone())).unwrap_or_default();
+        let line = b.defined.first().map_or(b.start_line, |d| d.0);
+        let target = CompilerTarget::Line { snapshot, function, line, tile: b.name.clone() };
+        move |_| {
+            if let Some(id) = nav.datasets.with_untracked(|d| d.first().copied()) {
+                nav.show_compiler(id, ViewKind::PassTrace, target.clone());
+            }
+        }
+    };
     let box_btn = move |i: usize, label: String| view! { <button class="mm-link" data-box=i.to_string() on:click=move |_| { ui.selected_line.set(None); ui.selected_box.set(Some(i)); }>{label}</button> };
     let body = move || {
         let f = func.get()?;
@@ -684,7 +697,9 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
                     <tr><th>"shape"</th><td>{shape}</td></tr>
                     <tr><th>"producer"</th><td>{b.op.clone()}</td></tr>
                     <tr><th>"live"</th><td data-testid="mm-detail-live">{format!("lines {}–{} ({} lines)", b.start_line, b.end_line, b.end_line - b.start_line + 1)}</td></tr>
-                    <tr><th>"defined at"</th><td data-testid="mm-detail-defined">{defined}</td></tr>
+                    <tr><th>"defined at"</th><td data-testid="mm-detail-defined">{defined}
+                        <button class="mm-link" data-testid="mm-show-in-trace" title="Open the IR Pass Trace at the line that defines this tile"
+                            on:click=show_in_trace(&b, f.name.clone())>"→ IR Pass Trace"</button></td></tr>
                     <tr><th>{format!("used at ({})", b.used.len())}</th><td data-testid="mm-detail-used">{used}{(more > 0).then(|| format!(" … +{more}"))}</td></tr>
                     <tr><th>"flags"</th><td class:dt-warn=b.conflict>{flags}</td></tr>
                     {(!conflicts.is_empty()).then(|| view! { <tr><th>"conflicts with"</th><td>{conflicts.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
@@ -841,15 +856,14 @@ fn SnapshotProblems(problems: Vec<SnapshotProblem>) -> impl IntoView {
     }
 }
 
-/// The Memory Reuse view of a pass-dump dataset.
-#[component]
-pub fn MemoryMapView() -> impl IntoView {
+/// Asks for the map of the snapshot and chip `ui` names, again when they change. The first map
+/// takes nav's tile (a link's) and the target of the view that opened this one (a kernel's
+/// function); later ones (another chip, snapshot) start unselected.
+fn ask_maps(ui: MemoryMapUi, dataset_id: u32, note: RwSignal<Option<TargetNote>>) {
     let (nav, client) = (Nav::get(), WorkerClient::get());
-    let dataset_id = nav.datasets.with_untracked(|d| d.first().copied()).unwrap_or(0);
-    let ui = MemoryMapUi::from_nav(nav);
     let slot = client.slot();
-    // The first map takes nav's tile (a link's); later ones (another chip, snapshot) start unselected.
     let linked_tile = StoredValue::new(nav.memory.with_untracked(|m| m.tile.clone()));
+    let target = StoredValue::new(nav.compiler_target.try_update(Option::take).flatten());
     Effect::new(move |_| {
         let (file, chip) = (ui.file.get(), ui.chip.get());
         ui.loading.set(true);
@@ -857,10 +871,33 @@ pub fn MemoryMapView() -> impl IntoView {
         leptos::task::spawn_local(async move {
             if let Ok(data) = reply.await {
                 let tile = linked_tile.try_update_value(Option::take).flatten();
+                if let Some(t) = target.try_update_value(Option::take).flatten() {
+                    open_target(ui, note, &t, &data);
+                }
                 take_data(ui, *data, tile.as_deref());
             }
         });
     });
+}
+
+/// Opened from the swimlane: opens the function `t` names (a kernel's, by its rule) and says so.
+fn open_target(ui: MemoryMapUi, note: RwSignal<Option<TargetNote>>, t: &CompilerTarget, data: &MemoryMapData) {
+    let names: Vec<String> = data.functions.iter().map(|f| f.name.clone()).collect();
+    let (chosen, shown) = target_note(t, &names);
+    if chosen.is_some() {
+        ui.function.set(chosen);
+    }
+    note.set(Some(shown));
+}
+
+/// The Memory Reuse view of a pass-dump dataset.
+#[component]
+pub fn MemoryMapView() -> impl IntoView {
+    let nav = Nav::get();
+    let dataset_id = nav.datasets.with_untracked(|d| d.first().copied()).unwrap_or(0);
+    let ui = MemoryMapUi::from_nav(nav);
+    let note: RwSignal<Option<TargetNote>> = RwSignal::new(None);
+    ask_maps(ui, dataset_id, note);
     let data = move || ui.data.get();
     // The view's state in nav (and so in the URL hash), once a map is shown.
     Effect::new(move |_| {
@@ -935,6 +972,7 @@ pub fn MemoryMapView() -> impl IntoView {
                 <span class="hint" data-testid="mm-chip-source">{chip_source}</span>
                 {move || ui.loading.get().then(|| view! { <span class="hint">"building the map…"</span> })}
             </div>
+            <CompilerNote note=note/>
             {problems}
             {error}
             {move || {

@@ -13,8 +13,10 @@
 //! Modules: [`data`] (columns + sub-lanes), [`layout`] (rows, groups, pins), [`draw`] (a frame),
 //! [`input`] (mouse/keys), [`markers`] (marker colours), [`highlight`] (task-set dimming),
 //! [`export`] (PNG export and the `window.__pyptoSwimlane` test API), [`perfetto`] (the Chrome
-//! trace export), [`trace`] (the trace mode), [`ui`] (the chrome).
+//! trace export), [`trace`] (the trace mode), [`ui`] (the chrome), [`compiler_links`] (the
+//! toolbar's way to the case's pass dump: IR Pass Trace, Memory Map).
 
+mod compiler_links;
 pub mod data;
 mod draw;
 mod export;
@@ -94,6 +96,9 @@ pub struct BarDetailsView {
     pub group: Vec<BarRef>,
     /// The task the bar is of ("Show in graph" shows it).
     pub task: Option<TaskId>,
+    /// The kernel (function name) a task's bar ran (the IR Pass Trace / Memory Map buttons
+    /// open its IR function).
+    pub kernel: Option<String>,
     /// False for the page's preview, true once the worker's reply replaced it.
     pub complete: bool,
 }
@@ -456,7 +461,8 @@ impl Lane {
                 .unwrap_or(false);
             if selected {
                 let BarDetails { title, fields, group, task, .. } = d;
-                self.ui.details.set(Some(BarDetailsView { bar, title, fields, group, task, complete: true }));
+                let kernel = self.ui.details.with_untracked(|v| v.as_ref().filter(|v| v.bar == bar).and_then(|v| v.kernel.clone()));
+                self.ui.details.set(Some(BarDetailsView { bar, title, fields, group, task, kernel, complete: true }));
             }
             self.redraw();
         };
@@ -755,7 +761,8 @@ impl SwimlaneRenderer {
         if setup < start {
             fields.push(("Setup".to_owned(), format!("{:.3} µs", start - setup)));
         }
-        Some(BarDetailsView { bar, title, fields, group: Vec::new(), task: task_id, complete: false })
+        let kernel = (task_id.is_some() && !name.is_empty()).then(|| name.to_owned());
+        Some(BarDetailsView { bar, title, fields, group: Vec::new(), task: task_id, kernel, complete: false })
     }
 
     /// Centres the camera on a bar (fits it when wider than the view), scrolls its track into

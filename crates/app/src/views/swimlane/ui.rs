@@ -143,6 +143,7 @@ fn Toolbar(lane: Lane) -> impl IntoView {
                 <button id="perf-panel-toggle" data-testid="perf-panel-toggle" class:active=move || nav.panel.with(|p| p.open)
                     title="Performance Analysis: overview, kernel statistics, setup, critical path, gaps"
                     on:click=move |_| nav.panel.update(|p| p.open = !p.open)>"Performance Analysis"</button>
+                <super::compiler_links::CompilerButtons/>
             </Show>
         </div>
         <Show when=move || swim.show_settings.get()>
