@@ -151,3 +151,19 @@ test('build_output/<case>_<ts>/{dfx_outputs,passes_dump*}: the newest dump first
     assert.match(await page.getAttribute('#swim-open-pass-trace', 'title'), /No pass dump found for build_output\/other_20260102_000000\/dfx_outputs/);
   });
 });
+
+test('the landing page says what each file enables', async () => {
+  await withPage(env.browser, 'welcome-files', async ({ page }) => {
+    await openApp(page, `${env.server.url}/`);
+    const rows = await page.$$eval('[data-testid=welcome-files] tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    const enables = (file) => rows.find(([f]) => f.startsWith(file))?.[1] ?? '';
+    assert.match(enables('chip_swimlane_records.json'), /Chip Swimlane/);
+    assert.match(enables('deps.json'), /Task Dependency Graph on its own/);
+    assert.match(enables('name_map'), /Function Performance/);
+    assert.match(enables('CPM_static'), /critical-path/);
+    assert.match(enables('*strace-swimlane*'), /Serving STRACE swimlane/);
+    assert.match(enables('passes_dump*/ '), /IR Pass Trace/);
+    assert.match(enables('passes_dump*/*after_AllocateMemoryAddr.py'), /Memory Reuse map/);
+    await screenshot(page, 'welcome-files');
+  });
+});
