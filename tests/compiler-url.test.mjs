@@ -49,7 +49,7 @@ test('pass trace: pass, layout and function filter survive a reload of the URL',
     await p.click('[data-testid=pass-layout-stacked]');
     await p.selectOption('[data-testid=pass-function]', TRACE_FN);
     await p.waitForFunction((f) => document.querySelector('[data-testid=pass-diff]')?.dataset.function === f, TRACE_FN, { timeout: TIMEOUT_MS });
-    await waitHash(p, /view=pass-trace.*pass=04_after_ConvertToSSA\.py.*layout=stacked.*fn=PagedAttentionProgram\.kernel_online_update/);
+    await waitHash(p, /pass=04_after_ConvertToSSA\.py.*layout=stacked.*fn=PagedAttentionProgram\.kernel_online_update/);
     const hash = await p.evaluate(() => location.hash);
     assert.match(hash, /^#ds=[^&]*passes_dump&/, 'the pass dump by its path');
     // a fresh page on the copied link

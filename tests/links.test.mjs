@@ -23,7 +23,10 @@ const STORAGE_KEY = 'pypto-viewer.settings.v1';
 const merged = JSON.parse(fs.readFileSync(path.join(DEMO_RUNTIME_FIXTURE, 'merged_swimlane.json'), 'utf8'));
 const events = Array.isArray(merged) ? merged : merged.traceEvents;
 const workerPid = events.find((e) => e.ph === 'M' && e.name === 'process_name' && e.args.name === 'Worker View').pid;
-const workerTasks = events.filter((e) => e.ph === 'X' && e.pid === workerPid).map((e) => /Task:([^,]+)/.exec(e.args['event-hint'])[1]);
+const workerTasks = events
+  .filter((e) => e.ph === 'X' && e.pid === workerPid)
+  .map((e) => /Task:([^,]+)/.exec(e.args?.['event-hint'] ?? '')?.[1])
+  .filter(Boolean);
 const deps = JSON.parse(fs.readFileSync(path.join(DEMO_RUNTIME_FIXTURE, 'deps.json'), 'utf8'));
 const rt = (id) => {
   const v = BigInt(id);
@@ -85,12 +88,12 @@ test('a link reproduces the swimlane: window, selection, pin, marker, labels, de
     // the panel on its Kernel statistics tab, sorted by average, descending
     await page.click('[data-testid="perf-panel-toggle"]');
     await page.click('[data-testid="perf-tab-kernels"]');
-    const head = '[data-testid="kernel-perf-head"][data-col="avg_exec_us"]';
+    const head = '[data-testid="kernel-perf-head"][data-col="avg_us"]';
     await page.waitForSelector(head, { timeout: TIMEOUT_MS });
     await page.click(head);
     await page.click(head);
-    await page.waitForFunction(() => document.querySelector('[data-testid="kernel-perf"]')?.dataset.sort === 'avg_exec_us:desc', null, { timeout: TIMEOUT_MS });
-    await waitHash(page, /sel=.*mk=.*mk=.*pin=.*labels=id.*depth=2.*setup=0.*panel=kernels.*sort=kernel-perf%3Aavg_exec_us%3Adesc/);
+    await page.waitForFunction(() => document.querySelector('[data-testid="kernel-perf"]')?.dataset.sort === 'avg_us:desc', null, { timeout: TIMEOUT_MS });
+    await waitHash(page, /sel=.*mk=.*mk=.*pin=.*labels=id.*depth=2.*setup=0.*panel=kernels.*sort=kernel-perf%3Aavg_us%3Adesc/);
     await page.waitForTimeout(400);
     const state = await api(page, 'state');
     const hash = await page.evaluate(() => location.hash);
@@ -118,7 +121,7 @@ test('a link reproduces the swimlane: window, selection, pin, marker, labels, de
     assert.equal(await fresh.inputValue('#dep-depth'), '2');
     assert.equal(await fresh.isChecked('#show-setup'), false);
     await fresh.waitForSelector('[data-testid="perf-tab-kernels"].active', { timeout: TIMEOUT_MS });
-    await fresh.waitForFunction(() => document.querySelector('[data-testid="kernel-perf"]')?.dataset.sort === 'avg_exec_us:desc', null, { timeout: TIMEOUT_MS });
+    await fresh.waitForFunction(() => document.querySelector('[data-testid="kernel-perf"]')?.dataset.sort === 'avg_us:desc', null, { timeout: TIMEOUT_MS });
     await fresh.waitForTimeout(500);
     assert.equal(await fresh.evaluate(() => location.hash), hash, 'the restored page writes the same link');
     await screenshot(fresh, 'links-swimlane-restored');

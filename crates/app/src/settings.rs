@@ -259,18 +259,20 @@ impl Settings {
             last_folder: self.last_folder.get(),
         });
         let save = Delay::new(SAVE_DELAY_MS);
-        Effect::watch(
-            move || stored.track(),
-            move |(), _, _| {
+        // Written after a change (not at start: nothing changed yet).
+        Effect::new(move |first: Option<()>| {
+            stored.track();
+            if first.is_some() {
                 save.schedule(move || {
                     let Some(text) = stored.try_with_untracked(encode_stored) else { return };
                     if let Some(s) = storage() {
-                        let _ = s.set_item(STORAGE_KEY, &text);
+                        if s.set_item(STORAGE_KEY, &text).is_err() {
+                            warn("could not be written");
+                        }
                     }
                 });
-            },
-            false,
-        );
+            }
+        });
     }
 
     fn set(self, nav: Nav, s: Stored) {

@@ -346,9 +346,12 @@ impl GraphUi {
             }
         });
         self.selected.set(node);
-        let task = node.and_then(|n| self.with(|r| r.data.as_ref().and_then(|d| d.header.task_ids.get(n as usize).copied())).flatten());
-        if self.nav.graph.with_untracked(|g| g.selected != task) {
-            self.nav.graph.update(|g| g.selected = task);
+        // nav's selection follows, once there is a graph (before, nav's is a link's, still to show).
+        let task = self.with(|r| r.data.as_ref().map(|d| node.and_then(|n| d.header.task_ids.get(n as usize).copied()))).flatten();
+        if let Some(task) = task {
+            if self.nav.graph.with_untracked(|g| g.selected != task) {
+                self.nav.graph.update(|g| g.selected = task);
+            }
         }
         self.node_details.set(None);
         let dataset = self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten();
