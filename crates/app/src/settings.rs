@@ -261,7 +261,8 @@ impl Settings {
         let save = Delay::new(SAVE_DELAY_MS);
         // Written after a change (not at start: nothing changed yet).
         Effect::new(move |first: Option<()>| {
-            stored.track();
+            // Read, not only tracked: a memo never read computes nothing and so never changes.
+            stored.with(|_| ());
             if first.is_some() {
                 save.schedule(move || {
                     let Some(text) = stored.try_with_untracked(encode_stored) else { return };

@@ -144,7 +144,7 @@ pub fn Toolbar() -> impl IntoView {
             <span class="spacer"></span>
             <Show when=move || nav.datasets.with(|d| !d.is_empty())>
                 <button id="copy-link" data-testid="copy-link" title="Copy a link to this view (same folder or URL, same view, selection and settings)"
-                    on:click=move |_| copy_link(copied, clear_copied)>"🔗 Copy link"</button>
+                    on:click=move |_| copy_link(copied, clear_copied)>"Copy link"</button>
             </Show>
             {move || copied.get().map(|note| view! { <span class="copy-note" data-testid="copy-link-status" role="status">{note}</span> })}
             <span class="progress">{move || session.progress.get().unwrap_or_default()}</span>
