@@ -1,4 +1,4 @@
-// The compiler views keep their state in the URL hash (like the swimlane's #ds=…&t0=…): the
+// The compiler views keep their state in the URL hash (like the swimlane's #ds=<path>&t0=…): the
 // IR Pass Trace (pass dump, selected pass, layout, function filter) and the Memory Reuse view
 // (snapshot, function, chip override, selected tile). A page opened on the copied URL (the demo
 // seeded the way tests/swimlane.test.mjs reloads it: ?src=./demo/#…) shows the same view.
@@ -49,9 +49,9 @@ test('pass trace: pass, layout and function filter survive a reload of the URL',
     await p.click('[data-testid=pass-layout-stacked]');
     await p.selectOption('[data-testid=pass-function]', TRACE_FN);
     await p.waitForFunction((f) => document.querySelector('[data-testid=pass-diff]')?.dataset.function === f, TRACE_FN, { timeout: TIMEOUT_MS });
-    await waitHash(p, /view=trace.*pass=04_after_ConvertToSSA\.py.*layout=stacked.*fn=PagedAttentionProgram\.kernel_online_update/);
+    await waitHash(p, /pass=04_after_ConvertToSSA\.py.*layout=stacked.*fn=PagedAttentionProgram\.kernel_online_update/);
     const hash = await p.evaluate(() => location.hash);
-    assert.match(hash, /^#pd=\d+&/);
+    assert.match(hash, /^#ds=[^&]*passes_dump&/, 'the pass dump by its path');
     // a fresh page on the copied link
     const q = await ctx.newPage();
     q.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
@@ -92,7 +92,7 @@ test('memory reuse: snapshot, function, chip and tile survive a reload of the UR
     const b = h.boxes.find((x) => x.name === TILE);
     await p.mouse.click(b.x + b.w / 2, b.y + Math.min(b.h / 2, 10));
     await p.waitForSelector(`[data-testid=mm-details-table][data-name="${TILE}"]`, { timeout: TIMEOUT_MS });
-    await waitHash(p, new RegExp(`view=memory&snap=35_after_AllocateMemoryAddr\\.py&fn=${FN}&chip=Ascend950&tile=${TILE}`));
+    await waitHash(p, new RegExp(`view=memory-map.*snap=35_after_AllocateMemoryAddr\\.py&mfn=${FN}&chip=Ascend950&tile=${TILE}`));
     const hash = await p.evaluate(() => location.hash);
     const q = await ctx.newPage();
     q.on('pageerror', (err) => console.error(`pageerror: ${err.message}`));
@@ -114,7 +114,7 @@ test('memory reuse: snapshot, function, chip and tile survive a reload of the UR
     await screenshot(q, 'compiler-url-memory-restored');
     // back to the pass trace: the hash follows the view
     await q.click('[data-testid=view-switch-pass-trace]');
-    await waitHash(q, /view=trace/);
+    await waitHash(q, /view=pass-trace/);
   } finally {
     await ctx.close();
   }

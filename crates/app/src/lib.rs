@@ -81,8 +81,11 @@ pub fn App() -> impl IntoView {
     let client = WorkerClient::start(session);
     client.set_stall_timeout_ms(stall_ms_param());
     provide_context(client);
-    provide_context(Nav::new(session));
-    provide_context(settings::Settings::new());
+    let nav = Nav::new(session);
+    provide_context(nav);
+    let prefs = settings::Settings::new();
+    prefs.keep(nav);
+    provide_context(prefs);
     provide_context(analyses::Analyses::new(session, client));
     views::init_all();
     parts::init_all();
@@ -102,7 +105,7 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <div class="app" on:dragover=|ev| toolbar::on_drag_over(&ev) on:drop=move |ev| toolbar::on_drop(client, session, &ev)>
+        <div class="app" on:dragover=|ev| toolbar::on_drag_over(&ev) on:drop=move |ev| toolbar::on_drop(client, session, prefs, &ev)>
             <toolbar::Toolbar/>
             <div class="main">
                 <sidebar::Sidebar/>

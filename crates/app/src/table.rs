@@ -18,6 +18,8 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::nav::Nav;
+
 /// Height of every body row (CSS px; `.dt-row` in style.css uses the same value).
 pub const ROW_HEIGHT_PX: f64 = 24.0;
 /// Rows rendered above and below the visible window.
@@ -199,7 +201,8 @@ fn visible_range(scroll_top_px: f64, total: usize) -> (usize, usize) {
 }
 
 /// The table. `data` may change (the sort and scroll position are kept; a new column set
-/// resets widths and sort); `on_row_click` receives the index into `data.rows`.
+/// resets widths and sort); `on_row_click` receives the index into `data.rows`. Its sort is
+/// `nav`'s entry for `testid` (by column id; so a link sorts it), when the page has a `nav`.
 #[allow(clippy::too_many_lines)] // one component: its bar, header and rows share the signals
 #[component]
 pub fn DataTable(
@@ -230,16 +233,38 @@ pub fn DataTable(
     let drag = StoredValue::new(None::<(usize, f64, f64)>);
     let scroller = NodeRef::<leptos::html::Div>::new();
 
-    // Column widths follow the columns' declared widths when the column set changes.
+    // The sort lives in nav (so in links) when the page has one, by column id.
+    let nav = use_context::<Nav>();
+    let table_key = StoredValue::new(testid.clone());
+    // Column widths follow the columns' declared widths when the column set changes (a table
+    // getting its first columns keeps its sort: a link's).
     Effect::new(move |prev: Option<Vec<String>>| {
         let ids: Vec<String> = data.with(|d| d.columns.iter().map(|c| c.id.clone()).collect());
         if prev.as_ref() != Some(&ids) {
             widths.set(data.with_untracked(|d| d.columns.iter().map(|c| c.width_px).collect()));
-            if prev.is_some() {
+            if prev.is_some_and(|p| !p.is_empty()) {
                 sort.set(None);
+                if let Some(nav) = nav {
+                    table_key.with_value(|k| nav.set_table_sort(k, None));
+                }
             }
         }
         ids
+    });
+    // nav's sort (a link's, or back / forward) once the table has that column.
+    Effect::new(move |_| {
+        let Some(nav) = nav else { return };
+        let wanted = match table_key.with_value(|k| nav.table_sort(k)) {
+            None => None,
+            Some(w) => match data.with(|d| d.columns.iter().position(|c| c.id == w.column)) {
+                Some(column) => Some(Sort { column, descending: w.descending }),
+                // Not that column (yet): the data may still be on its way.
+                None => return,
+            },
+        };
+        if sort.get_untracked() != wanted {
+            sort.set(wanted);
+        }
     });
     let order = Memo::new(move |_| {
         let s = sort.get();
@@ -263,6 +288,11 @@ pub fn DataTable(
                 _ => Some(Sort { column: c, descending: false }),
             };
         });
+        if let Some(nav) = nav {
+            let s =
+                sort.get_untracked().and_then(|s| data.with_untracked(|d| d.columns.get(s.column).map(|c| (c.id.clone(), s.descending))));
+            table_key.with_value(|k| nav.set_table_sort(k, s));
+        }
     };
     let export_csv = move |_| {
         let text = order.with_untracked(|o| data.with_untracked(|d| to_csv(d, o)));

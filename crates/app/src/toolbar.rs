@@ -1,12 +1,20 @@
 //! The top bar: Open folder (picker, or the webkitdirectory input where the picker is
-//! missing), Open demo, drag-and-drop handling, worker status and load progress.
+//! missing), Open demo, drag-and-drop handling, Copy link (the page's address, whose hash is
+//! the shown view: `nav::hash`), worker status and load progress. An opened folder's name is
+//! remembered (`settings`).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::folder;
+use crate::folder::{self, Walked};
+use crate::nav::Nav;
+use crate::owned::Delay;
 use crate::session::Session;
+use crate::settings::Settings;
 use crate::worker_client::WorkerClient;
+
+/// How long "Link copied" shows.
+const COPIED_NOTE_MS: u32 = 2500;
 
 /// Relative URL of the bundled demo dataset (a manifest directory, like `?src=`).
 const DEMO_URL: &str = "./demo/";
@@ -28,14 +36,20 @@ fn click_dir_input() {
     }
 }
 
-fn open_with_picker(client: WorkerClient) {
+/// Opens a walked folder and remembers its name.
+fn open_walked(client: WorkerClient, prefs: Settings, walked: Walked) {
+    prefs.remember_folder(&walked.label);
+    client.open_folder(walked.label, walked.entries, &walked.files);
+}
+
+fn open_with_picker(client: WorkerClient, prefs: Settings) {
     if !folder::has_directory_picker() {
         click_dir_input();
         return;
     }
     wasm_bindgen_futures::spawn_local(async move {
         match folder::pick_and_walk().await {
-            Ok(Some(walked)) => client.open_folder(walked.label, walked.entries, &walked.files),
+            Ok(Some(walked)) => open_walked(client, prefs, walked),
             Ok(None) => {}
             // E.g. a cross-origin iframe forbids the picker: fall back to the input.
             Err(_) => click_dir_input(),
@@ -47,29 +61,73 @@ pub fn on_drag_over(ev: &web_sys::DragEvent) {
     ev.prevent_default();
 }
 
-pub fn on_drop(client: WorkerClient, session: Session, ev: &web_sys::DragEvent) {
+pub fn on_drop(client: WorkerClient, session: Session, prefs: Settings, ev: &web_sys::DragEvent) {
     ev.prevent_default();
     let Some(transfer) = ev.data_transfer() else { return };
     wasm_bindgen_futures::spawn_local(async move {
         match folder::walk_drop(&transfer).await {
-            Ok(walked) if !walked.entries.is_empty() => {
-                client.open_folder(walked.label, walked.entries, &walked.files);
-            }
+            Ok(walked) if !walked.entries.is_empty() => open_walked(client, prefs, walked),
             Ok(_) => session.problem("the dropped items hold no files".to_string()),
             Err(message) => session.problem(format!("could not read the dropped folder: {message}")),
         }
     });
 }
 
+/// `navigator.clipboard.writeText(text)`'s promise, when the browser has it.
+fn clipboard_write(text: &str) -> Option<js_sys::Promise> {
+    let navigator = web_sys::window()?.navigator();
+    let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok().filter(|c| !c.is_undefined() && !c.is_null())?;
+    let write = js_sys::Reflect::get(&clipboard, &"writeText".into()).ok()?.dyn_into::<js_sys::Function>().ok()?;
+    write.call1(&clipboard, &text.into()).ok()?.dyn_into::<js_sys::Promise>().ok()
+}
+
+/// The old way: a selected off-screen text area and `document.execCommand("copy")`.
+fn copy_with_text_area(text: &str) -> bool {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return false };
+    let Some(area) = document.create_element("textarea").ok().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) else {
+        return false;
+    };
+    area.set_text_content(Some(text));
+    let _ = area.set_attribute("style", "position:fixed;left:-9999px;top:0");
+    let Some(body) = document.body() else { return false };
+    if body.append_child(&area).is_err() {
+        return false;
+    }
+    let select = js_sys::Reflect::get(&area, &"select".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let _ = select.map(|f| f.call0(&area));
+    let exec = js_sys::Reflect::get(&document, &"execCommand".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let copied = exec.and_then(|f| f.call1(&document, &"copy".into()).ok()).is_some_and(|v| v.as_bool() == Some(true));
+    area.remove();
+    copied
+}
+
+/// Copies the page's address (the link to what is shown) and says how it went in `note`.
+fn copy_link(note: RwSignal<Option<&'static str>>, clear: Delay) {
+    let Some(href) = web_sys::window().and_then(|w| w.location().href().ok()) else { return };
+    let done = move |ok: bool| {
+        note.set(Some(if ok { "Link copied" } else { "Copy failed: copy the address bar" }));
+        clear.schedule(move || note.set(None));
+    };
+    match clipboard_write(&href) {
+        Some(promise) => wasm_bindgen_futures::spawn_local(async move {
+            let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok() || copy_with_text_area(&href);
+            done(ok);
+        }),
+        None => done(copy_with_text_area(&href)),
+    }
+}
+
 #[component]
 pub fn Toolbar() -> impl IntoView {
-    let (session, client) = (Session::get(), WorkerClient::get());
+    let (session, client, nav, prefs) = (Session::get(), WorkerClient::get(), Nav::get(), Settings::get());
+    let copied = RwSignal::new(None::<&'static str>);
+    let clear_copied = Delay::new(COPIED_NOTE_MS);
     let on_input_change = move |ev: web_sys::Event| {
         let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
         if let Some(list) = input.files() {
             let walked = folder::walk_file_list(&list);
             if !walked.entries.is_empty() {
-                client.open_folder(walked.label, walked.entries, &walked.files);
+                open_walked(client, prefs, walked);
             }
         }
         input.set_value("");
@@ -78,12 +136,17 @@ pub fn Toolbar() -> impl IntoView {
         <header class="toolbar">
             <span class="brand">"PyPTO Trace Viewer"</span>
             <button id="open-folder" title="Open a folder of runtime records or pass dumps (read-only)"
-                on:click=move |_| open_with_picker(client)>"Open folder…"</button>
+                on:click=move |_| open_with_picker(client, prefs)>"Open folder…"</button>
             <input id="dir-input" type="file" class="hidden-input" prop:webkitdirectory=true multiple
                 on:change=on_input_change/>
             <button id="open-demo" on:click=move |_| client.open_url(resolve(DEMO_URL))>"Open demo"</button>
             <span class="hint">"or drop a folder anywhere"</span>
             <span class="spacer"></span>
+            <Show when=move || nav.datasets.with(|d| !d.is_empty())>
+                <button id="copy-link" data-testid="copy-link" title="Copy a link to this view (same folder or URL, same view, selection and settings)"
+                    on:click=move |_| copy_link(copied, clear_copied)>"Copy link"</button>
+            </Show>
+            {move || copied.get().map(|note| view! { <span class="copy-note" data-testid="copy-link-status" role="status">{note}</span> })}
             <span class="progress">{move || session.progress.get().unwrap_or_default()}</span>
             <span class="source">{move || session.source_label.get()}</span>
             <span id="worker-status" data-state=move || session.worker.get().as_str()

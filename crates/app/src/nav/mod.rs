@@ -1,15 +1,20 @@
 //! The page's `nav`: what the user is looking at — which datasets, which view of them, the
 //! focus (a bar, a task, a search), the swimlane's time window, the highlighted tasks, the
 //! markers, and each view's own serialisable settings (swimlane labels, critical-path mode,
-//! dependency depth, setup options, keys; the pass trace's pass, layout and function; the memory
-//! map's snapshot, function, chip and tile; the Performance Analysis panel's tab).
+//! dependency depth, setup options, keys, pinned and folded lanes; the graph's edge mode,
+//! direction, depth, selection and camera; the data tables' sort; the pass trace's pass, layout
+//! and function; the memory map's snapshot, function, chip and tile; the Performance Analysis
+//! panel's tab).
 //!
 //! Parts change `nav` — a cross-view action is a `nav` command ([`Nav::show`], [`Nav::focus`],
 //! …), never a call into another view — and every view reads it. A view that reports its own
-//! state here (the swimlane's window and selection) also reacts to changes of it: it compares
-//! with what it last reported, so its own reports do not come back to it. `nav` is mirrored
-//! to the URL hash in one place ([`hash`]): written shortly after every change, read once when a folder
-//! has loaded ([`Nav::restore_or_default`]). It knows no view module: which view shows a
+//! state here (the swimlane's window, selection and pins, the graph's selection and camera)
+//! also reacts to changes of it: it compares with what it last reported, so its own reports do
+//! not come back to it. `nav` is mirrored to the URL hash in one place ([`hash`]): written
+//! shortly after every change — a new history entry when the datasets, the view or a selection
+//! changed (`Link::place`), else the current entry replaced (pans, zooms, settings) — read
+//! once when a folder has loaded ([`Nav::restore_or_default`]) and again on back / forward
+//! (`popstate`, applied without a new entry). It knows no view module: which view shows a
 //! dataset by default is the view registry's business (`nav.view` is `None` until chosen).
 
 pub mod hash;
@@ -18,11 +23,11 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use pypto_protocol::timeline::BarRef;
-use pypto_protocol::{DatasetKind, TaskId, TimelineView, ViewKind};
+use pypto_protocol::{DatasetKind, EdgeMode, TaskId, TimelineView, ViewKind};
 
 use crate::owned::Delay;
-use crate::session::{LoadState, Session};
-use hash::{Link, PassDumpLink};
+use crate::session::{DatasetRow, LoadState, Session};
+use hash::{Link, LinkMarker};
 
 /// How long after a change of `nav` the URL hash is written.
 const HASH_WRITE_DELAY_MS: u32 = 100;
@@ -72,12 +77,42 @@ pub enum LabelMode {
     Both,
 }
 
+impl LabelMode {
+    /// The key in links, settings and the toolbar's `<select>`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Function => "name",
+            Self::TaskId => "id",
+            Self::Both => "both",
+        }
+    }
+
+    pub fn parse(key: &str) -> Option<Self> {
+        [Self::Function, Self::TaskId, Self::Both].into_iter().find(|m| m.key() == key)
+    }
+}
+
 /// Which critical path de-emphasises the other bars.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PathMode {
     None,
     Static,
     Observed,
+}
+
+impl PathMode {
+    /// The key in links and the toolbar's `<select>`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Static => "static",
+            Self::Observed => "observed",
+        }
+    }
+
+    pub fn parse(key: &str) -> Option<Self> {
+        [Self::None, Self::Static, Self::Observed].into_iter().find(|m| m.key() == key)
+    }
 }
 
 /// Keys of the swimlane's keyboard navigation (matched against `KeyboardEvent.key`, lower
@@ -104,6 +139,12 @@ pub struct SwimlaneSettings {
     pub keys: KeyMap,
 }
 
+impl Default for KeyMap {
+    fn default() -> Self {
+        Self { zoom_in: "w".into(), zoom_out: "s".into(), pan_left: "a".into(), pan_right: "d".into() }
+    }
+}
+
 impl Default for SwimlaneSettings {
     fn default() -> Self {
         Self {
@@ -112,9 +153,54 @@ impl Default for SwimlaneSettings {
             setup_in_duration: false,
             path: PathMode::None,
             depth: 1,
-            keys: KeyMap { zoom_in: "w".into(), zoom_out: "s".into(), pan_left: "a".into(), pan_right: "d".into() },
+            keys: KeyMap::default(),
         }
     }
+}
+
+/// The swimlane's lanes the user arranged (track indices of the shown timeline).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LanesNav {
+    /// Pinned to the top, in pin order.
+    pub pinned: Vec<u32>,
+    /// Folded to their first row (Chrome-trace lanes).
+    pub folded: Vec<u32>,
+}
+
+/// The graph's camera: the layout point at the canvas centre and the zoom (screen px per
+/// layout unit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GraphCamera {
+    pub cx: f32,
+    pub cy: f32,
+    pub scale: f32,
+}
+
+/// The Task Dependency Graph's state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GraphNav {
+    pub mode: EdgeMode,
+    /// Layers left→right (else top→bottom).
+    pub left_right: bool,
+    /// Highlight depth: 0 none, N levels, -1 all.
+    pub depth: i32,
+    pub selected: Option<TaskId>,
+    /// `None`: fit the graph.
+    pub camera: Option<GraphCamera>,
+}
+
+impl Default for GraphNav {
+    fn default() -> Self {
+        Self { mode: EdgeMode::Full, left_right: false, depth: 1, selected: None, camera: None }
+    }
+}
+
+/// A data table's sort (tables are named by their test id, columns by their id).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableSort {
+    pub table: String,
+    pub column: String,
+    pub descending: bool,
 }
 
 /// How many colours a marker can take (the swimlane's palette has as many).
@@ -180,6 +266,28 @@ pub enum PanelTab {
     Chains,
 }
 
+impl PanelTab {
+    pub const ALL: [PanelTab; 7] =
+        [Self::Overview, Self::Kernels, Self::Setup, Self::CriticalPath, Self::Gaps, Self::EarlyDispatch, Self::Chains];
+
+    /// The key in links (and the panel's test ids `perf-tab-{key}`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Overview => "overview",
+            Self::Kernels => "kernels",
+            Self::Setup => "setup",
+            Self::CriticalPath => "critical-path",
+            Self::Gaps => "gaps",
+            Self::EarlyDispatch => "early-dispatch",
+            Self::Chains => "chains",
+        }
+    }
+
+    pub fn parse(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.key() == key)
+    }
+}
+
 /// The Performance Analysis panel's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PanelNav {
@@ -209,11 +317,25 @@ pub struct Nav {
     pub panel: RwSignal<PanelNav>,
     /// What the compiler view being opened shows first ([`Nav::show_compiler`]).
     pub compiler_target: RwSignal<Option<CompilerTarget>>,
+    pub lanes: RwSignal<LanesNav>,
+    pub graph: RwSignal<GraphNav>,
+    /// The data tables' sorts (one entry per sorted table).
+    pub tables: RwSignal<Vec<TableSort>>,
+    /// The link the current history entry holds (a new place is pushed as a new entry).
+    written: StoredValue<Option<Link>>,
+}
+
+/// Sets `signal` to `value` unless it already holds it (nothing is notified then).
+fn set_if_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
+    if signal.with_untracked(|v| *v != value) {
+        signal.set(value);
+    }
 }
 
 impl Nav {
     /// A nav showing nothing; writes the hash as it changes, and once a folder has loaded
-    /// restores the view its hash names (or shows the first dataset).
+    /// restores the view its hash names (or shows the first dataset); back / forward apply the
+    /// entry's link.
     pub fn new(session: Session) -> Self {
         let nav = Self {
             datasets: RwSignal::new(Vec::new()),
@@ -229,6 +351,10 @@ impl Nav {
             memory: RwSignal::new(MemoryNav::default()),
             panel: RwSignal::new(PanelNav::default()),
             compiler_target: RwSignal::new(None),
+            lanes: RwSignal::new(LanesNav::default()),
+            graph: RwSignal::new(GraphNav::default()),
+            tables: RwSignal::new(Vec::new()),
+            written: StoredValue::new(None),
         };
         // A new folder: nothing of the old one is shown.
         Effect::watch(move || session.generation.get(), move |_, _, _| nav.forget_folder(), false);
@@ -244,17 +370,33 @@ impl Nav {
         );
         // The hash follows nav, written a moment after a change (one pending write at a time,
         // which writes the link as it is then): off an interaction's path, and not once per
-        // frame while the window moves.
+        // frame while the window moves. A new place is a new history entry.
         let link = Memo::new(move |_| nav.link(session));
         let write = Delay::new(HASH_WRITE_DELAY_MS);
         Effect::new(move |_| {
             link.track();
             write.schedule(move || {
-                if let Some(hash) = link.try_get_untracked().and_then(|l| hash::encode(&l)) {
+                let Some(link) = link.try_get_untracked().flatten() else { return };
+                let Some(hash) = hash::encode(&link) else { return };
+                if nav.written.with_value(|w| w.as_ref().is_some_and(|w| w.place() != link.place())) {
+                    hash::push(&hash);
+                } else {
                     hash::replace(&hash);
                 }
+                nav.written.set_value(Some(link));
             });
         });
+        // Back / forward: the entry's link, shown without a new entry.
+        if let Some(window) = web_sys::window() {
+            gloo::events::EventListener::new(&window, "popstate", move |_| {
+                if let Some(link) = hash::parse(&hash::current()) {
+                    if nav.apply(session, &link) {
+                        nav.written.set_value(Some(link));
+                    }
+                }
+            })
+            .forget();
+        }
         nav
     }
 
@@ -277,14 +419,20 @@ impl Nav {
         self.pass_trace.set(PassTraceNav::default());
         self.memory.set(MemoryNav::default());
         self.compiler_target.set(None);
+        self.tables.set(Vec::new());
+        // The next folder's first link replaces the entry (a folder is not reopened by a link).
+        self.written.set_value(None);
     }
 
-    /// Forgets the focus, window and highlight (another dataset is shown).
+    /// Forgets the focus, window, highlight, lanes and the graph's selection and camera
+    /// (another dataset is shown).
     fn reset_position(&self) {
         self.focus.set(Focus::None);
         self.outcome.set(None);
         self.window_us.set(None);
         self.highlight.set(None);
+        self.lanes.set(LanesNav::default());
+        self.graph.update(|g| *g = GraphNav { selected: None, camera: None, ..*g });
     }
 
     /// Shows dataset `id` (a serving STRACE file in the trace swimlane), in the view shown
@@ -394,83 +542,108 @@ impl Nav {
         added
     }
 
-    /// The shown state as a link.
-    fn link(&self, session: Session) -> Link {
-        let datasets = self.datasets.get();
-        let Some(&first) = datasets.first() else { return Link::None };
-        let Some(kind) = session.datasets.with(|rows| rows.iter().find(|r| r.id() == first).map(crate::session::DatasetRow::kind)) else {
-            return Link::None;
-        };
-        match kind {
-            DatasetKind::PassDump => {
-                let memory = self.view.get() == Some(ViewKind::MemoryReuse);
-                let (p, m) = (self.pass_trace.get(), self.memory.get());
-                Link::PassDump(PassDumpLink {
-                    dataset_id: first,
-                    memory,
-                    pass: p.pass,
-                    stacked: p.stacked,
-                    function: if memory { m.function } else { p.function },
-                    snapshot: m.shown_snapshot.or(m.snapshot),
-                    chip: m.chip,
-                    tile: m.tile,
-                })
-            }
-            DatasetKind::Runtime | DatasetKind::ServingStrace => {
-                // Only once the swimlane reported its window (it has the timeline).
-                let Some(window_us) = self.window_us.get() else { return Link::None };
-                let selected = match self.focus.get() {
-                    Focus::Bar(bar) => Some(bar),
-                    _ => None,
-                };
-                Link::Runtime { datasets, window_us: Some(window_us), selected }
-            }
-        }
+    /// The sort of data table `table` (tracked).
+    pub fn table_sort(&self, table: &str) -> Option<TableSort> {
+        self.tables.with(|t| t.iter().find(|s| s.table == table).cloned())
     }
 
-    /// The folder has loaded: shows what the page's hash names (a pass dump's view, runtime
-    /// datasets with their window and selection), else the first runtime dataset with records
-    /// (else the first serving STRACE trace). Nothing when the user already chose a dataset.
+    /// Sorts data table `table` by `column` (`None`: unsorted).
+    pub fn set_table_sort(&self, table: &str, sort: Option<(String, bool)>) {
+        self.tables.update(|t| {
+            t.retain(|s| s.table != table);
+            if let Some((column, descending)) = sort {
+                t.push(TableSort { table: table.to_owned(), column, descending });
+            }
+        });
+    }
+
+    /// The shown state as a link (`None` while no dataset is shown); tracked.
+    fn link(&self, session: Session) -> Option<Link> {
+        let ids = self.datasets.get();
+        if ids.is_empty() {
+            return None;
+        }
+        let datasets: Option<Vec<String>> =
+            session.datasets.with(|rows| ids.iter().map(|id| rows.iter().find(|r| r.id() == *id).map(|r| r.info.path.clone())).collect());
+        let s = self.swimlane.get();
+        let memory = self.memory.get();
+        Some(Link {
+            datasets: datasets?,
+            view: self.view.get(),
+            trace: self.trace_path.get(),
+            window_us: self.window_us.get(),
+            selected: match self.focus.get() {
+                Focus::Bar(bar) => Some(bar),
+                _ => None,
+            },
+            markers: self.markers.get().into_iter().map(|m| LinkMarker { t_us: m.t_us, color: m.color, label: m.label }).collect(),
+            lanes: self.lanes.get(),
+            label_mode: (s.label_mode != LabelMode::Function).then_some(s.label_mode),
+            path: s.path,
+            depth: s.depth,
+            show_setup: s.show_setup,
+            setup_in_duration: s.setup_in_duration,
+            panel: self.panel.get(),
+            graph: self.graph.get(),
+            sorts: self.tables.get(),
+            pass_trace: self.pass_trace.get(),
+            memory: MemoryNav { snapshot: memory.shown_snapshot.or(memory.snapshot), shown_snapshot: None, ..memory },
+        })
+    }
+
+    /// Shows what `link` says, when the opened folder has its datasets (else changes nothing
+    /// and returns false). Which view shows them is the registry's (`nav.view` is a wish).
+    fn apply(&self, session: Session, link: &Link) -> bool {
+        let Some(ids) = link.datasets.iter().map(|p| session.dataset_by_path(p)).collect::<Option<Vec<u32>>>() else { return false };
+        self.outcome.set(None);
+        set_if_changed(self.highlight, None);
+        set_if_changed(self.window_us, link.window_us);
+        set_if_changed(self.focus, link.selected.map_or(Focus::None, Focus::Bar));
+        let markers = link
+            .markers
+            .iter()
+            .zip(1..)
+            .map(|(m, id)| Marker { id, t_us: m.t_us, label: m.label.clone(), color: m.color % MARKER_COLOR_COUNT })
+            .collect();
+        set_if_changed(self.markers, markers);
+        set_if_changed(self.lanes, link.lanes.clone());
+        let mut settings = self.swimlane.get_untracked();
+        settings.label_mode = link.label_mode.unwrap_or(settings.label_mode);
+        settings.path = link.path;
+        settings.depth = link.depth;
+        settings.show_setup = link.show_setup;
+        settings.setup_in_duration = link.setup_in_duration;
+        set_if_changed(self.swimlane, settings);
+        set_if_changed(self.panel, link.panel);
+        set_if_changed(self.graph, link.graph);
+        set_if_changed(self.tables, link.sorts.clone());
+        set_if_changed(self.pass_trace, link.pass_trace.clone());
+        set_if_changed(self.memory, link.memory.clone());
+        set_if_changed(self.trace_path, link.trace.clone());
+        set_if_changed(self.view, link.view);
+        set_if_changed(self.datasets, ids);
+        true
+    }
+
+    /// The folder has loaded: shows what the page's hash names (when the folder has its
+    /// datasets), else the first runtime dataset with records, else the first serving STRACE
+    /// trace, else the first dataset of any kind (a deps.json alone, a pass dump: the registry
+    /// picks the view that can show it). Nothing when the user already chose a dataset.
     pub fn restore_or_default(&self, session: Session) {
         if self.datasets.with_untracked(|d| !d.is_empty()) {
             return;
         }
-        match hash::parse(&hash::current()) {
-            Link::PassDump(p) if session.with_row(p.dataset_id, |r| r.kind() == DatasetKind::PassDump) == Some(true) => {
-                self.pass_trace.set(PassTraceNav {
-                    pass: p.pass,
-                    stacked: p.stacked,
-                    function: if p.memory { None } else { p.function.clone() },
-                });
-                if p.memory {
-                    self.memory.set(MemoryNav {
-                        snapshot: p.snapshot,
-                        shown_snapshot: None,
-                        function: p.function,
-                        chip: p.chip,
-                        tile: p.tile,
-                    });
-                }
-                self.view.set(p.memory.then_some(ViewKind::MemoryReuse));
-                self.datasets.set(vec![p.dataset_id]);
+        if let Some(link) = hash::parse(&hash::current()) {
+            if self.apply(session, &link) {
                 return;
             }
-            Link::Runtime { datasets, window_us, selected }
-                if datasets.iter().all(|&id| session.with_row(id, crate::session::DatasetRow::has_records) == Some(true)) =>
-            {
-                self.window_us.set(window_us);
-                self.focus.set(selected.map_or(Focus::None, Focus::Bar));
-                self.view.set(Some(ViewKind::ChipSwimlane));
-                self.datasets.set(datasets);
-                return;
-            }
-            _ => {}
         }
         let first = session.datasets.with_untracked(|rows| {
             rows.iter()
                 .find(|r| r.kind() == DatasetKind::Runtime && r.has_records())
                 .or_else(|| rows.iter().find(|r| r.kind() == DatasetKind::ServingStrace && r.has_trace()))
-                .map(crate::session::DatasetRow::id)
+                .or_else(|| rows.first())
+                .map(DatasetRow::id)
         });
         if let Some(id) = first {
             self.show_dataset(session, id);

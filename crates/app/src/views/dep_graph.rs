@@ -27,13 +27,13 @@ use std::collections::VecDeque;
 
 use leptos::prelude::*;
 use pypto_protocol::dep_graph::{columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetailsRequest, DepSearchRequest, DEP_KIND_NAMES};
-use pypto_protocol::{DatasetKind, EdgeMode, FileRole, ViewKind};
+use pypto_protocol::{DatasetKind, EdgeMode, FileRole, TaskId, ViewKind};
 use pypto_render::text::TextOverlay;
 use pypto_render::{GlRenderer, LineInstance, RectInstance};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
-use crate::nav::{Focus, Nav};
+use crate::nav::{Focus, GraphCamera, GraphNav, Nav};
 use crate::owned::{FrameRequest, Owned};
 use crate::session::{DatasetRow, Session};
 use crate::view_spec::{no_init, nothing_docked, ViewSpec};
@@ -266,6 +266,10 @@ struct Renderer {
     fit_pending: bool,
     /// Matches of the last search (the hits list is capped).
     search_total: u64,
+    /// nav's graph state (the camera a link asks for; the camera reported back).
+    graph_nav: RwSignal<GraphNav>,
+    /// The camera last reported to (or applied from) nav.
+    last_camera: Option<GraphCamera>,
 }
 
 impl GraphUi {
@@ -280,6 +284,11 @@ impl GraphUi {
     /// One frame at the next animation frame however many wheel / drag events arrive before it.
     fn redraw_later(self) {
         self.frame.request(move |_| self.redraw());
+    }
+
+    /// The node of `task` in the shown graph.
+    fn node_of(self, task: TaskId) -> Option<u32> {
+        self.with(|r| r.data.as_ref().and_then(|d| d.header.task_ids.iter().position(|t| *t == task))).flatten().map(|n| n as u32)
     }
 
     /// A laid-out graph arrived.
@@ -337,6 +346,13 @@ impl GraphUi {
             }
         });
         self.selected.set(node);
+        // nav's selection follows, once there is a graph (before, nav's is a link's, still to show).
+        let task = self.with(|r| r.data.as_ref().map(|d| node.and_then(|n| d.header.task_ids.get(n as usize).copied()))).flatten();
+        if let Some(task) = task {
+            if self.nav.graph.with_untracked(|g| g.selected != task) {
+                self.nav.graph.update(|g| g.selected = task);
+            }
+        }
         self.node_details.set(None);
         let dataset = self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten();
         if let (Some(node), Some(dataset_id)) = (node, dataset) {
@@ -441,6 +457,27 @@ impl Renderer {
         self.scale = s;
     }
 
+    /// Shows `c` (the layout point at the centre, the zoom).
+    fn apply_camera(&mut self, c: GraphCamera) {
+        self.scale = c.scale.clamp(1e-4, 8.0);
+        self.ox = self.css_w / 2.0 - c.cx * self.scale;
+        self.oy = self.css_h / 2.0 - c.cy * self.scale;
+        self.last_camera = Some(c);
+    }
+
+    /// Tells nav the camera (for links) when it moved.
+    fn report_camera(&mut self) {
+        if self.css_w <= 0.0 || self.data.is_none() {
+            return;
+        }
+        let c =
+            GraphCamera { cx: (self.css_w / 2.0 - self.ox) / self.scale, cy: (self.css_h / 2.0 - self.oy) / self.scale, scale: self.scale };
+        if self.last_camera != Some(c) {
+            self.last_camera = Some(c);
+            self.graph_nav.update(|g| g.camera = Some(c));
+        }
+    }
+
     fn node_at(&self, sx: f32, sy: f32) -> Option<u32> {
         let d = self.data.as_ref()?;
         let (wx, wy) = ((sx - self.ox) / self.scale, (sy - self.oy) / self.scale);
@@ -482,7 +519,10 @@ impl Renderer {
         self.resize();
         if self.fit_pending && self.data.is_some() {
             self.fit_pending = false;
-            self.fit();
+            match self.graph_nav.with_untracked(|g| g.camera) {
+                Some(c) => self.apply_camera(c),
+                None => self.fit(),
+            }
         }
         self.gl.begin_frame(BACKGROUND_RGBA);
         self.text.clear();
@@ -724,6 +764,7 @@ impl Renderer {
         if let Some(p) = &perf {
             set_attr(c, "data-frame-ms", &format!("{:.2}", p.now() - started));
         }
+        self.report_camera();
     }
 }
 
@@ -755,6 +796,8 @@ fn mount(
         occupied: Vec::new(),
         fit_pending: true,
         search_total: 0,
+        graph_nav: ui.nav.graph,
+        last_camera: None,
     };
     ui.renderer.with(|v| *v = Some(r));
     Ok(())
@@ -774,9 +817,9 @@ pub fn DepGraphView() -> impl IntoView {
         layout_slot: client.slot(),
         details_slot: client.slot(),
         search_slot: client.slot(),
-        mode: RwSignal::new(0),
-        left_right: RwSignal::new(false),
-        depth: RwSignal::new(1),
+        mode: RwSignal::new(nav.graph.with_untracked(|g| g.mode.index())),
+        left_right: RwSignal::new(nav.graph.with_untracked(|g| g.left_right)),
+        depth: RwSignal::new(nav.graph.with_untracked(|g| g.depth)),
         selected: RwSignal::new(None),
         version: RwSignal::new(0),
         loading: RwSignal::new(false),
@@ -805,10 +848,46 @@ pub fn DepGraphView() -> impl IntoView {
             ui.request(id);
         }
     });
+    // A new graph: nav's selected task (a link's), else the node selected before.
     Effect::new(move |_| {
         ui.version.track();
-        let keep = ui.selected.get_untracked();
+        let linked = nav.graph.with_untracked(|g| g.selected).and_then(|task| ui.node_of(task));
+        let keep = linked.or_else(|| ui.selected.get_untracked());
         ui.select(keep, false);
+    });
+    // The toolbar's mode, direction and depth are nav's (links, back / forward)…
+    Effect::new(move |_| {
+        let (mode, left_right, depth) =
+            (EdgeMode::ALL.get(ui.mode.get()).copied().unwrap_or_default(), ui.left_right.get(), ui.depth.get());
+        let g = nav.graph.get_untracked();
+        if (g.mode, g.left_right, g.depth) != (mode, left_right, depth) {
+            // Another direction: the camera of the old one means nothing.
+            let camera = if g.left_right == left_right { g.camera } else { None };
+            nav.graph.set(GraphNav { mode, left_right, depth, camera, ..g });
+        }
+    });
+    // …and nav's (a link's, back / forward) are shown: settings, selection, camera.
+    Effect::new(move |_| {
+        let g = nav.graph.get();
+        if ui.mode.get_untracked() != g.mode.index() {
+            ui.mode.set(g.mode.index());
+        }
+        if ui.left_right.get_untracked() != g.left_right {
+            ui.left_right.set(g.left_right);
+        }
+        if ui.depth.get_untracked() != g.depth {
+            ui.depth.set(g.depth);
+        }
+        let node = g.selected.and_then(|task| ui.node_of(task));
+        if node != ui.selected.get_untracked() && (node.is_some() || g.selected.is_none()) {
+            ui.select(node, false);
+        }
+        if let Some(c) = g.camera {
+            if ui.with(|r| r.data.is_some() && r.last_camera != Some(c)) == Some(true) {
+                ui.with(|r| r.apply_camera(c));
+                ui.redraw();
+            }
+        }
     });
     Effect::new(move |_| {
         let depth = ui.depth.get();
@@ -930,9 +1009,10 @@ pub fn DepGraphView() -> impl IntoView {
                     on:click=move |_| ui.left_right.update(|v| *v = !*v)>{move || if ui.left_right.get() { "LR" } else { "TB" }}</button>
                 <button data-testid="dep-fit" title="fit to screen (F)" on:click=move |_| fit()>"Fit"</button>
                 <label class="dep-depth">"Depth "
-                    <select data-testid="dep-depth" on:change=move |ev| ui.depth.set(event_target_value(&ev).parse().unwrap_or(1))>
+                    <select data-testid="dep-depth" prop:value=move || ui.depth.get().to_string()
+                        on:change=move |ev| ui.depth.set(event_target_value(&ev).parse().unwrap_or(1))>
                         <option value="0">"0 (off)"</option>
-                        <option value="1" selected>"1"</option>
+                        <option value="1">"1"</option>
                         <option value="2">"2"</option>
                         <option value="3">"3"</option>
                         <option value="-1">"all"</option>

@@ -16,6 +16,7 @@ use pypto_protocol::ViewKind;
 
 use crate::nav::Nav;
 use crate::session::{DatasetRow, Session};
+use crate::settings::Settings;
 pub use crate::view_spec::ViewSpec;
 
 /// Every view, in the switcher's order.
@@ -34,14 +35,23 @@ pub fn init_all() {
     }
 }
 
+/// What shows a dataset whose default view cannot (a runtime directory without records), in
+/// order: its dependency graph (a deps.json alone), else its function table (a name map alone,
+/// which says what it lacks).
+const FALLBACK_VIEWS: &[ViewKind] = &[ViewKind::TaskGraph, ViewKind::FunctionPerformance];
+
 /// The view that shows `row` when `asked` is asked for: `asked` if available, else the
-/// dataset's default view; `None` when none is available.
+/// dataset's default view, else the first available of [`FALLBACK_VIEWS`]; `None` when none is
+/// available.
 pub fn resolve(row: &DatasetRow, asked: Option<ViewKind>) -> Option<ViewKind> {
-    let fits = |s: &ViewSpec| s.dataset_kind == row.kind() && (s.available)(row);
+    let fits = |s: &ViewSpec| (s.available)(row);
+    // (A Chrome trace beside runtime records is asked for: the trace view shows it.)
+    let of_kind = |s: &ViewSpec| s.dataset_kind == row.kind() && fits(s);
     asked
         .and_then(spec)
         .filter(|s| fits(s))
-        .or_else(|| VIEWS.iter().find(|s| s.dataset_kind == row.kind() && s.default && fits(s)))
+        .or_else(|| VIEWS.iter().find(|s| s.default && of_kind(s)))
+        .or_else(|| FALLBACK_VIEWS.iter().filter_map(|&k| spec(k)).find(|s| of_kind(s)))
         .map(|s| s.kind)
 }
 
@@ -93,6 +103,16 @@ const FILES_ENABLE: &[(&str, &str)] = &[
 fn Welcome() -> impl IntoView {
     let rows =
         FILES_ENABLE.iter().map(|(file, enables)| view! { <tr><td><code>{*file}</code></td><td>{*enables}</td></tr> }).collect_view();
+    let prefs = Settings::get();
+    // A browser reopens a folder only when the user picks it: the name is all we can offer.
+    let last = move || {
+        prefs.last_folder.get().map(|name| {
+            view! {
+                <p class="last-folder" data-testid="last-folder">"Last opened: " <strong>{name}</strong>
+                    " — pick it again with " <em>"Open folder…"</em> " (the browser does not reopen a folder by itself)."</p>
+            }
+        })
+    };
     view! {
         <div class="welcome">
             <h1>"PyPTO Trace Viewer"</h1>
@@ -105,6 +125,7 @@ fn Welcome() -> impl IntoView {
             </table>
             <p>"Chip swimlane: " <kbd>"W"</kbd>"/"<kbd>"S"</kbd>" zoom, " <kbd>"A"</kbd>"/"<kbd>"D"</kbd>
                " pan, Ctrl+wheel zooms at the cursor, drag pans, click a bar for its details."</p>
+            {last}
         </div>
     }
 }
@@ -211,11 +232,18 @@ mod tests {
         assert_eq!(resolve(&full, None), Some(ViewKind::ChipSwimlane));
         assert_eq!(resolve(&full, Some(ViewKind::TaskGraph)), Some(ViewKind::TaskGraph));
         assert_eq!(switchable(&full).len(), 3);
-        // deps.json alone: no swimlane, the graph on request, the dataset page by default
+        // deps.json alone: no swimlane, the graph by default
         let deps_only = row(DatasetKind::Runtime, &[FileRole::Deps], &[], false);
-        assert_eq!(resolve(&deps_only, None), None);
-        assert_eq!(resolve(&deps_only, Some(ViewKind::ChipSwimlane)), None);
+        assert_eq!(resolve(&deps_only, None), Some(ViewKind::TaskGraph));
+        assert_eq!(resolve(&deps_only, Some(ViewKind::ChipSwimlane)), Some(ViewKind::TaskGraph));
         assert_eq!(resolve(&deps_only, Some(ViewKind::TaskGraph)), Some(ViewKind::TaskGraph));
+        // with a name map too: still the graph; a name map alone: its table (which says what it lacks)
+        let deps_and_map = row(DatasetKind::Runtime, &[FileRole::NameMap, FileRole::Deps], &[], false);
+        assert_eq!(resolve(&deps_and_map, None), Some(ViewKind::TaskGraph));
+        let map_only = row(DatasetKind::Runtime, &[FileRole::NameMap], &[], false);
+        assert_eq!(resolve(&map_only, None), Some(ViewKind::FunctionPerformance));
+        // nothing a view shows: the dataset page
+        assert_eq!(resolve(&row(DatasetKind::Runtime, &[FileRole::CpmStatic], &[], false), None), None);
         // a pass dump: the pass trace, the memory map only with its snapshot
         let dump = row(DatasetKind::PassDump, &[FileRole::PassSnapshot], &[Feature::IrPassTrace], false);
         assert_eq!(resolve(&dump, None), Some(ViewKind::PassTrace));

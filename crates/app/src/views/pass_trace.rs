@@ -46,7 +46,8 @@ pub const SPEC: ViewSpec = ViewSpec {
     dataset_kind: DatasetKind::PassDump,
     default: true,
     switchable: true,
-    available: |_: &DatasetRow| true,
+    // (asked for a runtime dataset — after "IR Pass Trace" — it is not available there)
+    available: |row: &DatasetRow| row.kind() == DatasetKind::PassDump,
     init: no_init,
     component: || view! { <PassTraceView/> }.into_any(),
     docked: nothing_docked,

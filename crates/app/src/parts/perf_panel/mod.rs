@@ -59,7 +59,8 @@ pub struct Panel {
 pub fn init() {
     let (session, nav, client) = (Session::get(), Nav::get(), WorkerClient::get());
     let panel = Panel {
-        width_px: RwSignal::new(520.0),
+        // The remembered width (a setting: kept in localStorage).
+        width_px: crate::settings::Settings::get().panel_width_px,
         status: RwSignal::new(String::new()),
         threshold_text: RwSignal::new(paths::DEFAULT_THRESHOLD_US.to_string()),
         threshold: RwSignal::new(None),
@@ -252,7 +253,8 @@ pub fn PerfPanel() -> impl IntoView {
                         }
                         on:pointermove=move |ev: web_sys::PointerEvent| {
                             if let Some((x0, w0)) = drag.get_value() {
-                                perf.width_px.set((w0 - (f64::from(ev.client_x()) - x0)).clamp(280.0, 1600.0));
+                                let (lo, hi) = crate::settings::PANEL_WIDTH_RANGE_PX;
+                                perf.width_px.set((w0 - (f64::from(ev.client_x()) - x0)).clamp(lo, hi));
                             }
                         }
                         on:pointerup=move |_| drag.set_value(None)></div>

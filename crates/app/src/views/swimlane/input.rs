@@ -168,6 +168,7 @@ impl SwimlaneRenderer {
             self.pinned.push(track);
         }
         self.relayout();
+        self.report_lanes();
     }
 
     fn finish_area(&mut self) {

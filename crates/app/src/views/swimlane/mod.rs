@@ -41,7 +41,7 @@ use pypto_render::text::TextOverlay;
 use pypto_render::{GlRenderer, LineInstance, RectInstance};
 use wasm_bindgen::JsValue;
 
-use crate::nav::{Focus, Nav, Outcome};
+use crate::nav::{Focus, LanesNav, Nav, Outcome};
 use crate::owned::{FrameRequest, Owned};
 use crate::session::{DatasetRow, Session};
 use crate::view_spec::ViewSpec;
@@ -651,6 +651,9 @@ impl SwimlaneRenderer {
         self.task_labels.clear();
         self.collapsed = vec![false; self.data.as_ref().map_or(0, |d| d.header.groups.len())];
         trace::on_new_data(self);
+        // nav's pinned and folded lanes (a link's, or what this timeline had before a view switch).
+        let lanes = self.nav.lanes.get_untracked();
+        self.apply_lanes(&lanes);
         self.relayout();
         self.last_reported_window = None;
         if let Some(d) = self.data.clone() {
@@ -818,6 +821,42 @@ impl SwimlaneRenderer {
                 self.camera.fit(setup - pad, e + pad);
             }
             None => self.camera.fit(d.header.first_start_us, d.header.last_end_us),
+        }
+    }
+
+    /// Pins and folds the lanes `lanes` names (tracks the timeline has); true when that changed
+    /// anything (then laid out again).
+    fn apply_lanes(&mut self, lanes: &LanesNav) -> bool {
+        let Some(tracks) = self.data.as_ref().map(|d| d.header.tracks.len()) else { return false };
+        let mut pinned: Vec<usize> = Vec::new();
+        for t in lanes.pinned.iter().map(|&t| t as usize).filter(|&t| t < tracks) {
+            if !pinned.contains(&t) {
+                pinned.push(t);
+            }
+        }
+        let mut folded = vec![false; tracks];
+        for &t in &lanes.folded {
+            if let Some(f) = folded.get_mut(t as usize) {
+                *f = true;
+            }
+        }
+        if pinned == self.pinned && folded == self.folded {
+            return false;
+        }
+        self.pinned = pinned;
+        self.folded = folded;
+        self.relayout();
+        true
+    }
+
+    /// Tells nav which lanes are pinned and folded (for links).
+    fn report_lanes(&self) {
+        let lanes = LanesNav {
+            pinned: self.pinned.iter().map(|&t| t as u32).collect(),
+            folded: self.folded.iter().enumerate().filter(|(_, &f)| f).map(|(t, _)| t as u32).collect(),
+        };
+        if self.nav.lanes.with_untracked(|l| *l != lanes) {
+            self.nav.lanes.set(lanes);
         }
     }
 

@@ -27,7 +27,8 @@ pub fn is_trace_mode(nav: Nav) -> bool {
     nav.view.get() == Some(ViewKind::TraceSwimlane)
 }
 
-/// A new timeline is shown: nothing folded; the instant rows from the trace facts.
+/// A new timeline is shown: nothing folded (until nav's lanes are applied); the instant rows
+/// from the trace facts.
 pub(super) fn on_new_data(r: &mut SwimlaneRenderer) {
     let tracks = r.data.as_ref().map_or(0, |d| d.header.tracks.len());
     r.folded = vec![false; tracks];
@@ -56,6 +57,7 @@ impl SwimlaneRenderer {
             *f = !*f;
         }
         self.relayout();
+        self.report_lanes();
     }
 
     fn set_folded(&mut self, tracks: &[u32], fold: bool) {
@@ -65,6 +67,7 @@ impl SwimlaneRenderer {
             }
         }
         self.relayout();
+        self.report_lanes();
     }
 }
 
@@ -124,18 +127,20 @@ pub(super) fn install_api(ui: SwimlaneUi, api: &js_sys::Object) {
 /// The toolbar controls of the trace mode.
 #[component]
 pub fn TraceControls() -> impl IntoView {
-    let swim = SwimlaneUi::get();
-    let folded = RwSignal::new(false);
+    let (swim, nav) = (SwimlaneUi::get(), Nav::get());
+    // Folded: every controller lane is (nav's lanes, so a link's folding shows here too).
+    let folded = move || {
+        let controllers = swim.trace.with(|t| t.as_ref().map(|i| i.controller_tracks.clone())).unwrap_or_default();
+        !controllers.is_empty() && nav.lanes.with(|l| controllers.iter().all(|t| l.folded.contains(t)))
+    };
     let has_controllers = move || swim.trace.with(|t| t.as_ref().is_some_and(|i| !i.controller_tracks.is_empty()));
     let is_strace = move || swim.trace.with(|t| t.as_ref().is_some_and(|i| i.serving_strace));
     view! {
         <button id="fold-controllers" disabled=move || !has_controllers()
             title="Fold the controller / main thread lanes to their first row; their child lanes stay"
             on:click=move |_| {
-                let fold = !folded.get_untracked();
-                folded.set(fold);
-                fold_controllers(swim, fold);
-            }>{move || if folded.get() { "Unfold main threads" } else { "Fold main threads" }}</button>
+                fold_controllers(swim, !folded());
+            }>{move || if folded() { "Unfold main threads" } else { "Fold main threads" }}</button>
         <Show when=is_strace>
             <button id="trace-stats-toggle" on:click=move |_| swim.show_trace_stats.update(|v| *v = !*v)>"Statistics"</button>
         </Show>

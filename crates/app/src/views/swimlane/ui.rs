@@ -13,6 +13,7 @@ use super::{has_file, mount, Lane, SwimlaneRenderer, SwimlaneUi, TimelineKey};
 use crate::browser;
 use crate::nav::{KeyMap, LabelMode, Nav, Outcome, PathMode};
 use crate::session::Session;
+use crate::settings::Settings;
 use pypto_render::{axis, palette};
 
 fn input_value(ev: &web_sys::Event) -> String {
@@ -57,7 +58,7 @@ fn search_step(lane: Lane, query: &str, step: isize) {
 #[component]
 #[allow(clippy::too_many_lines)] // one toolbar: its controls share the signals
 fn Toolbar(lane: Lane) -> impl IntoView {
-    let nav = Nav::get();
+    let (nav, prefs) = (Nav::get(), Settings::get());
     let swim = lane.ui;
     let settings = nav.swimlane;
     let trace_mode = move || super::trace::is_trace_mode(nav);
@@ -97,9 +98,11 @@ fn Toolbar(lane: Lane) -> impl IntoView {
             // Chip-only controls; a Chrome trace has no task ids, paths or dependencies (K6).
             <Show when=move || !trace_mode() fallback=|| view! { <super::trace::TraceControls/> }>
             <label>"Labels "
-                <select id="label-mode" on:change=move |ev| {
-                    let mode = match input_value(&ev).as_str() { "id" => LabelMode::TaskId, "both" => LabelMode::Both, _ => LabelMode::Function };
+                <select id="label-mode" prop:value=move || settings.with(|s| s.label_mode.key()) on:change=move |ev| {
+                    let mode = LabelMode::parse(&input_value(&ev)).unwrap_or(LabelMode::Function);
                     settings.update(|s| s.label_mode = mode);
+                    // The user's choice is also the remembered one (a link's is only shown).
+                    prefs.label_mode.set(mode);
                 }>
                     <option value="name">"function"</option>
                     <option value="id">"rXtY"</option>
@@ -107,9 +110,9 @@ fn Toolbar(lane: Lane) -> impl IntoView {
                 </select>
             </label>
             <label>"Critical path "
-                <select id="path-mode" prop:value=move || match settings.with(|s| s.path) { PathMode::None => "none", PathMode::Static => "static", PathMode::Observed => "observed" }
+                <select id="path-mode" prop:value=move || settings.with(|s| s.path.key())
                     on:change=move |ev| {
-                        let mode = match input_value(&ev).as_str() { "static" => PathMode::Static, "observed" => PathMode::Observed, _ => PathMode::None };
+                        let mode = PathMode::parse(&input_value(&ev)).unwrap_or(PathMode::None);
                         settings.update(|s| s.path = mode);
                     }>
                     <option value="none">"none"</option>
@@ -118,13 +121,13 @@ fn Toolbar(lane: Lane) -> impl IntoView {
                 </select>
             </label>
             <label>"Deps "
-                <select id="dep-depth" on:change=move |ev| {
+                <select id="dep-depth" prop:value=move || settings.with(|s| s.depth.to_string()) on:change=move |ev| {
                     let depth = input_value(&ev).parse().unwrap_or(1);
                     settings.update(|s| s.depth = depth);
                     lane.refresh_dependencies();
                 }>
                     <option value="0">"0 (none)"</option>
-                    <option value="1" selected>"1"</option>
+                    <option value="1">"1"</option>
                     <option value="2">"2"</option>
                     <option value="3">"3"</option>
                     <option value="-1">"all"</option>
@@ -154,7 +157,8 @@ fn Toolbar(lane: Lane) -> impl IntoView {
 
 #[component]
 fn KeySettings() -> impl IntoView {
-    let settings = Nav::get().swimlane;
+    let (nav, prefs) = (Nav::get(), Settings::get());
+    let settings = nav.swimlane;
     let key_input = move |id: &'static str, label: &'static str, get: fn(&KeyMap) -> String, put: fn(&mut KeyMap, String)| {
         view! {
             <label>{label}
@@ -171,6 +175,9 @@ fn KeySettings() -> impl IntoView {
             {key_input("key-pan-left", "pan left ", |k| k.pan_left.clone(), |k, v| k.pan_left = v)}
             {key_input("key-pan-right", "pan right ", |k| k.pan_right.clone(), |k, v| k.pan_right = v)}
             <span class="hint">"Wheel scrolls, Ctrl+wheel zooms, drag pans, Alt+click twice measures, Shift+drag (or R) selects an area, click the axis for a marker."</span>
+            <button id="reset-settings" data-testid="reset-settings"
+                title="Forget the remembered key bindings, label mode, theme, language, panel width and last folder: back to the defaults"
+                on:click=move |_| prefs.reset(nav)>"Reset settings"</button>
         </div>
     }
 }
@@ -376,6 +383,16 @@ pub fn SwimlaneView() -> impl IntoView {
                 }
             });
             lane.redraw();
+        },
+        false,
+    );
+    // Pinned and folded lanes asked by nav (back / forward to another arrangement).
+    Effect::watch(
+        move || nav.lanes.get(),
+        move |lanes, _, _| {
+            if lane.with(|r| r.apply_lanes(lanes)) == Some(true) {
+                lane.redraw();
+            }
         },
         false,
     );
