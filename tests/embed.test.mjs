@@ -22,7 +22,7 @@ const hostUrl = () => host.url.replace('127.0.0.1', 'localhost');
 
 // A page that embeds the viewer but is not the origin it declares (first frame), or declares
 // nothing (second frame); it records whatever the frames post to it.
-const STRANGER = `<!DOCTYPE html><title>Someone else</title>
+const STRANGER = `<!DOCTYPE html><title>Someone else</title><body>
 <script>
   window.received = [];
   addEventListener('message', (e) => window.received.push({ origin: e.origin, data: e.data }));
