@@ -4,7 +4,8 @@
 //!
 //! The core: [`session`] (what the worker announced), [`nav`] (what the user looks at, the
 //! URL hash), [`worker_client`] (typed requests and replies), [`analyses`] (per-dataset
-//! tables several parts show). Around it: the chrome
+//! tables several parts show), [`embed`] (`?embed=1` and the host page's `postMessage` API).
+//! Around it: the chrome
 //! ([`toolbar`], [`sidebar`]), the view registry and views ([`views`]), the parts docked beside
 //! a view ([`parts`]), and leaf helpers ([`folder`], [`table`], [`browser`]). See
 //! ARCHITECTURE.md.
@@ -16,6 +17,7 @@
 pub mod analyses;
 pub mod browser;
 mod compiler_note;
+pub mod embed;
 pub mod folder;
 pub mod nav;
 pub mod owned;
@@ -83,15 +85,19 @@ pub fn App() -> impl IntoView {
     provide_context(client);
     let nav = Nav::new(session);
     provide_context(nav);
-    let prefs = settings::Settings::new();
-    prefs.keep(nav);
-    provide_context(prefs);
+    let settings = settings::Settings::new();
+    settings.keep(nav);
+    provide_context(settings);
     provide_context(analyses::Analyses::new(session, client));
     views::init_all();
     parts::init_all();
     client.install_debug_hook();
     table::install_bench_hook();
     register_service_worker();
+    let registry = embed::Registry { available: views::available, resolve: views::resolve };
+    let embedded = embed::Embed::start(session, nav, client, settings, registry);
+    provide_context(embedded);
+    let embedded = embedded.embedded;
     if let Some(src) = src_param() {
         client.open_url(src);
     }
@@ -105,11 +111,14 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <div class="app" on:dragover=|ev| toolbar::on_drag_over(&ev) on:drop=move |ev| toolbar::on_drop(client, session, prefs, &ev)>
-            <toolbar::Toolbar/>
+        <div class="app" class:embedded=embedded on:dragover=|ev| toolbar::on_drag_over(&ev)
+            on:drop=move |ev| toolbar::on_drop(client, session, settings, &ev)>
+            // Embedded (`?embed=1`): one view, no top bar or sidebar.
+            {(!embedded).then(|| view! { <toolbar::Toolbar/> })}
             <div class="main">
-                <sidebar::Sidebar/>
+                {(!embedded).then(|| view! { <sidebar::Sidebar/> })}
                 <main class="view-area">
+                    {embedded.then(|| view! { <embed::EmbedBar/> })}
                     <views::ViewArea/>
                 </main>
             </div>

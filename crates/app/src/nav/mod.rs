@@ -62,6 +62,17 @@ pub enum Outcome {
     Highlighted { tasks: usize, bars: usize },
 }
 
+/// What the shown view selected, described — a swimlane bar, a graph node — for whoever
+/// reports it (the embedding API's `selection` event). `None` fields: that view does not know.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Selected {
+    pub task: Option<TaskId>,
+    pub function: Option<String>,
+    pub lane: Option<String>,
+    pub start_us: Option<f64>,
+    pub end_us: Option<f64>,
+}
+
 /// Tasks to keep bright in the swimlane, the rest de-emphasised (a single-dependency chain).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Highlight {
@@ -307,6 +318,8 @@ pub struct Nav {
     pub focus: RwSignal<Focus>,
     /// What the last focus command or highlight did.
     pub outcome: RwSignal<Option<Outcome>>,
+    /// What the shown view selected, as it reports it (`None`: nothing).
+    pub selected: RwSignal<Option<Selected>>,
     /// The swimlane's time window, µs (`None`: the whole capture).
     pub window_us: RwSignal<Option<(f64, f64)>>,
     pub highlight: RwSignal<Option<Highlight>>,
@@ -343,6 +356,7 @@ impl Nav {
             trace_path: RwSignal::new(None),
             focus: RwSignal::new(Focus::None),
             outcome: RwSignal::new(None),
+            selected: RwSignal::new(None),
             window_us: RwSignal::new(None),
             highlight: RwSignal::new(None),
             markers: RwSignal::new(Vec::new()),
@@ -429,6 +443,7 @@ impl Nav {
     fn reset_position(&self) {
         self.focus.set(Focus::None);
         self.outcome.set(None);
+        self.selected.set(None);
         self.window_us.set(None);
         self.highlight.set(None);
         self.lanes.set(LanesNav::default());

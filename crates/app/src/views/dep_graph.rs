@@ -33,7 +33,7 @@ use pypto_render::{GlRenderer, LineInstance, RectInstance};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
-use crate::nav::{Focus, GraphCamera, GraphNav, Nav};
+use crate::nav::{Focus, GraphCamera, GraphNav, Nav, Selected};
 use crate::owned::{FrameRequest, Owned};
 use crate::session::{DatasetRow, Session};
 use crate::view_spec::{no_init, nothing_docked, ViewSpec};
@@ -129,6 +129,13 @@ fn adjacency(n: usize, from: &[u32], to: &[u32]) -> (Vec<Vec<u32>>, Vec<Vec<u32>
 }
 
 impl GraphData {
+    /// Node `n` as nav reports the selection: its task and function (a graph has no times).
+    fn described(&self, n: usize) -> Option<Selected> {
+        let task = *self.header.task_ids.get(n)?;
+        let function = self.name_index.get(n).and_then(|&i| self.header.names.get(i as usize)).cloned();
+        Some(Selected { task: Some(task), function, ..Selected::default() })
+    }
+
     fn from_js(header: DepGraphHeader, columns: &JsValue) -> GraphData {
         let x = col_f32(columns, col::X);
         let n = x.len();
@@ -354,6 +361,10 @@ impl GraphUi {
             }
         }
         self.node_details.set(None);
+        let described = node.and_then(|n| self.with(|r| r.data.as_ref().and_then(|d| d.described(n as usize))).flatten());
+        if self.nav.selected.with_untracked(|s| *s != described) {
+            self.nav.selected.set(described);
+        }
         let dataset = self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten();
         if let (Some(node), Some(dataset_id)) = (node, dataset) {
             let reply = self.client.ask_in(self.details_slot, DepNodeDetailsRequest { dataset_id, node });
@@ -889,6 +900,18 @@ pub fn DepGraphView() -> impl IntoView {
             }
         }
     });
+    // A task asked for while the graph is shown (a layout arriving later selects it itself).
+    Effect::watch(
+        move || nav.focus.get(),
+        move |focus, _, _| {
+            let Focus::Task { task, .. } = focus else { return };
+            let node = ui.with(|r| r.data.as_ref().and_then(|d| d.header.task_ids.iter().position(|t| t == task))).flatten();
+            if let Some(node) = node {
+                ui.select(Some(node as u32), true);
+            }
+        },
+        false,
+    );
     Effect::new(move |_| {
         let depth = ui.depth.get();
         ui.with(|r| r.compute_highlight(depth));

@@ -55,6 +55,11 @@ pub fn resolve(row: &DatasetRow, asked: Option<ViewKind>) -> Option<ViewKind> {
         .map(|s| s.kind)
 }
 
+/// Every view that can show `row` (the embedding API lists them; `navigate` takes them).
+pub fn available(row: &DatasetRow) -> Vec<ViewKind> {
+    VIEWS.iter().filter(|s| s.dataset_kind == row.kind() && (s.available)(row)).map(|s| s.kind).collect()
+}
+
 /// The switcher's views of `row`.
 fn switchable(row: &DatasetRow) -> Vec<&'static ViewSpec> {
     VIEWS.iter().filter(|s| s.switchable && s.dataset_kind == row.kind() && (s.available)(row)).collect()
@@ -232,6 +237,7 @@ mod tests {
         assert_eq!(resolve(&full, None), Some(ViewKind::ChipSwimlane));
         assert_eq!(resolve(&full, Some(ViewKind::TaskGraph)), Some(ViewKind::TaskGraph));
         assert_eq!(switchable(&full).len(), 3);
+        assert_eq!(available(&full), [ViewKind::ChipSwimlane, ViewKind::FunctionPerformance, ViewKind::TaskGraph]);
         // deps.json alone: no swimlane, the graph by default
         let deps_only = row(DatasetKind::Runtime, &[FileRole::Deps], &[], false);
         assert_eq!(resolve(&deps_only, None), Some(ViewKind::TaskGraph));

@@ -41,7 +41,7 @@ use pypto_render::text::TextOverlay;
 use pypto_render::{GlRenderer, LineInstance, RectInstance};
 use wasm_bindgen::JsValue;
 
-use crate::nav::{Focus, LanesNav, Nav, Outcome};
+use crate::nav::{Focus, LanesNav, Nav, Outcome, Selected};
 use crate::owned::{FrameRequest, Owned};
 use crate::session::{DatasetRow, Session};
 use crate::view_spec::ViewSpec;
@@ -730,12 +730,31 @@ impl SwimlaneRenderer {
         if self.nav.focus.with_untracked(|f| *f != focus) {
             self.nav.focus.set(focus);
         }
+        let selected = bar.and_then(|bar| self.described(bar));
+        if self.nav.selected.with_untracked(|s| *s != selected) {
+            self.nav.selected.set(selected);
+        }
         let (Some(bar), Some(d)) = (bar, self.data.as_ref()) else { return };
         let lane = self.lane;
         lane.ask_details(BarDetailsRequest { timeline_id: d.header.timeline_id, bar });
         if d.global(bar).is_some_and(|g| d.is_task(g)) {
             lane.ask_dependencies(d.header.timeline_id, bar);
         }
+    }
+
+    /// A bar as nav reports the selection: its task, name, lane and times.
+    fn described(&self, bar: BarRef) -> Option<Selected> {
+        let d = self.data.as_ref()?;
+        let g = d.global(bar)?;
+        let (_, start, end) = d.times(g)?;
+        let name = d.name_of(g);
+        Some(Selected {
+            task: d.task_of(g).map(|(ring, local)| TaskId::from_parts(ring, local)),
+            function: (!name.is_empty()).then(|| name.to_owned()),
+            lane: d.header.tracks.get(bar.track as usize).map(|t| t.label.clone()),
+            start_us: Some(start),
+            end_us: Some(end),
+        })
     }
 
     /// What the page knows of a bar without asking the worker (its name, task id, lane and
