@@ -182,8 +182,8 @@ fn task_id(value: &Value) -> Result<TaskId, Rejected> {
 /// `[start, end]` µs, finite, start < end.
 fn window(value: &Value) -> Result<(f64, f64), Rejected> {
     let bad = || field_error("windowUs", format!("not [startUs, endUs] with startUs < endUs: {value}"));
-    let pair = value.as_array().filter(|a| a.len() == 2).ok_or_else(bad)?;
-    let (Some(start), Some(end)) = (pair[0].as_f64(), pair[1].as_f64()) else { return Err(bad()) };
+    let Some([start, end]) = value.as_array().map(Vec::as_slice) else { return Err(bad()) };
+    let (Some(start), Some(end)) = (start.as_f64(), end.as_f64()) else { return Err(bad()) };
     if start.is_finite() && end.is_finite() && start < end {
         Ok((start, end))
     } else {
