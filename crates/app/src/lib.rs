@@ -62,10 +62,10 @@ fn query_param(name: &str) -> Option<(String, String)> {
     Some((value, href))
 }
 
-/// `?src=<url>`: a hosted dataset to open at start.
-fn src_param() -> Option<String> {
-    let (src, href) = query_param("src")?;
-    // Resolve relative to the page, so `?src=data/run1/` works under any sub-path.
+/// `?<name>=<url>`: a hosted dataset's URL, resolved relative to the page (so
+/// `?src=data/run1/` works under any sub-path).
+fn url_param(name: &str) -> Option<String> {
+    let (src, href) = query_param(name)?;
     web_sys::Url::new_with_base(&src, &href).ok().map(|u| u.href())
 }
 
@@ -98,8 +98,13 @@ pub fn App() -> impl IntoView {
     let embedded = embed::Embed::start(session, nav, client, settings, registry);
     provide_context(embedded);
     let embedded = embedded.embedded;
-    if let Some(src) = src_param() {
+    // `?src=<url>`: a hosted dataset to open at start; `&compare=<url>`: the one to compare it
+    // with (its runs are the baselines, A).
+    if let Some(src) = url_param("src") {
         client.open_url(src);
+        if let Some(baseline) = url_param("compare") {
+            client.open_url_as_comparison(baseline);
+        }
     }
 
     // Mirror the load state on <body> for scripts and tests.

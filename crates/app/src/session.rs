@@ -2,7 +2,9 @@
 //! status, whether a load is running and its progress, the datasets discovery found with their
 //! parsed summaries, file errors and other problems, a crash. Every part of the page reads it;
 //! only the worker client writes it ([`Session::announce`]) and the openers reset it
-//! ([`Session::begin_open`]). It knows nothing of views or of what the user looks at (`nav`).
+//! ([`Session::begin_open`]; [`Session::begin_comparison`] for a comparison source opened
+//! beside the folder, whose rows replace the previous comparison source's). It knows nothing
+//! of views or of what the user looks at (`nav`).
 
 use leptos::prelude::*;
 use pypto_protocol::datasets::{DatasetFile, DatasetInfo, DatasetLoaded, DatasetSummary, Datasets, FileError, LoadFinished, Progress};
@@ -104,6 +106,12 @@ pub struct Session {
     pub load: RwSignal<LoadState>,
     /// What was opened (folder name or URL).
     pub source_label: RwSignal<String>,
+    /// The comparison source opened beside it (folder name or URL), if any.
+    pub comparison_label: RwSignal<Option<String>>,
+    /// Loads running: the folder's, the comparison source's (`load` is `Done` when neither).
+    loading: RwSignal<(bool, bool)>,
+    /// A comparison source was opened and nothing has shown it yet (`nav` shows it once loaded).
+    pub comparison_fresh: RwSignal<bool>,
     pub datasets: RwSignal<Vec<DatasetRow>>,
     pub ignored_files: RwSignal<u64>,
     /// File errors of all datasets (path, line, column, message).
@@ -125,6 +133,9 @@ impl Session {
             worker: RwSignal::new(WorkerState::Starting),
             load: RwSignal::new(LoadState::Idle),
             source_label: RwSignal::new(String::new()),
+            comparison_label: RwSignal::new(None),
+            loading: RwSignal::new((false, false)),
+            comparison_fresh: RwSignal::new(false),
             datasets: RwSignal::new(Vec::new()),
             ignored_files: RwSignal::new(0),
             file_errors: RwSignal::new(Vec::new()),
@@ -145,7 +156,10 @@ impl Session {
     pub fn begin_open(&self, label: &str) {
         self.generation.update(|g| *g += 1);
         self.load.set(LoadState::Loading);
+        self.loading.set((true, false));
         self.source_label.set(label.to_owned());
+        self.comparison_label.set(None);
+        self.comparison_fresh.set(false);
         self.datasets.set(Vec::new());
         self.file_errors.set(Vec::new());
         self.errors.set(Vec::new());
@@ -153,15 +167,47 @@ impl Session {
         self.load_elapsed_ms.set(None);
     }
 
+    /// Forgets the previous comparison source before `label` loads beside the folder.
+    pub fn begin_comparison(&self, label: &str) {
+        self.load.set(LoadState::Loading);
+        self.loading.update(|l| l.1 = true);
+        self.comparison_label.set(Some(label.to_owned()));
+        self.comparison_fresh.set(true);
+        self.datasets.update(|rows| rows.retain(|r| !r.info.comparison));
+        self.progress.set(None);
+    }
+
+    /// The worker stopped (crashed): no load runs.
+    pub fn stop_loads(&self) {
+        self.loading.set((false, false));
+        self.load.set(LoadState::Idle);
+    }
+
     /// Takes a message nobody asked for (the worker's announcements). Returns it back when it
     /// is not an announcement.
     pub fn announce(&self, msg: FromWorker) -> Option<FromWorker> {
         match msg {
             FromWorker::Progress(p) => self.progress.set(Some(progress_text(&p))),
-            FromWorker::Datasets(Datasets { source_label, datasets, ignored_files }) => {
-                self.source_label.set(source_label);
-                self.ignored_files.set(ignored_files);
-                self.datasets.set(datasets.into_iter().map(|info| DatasetRow { info, summary: None }).collect());
+            FromWorker::Datasets(Datasets { source_label, datasets, ignored_files, comparison }) => {
+                let new = datasets.into_iter().map(|info| DatasetRow { info, summary: None });
+                if comparison {
+                    self.comparison_label.set(Some(source_label));
+                    self.datasets.update(|rows| {
+                        rows.retain(|r| !r.info.comparison);
+                        rows.extend(new);
+                    });
+                } else {
+                    self.source_label.set(source_label);
+                    self.ignored_files.set(ignored_files);
+                    // The folder's rows first, the comparison source's (which may have come
+                    // first) after them.
+                    self.datasets.update(|rows| {
+                        rows.retain(|r| r.info.comparison);
+                        let kept = std::mem::take(rows);
+                        rows.extend(new);
+                        rows.extend(kept);
+                    });
+                }
             }
             FromWorker::DatasetLoaded(DatasetLoaded { dataset_id, summary }) => {
                 self.file_errors.update(|errors| errors.extend(summary.errors.iter().cloned()));
@@ -171,10 +217,15 @@ impl Session {
                     }
                 });
             }
-            FromWorker::LoadFinished(LoadFinished { elapsed_ms }) => {
+            FromWorker::LoadFinished(LoadFinished { elapsed_ms, comparison }) => {
                 self.progress.set(None);
-                self.load_elapsed_ms.set(Some(elapsed_ms));
-                self.load.set(LoadState::Done);
+                self.loading.update(|l| if comparison { l.1 = false } else { l.0 = false });
+                if !comparison {
+                    self.load_elapsed_ms.set(Some(elapsed_ms));
+                }
+                if self.loading.get_untracked() == (false, false) {
+                    self.load.set(LoadState::Done);
+                }
             }
             FromWorker::SourceFailed(error) => {
                 self.progress.set(None);

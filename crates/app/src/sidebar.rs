@@ -1,6 +1,8 @@
 //! The dataset sidebar: every dataset discovery found (runtime directories, pass dumps,
-//! STRACE files, grouped by multi-rank parent), what views each enables and what is lost for
-//! missing siblings, the parsed summary facts and warnings, and the per-file errors.
+//! STRACE files, grouped by multi-rank parent; a comparison source's under its own heading),
+//! what views each enables and what is lost for missing siblings, the parsed summary facts and
+//! warnings, the per-file errors, and per capture or pass dump a "compare with…" list of the
+//! others of its kind (the chosen one is the baseline A, this one B).
 
 use leptos::prelude::*;
 use pypto_protocol::datasets::DatasetSummary;
@@ -113,19 +115,56 @@ fn DatasetWarnings(warnings: Vec<Warning>) -> impl IntoView {
     })
 }
 
+/// Whether a dataset can be one side of a comparison: a capture with records, a pass dump.
+fn comparable(row: &DatasetRow) -> bool {
+    match row.kind() {
+        DatasetKind::Runtime => row.has_records(),
+        DatasetKind::PassDump => true,
+        DatasetKind::ServingStrace => false,
+    }
+}
+
+/// "Compare with…": the other datasets of `row`'s kind (`peers`: id, title); choosing one
+/// compares it (A, the baseline) with `row` (B, this run).
 #[component]
-fn DatasetItem(row: DatasetRow) -> impl IntoView {
+fn CompareWith(id: u32, peers: Vec<(u32, String)>) -> impl IntoView {
+    let (session, nav) = (Session::get(), Nav::get());
+    (!peers.is_empty()).then(|| {
+        let on_change = move |ev: web_sys::Event| {
+            let value = event_target_value(&ev);
+            if let Ok(baseline) = value.parse::<u32>() {
+                nav.show_compare(session, baseline, id, None);
+            }
+        };
+        view! {
+            <select class="compare-with" data-testid="compare-with" title="Compare this (B, this run) with another (A, the baseline)"
+                aria-label="Compare with"
+                on:click=|ev| ev.stop_propagation() on:change=on_change prop:value="">
+                <option value="" selected=true>"Compare with…"</option>
+                {peers.into_iter().map(|(peer, title)| view! { <option value=peer.to_string()>{title}</option> }).collect_view()}
+            </select>
+        }
+    })
+}
+
+#[component]
+fn DatasetItem(row: DatasetRow, peers: Vec<(u32, String)>) -> impl IntoView {
     let (session, nav) = (Session::get(), Nav::get());
     let id = row.id();
     let title = row.title();
     let info = row.info;
+    let side = move || nav.compared().and_then(|(a, b)| if a == id { Some("A") } else if b == id { Some("B") } else { None });
     let files_title = info.files.iter().map(|f| format!("{}: {}", f.role, f.path)).collect::<Vec<_>>().join("\n");
     view! {
         <li class="dataset" data-kind=info.kind.attr() data-path=info.path.clone()
             class:selected=move || nav.datasets.with(|d| d.as_slice() == [id])
+            class:compared=move || side().is_some() data-compared=side
             on:click=move |_| nav.show_dataset(session, id)>
-            <div class="dataset-name" title=files_title>{title}</div>
+            <div class="dataset-name" title=files_title>
+                {move || side().map(|s| view! { <span class="compare-side">{s}</span> })}{title}
+            </div>
             <div class="dataset-kind">{kind_label(info.kind)}</div>
+            <CompareWith id=id peers=peers/>
             <ul class="views">{info.views.iter().map(|v| view! { <li>{v.title()}</li> }).collect_view()}</ul>
             <ul class="missing">{info.missing.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
             <ul class="notes">{info.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
@@ -150,24 +189,44 @@ fn DatasetItem(row: DatasetRow) -> impl IntoView {
 pub fn Sidebar() -> impl IntoView {
     let (session, nav) = (Session::get(), Nav::get());
     let grouped = move || {
-        // Multi-rank datasets appear under their parent's heading, in discovery order.
+        // Multi-rank datasets appear under their parent's heading, in discovery order; the
+        // comparison source's datasets after the folder's, under its heading.
         let rows = session.datasets.get();
-        let mut groups: Vec<(Option<String>, Vec<DatasetRow>)> = Vec::new();
-        for row in rows {
-            let group = row.info.group.clone();
-            match groups.iter_mut().find(|(g, _)| *g == group) {
-                Some((_, members)) => members.push(row),
-                None => groups.push((group, vec![row])),
+        let peers_of = |row: &DatasetRow| -> Vec<(u32, String)> {
+            if !comparable(row) {
+                return Vec::new();
+            }
+            rows.iter()
+                .filter(|r| r.id() != row.id() && r.kind() == row.kind() && comparable(r))
+                .map(|r| (r.id(), r.title()))
+                .collect()
+        };
+        let mut groups: Vec<(bool, Option<String>, Vec<(DatasetRow, Vec<(u32, String)>)>)> = Vec::new();
+        for row in &rows {
+            let (comparison, group) = (row.info.comparison, row.info.group.clone());
+            let peers = peers_of(row);
+            match groups.iter_mut().find(|(c, g, _)| *c == comparison && *g == group) {
+                Some((_, _, members)) => members.push((row.clone(), peers)),
+                None => groups.push((comparison, group, vec![(row.clone(), peers)])),
             }
         }
+        let mut headed = false;
         groups
             .into_iter()
-            .map(|(group, members)| {
+            .map(|(comparison, group, members)| {
+                let heading = (comparison && !std::mem::replace(&mut headed, true)).then(|| {
+                    let label = session.comparison_label.get().unwrap_or_default();
+                    view! {
+                        <li class="comparison-heading" data-testid="comparison-heading" title=label.clone()>
+                            {format!("Comparison source: {label}")}</li>
+                    }
+                });
                 // Clicking a multi-rank heading opens all its runtime datasets in one timeline.
                 let ids: Vec<u32> =
-                    members.iter().filter(|r| r.kind() == DatasetKind::Runtime && r.has_records()).map(DatasetRow::id).collect();
+                    members.iter().map(|(r, _)| r).filter(|r| r.kind() == DatasetKind::Runtime && r.has_records()).map(DatasetRow::id).collect();
                 let title = format!("Open the {} ranks in one timeline", ids.len());
                 view! {
+                    {heading}
                     {group.map(|g| {
                         let shown = ids.clone();
                         view! {
@@ -176,7 +235,7 @@ pub fn Sidebar() -> impl IntoView {
                                 on:click=move |_| nav.show_timeline(ids.clone())>{g}</li>
                         }
                     })}
-                    {members.into_iter().map(|row| view! { <DatasetItem row=row/> }).collect_view()}
+                    {members.into_iter().map(|(row, peers)| view! { <DatasetItem row=row peers=peers/> }).collect_view()}
                 }
             })
             .collect_view()

@@ -1,5 +1,6 @@
 //! The top bar: Open folder (picker, or the webkitdirectory input where the picker is
-//! missing), Open demo, drag-and-drop handling, Copy link (the page's address, whose hash is
+//! missing), Compare with folder… (the same, opened beside the folder as the comparison
+//! source: the runs to compare with), Open demo, drag-and-drop handling, Copy link (the page's address, whose hash is
 //! the shown view: `nav::hash`), worker status and load progress. An opened folder's name is
 //! remembered (`settings`).
 
@@ -26,14 +27,34 @@ fn resolve(relative: &str) -> String {
         .map_or_else(|| relative.to_string(), |u| u.href())
 }
 
-fn click_dir_input() {
+fn click_input(id: &str) {
     if let Some(input) = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("dir-input"))
+        .and_then(|d| d.get_element_by_id(id))
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
     {
         input.click();
     }
+}
+
+fn click_dir_input() {
+    click_input("dir-input");
+}
+
+/// Asks for the comparison folder (the picker, else the comparison's webkitdirectory input)
+/// and opens it beside the folder.
+fn open_comparison_with_picker(client: WorkerClient) {
+    if !folder::has_directory_picker() {
+        click_input("compare-dir-input");
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        match folder::pick_and_walk().await {
+            Ok(Some(walked)) => client.open_folder_as_comparison(walked.label, walked.entries, &walked.files),
+            Ok(None) => {}
+            Err(_) => click_input("compare-dir-input"),
+        }
+    });
 }
 
 /// Opens a walked folder and remembers its name.
@@ -132,6 +153,18 @@ pub fn Toolbar() -> impl IntoView {
         }
         input.set_value("");
     };
+    let on_compare_input_change = move |ev: web_sys::Event| {
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        if let Some(list) = input.files() {
+            let walked = folder::walk_file_list(&list);
+            if !walked.entries.is_empty() {
+                client.open_folder_as_comparison(walked.label, walked.entries, &walked.files);
+            }
+        }
+        input.set_value("");
+    };
+    // A comparison source sits beside an opened folder, once that has loaded.
+    let can_compare = move || !session.source_label.with(String::is_empty) && session.load.get() != crate::session::LoadState::Loading;
     view! {
         <header class="toolbar">
             <span class="brand">"PyPTO Trace Viewer"</span>
@@ -139,6 +172,11 @@ pub fn Toolbar() -> impl IntoView {
                 on:click=move |_| open_with_picker(client, prefs)>"Open folder…"</button>
             <input id="dir-input" type="file" class="hidden-input" prop:webkitdirectory=true multiple
                 on:change=on_input_change/>
+            <button id="open-compare-folder" data-testid="open-compare-folder" disabled=move || !can_compare()
+                title="Open another folder beside this one to compare runs (its captures are the baselines, A)"
+                on:click=move |_| open_comparison_with_picker(client)>"Compare with folder…"</button>
+            <input id="compare-dir-input" type="file" class="hidden-input" prop:webkitdirectory=true multiple
+                on:change=on_compare_input_change/>
             <button id="open-demo" on:click=move |_| client.open_url(resolve(DEMO_URL))>"Open demo"</button>
             <span class="hint">"or drop a folder anywhere"</span>
             <span class="spacer"></span>
@@ -149,6 +187,10 @@ pub fn Toolbar() -> impl IntoView {
             {move || copied.get().map(|note| view! { <span class="copy-note" data-testid="copy-link-status" role="status">{note}</span> })}
             <span class="progress">{move || session.progress.get().unwrap_or_default()}</span>
             <span class="source">{move || session.source_label.get()}</span>
+            {move || session.comparison_label.get().map(|label| view! {
+                <span class="source comparison-source" data-testid="comparison-source" title="the comparison source (baselines)">
+                    {format!("⇄ {label}")}</span>
+            })}
             <span id="worker-status" data-state=move || session.worker.get().as_str()
                 title="analysis worker">{move || format!("worker: {}", session.worker.get().as_str())}</span>
         </header>

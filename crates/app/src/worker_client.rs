@@ -26,7 +26,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::session::{LoadState, Session, WorkerState};
+use crate::session::{Session, WorkerState};
 
 /// Module-worker entry written by Trunk's loader shim (relative: works under any sub-path).
 const WORKER_URL: &str = "./pypto-worker_loader.js";
@@ -81,6 +81,8 @@ struct Inner {
     /// Envelopes posted before the worker said `ready` (its wasm was still loading).
     queued: Vec<js_sys::Object>,
     last_open: Option<LastOpen>,
+    /// The comparison source opened beside it, if any.
+    last_comparison: Option<LastOpen>,
     /// The worker's read stall timeout, sent with every open (`None`: the worker's 30 s).
     stall_timeout_ms: Option<u32>,
     next_id: RequestId,
@@ -279,30 +281,59 @@ impl WorkerClient {
     pub fn open_folder(self, label: String, entries: Vec<EntryMeta>, files: &js_sys::Array) {
         self.begin_open(&label, LastOpen::Folder { label: label.clone(), entries: entries.clone(), files: files.clone() });
         let stall_timeout_ms = self.stall_timeout_ms();
-        self.post(&ToWorker::OpenFolder(OpenFolder { source_label: label, entries, stall_timeout_ms }), None, Some(files));
+        let open = OpenFolder { source_label: label, entries, stall_timeout_ms, as_comparison: false };
+        self.post(&ToWorker::OpenFolder(open), None, Some(files));
     }
 
     /// Opens a hosted dataset by its manifest or directory URL.
     pub fn open_url(self, url: String) {
         self.begin_open(&url, LastOpen::Url(url.clone()));
         let stall_timeout_ms = self.stall_timeout_ms();
-        self.post(&ToWorker::OpenUrl(OpenUrl { url, stall_timeout_ms }), None, None);
+        self.post(&ToWorker::OpenUrl(OpenUrl { url, stall_timeout_ms, as_comparison: false }), None, None);
+    }
+
+    /// Opens a folder's entries beside the opened folder as the comparison source (the runs to
+    /// compare with), replacing the previous one.
+    pub fn open_folder_as_comparison(self, label: String, entries: Vec<EntryMeta>, files: &js_sys::Array) {
+        self.begin_comparison(&label, LastOpen::Folder { label: label.clone(), entries: entries.clone(), files: files.clone() });
+        let stall_timeout_ms = self.stall_timeout_ms();
+        let open = OpenFolder { source_label: label, entries, stall_timeout_ms, as_comparison: true };
+        self.post(&ToWorker::OpenFolder(open), None, Some(files));
+    }
+
+    /// Opens a hosted dataset beside the opened folder as the comparison source.
+    pub fn open_url_as_comparison(self, url: String) {
+        self.begin_comparison(&url, LastOpen::Url(url.clone()));
+        let stall_timeout_ms = self.stall_timeout_ms();
+        self.post(&ToWorker::OpenUrl(OpenUrl { url, stall_timeout_ms, as_comparison: true }), None, None);
     }
 
     fn begin_open(self, label: &str, last: LastOpen) {
         self.inner.try_update_value(|c| {
             c.last_open = Some(last);
+            c.last_comparison = None;
             c.pending.clear();
         });
         self.session.begin_open(label);
     }
 
+    fn begin_comparison(self, label: &str, last: LastOpen) {
+        self.inner.try_update_value(|c| c.last_comparison = Some(last));
+        self.session.begin_comparison(label);
+    }
+
     /// Opens the last folder again: after a crash (the restarted worker), or to retry reads
     /// that failed.
     pub fn reopen_last(self) {
-        match self.inner.try_with_value(|c| c.last_open.clone()).flatten() {
+        let Some((last, comparison)) = self.inner.try_with_value(|c| (c.last_open.clone(), c.last_comparison.clone())) else { return };
+        match last {
             Some(LastOpen::Folder { label, entries, files }) => self.open_folder(label, entries, &files),
             Some(LastOpen::Url(url)) => self.open_url(url),
+            None => return,
+        }
+        match comparison {
+            Some(LastOpen::Folder { label, entries, files }) => self.open_folder_as_comparison(label, entries, &files),
+            Some(LastOpen::Url(url)) => self.open_url_as_comparison(url),
             None => {}
         }
     }
@@ -319,7 +350,7 @@ impl WorkerClient {
             let _ = p.done.send(Err(WorkerError::Crashed));
         }
         self.session.crash.set(Some(message));
-        self.session.load.set(LoadState::Idle);
+        self.session.stop_loads();
         // We are inside one of the old worker's callbacks: replace it once it has returned.
         wasm_bindgen_futures::spawn_local(async move {
             self.spawn_worker();

@@ -88,6 +88,7 @@ async fn request_envelope_round_trips_with_files() {
         source_label: "run".to_string(),
         entries: vec![EntryMeta { path: "dfx_outputs/deps.json".to_string(), size_bytes: 12 }],
         stall_timeout_ms: Some(2000),
+        as_comparison: true,
     });
     let envelope = worker_client::encode_request(&msg, Some(7), Some(&files));
     let arrived = through_channel(&envelope, &js_sys::Array::new()).await;

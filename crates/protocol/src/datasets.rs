@@ -16,7 +16,17 @@ pub struct OpenFolder {
     /// default, 30 s; the page's `?stall_ms=` sets it, for tests).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall_timeout_ms: Option<u32>,
+    /// Open it beside the opened folder as the comparison source (the runs to compare with),
+    /// replacing an earlier comparison source, instead of forgetting what is open. Its
+    /// datasets' paths are prefixed with its name and their ids start at
+    /// [`COMPARISON_ID_BASE`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub as_comparison: bool,
 }
+
+/// The first dataset id of a comparison source (a folder or URL opened "as comparison"): far
+/// above any folder's own ids, so both sources' ids never meet whatever order they load in.
+pub const COMPARISON_ID_BASE: u32 = 1 << 20;
 
 /// A hosted dataset (`?src=`, the bundled demo): `url` is a manifest file
 /// (`…/pypto-viewer-manifest.json`) or a directory URL holding one. The worker fetches it;
@@ -27,6 +37,9 @@ pub struct OpenUrl {
     /// As [`OpenFolder::stall_timeout_ms`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall_timeout_ms: Option<u32>,
+    /// As [`OpenFolder::as_comparison`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub as_comparison: bool,
 }
 
 /// Reading (or laying out) progress: `path` names the file (or the step), `done_bytes` of
@@ -44,6 +57,10 @@ pub struct Datasets {
     pub source_label: String,
     pub datasets: Vec<DatasetInfo>,
     pub ignored_files: u64,
+    /// These are a comparison source's datasets: they replace the previous comparison
+    /// source's, beside the opened folder's (which stay).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub comparison: bool,
 }
 
 /// One dataset finished parsing.
@@ -57,6 +74,9 @@ pub struct DatasetLoaded {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LoadFinished {
     pub elapsed_ms: f64,
+    /// It is the comparison source's load that finished (not the folder's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub comparison: bool,
 }
 
 /// One file found while walking the opened folder.
@@ -88,6 +108,9 @@ pub struct DatasetInfo {
     /// (discovery's rule: same directory, parent, beside `dfx_outputs`; newest first).
     #[serde(default)]
     pub pass_dumps: Vec<String>,
+    /// It belongs to the comparison source (opened "as comparison"), not the opened folder.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub comparison: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -187,7 +187,7 @@ mod tests {
         let reply = BarDetails { timeline_id: 2, bar: req.bar, title: "t".into(), fields: vec![], group: vec![], task: Some(TaskId(5)) };
         let msg = BarDetailsRequest::reply_message(reply.clone());
         assert_eq!(BarDetailsRequest::reply_of(msg), Ok(reply));
-        let other = FromWorker::LoadFinished(LoadFinished { elapsed_ms: 1.0 });
+        let other = FromWorker::LoadFinished(LoadFinished { elapsed_ms: 1.0, comparison: false });
         assert_eq!(BarDetailsRequest::reply_of(other.clone()), Err(Box::new(other)));
         // requests whose reply variant has another name
         let search = SearchRequest { timeline_id: 1, query: "q".into(), limit: 5 }.into_message();

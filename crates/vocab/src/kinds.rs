@@ -91,12 +91,24 @@ pub enum ViewKind {
     PassTrace,
     /// The memory reuse map of a pass dump.
     MemoryReuse,
+    /// Two runtime captures compared (A = baseline, B = this run): summary, functions, tasks.
+    CompareRuns,
+    /// Two pass dumps compared: pass lists side by side, snapshot against snapshot, memory.
+    ComparePasses,
 }
 
 impl ViewKind {
     /// Every view, in the order the view switcher shows them.
-    pub const ALL: [ViewKind; 6] =
-        [Self::ChipSwimlane, Self::TraceSwimlane, Self::FunctionPerformance, Self::TaskGraph, Self::PassTrace, Self::MemoryReuse];
+    pub const ALL: [ViewKind; 8] = [
+        Self::ChipSwimlane,
+        Self::TraceSwimlane,
+        Self::FunctionPerformance,
+        Self::TaskGraph,
+        Self::PassTrace,
+        Self::MemoryReuse,
+        Self::CompareRuns,
+        Self::ComparePasses,
+    ];
 
     /// A short stable key (test ids `view-switch-{key}`, links).
     pub fn key(self) -> &'static str {
@@ -107,6 +119,8 @@ impl ViewKind {
             Self::TaskGraph => "dep-graph",
             Self::PassTrace => "pass-trace",
             Self::MemoryReuse => "memory-map",
+            Self::CompareRuns => "compare",
+            Self::ComparePasses => "compare-passes",
         }
     }
 

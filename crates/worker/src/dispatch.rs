@@ -14,11 +14,11 @@ pub fn handle(incoming: Incoming) {
         ToWorker::OpenFolder(r) => {
             crate::reading::set_stall_timeout_ms(r.stall_timeout_ms);
             let sources = files.iter().collect();
-            wasm_bindgen_futures::spawn_local(crate::open::open_entries(r.source_label, r.entries, sources));
+            wasm_bindgen_futures::spawn_local(crate::open::open_entries(r.source_label, r.entries, sources, r.as_comparison));
         }
         ToWorker::OpenUrl(r) => {
             crate::reading::set_stall_timeout_ms(r.stall_timeout_ms);
-            wasm_bindgen_futures::spawn_local(crate::open::open_url(r.url));
+            wasm_bindgen_futures::spawn_local(crate::open::open_url(r.url, r.as_comparison));
         }
         ToWorker::Timeline(r) => crate::timelines::timeline(r, Reply::to(id)),
         ToWorker::TraceTimeline(r) => crate::traces::timeline(r, Reply::to(id)),

@@ -4,10 +4,15 @@
 //! page opens), a pass dump's files remembered, a serving STRACE file parsed — and announces
 //! each summary, then the end of the load. The handlers answer the page's requests about
 //! what this leaves in `store`, `pass_dumps` and `trace_store`.
+//!
+//! A source opened "as comparison" (the runs to compare with) is loaded beside the opened
+//! folder instead: the folder stays, the previous comparison source is forgotten, and the new
+//! one's entries are prefixed with its name (so every path stays unique: links name datasets by
+//! path) and its datasets numbered from [`COMPARISON_ID_BASE`].
 
 use pypto_analysis::trace_timeline;
 use pypto_formats::{discovery, manifest};
-use pypto_protocol::datasets::{DatasetLoaded, DatasetSummary, Datasets, EntryMeta, FileError, LoadFinished};
+use pypto_protocol::datasets::{DatasetLoaded, DatasetSummary, Datasets, EntryMeta, FileError, LoadFinished, COMPARISON_ID_BASE};
 use pypto_protocol::FromWorker;
 use pypto_replies::datasets;
 use wasm_bindgen::JsValue;
@@ -21,9 +26,9 @@ use crate::{layout_warm_up, pass_dumps, prebuilt, reading, store, trace_store, t
 /// `OpenUrl`: fetches the dataset manifest at `url` (or `url/pypto-viewer-manifest.json`) and
 /// opens the entries it lists as URLs beside it. Another open while the manifest is on its way
 /// makes this one stop, silently.
-pub(crate) async fn open_url(url: String) {
+pub(crate) async fn open_url(url: String, as_comparison: bool) {
     let started_ms = now_ms();
-    let generation = forget_previous();
+    let source = Source::begin(as_comparison);
     let manifest_url = if std::path::Path::new(&url).extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) {
         url.clone()
     } else {
@@ -31,7 +36,7 @@ pub(crate) async fn open_url(url: String) {
     };
     let base = manifest_url.rsplit_once('/').map_or(String::new(), |(dir, _)| format!("{dir}/"));
     let fetched = reading::fetch_bytes(&manifest_url).await;
-    if store::generation() != generation {
+    if source.stale() {
         return;
     }
     let bytes = match fetched {
@@ -46,7 +51,7 @@ pub(crate) async fn open_url(url: String) {
                 read_failed: true,
             };
             transport::post(&FromWorker::SourceFailed(error), None);
-            transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0 }), None);
+            transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0, comparison: source.comparison.is_some() }), None);
             return;
         }
     };
@@ -59,21 +64,61 @@ pub(crate) async fn open_url(url: String) {
                 sources.push(JsValue::from_str(&format!("{base}{encoded}")));
                 entries.push(EntryMeta { path, size_bytes });
             }
-            load_entries(generation, started_ms, url, entries, sources).await;
+            load_entries(&source, started_ms, url, entries, sources).await;
         }
         Err(err) => {
             transport::post(&FromWorker::Error { message: format!("bad dataset manifest: {err}") }, None);
-            transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0 }), None);
+            transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: 0.0, comparison: source.comparison.is_some() }), None);
         }
     }
 }
 
 /// `OpenFolder`: the folder's `entries` with their `sources` (`File`s or URLs), as in the
 /// module doc.
-pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
+pub(crate) async fn open_entries(source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>, as_comparison: bool) {
     let started_ms = now_ms();
-    let generation = forget_previous();
-    load_entries(generation, started_ms, source_label, entries, sources).await;
+    let source = Source::begin(as_comparison);
+    load_entries(&source, started_ms, source_label, entries, sources).await;
+}
+
+/// What is being opened: the folder (everything before is forgotten) or a comparison source
+/// beside it, and the generations that make its load stop when something newer is opened.
+struct Source {
+    /// The folder's generation (a new folder stops a comparison load too).
+    generation: u64,
+    /// For a comparison source: its own generation (a newer comparison source stops it).
+    comparison: Option<u64>,
+}
+
+impl Source {
+    /// Forgets what the new source replaces and returns it.
+    fn begin(as_comparison: bool) -> Self {
+        if as_comparison {
+            let (generation, comparison) = forget_comparison();
+            Self { generation, comparison: Some(comparison) }
+        } else {
+            Self { generation: forget_previous(), comparison: None }
+        }
+    }
+
+    /// Whether something newer was opened since (this load must stop).
+    fn stale(&self) -> bool {
+        SESSION.with_borrow(|s| s.generation != self.generation || self.comparison.is_some_and(|c| c != s.comparison_generation))
+    }
+
+    /// The id of the `index`-th dataset discovery finds: the folder's from 0; a comparison
+    /// source's from [`COMPARISON_ID_BASE`], in a block of its own per comparison generation,
+    /// so an id never names two datasets in one folder's life (what a handler cached of an
+    /// earlier comparison source is never taken for the new one's).
+    fn dataset_id(&self, index: usize) -> u32 {
+        match self.comparison {
+            None => index as u32,
+            Some(c) => {
+                let blocks = (u32::MAX - COMPARISON_ID_BASE) / COMPARISON_BLOCK;
+                COMPARISON_ID_BASE + (c as u32 % blocks) * COMPARISON_BLOCK + (index as u32).min(COMPARISON_BLOCK - 1)
+            }
+        }
+    }
 }
 
 /// Forgets the previous folder and stops its load (its jobs end; its other reads, finishing
@@ -90,29 +135,77 @@ fn forget_previous() -> u64 {
     generation
 }
 
+/// Ids per comparison source (`Source::dataset_id`); a source with more datasets than this
+/// loads only this many.
+const COMPARISON_BLOCK: u32 = 1 << 16;
+
+/// Forgets the previous comparison source (its datasets, their timelines and pass dumps) and
+/// returns the folder's generation and the new comparison generation.
+fn forget_comparison() -> (u64, u64) {
+    let is_comparison = |id: &u32| *id >= COMPARISON_ID_BASE;
+    pass_dumps::forget(is_comparison);
+    trace_store::forget_comparison();
+    SESSION.with_borrow_mut(|s| {
+        s.comparison_generation += 1;
+        s.runtime.retain(|id, _| !is_comparison(id));
+        s.prebuilt.retain(|id, _| !is_comparison(id));
+        s.timelines.retain(|_, t| !t.dataset_ids.iter().any(is_comparison));
+        (s.generation, s.comparison_generation)
+    })
+}
+
+/// The prefix of a comparison source's entries: its name (a folder's, or a URL's last path
+/// segment), made unlike any path of the opened folder's `taken` (top-level names).
+fn comparison_prefix(label: &str, taken: &[String]) -> String {
+    let trimmed = label.trim_end_matches('/');
+    let trimmed = trimmed.strip_suffix(manifest::FILE_NAME).map_or(trimmed, |t| t.trim_end_matches('/'));
+    let name = trimmed.rsplit('/').next().filter(|n| !n.is_empty() && *n != "." && *n != "..").unwrap_or("comparison");
+    let mut candidate = name.to_owned();
+    let mut n = 2;
+    while taken.iter().any(|t| t == &candidate) {
+        candidate = format!("{name} ({n})");
+        n += 1;
+    }
+    format!("{candidate}/")
+}
+
 /// Discovers the datasets of `entries`, announces them, then loads each, as in the module doc
 /// (stops when another open begins).
-async fn load_entries(generation: u64, started_ms: f64, source_label: String, entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
-    trace_store::reset(&entries, &sources);
-    pass_dumps::reset();
+async fn load_entries(source: &Source, started_ms: f64, source_label: String, mut entries: Vec<EntryMeta>, sources: Vec<JsValue>) {
+    let comparison = source.comparison.is_some();
+    if comparison {
+        let prefix = comparison_prefix(&source_label, &trace_store::top_level_names());
+        for e in &mut entries {
+            e.path.insert_str(0, &prefix);
+        }
+        trace_store::add(&entries, &sources);
+    } else {
+        trace_store::reset(&entries, &sources);
+        pass_dumps::reset();
+    }
     let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
     let found = discovery::discover(&listing);
-    let infos = datasets::dataset_infos(&found, &entries);
-    transport::post(&FromWorker::Datasets(Datasets { source_label, datasets: infos, ignored_files: found.ignored_files }), None);
+    let mut infos = datasets::dataset_infos(&found, &entries);
+    for (index, info) in infos.iter_mut().enumerate() {
+        info.dataset_id = source.dataset_id(index);
+        info.comparison = comparison;
+    }
+    let announced = Datasets { source_label, datasets: infos, ignored_files: found.ignored_files, comparison };
+    transport::post(&FromWorker::Datasets(announced), None);
 
-    let mut prebuilt_one = false;
-    for (index, dataset) in found.datasets.iter().enumerate() {
-        if SESSION.with_borrow(|s| s.generation) != generation {
+    let mut prebuilt_one = comparison; // a comparison source's runs are shown beside the folder's, not alone
+    for (index, dataset) in found.datasets.iter().enumerate().take(if comparison { COMPARISON_BLOCK as usize } else { usize::MAX }) {
+        if source.stale() {
             return;
         }
-        let dataset_id = index as u32;
+        let dataset_id = source.dataset_id(index);
         let summary = match dataset.kind {
             discovery::DatasetKind::Runtime => {
                 // The page opens the first dataset with records: its load job builds the
                 // timeline too.
                 let prebuild = !prebuilt_one && dataset.records.is_some();
                 prebuilt_one |= prebuild;
-                load_runtime(dataset_id, dataset, &entries, &sources, generation, prebuild).await
+                load_runtime(dataset_id, dataset, &entries, &sources, source, prebuild).await
             }
             discovery::DatasetKind::PassDump => {
                 pass_dumps::remember(dataset_id, dataset, &entries, &sources);
@@ -120,12 +213,12 @@ async fn load_entries(generation: u64, started_ms: f64, source_label: String, en
             }
             discovery::DatasetKind::ServingStrace => load_strace(&dataset.path).await,
         };
-        if SESSION.with_borrow(|s| s.generation) != generation {
+        if source.stale() {
             return;
         }
         transport::post(&FromWorker::DatasetLoaded(DatasetLoaded { dataset_id, summary }), None);
     }
-    transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: now_ms() - started_ms }), None);
+    transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: now_ms() - started_ms, comparison }), None);
 }
 
 /// Open time, `ServingStrace` dataset: parse the file, summarise it (errors go to the
@@ -151,9 +244,10 @@ async fn load_runtime(
     dataset: &discovery::Dataset,
     entries: &[EntryMeta],
     sources: &[JsValue],
-    generation: u64,
+    source: &Source,
     prebuild_timeline: bool,
 ) -> DatasetSummary {
+    let generation = source.generation;
     let deps_file = dataset.deps.and_then(|i| Some((entries.get(i)?.clone(), sources.get(i)?.clone())));
     // A big task graph: warm the layout's JIT now, while the rest loads (see graph.rs).
     if let Some((entry, _)) = &deps_file {
@@ -226,8 +320,9 @@ async fn load_runtime(
     let records_facts = summary.records.as_ref().map(|r| (r.level, summary.warnings.clone()));
     let deps_source = if state.deps_lean { dataset.deps.and_then(|i| sources.get(i)).cloned() } else { None };
     let prebuilding = prebuild_timeline && state.model.is_some();
+    let current = !source.stale();
     SESSION.with_borrow_mut(|s| {
-        if s.generation == generation {
+        if current {
             let records_source = dataset.records.and_then(|i| sources.get(i)).cloned();
             s.runtime.insert(
                 dataset_id,

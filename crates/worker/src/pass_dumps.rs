@@ -51,6 +51,11 @@ pub(crate) fn reset() {
 
 /// Remembers the files directly inside a pass-dump dataset's directory, and those of its case
 /// directory (its parent) that can name the chip.
+/// Forgets the dumps whose dataset ids `gone` names (an earlier comparison source's).
+pub(crate) fn forget(gone: impl Fn(&u32) -> bool) {
+    DIRS.with_borrow_mut(|d| d.retain(|id, _| !gone(id)));
+}
+
 pub(crate) fn remember(dataset_id: u32, dataset: &discovery::Dataset, entries: &[EntryMeta], sources: &[JsValue]) {
     let prefix = if dataset.path.is_empty() { String::new() } else { format!("{}/", dataset.path) };
     let files = entries

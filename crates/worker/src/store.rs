@@ -56,6 +56,8 @@ pub(crate) enum Prebuilt {
 pub(crate) struct Session {
     /// Bumped by every open; a load whose generation is stale stops.
     pub(crate) generation: u64,
+    /// Bumped by every comparison source opened (`open`); its load stops when stale.
+    pub(crate) comparison_generation: u64,
     pub(crate) runtime: HashMap<u32, RuntimeDataset>,
     /// Built timelines by `timeline_id` (render columns already handed to the page).
     pub(crate) timelines: HashMap<u32, StoredTimeline>,

@@ -1,7 +1,8 @@
 //! The opened folder's Chrome traces, for the open flow (a serving STRACE dataset's summary)
 //! and the trace swimlane handler: the folder's file handles by path (so a trace is read
 //! lazily), the traces parsed so far by path, and the trace timelines built by id. Forgotten
-//! when another folder opens ([`reset`]).
+//! when another folder opens ([`reset`]); a comparison source's files sit beside them
+//! ([`add`]) until the next one ([`forget_comparison`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -25,6 +26,8 @@ struct Store {
     parsed: HashMap<String, Rc<ServingStrace>>,
     /// Built timelines by id: the trace and its layout.
     timelines: HashMap<u32, (Rc<ServingStrace>, TraceTimeline)>,
+    /// The paths in `files` that are the comparison source's.
+    from_comparison: Vec<String>,
 }
 
 thread_local! {
@@ -42,6 +45,37 @@ pub(crate) fn reset(entries: &[EntryMeta], sources: &[JsValue]) {
 }
 
 /// Reads and parses `path` (once per folder).
+/// Adds a comparison source's (prefixed) entries beside the folder's.
+pub(crate) fn add(entries: &[EntryMeta], sources: &[JsValue]) {
+    STORE.with_borrow_mut(|s| {
+        for (e, src) in entries.iter().zip(sources) {
+            s.files.insert(e.path.clone(), src.clone());
+            s.from_comparison.push(e.path.clone());
+        }
+    });
+}
+
+/// Forgets the comparison source's files (and what was parsed of them).
+pub(crate) fn forget_comparison() {
+    STORE.with_borrow_mut(|s| {
+        for path in std::mem::take(&mut s.from_comparison) {
+            s.files.remove(&path);
+            s.parsed.remove(&path);
+        }
+    });
+}
+
+/// The first path segment of every file of the opened folder (a comparison source's prefix
+/// must be none of them).
+pub(crate) fn top_level_names() -> Vec<String> {
+    STORE.with_borrow(|s| {
+        let mut names: Vec<String> = s.files.keys().map(|p| p.split('/').next().unwrap_or_default().to_owned()).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    })
+}
+
 pub(crate) async fn load(path: &str) -> Result<Rc<ServingStrace>, FileError> {
     if let Some(t) = STORE.with_borrow(|s| s.parsed.get(path).cloned()) {
         return Ok(t);

@@ -17,7 +17,9 @@
 //!   column id;
 //! * the IR Pass Trace: `pass=<snapshot file>`, `layout=stacked`, `fn=<function>`;
 //! * the Memory Reuse view: `snap=<snapshot file>`, `mfn=<function>`, `chip=<chip>`,
-//!   `tile=<box name>`.
+//!   `tile=<box name>`;
+//! * a comparison (two `ds=`, A then B): `cmp=1`, `cfn=<function>` (its task deltas shown),
+//!   `cpass=<row>` (the pass row diffed A against B).
 //!
 //! Defaults are left out. [`parse`] ignores what it does not understand (unknown keys, bad
 //! numbers, unknown tab or mode names: that field keeps its default) and [`encode`] writes the
@@ -31,7 +33,8 @@ use pypto_protocol::timeline::BarRef;
 use pypto_protocol::{EdgeMode, TaskId, ViewKind};
 
 use super::{
-    GraphCamera, GraphNav, LabelMode, LanesNav, MemoryNav, PanelNav, PanelTab, PassTraceNav, PathMode, SwimlaneSettings, TableSort,
+    CompareNav, GraphCamera, GraphNav, LabelMode, LanesNav, MemoryNav, PanelNav, PanelTab, PassTraceNav, PathMode, SwimlaneSettings,
+    TableSort,
 };
 
 /// A marker in a link (its id is given again when the link is applied).
@@ -66,6 +69,8 @@ pub struct Link {
     pub pass_trace: PassTraceNav,
     /// The Memory Reuse view (`shown_snapshot` is not part of a link).
     pub memory: MemoryNav,
+    /// A comparison of the two datasets.
+    pub compare: CompareNav,
 }
 
 impl Default for Link {
@@ -89,6 +94,7 @@ impl Default for Link {
             sorts: Vec::new(),
             pass_trace: PassTraceNav::default(),
             memory: MemoryNav::default(),
+            compare: CompareNav::default(),
         }
     }
 }
@@ -97,6 +103,7 @@ impl Default for Link {
 #[derive(Debug, PartialEq)]
 pub struct Place<'a> {
     datasets: &'a [String],
+    compare: bool,
     view: Option<ViewKind>,
     trace: Option<&'a str>,
     selected: Option<BarRef>,
@@ -109,6 +116,7 @@ impl Link {
     pub fn place(&self) -> Place<'_> {
         Place {
             datasets: &self.datasets,
+            compare: self.compare.on,
             view: self.view,
             trace: self.trace.as_deref(),
             selected: self.selected,
@@ -240,6 +248,9 @@ pub fn parse(hash: &str) -> Option<Link> {
             "mfn" => link.memory.function = text,
             "chip" => link.memory.chip = text,
             "tile" => link.memory.tile = text,
+            "cmp" => link.compare.on = v == "1",
+            "cfn" => link.compare.function = text,
+            "cpass" => link.compare.pass = v.parse().ok(),
             _ => {}
         }
     }
@@ -297,6 +308,10 @@ fn fields(link: &Link) -> Vec<(&'static str, String)> {
     put("mfn", m.function.clone());
     put("chip", m.chip.clone());
     put("tile", m.tile.clone());
+    let c = &link.compare;
+    put("cmp", c.on.then(|| "1".to_owned()));
+    put("cfn", c.function.clone());
+    put("cpass", c.pass.map(|p| p.to_string()));
     out
 }
 
@@ -436,6 +451,29 @@ mod tests {
             "#ds=case%2Fpasses_dump&view=memory-map&snap=35_after_AllocateMemoryAddr.py&mfn=kernel_online_update&chip=Ascend950\
              &tile=oi_new_tile__ssa_v0"
         );
+    }
+
+    #[test]
+    fn comparison_links_round_trip() {
+        let runs = Link {
+            datasets: vec!["base/dfx_outputs".into(), "dfx_outputs".into()],
+            view: Some(ViewKind::CompareRuns),
+            compare: CompareNav { on: true, function: Some("QK".into()), pass: None },
+            ..Link::default()
+        };
+        assert_eq!(round_trip(&runs), "#ds=base%2Fdfx_outputs&ds=dfx_outputs&view=compare&cmp=1&cfn=QK");
+        let dumps = Link {
+            datasets: vec!["a/passes_dump".into(), "b/passes_dump".into()],
+            view: Some(ViewKind::ComparePasses),
+            compare: CompareNav { on: true, function: None, pass: Some(12) },
+            ..Link::default()
+        };
+        assert_eq!(round_trip(&dumps), "#ds=a%2Fpasses_dump&ds=b%2Fpasses_dump&view=compare-passes&cmp=1&cpass=12");
+        // comparing and not comparing the same two datasets are two places
+        let group = Link { compare: CompareNav::default(), view: Some(ViewKind::ChipSwimlane), ..runs.clone() };
+        let swimlanes = Link { view: Some(ViewKind::ChipSwimlane), ..runs.clone() };
+        assert_ne!(group.place(), swimlanes.place());
+        assert_eq!(parse("#ds=a&ds=b&cmp=yes&cpass=x").map(|l| l.compare), Some(CompareNav::default()));
     }
 
     #[test]

@@ -299,6 +299,17 @@ impl PanelTab {
     }
 }
 
+/// A comparison of two datasets of one kind: what the comparison views show.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompareNav {
+    /// The shown datasets (`nav.datasets`) are compared: `[A (baseline), B (this run)]`.
+    pub on: bool,
+    /// The function whose per-task deltas are shown (runs).
+    pub function: Option<String>,
+    /// The aligned pass row whose snapshots are diffed A against B (pass dumps).
+    pub pass: Option<u32>,
+}
+
 /// The Performance Analysis panel's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PanelNav {
@@ -334,6 +345,8 @@ pub struct Nav {
     pub graph: RwSignal<GraphNav>,
     /// The data tables' sorts (one entry per sorted table).
     pub tables: RwSignal<Vec<TableSort>>,
+    /// Whether (and what of) the two shown datasets are compared.
+    pub compare: RwSignal<CompareNav>,
     /// The link the current history entry holds (a new place is pushed as a new entry).
     written: StoredValue<Option<Link>>,
 }
@@ -368,6 +381,7 @@ impl Nav {
             lanes: RwSignal::new(LanesNav::default()),
             graph: RwSignal::new(GraphNav::default()),
             tables: RwSignal::new(Vec::new()),
+            compare: RwSignal::new(CompareNav::default()),
             written: StoredValue::new(None),
         };
         // A new folder: nothing of the old one is shown.
@@ -434,6 +448,7 @@ impl Nav {
         self.memory.set(MemoryNav::default());
         self.compiler_target.set(None);
         self.tables.set(Vec::new());
+        self.compare.set(CompareNav::default());
         // The next folder's first link replaces the entry (a folder is not reopened by a link).
         self.written.set_value(None);
     }
@@ -460,6 +475,7 @@ impl Nav {
         if self.datasets.with_untracked(|d| d.as_slice() == [id]) && self.trace_path.with_untracked(Option::is_none) {
             return;
         }
+        self.leave_comparison();
         self.reset_position();
         self.markers.set(Vec::new());
         self.pass_trace.set(PassTraceNav::default());
@@ -473,6 +489,7 @@ impl Nav {
 
     /// Shows one timeline of several runtime datasets (a multi-rank group).
     pub fn show_timeline(&self, ids: Vec<u32>) {
+        self.leave_comparison();
         if self.datasets.with_untracked(|d| *d == ids) && self.trace_path.with_untracked(Option::is_none) {
             self.view.set(Some(ViewKind::ChipSwimlane));
             return;
@@ -490,6 +507,7 @@ impl Nav {
         {
             return;
         }
+        self.leave_comparison();
         self.reset_position();
         self.markers.set(Vec::new());
         self.trace_path.set(Some(path));
@@ -500,6 +518,7 @@ impl Nav {
     /// Opens `view` (the IR Pass Trace or the Memory Reuse map) of pass dump `dataset_id`, showing
     /// `target` first (a kernel's function, a tile's defining line).
     pub fn show_compiler(&self, dataset_id: u32, view: ViewKind, target: CompilerTarget) {
+        self.leave_comparison();
         let same = self.datasets.with_untracked(|d| d.as_slice() == [dataset_id]);
         if !same {
             self.reset_position();
@@ -520,6 +539,71 @@ impl Nav {
         self.view.set(Some(view));
         if !same {
             self.datasets.set(vec![dataset_id]);
+        }
+    }
+
+    /// Compares dataset `baseline` (A) with `current` (B, this run) — two datasets of one kind —
+    /// in `view` (`None`: the comparison view of their kind).
+    pub fn show_compare(&self, session: Session, baseline: u32, current: u32, view: Option<ViewKind>) {
+        let Some(kind) = session.with_row(current, DatasetRow::kind) else { return };
+        if session.with_row(baseline, DatasetRow::kind) != Some(kind) || baseline == current {
+            return;
+        }
+        let view = view.or(match kind {
+            DatasetKind::PassDump => Some(ViewKind::ComparePasses),
+            _ => Some(ViewKind::CompareRuns),
+        });
+        let same = self.compare.with_untracked(|c| c.on) && self.datasets.with_untracked(|d| d.as_slice() == [baseline, current]);
+        if !same {
+            self.reset_position();
+            self.markers.set(Vec::new());
+            self.trace_path.set(None);
+            self.compare.set(CompareNav { on: true, ..CompareNav::default() });
+        }
+        self.view.set(view);
+        if !same {
+            self.datasets.set(vec![baseline, current]);
+        }
+    }
+
+    /// The compared datasets `(A, B)` when a comparison is shown (tracked).
+    pub fn compared(&self) -> Option<(u32, u32)> {
+        if !self.compare.with(|c| c.on) {
+            return None;
+        }
+        self.datasets.with(|d| match d.as_slice() {
+            [a, b] => Some((*a, *b)),
+            _ => None,
+        })
+    }
+
+    /// Swaps A and B of the shown comparison (the view stays).
+    pub fn swap_compare(&self) {
+        let Some((a, b)) = self.compared_untracked() else { return };
+        self.reset_position();
+        self.markers.set(Vec::new());
+        self.compare.update(|c| c.pass = None);
+        self.datasets.set(vec![b, a]);
+    }
+
+    /// Ends the comparison: shows B (this run) alone.
+    pub fn exit_compare(&self, session: Session) {
+        let Some((_, b)) = self.compared_untracked() else { return };
+        self.leave_comparison();
+        self.datasets.set(Vec::new());
+        self.view.set(None);
+        self.show_dataset(session, b);
+    }
+
+    fn compared_untracked(&self) -> Option<(u32, u32)> {
+        untrack(|| self.compared())
+    }
+
+    /// Forgets the comparison (another dataset is shown).
+    fn leave_comparison(&self) {
+        if self.compare.with_untracked(|c| c.on) {
+            self.compare.set(CompareNav::default());
+            self.view.set(None);
         }
     }
 
@@ -603,6 +687,7 @@ impl Nav {
             sorts: self.tables.get(),
             pass_trace: self.pass_trace.get(),
             memory: MemoryNav { snapshot: memory.shown_snapshot.or(memory.snapshot), shown_snapshot: None, ..memory },
+            compare: self.compare.get(),
         })
     }
 
@@ -634,6 +719,8 @@ impl Nav {
         set_if_changed(self.tables, link.sorts.clone());
         set_if_changed(self.pass_trace, link.pass_trace.clone());
         set_if_changed(self.memory, link.memory.clone());
+        let compare = if ids.len() == 2 { link.compare.clone() } else { CompareNav::default() };
+        set_if_changed(self.compare, compare);
         set_if_changed(self.trace_path, link.trace.clone());
         set_if_changed(self.view, link.view);
         set_if_changed(self.datasets, ids);
@@ -644,8 +731,20 @@ impl Nav {
     /// datasets), else the first runtime dataset with records, else the first serving STRACE
     /// trace, else the first dataset of any kind (a deps.json alone, a pass dump: the registry
     /// picks the view that can show it). Nothing when the user already chose a dataset.
+    /// A comparison source that has just loaded is shown compared with what is shown (or the
+    /// folder's first run), unless the link names what to show.
     pub fn restore_or_default(&self, session: Session) {
-        if self.datasets.with_untracked(|d| !d.is_empty()) {
+        let fresh_comparison = session.comparison_fresh.get_untracked();
+        if fresh_comparison {
+            session.comparison_fresh.set(false);
+        }
+        if let Some(shown) = self.datasets.with_untracked(|d| d.first().copied()) {
+            if fresh_comparison {
+                let current = if self.compare.with_untracked(|c| c.on) { self.datasets.with_untracked(|d| d.get(1).copied()) } else { Some(shown) };
+                if let Some((a, b)) = current.and_then(|b| comparison_with(session, b)).or_else(|| default_comparison(session)) {
+                    self.show_compare(session, a, b, None);
+                }
+            }
             return;
         }
         if let Some(link) = hash::parse(&hash::current()) {
@@ -653,10 +752,15 @@ impl Nav {
                 return;
             }
         }
+        if let Some((a, b)) = default_comparison(session) {
+            return self.show_compare(session, a, b, None);
+        }
         let first = session.datasets.with_untracked(|rows| {
             rows.iter()
+                .filter(|r| !r.info.comparison)
                 .find(|r| r.kind() == DatasetKind::Runtime && r.has_records())
                 .or_else(|| rows.iter().find(|r| r.kind() == DatasetKind::ServingStrace && r.has_trace()))
+                .or_else(|| rows.iter().find(|r| !r.info.comparison))
                 .or_else(|| rows.first())
                 .map(DatasetRow::id)
         });
@@ -664,4 +768,37 @@ impl Nav {
             self.show_dataset(session, id);
         }
     }
+}
+
+/// The comparison source's dataset to compare the folder's dataset `current` with: the one at
+/// the same path under the comparison source's name, else its first of the same kind (runs
+/// with records).
+fn comparison_with(session: Session, current: u32) -> Option<(u32, u32)> {
+    let (kind, path, comparison) = session.with_row(current, |r| (r.kind(), r.info.path.clone(), r.info.comparison))?;
+    if comparison {
+        return None;
+    }
+    session.datasets.with_untracked(|rows| {
+        let candidates = || {
+            rows.iter().filter(|r| r.info.comparison && r.kind() == kind && (kind != DatasetKind::Runtime || r.has_records()))
+        };
+        let same_path = |r: &&DatasetRow| match r.info.path.split_once('/') {
+            Some((_, rest)) => rest == path,
+            None => path.is_empty(),
+        };
+        candidates().find(same_path).or_else(|| candidates().next()).map(|r| (r.id(), current))
+    })
+}
+
+/// With a comparison source opened beside the folder: its first runtime capture with records
+/// (A, the baseline) and the folder's (B, this run), else their first pass dumps.
+fn default_comparison(session: Session) -> Option<(u32, u32)> {
+    session.datasets.with_untracked(|rows| {
+        let first = |comparison: bool, fits: &dyn Fn(&DatasetRow) -> bool| {
+            rows.iter().find(|r| r.info.comparison == comparison && fits(r)).map(DatasetRow::id)
+        };
+        let runs = |r: &DatasetRow| r.kind() == DatasetKind::Runtime && r.has_records();
+        let dumps = |r: &DatasetRow| r.kind() == DatasetKind::PassDump;
+        first(true, &runs).zip(first(false, &runs)).or_else(|| first(true, &dumps).zip(first(false, &dumps)))
+    })
 }

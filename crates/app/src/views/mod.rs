@@ -5,6 +5,8 @@
 //! its protocol messages; ARCHITECTURE.md walks through one). Views never import each other: a cross-view action is a `nav`
 //! command.
 
+pub mod compare_passes;
+pub mod compare_runs;
 pub mod dep_graph;
 pub mod function_perf;
 pub mod memory_map;
@@ -12,7 +14,7 @@ pub mod pass_trace;
 pub mod swimlane;
 
 use leptos::prelude::*;
-use pypto_protocol::ViewKind;
+use pypto_protocol::{DatasetKind, ViewKind};
 
 use crate::nav::Nav;
 use crate::session::{DatasetRow, Session};
@@ -20,8 +22,16 @@ use crate::settings::Settings;
 pub use crate::view_spec::ViewSpec;
 
 /// Every view, in the switcher's order.
-pub const VIEWS: &[ViewSpec] =
-    &[swimlane::CHIP_SPEC, swimlane::TRACE_SPEC, function_perf::SPEC, dep_graph::SPEC, pass_trace::SPEC, memory_map::SPEC];
+pub const VIEWS: &[ViewSpec] = &[
+    swimlane::CHIP_SPEC,
+    swimlane::TRACE_SPEC,
+    function_perf::SPEC,
+    dep_graph::SPEC,
+    pass_trace::SPEC,
+    memory_map::SPEC,
+    compare_runs::SPEC,
+    compare_passes::SPEC,
+];
 
 /// The spec of `kind`.
 pub fn spec(kind: ViewKind) -> Option<&'static ViewSpec> {
@@ -63,6 +73,55 @@ pub fn available(row: &DatasetRow) -> Vec<ViewKind> {
 /// The switcher's views of `row`.
 fn switchable(row: &DatasetRow) -> Vec<&'static ViewSpec> {
     VIEWS.iter().filter(|s| s.switchable && s.dataset_kind == row.kind() && (s.available)(row)).collect()
+}
+
+/// The views of a comparison of two datasets of `kind`, in its switcher's order (the first is
+/// its default). Their specs say they are available for no single dataset.
+pub fn comparison_views(kind: DatasetKind) -> &'static [ViewKind] {
+    match kind {
+        DatasetKind::Runtime => &[ViewKind::CompareRuns, ViewKind::ChipSwimlane],
+        DatasetKind::PassDump => &[ViewKind::ComparePasses],
+        DatasetKind::ServingStrace => &[],
+    }
+}
+
+/// The view of a comparison of two datasets of `kind` when `asked` is asked for.
+fn resolve_comparison(kind: DatasetKind, asked: Option<ViewKind>) -> Option<ViewKind> {
+    let views = comparison_views(kind);
+    asked.filter(|v| views.contains(v)).or_else(|| views.first().copied())
+}
+
+/// The bar above a comparison: A (baseline) and B (this run), swap, the comparison's views,
+/// leave.
+#[component]
+fn ComparisonBar(a: DatasetRow, b: DatasetRow, shown: Option<ViewKind>) -> impl IntoView {
+    let (session, nav) = (Session::get(), Nav::get());
+    let tabs = comparison_views(b.kind())
+        .iter()
+        .filter_map(|&kind| spec(kind))
+        .map(|s| {
+            let kind = s.kind;
+            let title = if kind == ViewKind::ChipSwimlane { "Swimlanes (A over B)" } else { s.title };
+            view! {
+                <button data-testid=format!("view-switch-{}", kind.key()) class:active=shown == Some(kind) title=s.tooltip
+                    role="tab" aria-selected=(shown == Some(kind)).to_string()
+                    on:click=move |_| if shown != Some(kind) { nav.show(kind) }>{title}</button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="comparison-bar" data-testid="comparison-bar" data-a=a.info.path.clone() data-b=b.info.path.clone()>
+            <span class="compare-side">"A"</span>
+            <span class="compare-path" title="baseline">{a.title()}</span>
+            <button class="compare-swap" data-testid="compare-swap" title="Swap A and B" aria-label="Swap A and B"
+                on:click=move |_| nav.swap_compare()>"⇄"</button>
+            <span class="compare-side">"B"</span>
+            <span class="compare-path" title="this run">{b.title()}</span>
+            <div class="view-switcher" role="tablist">{tabs}</div>
+            <button class="compare-exit" data-testid="compare-exit" title="Show B alone"
+                on:click=move |_| nav.exit_compare(session)>"End comparison"</button>
+        </div>
+    }
 }
 
 /// The tab bar above a dataset's view: its available views (none above a Chrome trace).
@@ -161,16 +220,35 @@ pub fn ViewArea() -> impl IntoView {
         let datasets = nav.datasets.get();
         let &first = datasets.first()?;
         let asked = nav.view.get();
+        let compared = nav.compared();
         session.datasets.with(|rows| {
             let row = rows.iter().find(|r| r.id() == first)?;
-            let view = if datasets.len() > 1 { Some(ViewKind::ChipSwimlane) } else { resolve(row, asked) };
+            let view = match compared {
+                Some(_) => resolve_comparison(row.kind(), asked),
+                None if datasets.len() > 1 => Some(ViewKind::ChipSwimlane),
+                None => resolve(row, asked),
+            };
             let available: Vec<ViewKind> = switchable(row).iter().map(|s| s.kind).collect();
-            Some((first, view, available))
+            Some((first, view, available, compared))
         })
     });
     move || match shown.get() {
         None => view! { <Welcome/> }.into_any(),
-        Some((id, view, _)) => {
+        Some((_, view, _, Some((a, b)))) => {
+            let (Some(a), Some(b)) = (session.with_row(a, Clone::clone), session.with_row(b, Clone::clone)) else {
+                return view! { <Welcome/> }.into_any();
+            };
+            let bar = view! { <ComparisonBar a=a b=b shown=view/> };
+            match view.and_then(spec) {
+                Some(spec) => view! {
+                    {bar}
+                    <div class="view-with-dock">{(spec.component)()}</div>
+                }
+                .into_any(),
+                None => bar.into_any(),
+            }
+        }
+        Some((id, view, _, None)) => {
             let Some(row) = session.with_row(id, Clone::clone) else { return view! { <Welcome/> }.into_any() };
             let switcher = view! { <ViewSwitcher row=row.clone() shown=view/> };
             match view.and_then(spec) {
