@@ -21,6 +21,7 @@ pub mod runtime_model;
 pub mod strace_stats;
 pub mod summary;
 pub mod task_kinds;
+pub mod task_matching;
 pub mod tasks;
 pub mod timebase;
 pub mod timeline;
