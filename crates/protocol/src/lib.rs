@@ -8,7 +8,8 @@
 //!
 //! One module per part of the page: [`datasets`] (opening a folder: what the `session`
 //! hears), [`timeline`] (the swimlanes), [`perf`] (the Performance Analysis panel and the
-//! Function Performance table), [`dep_graph`], [`pass_trace`], [`memory_map`]. Each defines
+//! Function Performance table), [`dep_graph`], [`pass_trace`], [`memory_map`], [`compare`]
+//! (two runtime captures side by side). Each defines
 //! its requests as structs implementing [`Request`], which names the reply type, so the page's
 //! `ask(request)` returns that type and the worker's dispatch answers with it. The shared words
 //! (task ids, file roles, view kinds, edge modes) are `pypto-vocab`'s, re-exported here.
@@ -65,6 +66,7 @@ macro_rules! request {
 }
 pub(crate) use request;
 
+pub mod compare;
 pub mod datasets;
 pub mod dep_graph;
 pub mod memory_map;
@@ -72,6 +74,7 @@ pub mod pass_trace;
 pub mod perf;
 pub mod timeline;
 
+use compare::{CompareRequest, Comparison, TaskMatch, TaskMatchRequest};
 use datasets::{DatasetLoaded, Datasets, LoadFinished, OpenFolder, OpenUrl, Progress};
 use dep_graph::{DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest};
 use memory_map::{MemoryMapData, MemoryMapRequest};
@@ -122,6 +125,8 @@ pub enum ToWorker {
     DepGraph(DepGraphRequest),
     DepNodeDetails(DepNodeDetailsRequest),
     DepSearch(DepSearchRequest),
+    Compare(CompareRequest),
+    TaskMatch(TaskMatchRequest),
     /// Test hook for the crash-recovery path: the worker panics on purpose.
     DebugPanic,
 }
@@ -154,6 +159,8 @@ pub enum FromWorker {
     DepGraph(DepGraphHeader),
     DepNodeDetails(DepNodeDetails),
     DepSearchHits(DepSearchHits),
+    Compare(Box<Comparison>),
+    TaskMatch(TaskMatch),
     /// The opened source itself could not be read (a `?src=` manifest that stalled or failed):
     /// shown with the file errors, with a Retry.
     SourceFailed(datasets::FileError),

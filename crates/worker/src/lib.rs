@@ -13,10 +13,12 @@
 //   folder's state), entries, render_columns, layout_warm_up, prebuilt, trace_store,
 //   pass_dumps;
 // - the job's side: job_work; the open flow: open; the request handlers: timelines, traces,
-//   perf_panel, perf_paths, graph, passes, memory_map; the pass-trace bench hook: pass_bench;
+//   perf_panel, perf_paths, graph, passes, memory_map, compare (over perf_paths); the
+//   pass-trace bench hook: pass_bench;
 // - on top: dispatch (the one match on requests) and this root.
 mod bench_log;
 mod clock;
+mod compare;
 mod dispatch;
 mod entries;
 mod graph;
