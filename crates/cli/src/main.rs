@@ -7,6 +7,8 @@
 //!   summary facts (records level/clock/cores/tasks/span, deps tasks/edges/tensors, pass dump
 //!   snapshot count and problems) and per-file errors as `path:line:col: message`. File
 //!   errors are reported, not fatal (exit 0); usage errors exit 2.
+//! - `pypto-viewer compare <A> <B> [--json]`: two runtime captures side by side, A the
+//!   baseline (summary, per-function table, task matching; see `compare.rs`).
 //! - `pypto-viewer gen <out-dir> [options]`: writes a seeded synthetic capture (records,
 //!   deps.json, name map) for benchmarks and tests (see `gen.rs`).
 //! - `pypto-viewer bench <dir> [--iterations N] [--json]`: times every reader and analysis
@@ -23,11 +25,13 @@ mod analyses;
 mod bench;
 mod bench_layout;
 mod bench_passes;
+mod compare;
 mod gen;
 mod gen_dag;
 mod gen_strace;
 mod gen_warnings;
 mod report;
+mod runtime_load;
 mod walk;
 
 use std::process::ExitCode;
@@ -35,7 +39,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer report <dir> [--json]";
 
 fn usage() -> String {
-    format!("{USAGE}\n{}\n{}\n{}", gen::USAGE, gen_strace::USAGE, bench::USAGE)
+    format!("{USAGE}\n{}\n{}\n{}\n{}", compare::USAGE, gen::USAGE, gen_strace::USAGE, bench::USAGE)
         + &format!("\n{}\n{}", gen_dag::USAGE, bench_layout::USAGE)
         + "\n"
         + bench_passes::USAGE
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     match refs.as_slice() {
+        ["compare", rest @ ..] => compare::run(rest),
         ["gen", rest @ ..] => gen::run(rest),
         ["bench", rest @ ..] => bench::run(rest),
         ["bench-passes", rest @ ..] => bench_passes::run(rest),

@@ -140,7 +140,7 @@ fn summary_rows(runs: [Run<'_>; 2], tables: &[PanelTables; 2]) -> Vec<SummaryRow
     };
     let stall = |r: Run<'_>, kind: &str| {
         let p = r.paths.ok().filter(|p| p.critical_path_error.is_none())?;
-        Some(p.stall_by_kind.iter().filter(|s| s.kind == kind).map(|s| s.stall_us).sum())
+        Some(p.stall_by_kind.iter().filter(|s| s.kind == kind).fold(0.0, |sum, s| sum + s.stall_us))
     };
     let count = |r: Run<'_>, kind: TaskKind| Some(r.model.kinds.count(kind) as f64);
     let mut rows = vec![
