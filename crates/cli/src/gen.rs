@@ -36,6 +36,15 @@
 //! `shared_at_*` are the real ready-queue depths of the simulation. Durations are cycles at
 //! 50 MHz scaled to `--clock-hz`.
 //!
+//! `--slow-function F:X` makes every AICore row whose resolved func id is `F` (a MIX task's
+//! AIC row by `kernel_ids[0]`, its AIV rows by `kernel_ids[1]`, else `[2]`, as the readers
+//! resolve them) run exactly `X` µs longer (rounded to whole cycles): the extra is added to the
+//! row's end after its times are drawn, so everything after it shifts and the scheduler may
+//! take tasks in another order. Each task draws its timing from its own random stream
+//! `(seed, task)`, so every task draws the same numbers with or without the slowdown: the
+//! kernel time of every other row is the same, and `pypto-viewer compare` of the two runs
+//! shows function `F` with Δ total exec = rows × X and every other function with Δ 0.
+//!
 //! Everything derives from `--seed` through an in-module splitmix64, so a seed gives
 //! byte-identical files. Output is streamed through `BufWriter`s; memory is a few dozen
 //! bytes per task, row and edge.
@@ -49,7 +58,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Usage lines for the `gen` subcommand.
-pub const USAGE: &str = "  pypto-viewer gen <out-dir> [--tasks N] [--cores AIC:AIV] [--level 1..4] [--seed S]\n                  [--spmd-fraction F] [--mix-fraction F] [--dummy N] [--alloc N]\n                  [--clock-hz HZ] [--name-map]";
+pub const USAGE: &str = "  pypto-viewer gen <out-dir> [--tasks N] [--cores AIC:AIV] [--level 1..4] [--seed S]\n                  [--spmd-fraction F] [--mix-fraction F] [--dummy N] [--alloc N]\n                  [--clock-hz HZ] [--name-map] [--slow-function FUNC_ID:EXTRA_US]";
 
 /// Ring id of submitted (kernel and dummy) tasks.
 pub const TASK_RING: u64 = 2;
@@ -59,6 +68,9 @@ pub const ALLOC_RING: u64 = 1;
 const BASE_CYCLES: u64 = 100_000_000_000;
 /// The durations below are cycles at this clock.
 const REFERENCE_CLOCK_HZ: f64 = 50_000_000.0;
+/// Random stream of task `i`'s timing: `TASK_STREAM_BASE + i` (streams 1–3 are the DAG, the
+/// orchestrator and the scheduler phases).
+const TASK_STREAM_BASE: u64 = 16;
 /// SPMD block counts drawn for SPMD tasks.
 const SPMD_BLOCKS: [u32; 6] = [2, 4, 8, 16, 24, 48];
 /// Accumulator buffers: `ACC_ROWS` × `TILE` FLOAT32, written in `ACC_SLOTS` row slots.
@@ -88,6 +100,8 @@ pub struct GenOptions {
     pub alloc: Option<usize>,
     pub clock_hz: u64,
     pub name_map: bool,
+    /// `(func id, extra µs)`: every AICore row of that function runs this much longer.
+    pub slow_function: Option<(u32, f64)>,
 }
 
 impl Default for GenOptions {
@@ -104,6 +118,7 @@ impl Default for GenOptions {
             alloc: None,
             clock_hz: 50_000_000,
             name_map: false,
+            slow_function: None,
         }
     }
 }
@@ -135,6 +150,11 @@ pub fn parse_args(args: &[&str]) -> Result<(String, GenOptions), String> {
             "--alloc" => o.alloc = Some(parse_num(a, it.next())?),
             "--clock-hz" => o.clock_hz = parse_num(a, it.next())?,
             "--name-map" => o.name_map = true,
+            "--slow-function" => {
+                let v: String = parse_num(a, it.next())?;
+                let (f, x) = v.split_once(':').ok_or_else(|| format!("--slow-function expects FUNC_ID:EXTRA_US, got {v:?}"))?;
+                o.slow_function = Some((parse_num("--slow-function FUNC_ID", Some(f))?, parse_num("--slow-function EXTRA_US", Some(x))?));
+            }
             _ if a.starts_with("--") => return Err(format!("unknown option {a}")),
             _ if dir.is_none() => dir = Some(a.to_owned()),
             _ => return Err(format!("unexpected argument {a:?}")),
@@ -162,6 +182,11 @@ fn validate(o: &GenOptions) -> Result<(), String> {
     }
     if o.clock_hz == 0 {
         return Err("--clock-hz must be > 0".into());
+    }
+    if let Some((f, x)) = o.slow_function {
+        if f as usize >= FUNCS.len() || !x.is_finite() || x < 0.0 {
+            return Err(format!("--slow-function: func id must be 0..{} and the extra a number of µs >= 0", FUNCS.len() - 1));
+        }
     }
     Ok(())
 }
@@ -860,6 +885,10 @@ impl Sim {
         let scale = o.clock_hz as f64 / REFERENCE_CLOCK_HZ;
         let cyc = |x: u64| -> u64 { ((x as f64 * scale).round() as u64).max(1) };
         let cores = o.aic_cores + o.aiv_cores;
+        // Per task: its own stream (see the module doc), and the slow function's extra cycles.
+        let mut task_rng: Vec<Rng> = (0..n as u64).map(|i| Rng::new(o.seed, TASK_STREAM_BASE + i)).collect();
+        let (slow_func, extra_cycles) =
+            o.slow_function.map_or((-1, 0), |(f, x)| (i32::try_from(f).unwrap_or(-1), (x * o.clock_hz as f64 / 1e6).round() as u64));
         let sched_threads = cores.min(3);
         let core_to_thread: Vec<u32> =
             (0..cores).map(|c| if c < o.aic_cores { c % sched_threads } else { ((c - o.aic_cores) / 2) % sched_threads }).collect();
@@ -938,7 +967,7 @@ impl Sim {
         let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
         for (i, (&fan_in, &at)) in indegree.iter().zip(&ready_at).enumerate() {
             if fan_in == 0 {
-                let r = at + cyc(rng.range(20, 150));
+                let r = at + cyc(task_rng[i].range(20, 150));
                 heap.push(Reverse((r, i as u32)));
             }
         }
@@ -946,6 +975,7 @@ impl Sim {
         while let Some(Reverse((ready, i32_))) = heap.pop() {
             let i = i32_ as usize;
             let t = &m.tasks[i];
+            let rng = &mut task_rng[i];
             s.ready_cycles[i] = ready;
             let fin = if t.is_dummy() {
                 let thread = last_pred_thread[i];
@@ -987,6 +1017,16 @@ impl Sim {
                         reg[c] += 1;
                         let start = dispatch + prop + r2s;
                         let end = start + (exec * rng.range(95, 105) / 100).max(1);
+                        // The row's func id as the readers resolve it (runtime-formats.md §1.12).
+                        let k = t.kernel_ids;
+                        let row_func = if core < o.aic_cores {
+                            k[0]
+                        } else if k[1] >= 0 {
+                            k[1]
+                        } else {
+                            k[2]
+                        };
+                        let end = if row_func == slow_func { end + extra_cycles } else { end };
                         let finish = end + cyc(rng.range(60, 400));
                         s.rows.push(Row {
                             task: i32_,
@@ -1023,7 +1063,7 @@ impl Sim {
                 }
                 indegree[j] -= 1;
                 if indegree[j] == 0 {
-                    let r = ready_at[j] + cyc(rng.range(20, 150));
+                    let r = ready_at[j] + cyc(task_rng[j].range(20, 150));
                     heap.push(Reverse((r, j as u32)));
                 }
             }
@@ -1842,6 +1882,56 @@ mod tests {
         }
     }
 
+    /// Per resolved func id: (rows, Σ kernel cycles), and every row's start cycle.
+    fn exec_by_func(dir: &Path, aic_cores: u32) -> (std::collections::BTreeMap<i32, (u64, u64)>, Vec<u64>) {
+        let r = records::parse("r", &read(dir, "chip_swimlane_records.json")).unwrap();
+        let d = deps::parse("d", &read(dir, "deps.json")).unwrap();
+        let kernels: HashMap<u64, [i32; 3]> =
+            (0..d.task_count()).map(|i| (d.tasks.task_id[i], d.tasks.kernel_ids[i].map(|k| k as i32))).collect();
+        let a = &r.aicore;
+        let mut out = std::collections::BTreeMap::new();
+        for k in 0..a.len() {
+            let ids = kernels[&a.task_id[k]];
+            let f = if a.core_id[k] < aic_cores {
+                ids[0]
+            } else if ids[1] >= 0 {
+                ids[1]
+            } else {
+                ids[2]
+            };
+            let e: &mut (u64, u64) = out.entry(f).or_default();
+            e.0 += 1;
+            e.1 += a.end_cycles[k] - a.start_cycles[k];
+        }
+        let mut starts = a.start_cycles.clone();
+        starts.sort_unstable();
+        (out, starts)
+    }
+
+    #[test]
+    fn slow_function_adds_exactly_the_extra_to_its_rows_only() {
+        // Func 7 (FusedAttn_aiv) runs on the AIV rows of MIX tasks: the AIC rows of the same
+        // tasks (func 6) must not change.
+        let (a, b) = (tmp("slow-a"), tmp("slow-b"));
+        let o = GenOptions { tasks: 400, seed: 11, mix_fraction: 0.3, ..opts(4) };
+        generate(&a, &o).unwrap();
+        generate(&b, &GenOptions { slow_function: Some((7, 3.0)), ..o.clone() }).unwrap();
+        let ((base, base_starts), (slow, slow_starts)) = (exec_by_func(&a, o.aic_cores), exec_by_func(&b, o.aic_cores));
+        assert_eq!(base.keys().collect::<Vec<_>>(), slow.keys().collect::<Vec<_>>());
+        for (f, &(rows, cycles)) in &base {
+            let (slow_rows, slow_cycles) = slow[f];
+            assert_eq!(slow_rows, rows, "func {f}");
+            let extra = if *f == 7 { rows * 150 } else { 0 }; // 3 µs at 50 MHz
+            assert_eq!(slow_cycles - cycles, extra, "func {f}");
+        }
+        assert!(base[&7].0 > 20, "{base:?}");
+        assert_ne!(base_starts, slow_starts, "the slowdown moves the schedule");
+        assert_eq!(read(&a, "deps.json"), read(&b, "deps.json"), "same DAG");
+        for d in [a, b] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+
     #[test]
     fn parses_arguments() {
         let (dir, o) = parse_args(&[
@@ -1882,8 +1972,14 @@ mod tests {
                 alloc: Some(2),
                 clock_hz: 1_000_000_000,
                 name_map: true,
+                slow_function: None,
             }
         );
+        let (_, slow) = parse_args(&["out", "--slow-function", "3:12.5"]).unwrap();
+        assert_eq!(slow.slow_function, Some((3, 12.5)));
+        assert!(parse_args(&["out", "--slow-function", "9:1"]).is_err(), "no func id 9");
+        assert!(parse_args(&["out", "--slow-function", "3"]).is_err());
+        assert!(parse_args(&["out", "--slow-function", "3:-1"]).is_err());
         assert!(parse_args(&["out", "--level", "5"]).is_err());
         assert!(parse_args(&["out", "--cores", "24"]).is_err());
         assert!(parse_args(&["--tasks", "5"]).is_err());
