@@ -184,10 +184,10 @@ fn function_line(o: &mut String, f: &FunctionDelta) {
     let (d, pct) = delta(ta.or(Some(0.0)), tb.or(Some(0.0)), "us");
     let pct = if ta.is_some() && tb.is_some() { pct } else { String::new() };
     let count = |c: Option<u64>| c.map_or_else(|| "-".to_owned(), |c| c.to_string());
-    let name: String = f.name.chars().take(28).collect();
+    let name: String = f.name.chars().take(30).collect();
     let _ = writeln!(
         o,
-        "  {name:<28} {:>6} {:>6} {:>13} {:>13} {:>13} {pct:>8}  {:>10} {:>10}  {:>10} {:>10}  {:>10} {:>10}",
+        "  {name:<30} {:>6} {:>6} {:>13} {:>13} {:>13} {pct:>8}  {:>10} {:>10}  {:>10} {:>10}  {:>10} {:>10}",
         count(f.count[0]),
         count(f.count[1]),
         opt(ta),
@@ -221,7 +221,7 @@ pub fn text(pair: &Pair<'_>, c: &Comparison) -> String {
     );
     let _ = writeln!(
         o,
-        "  {:<28} {:>6} {:>6} {:>13} {:>13} {:>13} {:>8}  {:>10} {:>10}  {:>10} {:>10}  {:>10} {:>10}",
+        "  {:<30} {:>6} {:>6} {:>13} {:>13} {:>13} {:>8}  {:>10} {:>10}  {:>10} {:>10}  {:>10} {:>10}",
         "Function",
         "Cnt A",
         "Cnt B",
@@ -248,13 +248,13 @@ pub fn text(pair: &Pair<'_>, c: &Comparison) -> String {
         "  matched {} (by function + id {}, by k-th execution {}), only in A {}, only in B {}",
         t.matched, t.matched_by_id, t.matched_by_order, t.only_a, t.only_b
     );
-    let _ = writeln!(o, "  {:<28} {:>8} {:>7} {:>7} {:>13} {:>13}", "Function", "matched", "only A", "only B", "mean Δ us", "median Δ us");
+    let _ = writeln!(o, "  {:<30} {:>8} {:>7} {:>7} {:>13} {:>13}", "Function", "matched", "only A", "only B", "mean Δ us", "median Δ us");
     for f in &t.per_function {
-        let name: String = f.function.chars().take(28).collect();
+        let name: String = f.function.chars().take(30).collect();
         let signed = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |x| format!("{x:+.3}"));
         let _ = writeln!(
             o,
-            "  {name:<28} {:>8} {:>7} {:>7} {:>13} {:>13}",
+            "  {name:<30} {:>8} {:>7} {:>7} {:>13} {:>13}",
             f.matched,
             f.only_a,
             f.only_b,
@@ -272,14 +272,14 @@ pub fn text(pair: &Pair<'_>, c: &Comparison) -> String {
         );
         let _ = writeln!(
             o,
-            "  {:<28} {:>10} {:>10} {:>12} {:>12} {:>12} {:>6} {:>13} {:>13}",
+            "  {:<30} {:>10} {:>10} {:>12} {:>12} {:>12} {:>6} {:>13} {:>13}",
             "Function", "A task", "B task", "A exec us", "B exec us", "Δ us", "rule", "A start us", "B start us"
         );
         for d in t.top.iter().take(TEXT_TOP_TASKS) {
-            let name: String = d.function.chars().take(28).collect();
+            let name: String = d.function.chars().take(30).collect();
             let _ = writeln!(
                 o,
-                "  {name:<28} {:>10} {:>10} {:>12.3} {:>12.3} {:>+12.3} {:>6} {:>13.3} {:>13.3}",
+                "  {name:<30} {:>10} {:>10} {:>12.3} {:>12.3} {:>+12.3} {:>6} {:>13.3} {:>13.3}",
                 TaskId(d.a_task.0).to_string(),
                 TaskId(d.b_task.0).to_string(),
                 d.a_exec_us,
