@@ -155,7 +155,8 @@ fn num(v: Option<f64>, unit: &str) -> String {
 fn delta(a: Option<f64>, b: Option<f64>, unit: &str) -> (String, String) {
     match (a, b) {
         (Some(a), Some(b)) => {
-            let d = b - a;
+            // Float noise below the printed precision is no change (not "-0.000").
+            let d = if (b - a).abs() < 5e-4 { 0.0 } else { b - a };
             let d_text = match unit {
                 "count" => format!("{d:+.0}"),
                 "%" => format!("{d:+.2} pt"),
