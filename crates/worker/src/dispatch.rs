@@ -45,6 +45,9 @@ pub fn handle(incoming: Incoming) {
         ToWorker::PassList(r) => crate::passes::list_reply(r.dataset_id, Reply::to(id)),
         ToWorker::PassDiff(r) => crate::passes::diff_reply(r, Reply::to(id)),
         ToWorker::MemoryMap(r) => crate::memory_map::map(r, Reply::to(id)),
+        ToWorker::PassCompare(r) => crate::compare_passes::compare(&r, Reply::to(id)),
+        ToWorker::PassCrossDiff(r) => crate::compare_passes::cross_diff(r, Reply::to(id)),
+        ToWorker::MemoryCompare(r) => crate::compare_passes::memory(r, Reply::to(id)),
         ToWorker::DebugPanic => debug_panic(),
     }
 }
