@@ -18,11 +18,15 @@
 //!   real fan-out / fan-in shapes at any scale (see `gen_dag.rs`).
 //! - `pypto-viewer bench-layout [...]`: times the dependency-graph layout on generated DAGs
 //!   against Graphviz `dot` (see `bench_layout.rs`).
+//! - `pypto-viewer compare-passes <A> <B> [--json]`: two pass dumps (A = baseline, B = this
+//!   run) side by side — pass lists with what differs per pass, memory high-water marks (see
+//!   `compare_passes.rs`). Temporary name: `compare` will route pass dumps here.
 
 mod analyses;
 mod bench;
 mod bench_layout;
 mod bench_passes;
+mod compare_passes;
 mod gen;
 mod gen_dag;
 mod gen_strace;
@@ -39,6 +43,8 @@ fn usage() -> String {
         + &format!("\n{}\n{}", gen_dag::USAGE, bench_layout::USAGE)
         + "\n"
         + bench_passes::USAGE
+        + "\n"
+        + compare_passes::USAGE
 }
 
 fn main() -> ExitCode {
@@ -49,6 +55,10 @@ fn main() -> ExitCode {
         ["bench", rest @ ..] => bench::run(rest),
         ["bench-passes", rest @ ..] => bench_passes::run(rest),
         ["bench-layout", rest @ ..] => bench_layout::run(rest),
+        ["compare-passes", a, b, "--json"] | ["compare-passes", "--json", a, b] => {
+            compare_passes::run(std::path::Path::new(a), std::path::Path::new(b), true)
+        }
+        ["compare-passes", a, b] => compare_passes::run(std::path::Path::new(a), std::path::Path::new(b), false),
         ["manifest", dir] => manifest(dir),
         ["report", dir] => report::run(dir, false),
         ["report", dir, "--json"] | ["report", "--json", dir] => report::run(dir, true),
