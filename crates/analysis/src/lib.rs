@@ -15,6 +15,7 @@ pub mod hb_violation;
 pub mod host_phases;
 pub mod idle;
 pub mod memory_map;
+pub mod pass_compare;
 pub mod pass_trace;
 pub mod perf_panel;
 pub mod runtime_model;

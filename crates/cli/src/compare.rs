@@ -62,12 +62,7 @@ pub fn run(args: &[&str]) -> ExitCode {
                 }
             }
         }
-        // The pass-dump comparison goes here: `(Found::PassDumps, Found::PassDumps) =>
-        // crate::compare_passes::run(a, b, json_out),`.
-        (Found::PassDumps, Found::PassDumps) => {
-            eprintln!("pypto-viewer compare: {a} and {b} are pass dumps; their comparison (compare_passes) is not in this build");
-            ExitCode::from(2)
-        }
+        (Found::PassDumps, Found::PassDumps) => crate::compare_passes::run(Path::new(a), Path::new(b), json_out),
         (x, y) => {
             for (dir, found) in [(a, x), (b, y)] {
                 match found {

@@ -8,7 +8,9 @@
 //!   snapshot count and problems) and per-file errors as `path:line:col: message`. File
 //!   errors are reported, not fatal (exit 0); usage errors exit 2.
 //! - `pypto-viewer compare <A> <B> [--json]`: two runtime captures side by side, A the
-//!   baseline (summary, per-function table, task matching; see `compare.rs`).
+//!   baseline (summary, per-function table, task matching; see `compare.rs`), or two pass
+//!   dumps (pass lists with what differs per pass, memory high-water marks; see
+//!   `compare_passes.rs`).
 //! - `pypto-viewer gen <out-dir> [options]`: writes a seeded synthetic capture (records,
 //!   deps.json, name map) for benchmarks and tests (see `gen.rs`).
 //! - `pypto-viewer bench <dir> [--iterations N] [--json]`: times every reader and analysis
@@ -26,6 +28,7 @@ mod bench;
 mod bench_layout;
 mod bench_passes;
 mod compare;
+mod compare_passes;
 mod gen;
 mod gen_dag;
 mod gen_strace;

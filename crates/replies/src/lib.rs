@@ -12,9 +12,11 @@
 //!
 //! One module per part of the page, like the protocol's: [`datasets`], [`timeline`],
 //! [`traces`], [`perf_panel`], [`perf_paths`], [`dep_graph`], [`pass_trace`], [`memory_map`],
-//! [`compare`] (two runtime captures side by side).
+//! [`compare`] (two runtime captures side by side), [`compare_passes`] (two pass dumps side by
+//! side).
 
 pub mod compare;
+pub mod compare_passes;
 pub mod datasets;
 pub mod dep_graph;
 pub mod memory_map;
