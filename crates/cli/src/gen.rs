@@ -36,6 +36,17 @@
 //! `shared_at_*` are the real ready-queue depths of the simulation. Durations are cycles at
 //! 50 MHz scaled to `--clock-hz`.
 //!
+//! # Host-orchestrated output
+//!
+//! With [`GenOptions::host_clock`] (`gen --clock-anchors`, [`crate::gen_ranks`]) the capture is a
+//! host-orchestrated one that calibrates (runtime-formats.md §1.16): the host-mode metadata,
+//! `metadata.clock_anchors` (three samples per position; the smallest RTT is exact) mapping
+//! device cycle `c` to host ns `origin + (c − c0) · 1e9 / clock_hz` (`c0` = the capture's
+//! earliest device event, so `host_orchestration_origin_ns` = `origin` is its host time, and
+//! the anchors drift by 0), and, at level 4, the orchestrator's submits as
+//! `host_orchestrator_phases` in host ns instead of `aicpu_orchestrator_phases`. The viewer
+//! then places device cycle `c` at `(c − c0) / clock_hz` s after the origin.
+//!
 //! Everything derives from `--seed` through an in-module splitmix64, so a seed gives
 //! byte-identical files. Output is streamed through `BufWriter`s; memory is a few dozen
 //! bytes per task, row and edge.
@@ -88,6 +99,16 @@ pub struct GenOptions {
     pub alloc: Option<usize>,
     pub clock_hz: u64,
     pub name_map: bool,
+    /// Write a host-orchestrated capture whose clock anchors calibrate, with this host origin
+    /// (see the module doc); `None`: a device-orchestrated one (the default).
+    pub host_clock: Option<HostClock>,
+}
+
+/// The host clock of a host-orchestrated capture: its host origin (`CLOCK_MONOTONIC` ns), which
+/// is the host time of its earliest device event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostClock {
+    pub origin_ns: u64,
 }
 
 impl Default for GenOptions {
@@ -104,6 +125,7 @@ impl Default for GenOptions {
             alloc: None,
             clock_hz: 50_000_000,
             name_map: false,
+            host_clock: None,
         }
     }
 }
@@ -145,7 +167,7 @@ pub fn parse_args(args: &[&str]) -> Result<(String, GenOptions), String> {
     Ok((dir, o))
 }
 
-fn validate(o: &GenOptions) -> Result<(), String> {
+pub(crate) fn validate(o: &GenOptions) -> Result<(), String> {
     if o.tasks == 0 || o.tasks >= (1 << 31) {
         return Err("--tasks must be in 1..2^31".into());
     }
@@ -163,6 +185,9 @@ fn validate(o: &GenOptions) -> Result<(), String> {
     if o.clock_hz == 0 {
         return Err("--clock-hz must be > 0".into());
     }
+    if o.host_clock.is_some() && 1_000_000_000 % o.clock_hz != 0 {
+        return Err("--clock-anchors needs a --clock-hz that divides 1 GHz (whole ns per cycle)".into());
+    }
     Ok(())
 }
 
@@ -176,6 +201,9 @@ pub fn run(args: &[&str]) -> ExitCode {
     }
     if args.contains(&"--warning-cases") {
         return crate::gen_warnings::run(args);
+    }
+    if crate::gen_ranks::wanted(args) {
+        return crate::gen_ranks::run(args);
     }
     let (dir, opts) = match parse_args(args) {
         Ok(v) => v,
@@ -1344,6 +1372,10 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         w.write_all(if c < o.aic_cores { b"\"aic\"" } else { b"\"aiv\"" })?;
     }
     w.write_all(b"]")?;
+    let host = o.host_clock.map(|h| HostMap::new(h, s, o));
+    if let Some(h) = &host {
+        write_host_metadata(w, h, s, o)?;
+    }
     if o.level >= 3 {
         w.write_all(b",\n    \"core_to_thread\": [")?;
         for (c, t) in s.core_to_thread.iter().enumerate() {
@@ -1434,7 +1466,9 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         }
         w.write_all(b"  ]")?;
     }
-    if o.level >= 4 {
+    if let (true, Some(h)) = (o.level >= 4, &host) {
+        write_host_orchestrator(w, m, s, h)?;
+    } else if o.level >= 4 {
         w.write_all(b",\n  \"aicpu_orchestrator_phases\": [\n    [")?;
         let mut first = true;
         for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
@@ -1455,6 +1489,104 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         w.write_all(b"]\n  ]")?;
     }
     w.write_all(b"\n}\n")
+}
+
+/// Device cycles → host ns of a host-orchestrated capture (see the module doc).
+struct HostMap {
+    origin_ns: u64,
+    /// The earliest device event (host time = the origin).
+    c0: u64,
+    /// The latest device event.
+    c_last: u64,
+    ns_per_cycle: u64,
+}
+
+/// Cycles between the clock anchors and the first / last device event.
+const ANCHOR_MARGIN_CYCLES: u64 = 500;
+
+impl HostMap {
+    fn new(h: HostClock, s: &Sim, o: &GenOptions) -> Self {
+        let (mut c0, mut c_last) = (u64::MAX, 0u64);
+        for r in &s.rows {
+            for c in [r.start_cycles.saturating_sub(r.receive_to_start_cycles), r.dispatch_cycles, r.start_cycles] {
+                c0 = c0.min(c);
+            }
+            c_last = c_last.max(r.end_cycles).max(r.finish_cycles);
+        }
+        for &(_, start, end) in &s.orch {
+            c0 = c0.min(start);
+            c_last = c_last.max(end);
+        }
+        for &(_, at, _) in &s.dummies {
+            c_last = c_last.max(at);
+        }
+        let c0 = if c0 == u64::MAX { BASE_CYCLES } else { c0 };
+        Self { origin_ns: h.origin_ns, c0, c_last: c_last.max(c0), ns_per_cycle: 1_000_000_000 / o.clock_hz.max(1) }
+    }
+
+    fn ns(&self, c: u64) -> u64 {
+        let v = i128::from(self.origin_ns) + (i128::from(c) - i128::from(self.c0)) * i128::from(self.ns_per_cycle);
+        u64::try_from(v).unwrap_or(0)
+    }
+}
+
+/// The host-mode metadata and clock anchors (after `core_types`, as the runtime writes them).
+fn write_host_metadata(w: &mut dyn Write, h: &HostMap, s: &Sim, o: &GenOptions) -> io::Result<()> {
+    let submits = if o.level >= 4 { s.orch.len() } else { 0 };
+    write!(
+        w,
+        ",\n    \"orchestrator_source\": \"host\",\n    \"orchestrator_clock_domain\": \"host_monotonic_ns\",\n    \
+         \"device_clock_domain\": \"device_syscnt_cycles\",\n    \"host_timestamp_resolution_ns\": 1,\n    \
+         \"host_timestamp_quantization_ns\": 0,\n    \"host_orchestration_origin_ns\": {},\n    \
+         \"timeline_relation\": \"host_orchestration_precedes_device\",\n    \
+         \"host_capture\": {{\"status\": \"complete\", \"expected_records\": {submits}, \"recorded_records\": {submits}, \
+         \"pool_records\": {submits}, \"dropped_records\": 0, \"error\": null}},\n    \
+         \"clock_anchors\": {{\n      \"schema_version\": 1,\n      \"provider\": \"sim_syscnt\",\n      \
+         \"device_timestamp_unit\": \"syscnt_cycles\",\n      \"raw_device_timestamp_unit\": \"syscnt_cycles\",\n      \
+         \"samples_per_position\": 3,\n      \"samples\": [",
+        h.origin_ns
+    )?;
+    let anchors =
+        [("pre_host_orchestration", h.c0.saturating_sub(ANCHOR_MARGIN_CYCLES)), ("post_device_execution", h.c_last + ANCHOR_MARGIN_CYCLES)];
+    let mut first = true;
+    for (position, at) in anchors {
+        // Sample 1 has the smallest round trip: it is the anchor, exactly on the mapping.
+        for (idx, (rtt_ns, cycles)) in [(500u64, at.saturating_sub(3)), (64, at), (90, at + 3)].into_iter().enumerate() {
+            let before = h.ns(cycles) - rtt_ns / 2;
+            w.write_all(if first { b"\n        " } else { b",\n        " })?;
+            first = false;
+            write!(
+                w,
+                "{{\"position\": \"{position}\", \"sample_idx\": {idx}, \"host_before_ns\": {before}, \"raw_device_timestamp\": {cycles}, \
+                 \"device_cycles\": {cycles}, \"host_after_ns\": {}, \"rtt_ns\": {rtt_ns}, \"uncertainty_ns\": {}, \"error\": null}}",
+                before + rtt_ns,
+                rtt_ns.div_ceil(2)
+            )?;
+        }
+    }
+    w.write_all(b"\n      ]\n    }")
+}
+
+/// The orchestrator's submits as host records (`host_orchestrator_phases`, host ns).
+fn write_host_orchestrator(w: &mut dyn Write, m: &Model, s: &Sim, h: &HostMap) -> io::Result<()> {
+    w.write_all(b",\n  \"host_orchestrator_phases\": [[")?;
+    let mut first = true;
+    for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
+        w.write_all(if first { b"\n      {\"submit_idx\": " } else { b",\n      {\"submit_idx\": " })?;
+        first = false;
+        put_u64(w, idx as u64)?;
+        w.write_all(b", \"task_id\": ")?;
+        put_u64(w, m.node_id(node))?;
+        w.write_all(b", \"start_host_ns\": ")?;
+        put_u64(w, h.ns(start))?;
+        w.write_all(b", \"end_host_ns\": ")?;
+        put_u64(w, h.ns(end))?;
+        w.write_all(b"}")?;
+    }
+    if !first {
+        w.write_all(b"\n    ")?;
+    }
+    w.write_all(b"]]")
 }
 
 fn put_dims(w: &mut dyn Write, dims: &[u32]) -> io::Result<()> {
@@ -1882,6 +2014,7 @@ mod tests {
                 alloc: Some(2),
                 clock_hz: 1_000_000_000,
                 name_map: true,
+                host_clock: None,
             }
         );
         assert!(parse_args(&["out", "--level", "5"]).is_err());
