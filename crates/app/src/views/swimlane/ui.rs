@@ -179,21 +179,24 @@ fn AlignChooser() -> impl IntoView {
         settings.update(|s| s.align = align);
     };
     let task_option = move || match settings.with(|s| s.align.clone()) {
-        TimelineAlign::Task(ids) => match ids.iter().flatten().next() {
-            Some(id) => format!("at task {id}"),
-            None => "at the selected task".to_owned(),
-        },
-        _ => selected_task().map_or_else(|| "at the selected task (select one)".to_owned(), |t| format!("at the selected task ({t})")),
+        TimelineAlign::Task(ids) => ids.iter().flatten().next().map_or_else(|| "selected task".to_owned(), |id| format!("task {id}")),
+        _ => "selected task".to_owned(),
+    };
+    let task_title = move || {
+        selected_task().map_or_else(
+            || "Select a task's bar first: each dataset is then shifted so that this task's first start is at 0".to_owned(),
+            |t| format!("Shift each dataset so that {t}'s first start is at 0"),
+        )
     };
     let label = move || swim.alignment.with(|a| a.label.clone());
     view! {
         <Show when=move || { datasets() > 1 }>
             <label title="How the datasets share the time axis">"Align "
                 <select id="align-mode" data-testid="align-mode" prop:value=move || settings.with(|s| s.align.key()) on:change=on_change>
-                    <option value="auto">"auto"</option>
-                    <option value="first">"first dispatch"</option>
-                    <option value="task" disabled=move || selected_task().is_none()>{task_option}</option>
-                    <option value="none">"none"</option>
+                    <option value="auto" title="By the clock anchors when every dataset calibrates to host time, else at first dispatch">"auto"</option>
+                    <option value="first" title="Shift each dataset so that its first dispatch is at 0">"first dispatch"</option>
+                    <option value="task" title=task_title disabled=move || selected_task().is_none()>{task_option}</option>
+                    <option value="none" title="Each dataset on its own time axis">"none"</option>
                 </select>
             </label>
             <span id="alignment-label" class="alignment-label" title=label>{label}</span>
