@@ -2,6 +2,7 @@
 //! AICore/AICPU task join, func-id resolution and labels, Worker View lanes and the records
 //! summary. Used by the CLI (reports, golden tests) and the web worker (render columns).
 
+pub mod alignment;
 pub mod critical_path;
 pub mod dag_layout;
 pub mod dataflow_regions;

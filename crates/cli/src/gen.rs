@@ -45,6 +45,17 @@
 //! kernel time of every other row is the same, and `pypto-viewer compare` of the two runs
 //! shows function `F` with Δ total exec = rows × X and every other function with Δ 0.
 //!
+//! # Host-orchestrated output
+//!
+//! With [`GenOptions::host_clock`] (`gen --clock-anchors`, [`crate::gen_ranks`]) the capture is a
+//! host-orchestrated one that calibrates (runtime-formats.md §1.16): the host-mode metadata,
+//! `metadata.clock_anchors` (three samples per position; the smallest RTT is exact) mapping
+//! device cycle `c` to host ns `origin + (c − c0) · 1e9 / clock_hz` (`c0` = the capture's
+//! earliest device event, so `host_orchestration_origin_ns` = `origin` is its host time, and
+//! the anchors drift by 0), and, at level 4, the orchestrator's submits as
+//! `host_orchestrator_phases` in host ns instead of `aicpu_orchestrator_phases`. The viewer
+//! then places device cycle `c` at `(c − c0) / clock_hz` s after the origin.
+//!
 //! Everything derives from `--seed` through an in-module splitmix64, so a seed gives
 //! byte-identical files. Output is streamed through `BufWriter`s; memory is a few dozen
 //! bytes per task, row and edge.
@@ -102,6 +113,16 @@ pub struct GenOptions {
     pub name_map: bool,
     /// `(func id, extra µs)`: every AICore row of that function runs this much longer.
     pub slow_function: Option<(u32, f64)>,
+    /// Write a host-orchestrated capture whose clock anchors calibrate, with this host origin
+    /// (see the module doc); `None`: a device-orchestrated one (the default).
+    pub host_clock: Option<HostClock>,
+}
+
+/// The host clock of a host-orchestrated capture: its host origin (`CLOCK_MONOTONIC` ns), which
+/// is the host time of its earliest device event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostClock {
+    pub origin_ns: u64,
 }
 
 impl Default for GenOptions {
@@ -119,6 +140,7 @@ impl Default for GenOptions {
             clock_hz: 50_000_000,
             name_map: false,
             slow_function: None,
+            host_clock: None,
         }
     }
 }
@@ -165,7 +187,7 @@ pub fn parse_args(args: &[&str]) -> Result<(String, GenOptions), String> {
     Ok((dir, o))
 }
 
-fn validate(o: &GenOptions) -> Result<(), String> {
+pub(crate) fn validate(o: &GenOptions) -> Result<(), String> {
     if o.tasks == 0 || o.tasks >= (1 << 31) {
         return Err("--tasks must be in 1..2^31".into());
     }
@@ -188,6 +210,9 @@ fn validate(o: &GenOptions) -> Result<(), String> {
             return Err(format!("--slow-function: func id must be 0..{} and the extra a number of µs >= 0", FUNCS.len() - 1));
         }
     }
+    if o.host_clock.is_some() && 1_000_000_000 % o.clock_hz != 0 {
+        return Err("--clock-anchors needs a --clock-hz that divides 1 GHz (whole ns per cycle)".into());
+    }
     Ok(())
 }
 
@@ -201,6 +226,9 @@ pub fn run(args: &[&str]) -> ExitCode {
     }
     if args.contains(&"--warning-cases") {
         return crate::gen_warnings::run(args);
+    }
+    if crate::gen_ranks::wanted(args) {
+        return crate::gen_ranks::run(args);
     }
     let (dir, opts) = match parse_args(args) {
         Ok(v) => v,
@@ -1384,6 +1412,10 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         w.write_all(if c < o.aic_cores { b"\"aic\"" } else { b"\"aiv\"" })?;
     }
     w.write_all(b"]")?;
+    let host = o.host_clock.map(|h| HostMap::new(h, s, o));
+    if let Some(h) = &host {
+        write_host_metadata(w, h, s, o)?;
+    }
     if o.level >= 3 {
         w.write_all(b",\n    \"core_to_thread\": [")?;
         for (c, t) in s.core_to_thread.iter().enumerate() {
@@ -1474,7 +1506,9 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         }
         w.write_all(b"  ]")?;
     }
-    if o.level >= 4 {
+    if let (true, Some(h)) = (o.level >= 4, &host) {
+        write_host_orchestrator(w, m, s, h)?;
+    } else if o.level >= 4 {
         w.write_all(b",\n  \"aicpu_orchestrator_phases\": [\n    [")?;
         let mut first = true;
         for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
@@ -1495,6 +1529,104 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         w.write_all(b"]\n  ]")?;
     }
     w.write_all(b"\n}\n")
+}
+
+/// Device cycles → host ns of a host-orchestrated capture (see the module doc).
+struct HostMap {
+    origin_ns: u64,
+    /// The earliest device event (host time = the origin).
+    c0: u64,
+    /// The latest device event.
+    c_last: u64,
+    ns_per_cycle: u64,
+}
+
+/// Cycles between the clock anchors and the first / last device event.
+const ANCHOR_MARGIN_CYCLES: u64 = 500;
+
+impl HostMap {
+    fn new(h: HostClock, s: &Sim, o: &GenOptions) -> Self {
+        let (mut c0, mut c_last) = (u64::MAX, 0u64);
+        for r in &s.rows {
+            for c in [r.start_cycles.saturating_sub(r.receive_to_start_cycles), r.dispatch_cycles, r.start_cycles] {
+                c0 = c0.min(c);
+            }
+            c_last = c_last.max(r.end_cycles).max(r.finish_cycles);
+        }
+        for &(_, start, end) in &s.orch {
+            c0 = c0.min(start);
+            c_last = c_last.max(end);
+        }
+        for &(_, at, _) in &s.dummies {
+            c_last = c_last.max(at);
+        }
+        let c0 = if c0 == u64::MAX { BASE_CYCLES } else { c0 };
+        Self { origin_ns: h.origin_ns, c0, c_last: c_last.max(c0), ns_per_cycle: 1_000_000_000 / o.clock_hz.max(1) }
+    }
+
+    fn ns(&self, c: u64) -> u64 {
+        let v = i128::from(self.origin_ns) + (i128::from(c) - i128::from(self.c0)) * i128::from(self.ns_per_cycle);
+        u64::try_from(v).unwrap_or(0)
+    }
+}
+
+/// The host-mode metadata and clock anchors (after `core_types`, as the runtime writes them).
+fn write_host_metadata(w: &mut dyn Write, h: &HostMap, s: &Sim, o: &GenOptions) -> io::Result<()> {
+    let submits = if o.level >= 4 { s.orch.len() } else { 0 };
+    write!(
+        w,
+        ",\n    \"orchestrator_source\": \"host\",\n    \"orchestrator_clock_domain\": \"host_monotonic_ns\",\n    \
+         \"device_clock_domain\": \"device_syscnt_cycles\",\n    \"host_timestamp_resolution_ns\": 1,\n    \
+         \"host_timestamp_quantization_ns\": 0,\n    \"host_orchestration_origin_ns\": {},\n    \
+         \"timeline_relation\": \"host_orchestration_precedes_device\",\n    \
+         \"host_capture\": {{\"status\": \"complete\", \"expected_records\": {submits}, \"recorded_records\": {submits}, \
+         \"pool_records\": {submits}, \"dropped_records\": 0, \"error\": null}},\n    \
+         \"clock_anchors\": {{\n      \"schema_version\": 1,\n      \"provider\": \"sim_syscnt\",\n      \
+         \"device_timestamp_unit\": \"syscnt_cycles\",\n      \"raw_device_timestamp_unit\": \"syscnt_cycles\",\n      \
+         \"samples_per_position\": 3,\n      \"samples\": [",
+        h.origin_ns
+    )?;
+    let anchors =
+        [("pre_host_orchestration", h.c0.saturating_sub(ANCHOR_MARGIN_CYCLES)), ("post_device_execution", h.c_last + ANCHOR_MARGIN_CYCLES)];
+    let mut first = true;
+    for (position, at) in anchors {
+        // Sample 1 has the smallest round trip: it is the anchor, exactly on the mapping.
+        for (idx, (rtt_ns, cycles)) in [(500u64, at.saturating_sub(3)), (64, at), (90, at + 3)].into_iter().enumerate() {
+            let before = h.ns(cycles) - rtt_ns / 2;
+            w.write_all(if first { b"\n        " } else { b",\n        " })?;
+            first = false;
+            write!(
+                w,
+                "{{\"position\": \"{position}\", \"sample_idx\": {idx}, \"host_before_ns\": {before}, \"raw_device_timestamp\": {cycles}, \
+                 \"device_cycles\": {cycles}, \"host_after_ns\": {}, \"rtt_ns\": {rtt_ns}, \"uncertainty_ns\": {}, \"error\": null}}",
+                before + rtt_ns,
+                rtt_ns.div_ceil(2)
+            )?;
+        }
+    }
+    w.write_all(b"\n      ]\n    }")
+}
+
+/// The orchestrator's submits as host records (`host_orchestrator_phases`, host ns).
+fn write_host_orchestrator(w: &mut dyn Write, m: &Model, s: &Sim, h: &HostMap) -> io::Result<()> {
+    w.write_all(b",\n  \"host_orchestrator_phases\": [[")?;
+    let mut first = true;
+    for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
+        w.write_all(if first { b"\n      {\"submit_idx\": " } else { b",\n      {\"submit_idx\": " })?;
+        first = false;
+        put_u64(w, idx as u64)?;
+        w.write_all(b", \"task_id\": ")?;
+        put_u64(w, m.node_id(node))?;
+        w.write_all(b", \"start_host_ns\": ")?;
+        put_u64(w, h.ns(start))?;
+        w.write_all(b", \"end_host_ns\": ")?;
+        put_u64(w, h.ns(end))?;
+        w.write_all(b"}")?;
+    }
+    if !first {
+        w.write_all(b"\n    ")?;
+    }
+    w.write_all(b"]]")
 }
 
 fn put_dims(w: &mut dyn Write, dims: &[u32]) -> io::Result<()> {
@@ -1973,6 +2105,7 @@ mod tests {
                 clock_hz: 1_000_000_000,
                 name_map: true,
                 slow_function: None,
+                host_clock: None,
             }
         );
         let (_, slow) = parse_args(&["out", "--slow-function", "3:12.5"]).unwrap();

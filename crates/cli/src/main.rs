@@ -18,6 +18,9 @@
 //! - `pypto-viewer bench-passes <dir>`: times the IR pass-trace diff of the largest pass dump
 //!   under `<dir>` and of a generated 200k-line pair against Python difflib (see
 //!   `bench_passes.rs`).
+//! - `pypto-viewer gen <out-dir> --ranks N [--clock-anchors] [--host-offsets-us A,B,…]`: a
+//!   multi-rank tree `dfx_outputs/rank<i>/d0/` of such captures (distinct seeds; with clock
+//!   anchors that calibrate at known host offsets), see `gen_ranks.rs`.
 //! - `pypto-viewer gen <out-dir> --dag [--tasks N]`: a synthetic task DAG (`deps.json`) of
 //!   real fan-out / fan-in shapes at any scale (see `gen_dag.rs`).
 //! - `pypto-viewer bench-layout [...]`: times the dependency-graph layout on generated DAGs
@@ -31,6 +34,7 @@ mod compare;
 mod compare_passes;
 mod gen;
 mod gen_dag;
+mod gen_ranks;
 mod gen_strace;
 mod gen_warnings;
 mod report;
@@ -42,7 +46,12 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer report <dir> [--json]";
 
 fn usage() -> String {
-    format!("{USAGE}\n{}\n{}\n{}\n{}", compare::USAGE, gen::USAGE, gen_strace::USAGE, bench::USAGE)
+    format!("{USAGE}
+{}
+{}
+{}
+{}
+{}", compare::USAGE, gen::USAGE, gen_ranks::USAGE, gen_strace::USAGE, bench::USAGE)
         + &format!("\n{}\n{}", gen_dag::USAGE, bench_layout::USAGE)
         + "\n"
         + bench_passes::USAGE
