@@ -25,6 +25,10 @@ pub enum Found {
 
 /// Discovers what `root` holds.
 pub fn find(root: &Path) -> Found {
+    // A pass dump's own directory (discovery names a dump by its directory, which is the root here).
+    if root.file_name().is_some_and(|n| n.to_string_lossy().starts_with("passes_dump")) {
+        return Found::PassDumps;
+    }
     let entries = match crate::walk::walk(root) {
         Ok(e) => e,
         Err(e) => return Found::Nothing(format!("cannot read {}: {e}", root.display())),
