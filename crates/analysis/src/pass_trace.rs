@@ -122,6 +122,13 @@ pub fn diff_ranges(before: &[&str], b: std::ops::Range<usize>, after: &[&str], a
     LineDiff::from_hunks(&hunks, b.start as u32..b.end as u32, a.start as u32..a.end as u32)
 }
 
+/// The hunks of the whole `before` list against the whole `after` list, as [`diff_lines`]
+/// finds them (for callers that keep hunks, like the pass list's [`PassEntry::hunks`]: the
+/// pass comparison's cross diff of two dumps' snapshots).
+pub fn diff_hunks(before: &[&str], after: &[&str]) -> Vec<Hunk> {
+    line_hunks(before, 0..before.len(), after, 0..after.len())
+}
+
 /// The hunks of `before[b]` against `after[a]` (Histogram, lines post-processed).
 fn line_hunks(before: &[&str], b: std::ops::Range<usize>, after: &[&str], a: std::ops::Range<usize>) -> Vec<Hunk> {
     let bl = before.get(b.clone()).unwrap_or(&[]);
@@ -422,7 +429,7 @@ fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 
 /// `\r\n` → `\n` for the no-op comparison of two texts whose lines are equal (texts that
 /// differ in a line cannot be equal after it, so the pass list asks only then).
-fn same_text(a: &str, b: &str) -> bool {
+pub fn same_text(a: &str, b: &str) -> bool {
     bytes_eq(a.as_bytes(), b.as_bytes()) || ((a.contains('\r') || b.contains('\r')) && a.replace("\r\n", "\n") == b.replace("\r\n", "\n"))
 }
 

@@ -18,6 +18,12 @@
 //!   lane per prepare pass and thread, nested phases on deeper rows
 //!   ([`crate::host_phases`]); a host-orchestrated capture without the file says so.
 //!
+//! Several datasets share one axis: each dataset's bars are shifted by its placement's offset
+//! ([`crate::alignment`], [`TimelineBuilder::aligned`]; none for one dataset, so its columns are
+//! exactly the dataset's own µs), in the render columns, `first_start_us` / `last_end_us`; the
+//! queries ([`crate::timeline_query`]) read times from the models and add the same offset
+//! where they name a place on the axis (search hits, the Perfetto export).
+//!
 //! A track's bars are laid out row by row (`Timeline::sublanes`), each row sorted by
 //! `start_us`, so the page draws every row straight from the columns. Colour keys: the function id for task bars
 //! ([`crate::worker_view::color_key`], a task-id hash when unresolved), else a constant
@@ -27,6 +33,7 @@
 
 #![allow(clippy::many_single_char_names)] // short loop names over columns read best here
 
+use crate::alignment::AlignmentPlan;
 use crate::runtime_model::RuntimeModel;
 use crate::task_kinds::{SchedPhasesUs, TaskKind};
 use crate::tasks::FuncIdOf;
@@ -204,6 +211,8 @@ pub struct Timeline {
     pub has_observed_path: bool,
     pub path_source: String,
     pub warnings: Vec<Warning>,
+    /// Where each dataset sits on the axis (its bars' shift) and the timeline's label.
+    pub alignment: AlignmentPlan,
 }
 
 #[derive(Clone, Copy)]
@@ -277,6 +286,8 @@ struct Builder<'s> {
     /// Receives the columns; `scratch` holds each piece meanwhile.
     sink: &'s mut dyn ColumnSink,
     scratch: RenderColumns,
+    /// The shift of the dataset being laid out (added to every bar's times).
+    offset_us: f64,
     first_us: f64,
     last_us: f64,
     name_ids: HashMap<String, u32>,
@@ -374,11 +385,17 @@ impl Builder<'_> {
             self.sink.bars(c);
             c.clear();
         }
-        self.first_us = self.first_us.min(b.setup);
-        self.last_us = self.last_us.max(b.end);
-        c.start_us.push(b.start);
-        c.end_us.push(b.end);
-        c.setup_start_us.push(b.setup);
+        // Not shifted: the dataset's own µs, bit for bit.
+        let (start, end, setup) = if self.offset_us == 0.0 {
+            (b.start, b.end, b.setup)
+        } else {
+            (b.start + self.offset_us, b.end + self.offset_us, b.setup + self.offset_us)
+        };
+        self.first_us = self.first_us.min(setup);
+        self.last_us = self.last_us.max(end);
+        c.start_us.push(start);
+        c.end_us.push(end);
+        c.setup_start_us.push(setup);
         c.color_key.push(b.color);
         c.row.push(b.row);
         c.flags.push(b.flags);
@@ -511,6 +528,19 @@ pub fn bar_capacity(models: &[(&str, &RuntimeModel)]) -> usize {
     models.iter().map(|(_, m)| model_bar_capacity(m)).sum()
 }
 
+/// [`build`] with the datasets placed by `alignment` ([`crate::alignment::plan`]).
+pub fn build_aligned(models: &[(&str, &RuntimeModel)], alignment: AlignmentPlan) -> Timeline {
+    let mut columns = RenderColumns::default();
+    columns.reserve_exact(bar_capacity(models));
+    let mut builder = TimelineBuilder::new(&mut columns, models.len() > 1).aligned(alignment);
+    for (label, m) in models {
+        builder.add(label, m);
+    }
+    let mut t = builder.finish();
+    t.columns = columns;
+    t
+}
+
 /// [`build`] with the render columns written to `sink` piece by piece (left empty in the
 /// returned timeline): the analysis worker copies them straight out of its memory, so a big
 /// capture's render columns are never all in it at once.
@@ -540,6 +570,7 @@ impl<'s> TimelineBuilder<'s> {
             t: Timeline::default(),
             sink,
             scratch: RenderColumns::default(),
+            offset_us: 0.0,
             first_us: f64::INFINITY,
             last_us: f64::NEG_INFINITY,
             name_ids: HashMap::default(),
@@ -551,11 +582,20 @@ impl<'s> TimelineBuilder<'s> {
         Self { b, multi, datasets: 0, sources: Vec::new() }
     }
 
+    /// Places the datasets added next by `alignment` (dataset `k`'s bars shifted by its
+    /// offset); without it none is shifted.
+    #[must_use]
+    pub fn aligned(mut self, alignment: AlignmentPlan) -> Self {
+        self.b.t.alignment = alignment;
+        self
+    }
+
     /// Adds the tracks of the next dataset, `label` its path.
     pub fn add(&mut self, label: &str, m: &RuntimeModel) {
         let (b, multi) = (&mut self.b, self.multi);
         let d = self.datasets;
         self.datasets += 1;
+        b.offset_us = b.t.alignment.offset_us(d);
         let prefix = if multi { format!("{label} · ") } else { String::new() };
         let mut cx = Ctx { m, d, func_names: IntMap::default(), spmd_rows: spmd_rows(m) };
         worker_view(b, &mut cx, &prefix);
@@ -576,6 +616,14 @@ impl<'s> TimelineBuilder<'s> {
     /// The timeline of the datasets added.
     pub fn finish(self) -> Timeline {
         let mut b = self.b;
+        let datasets = self.datasets as usize;
+        if b.t.alignment.placements.len() != datasets {
+            // No plan (or one for other datasets): nothing was shifted that it does not say.
+            let label = std::mem::take(&mut b.t.alignment.label);
+            let mut placements = std::mem::take(&mut b.t.alignment.placements);
+            placements.resize(datasets, crate::alignment::Placement::UNSHIFTED);
+            b.t.alignment = AlignmentPlan { placements, label };
+        }
         b.t.path_source = self.sources.join(", ");
         b.t.source.shrink_to_fit();
         b.t.name_index.shrink_to_fit();
@@ -1068,6 +1116,11 @@ impl Timeline {
             .map(|k| if self.tracks.get(k as usize).is_some_and(|x| x.view == View::Worker) { self.names_of_track(k) } else { Vec::new() })
             .collect();
         self.source_alias = if alias.iter().any(Option::is_some) { alias } else { Vec::new() };
+    }
+
+    /// The shift of the datasets of `track` on this timeline's axis (0 when none).
+    pub fn offset_us_of_track(&self, track: u32) -> f64 {
+        self.tracks.get(track as usize).map_or(0.0, |x| self.alignment.offset_us(x.dataset))
     }
 
     /// Track of a global bar index.

@@ -8,7 +8,9 @@
 //! `cat "flow"`, name `dependency` or `hb_violation`) per dependency arrow between two
 //! exported bars (tasks, dummy / alloc markers) of the Worker and Scheduler views — the same
 //! anchors the swimlane draws. Tensor arguments that the worker re-reads from deps.json on
-//! demand are not included (the details of lean-read datasets carry the rest).
+//! demand are not included (the details of lean-read datasets carry the rest). Timestamps are
+//! on the timeline's axis (each dataset shifted by its alignment offset, as drawn); the args
+//! keep the details' own times.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -123,7 +125,7 @@ pub fn write_chrome_trace(
         let cat = tr.view.title();
         for index in 0..t.track_range(track).len() as u32 {
             let bar = BarAt { track, index };
-            let Some((drawn_start, _, end)) = query::bar_times(t, models, bar) else { continue };
+            let Some((drawn_start, _, end)) = query::bar_times_on_axis(t, models, bar) else { continue };
             if !in_window(drawn_start) {
                 continue;
             }
@@ -154,7 +156,7 @@ pub fn write_chrome_trace(
                 continue;
             };
             let (Some((_, from_start, _)), Some((_, to_start, _))) =
-                (query::bar_times(t, models, arrow.from), query::bar_times(t, models, arrow.to))
+                (query::bar_times_on_axis(t, models, arrow.from), query::bar_times_on_axis(t, models, arrow.to))
             else {
                 continue;
             };

@@ -3,6 +3,12 @@
 //! of a bar's task at depth N with its arrows ([`crate::hb_violation::compute_edges`], SPMD
 //! anchors of §1.11) and search. For the worker; none
 //! of these needs the render columns (they may have been handed to the page already).
+//!
+//! Times come from the models, on each dataset's own axis ([`bar_times`]); what names a place
+//! on the timeline's shared axis — a search hit's start, the order of hits — adds the
+//! dataset's shift ([`bar_times_on_axis`], [`Timeline::alignment`]). A bar's details give the
+//! dataset's own times and, when the dataset is shifted, a `Timeline shift` row saying by how
+//! much and why.
 
 #![allow(clippy::many_single_char_names, clippy::cast_possible_wrap, clippy::type_complexity, clippy::single_match_else)] // short loop names over columns; name lengths and arg indices are tiny
 
@@ -79,6 +85,12 @@ pub fn bar_times(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(
         }
         TrackKind::HostPhase { .. } => pair(m.host_phases.start_us.get(src).copied(), m.host_phases.end_us.get(src).copied()),
     })
+}
+
+/// [`bar_times`] on the timeline's axis: shifted by the offset of the bar's dataset.
+pub fn bar_times_on_axis(t: &Timeline, models: &[&RuntimeModel], bar: BarAt) -> Option<(f64, f64, f64)> {
+    let o = t.offset_us_of_track(bar.track);
+    bar_times(t, models, bar).map(|(a, b, c)| if o == 0.0 { (a, b, c) } else { (a + o, b + o, c + o) })
 }
 
 /// The task id a bar stands for (task bars, markers, submits, graph envelopes).
@@ -369,6 +381,18 @@ pub fn bar_details_with(
     let mut f: Vec<(String, String)> = Vec::new();
     let mut push = |k: &str, v: String| f.push((k.to_owned(), v));
     push("Lane", format!("{} · {}", tr.view.title(), tr.label));
+    if let Some(p) = t.alignment.placements.get(dataset).filter(|p| p.offset_us != 0.0) {
+        let why = match p.by {
+            pypto_vocab::AlignedBy::ClockAnchors => "clock anchors".to_owned(),
+            pypto_vocab::AlignedBy::FirstDispatch => "first dispatch".to_owned(),
+            pypto_vocab::AlignedBy::Task(id) => format!("task {id}"),
+            pypto_vocab::AlignedBy::NotAligned => "not aligned".to_owned(),
+        };
+        push(
+            "Timeline shift",
+            format!("{:+.3} µs ({why}): drawn at the times below + shift; the times below are the dataset's own", p.offset_us),
+        );
+    }
     let task = bar_task(t, models, bar);
     match tr.kind {
         TrackKind::Core { .. } | TrackKind::SchedCore { .. } => {
@@ -587,12 +611,12 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
             let d = d as u32;
             for r in m.kinds.rows_of(id) {
                 if let Some(b) = bar_of_row(t, models, d, r, false) {
-                    found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.1), b));
+                    found.push((0, bar_times_on_axis(t, models, b).map_or(0.0, |x| x.1), b));
                 }
             }
             for k in m.kinds.markers_of(id) {
                 if let Some(b) = bar_of_anchor(t, models, d, AnchorRef::Marker(k), false) {
-                    found.push((0, bar_times(t, models, b).map_or(0.0, |x| x.1), b));
+                    found.push((0, bar_times_on_axis(t, models, b).map_or(0.0, |x| x.1), b));
                 }
             }
         }
@@ -616,7 +640,7 @@ pub fn search(t: &Timeline, models: &[&RuntimeModel], query: &str, limit: usize)
     found.truncate(limit);
     let hits = found
         .into_iter()
-        .map(|(_, _, b)| Hit { bar: b, label: bar_label(t, models, b), start_us: bar_times(t, models, b).map_or(0.0, |x| x.0) })
+        .map(|(_, _, b)| Hit { bar: b, label: bar_label(t, models, b), start_us: bar_times_on_axis(t, models, b).map_or(0.0, |x| x.0) })
         .collect();
     (total, hits)
 }
@@ -754,13 +778,14 @@ impl PartialEq for Head {
 
 impl Eq for Head {}
 
-/// The execution start of the bars of `track` (global bar, its reference): decoding only
-/// the start for Worker View task and marker lanes (the search's candidates), else
-/// [`bar_times`].
+/// The execution start of the bars of `track` (global bar, its reference) on the timeline's
+/// axis: decoding only the start for Worker View task and marker lanes (the search's
+/// candidates), else [`bar_times`]; plus the track's dataset's shift.
 fn start_reader<'a>(t: &'a Timeline, models: &'a [&'a RuntimeModel], track: u32) -> impl Fn(usize, BarAt) -> f64 + 'a {
     let own = t.source_alias.get(track as usize).copied().flatten().is_none();
     let kind = t.tracks.get(track as usize).map(|x| x.kind);
     let m = model(t, models, track);
+    let offset_us = t.offset_us_of_track(track);
     move |g: usize, b: BarAt| {
         let direct = match (kind, m, own) {
             (Some(TrackKind::Core { .. }), Some(m), true) => t.source.get(g).and_then(|src| m.tasks.start_us(src as usize)),
@@ -769,7 +794,7 @@ fn start_reader<'a>(t: &'a Timeline, models: &'a [&'a RuntimeModel], track: u32)
             }
             _ => None,
         };
-        direct.or_else(|| bar_times(t, models, b).map(|x| x.1)).unwrap_or(0.0)
+        direct.or_else(|| bar_times(t, models, b).map(|x| x.1)).unwrap_or(0.0) + offset_us
     }
 }
 

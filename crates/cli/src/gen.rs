@@ -36,6 +36,26 @@
 //! `shared_at_*` are the real ready-queue depths of the simulation. Durations are cycles at
 //! 50 MHz scaled to `--clock-hz`.
 //!
+//! `--slow-function F:X` makes every AICore row whose resolved func id is `F` (a MIX task's
+//! AIC row by `kernel_ids[0]`, its AIV rows by `kernel_ids[1]`, else `[2]`, as the readers
+//! resolve them) run exactly `X` µs longer (rounded to whole cycles): the extra is added to the
+//! row's end after its times are drawn, so everything after it shifts and the scheduler may
+//! take tasks in another order. Each task draws its timing from its own random stream
+//! `(seed, task)`, so every task draws the same numbers with or without the slowdown: the
+//! kernel time of every other row is the same, and `pypto-viewer compare` of the two runs
+//! shows function `F` with Δ total exec = rows × X and every other function with Δ 0.
+//!
+//! # Host-orchestrated output
+//!
+//! With [`GenOptions::host_clock`] (`gen --clock-anchors`, [`crate::gen_ranks`]) the capture is a
+//! host-orchestrated one that calibrates (runtime-formats.md §1.16): the host-mode metadata,
+//! `metadata.clock_anchors` (three samples per position; the smallest RTT is exact) mapping
+//! device cycle `c` to host ns `origin + (c − c0) · 1e9 / clock_hz` (`c0` = the capture's
+//! earliest device event, so `host_orchestration_origin_ns` = `origin` is its host time, and
+//! the anchors drift by 0), and, at level 4, the orchestrator's submits as
+//! `host_orchestrator_phases` in host ns instead of `aicpu_orchestrator_phases`. The viewer
+//! then places device cycle `c` at `(c − c0) / clock_hz` s after the origin.
+//!
 //! Everything derives from `--seed` through an in-module splitmix64, so a seed gives
 //! byte-identical files. Output is streamed through `BufWriter`s; memory is a few dozen
 //! bytes per task, row and edge.
@@ -49,7 +69,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Usage lines for the `gen` subcommand.
-pub const USAGE: &str = "  pypto-viewer gen <out-dir> [--tasks N] [--cores AIC:AIV] [--level 1..4] [--seed S]\n                  [--spmd-fraction F] [--mix-fraction F] [--dummy N] [--alloc N]\n                  [--clock-hz HZ] [--name-map]";
+pub const USAGE: &str = "  pypto-viewer gen <out-dir> [--tasks N] [--cores AIC:AIV] [--level 1..4] [--seed S]\n                  [--spmd-fraction F] [--mix-fraction F] [--dummy N] [--alloc N]\n                  [--clock-hz HZ] [--name-map] [--slow-function FUNC_ID:EXTRA_US]";
 
 /// Ring id of submitted (kernel and dummy) tasks.
 pub const TASK_RING: u64 = 2;
@@ -59,6 +79,9 @@ pub const ALLOC_RING: u64 = 1;
 const BASE_CYCLES: u64 = 100_000_000_000;
 /// The durations below are cycles at this clock.
 const REFERENCE_CLOCK_HZ: f64 = 50_000_000.0;
+/// Random stream of task `i`'s timing: `TASK_STREAM_BASE + i` (streams 1–3 are the DAG, the
+/// orchestrator and the scheduler phases).
+const TASK_STREAM_BASE: u64 = 16;
 /// SPMD block counts drawn for SPMD tasks.
 const SPMD_BLOCKS: [u32; 6] = [2, 4, 8, 16, 24, 48];
 /// Accumulator buffers: `ACC_ROWS` × `TILE` FLOAT32, written in `ACC_SLOTS` row slots.
@@ -88,6 +111,18 @@ pub struct GenOptions {
     pub alloc: Option<usize>,
     pub clock_hz: u64,
     pub name_map: bool,
+    /// `(func id, extra µs)`: every AICore row of that function runs this much longer.
+    pub slow_function: Option<(u32, f64)>,
+    /// Write a host-orchestrated capture whose clock anchors calibrate, with this host origin
+    /// (see the module doc); `None`: a device-orchestrated one (the default).
+    pub host_clock: Option<HostClock>,
+}
+
+/// The host clock of a host-orchestrated capture: its host origin (`CLOCK_MONOTONIC` ns), which
+/// is the host time of its earliest device event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostClock {
+    pub origin_ns: u64,
 }
 
 impl Default for GenOptions {
@@ -104,6 +139,8 @@ impl Default for GenOptions {
             alloc: None,
             clock_hz: 50_000_000,
             name_map: false,
+            slow_function: None,
+            host_clock: None,
         }
     }
 }
@@ -135,6 +172,11 @@ pub fn parse_args(args: &[&str]) -> Result<(String, GenOptions), String> {
             "--alloc" => o.alloc = Some(parse_num(a, it.next())?),
             "--clock-hz" => o.clock_hz = parse_num(a, it.next())?,
             "--name-map" => o.name_map = true,
+            "--slow-function" => {
+                let v: String = parse_num(a, it.next())?;
+                let (f, x) = v.split_once(':').ok_or_else(|| format!("--slow-function expects FUNC_ID:EXTRA_US, got {v:?}"))?;
+                o.slow_function = Some((parse_num("--slow-function FUNC_ID", Some(f))?, parse_num("--slow-function EXTRA_US", Some(x))?));
+            }
             _ if a.starts_with("--") => return Err(format!("unknown option {a}")),
             _ if dir.is_none() => dir = Some(a.to_owned()),
             _ => return Err(format!("unexpected argument {a:?}")),
@@ -145,7 +187,7 @@ pub fn parse_args(args: &[&str]) -> Result<(String, GenOptions), String> {
     Ok((dir, o))
 }
 
-fn validate(o: &GenOptions) -> Result<(), String> {
+pub(crate) fn validate(o: &GenOptions) -> Result<(), String> {
     if o.tasks == 0 || o.tasks >= (1 << 31) {
         return Err("--tasks must be in 1..2^31".into());
     }
@@ -163,6 +205,14 @@ fn validate(o: &GenOptions) -> Result<(), String> {
     if o.clock_hz == 0 {
         return Err("--clock-hz must be > 0".into());
     }
+    if let Some((f, x)) = o.slow_function {
+        if f as usize >= FUNCS.len() || !x.is_finite() || x < 0.0 {
+            return Err(format!("--slow-function: func id must be 0..{} and the extra a number of µs >= 0", FUNCS.len() - 1));
+        }
+    }
+    if o.host_clock.is_some() && 1_000_000_000 % o.clock_hz != 0 {
+        return Err("--clock-anchors needs a --clock-hz that divides 1 GHz (whole ns per cycle)".into());
+    }
     Ok(())
 }
 
@@ -176,6 +226,9 @@ pub fn run(args: &[&str]) -> ExitCode {
     }
     if args.contains(&"--warning-cases") {
         return crate::gen_warnings::run(args);
+    }
+    if crate::gen_ranks::wanted(args) {
+        return crate::gen_ranks::run(args);
     }
     let (dir, opts) = match parse_args(args) {
         Ok(v) => v,
@@ -860,6 +913,10 @@ impl Sim {
         let scale = o.clock_hz as f64 / REFERENCE_CLOCK_HZ;
         let cyc = |x: u64| -> u64 { ((x as f64 * scale).round() as u64).max(1) };
         let cores = o.aic_cores + o.aiv_cores;
+        // Per task: its own stream (see the module doc), and the slow function's extra cycles.
+        let mut task_rng: Vec<Rng> = (0..n as u64).map(|i| Rng::new(o.seed, TASK_STREAM_BASE + i)).collect();
+        let (slow_func, extra_cycles) =
+            o.slow_function.map_or((-1, 0), |(f, x)| (i32::try_from(f).unwrap_or(-1), (x * o.clock_hz as f64 / 1e6).round() as u64));
         let sched_threads = cores.min(3);
         let core_to_thread: Vec<u32> =
             (0..cores).map(|c| if c < o.aic_cores { c % sched_threads } else { ((c - o.aic_cores) / 2) % sched_threads }).collect();
@@ -938,7 +995,7 @@ impl Sim {
         let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
         for (i, (&fan_in, &at)) in indegree.iter().zip(&ready_at).enumerate() {
             if fan_in == 0 {
-                let r = at + cyc(rng.range(20, 150));
+                let r = at + cyc(task_rng[i].range(20, 150));
                 heap.push(Reverse((r, i as u32)));
             }
         }
@@ -946,6 +1003,7 @@ impl Sim {
         while let Some(Reverse((ready, i32_))) = heap.pop() {
             let i = i32_ as usize;
             let t = &m.tasks[i];
+            let rng = &mut task_rng[i];
             s.ready_cycles[i] = ready;
             let fin = if t.is_dummy() {
                 let thread = last_pred_thread[i];
@@ -987,6 +1045,16 @@ impl Sim {
                         reg[c] += 1;
                         let start = dispatch + prop + r2s;
                         let end = start + (exec * rng.range(95, 105) / 100).max(1);
+                        // The row's func id as the readers resolve it (runtime-formats.md §1.12).
+                        let k = t.kernel_ids;
+                        let row_func = if core < o.aic_cores {
+                            k[0]
+                        } else if k[1] >= 0 {
+                            k[1]
+                        } else {
+                            k[2]
+                        };
+                        let end = if row_func == slow_func { end + extra_cycles } else { end };
                         let finish = end + cyc(rng.range(60, 400));
                         s.rows.push(Row {
                             task: i32_,
@@ -1023,7 +1091,7 @@ impl Sim {
                 }
                 indegree[j] -= 1;
                 if indegree[j] == 0 {
-                    let r = ready_at[j] + cyc(rng.range(20, 150));
+                    let r = ready_at[j] + cyc(task_rng[j].range(20, 150));
                     heap.push(Reverse((r, j as u32)));
                 }
             }
@@ -1344,6 +1412,10 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         w.write_all(if c < o.aic_cores { b"\"aic\"" } else { b"\"aiv\"" })?;
     }
     w.write_all(b"]")?;
+    let host = o.host_clock.map(|h| HostMap::new(h, s, o));
+    if let Some(h) = &host {
+        write_host_metadata(w, h, s, o)?;
+    }
     if o.level >= 3 {
         w.write_all(b",\n    \"core_to_thread\": [")?;
         for (c, t) in s.core_to_thread.iter().enumerate() {
@@ -1434,7 +1506,9 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         }
         w.write_all(b"  ]")?;
     }
-    if o.level >= 4 {
+    if let (true, Some(h)) = (o.level >= 4, &host) {
+        write_host_orchestrator(w, m, s, h)?;
+    } else if o.level >= 4 {
         w.write_all(b",\n  \"aicpu_orchestrator_phases\": [\n    [")?;
         let mut first = true;
         for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
@@ -1455,6 +1529,104 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         w.write_all(b"]\n  ]")?;
     }
     w.write_all(b"\n}\n")
+}
+
+/// Device cycles → host ns of a host-orchestrated capture (see the module doc).
+struct HostMap {
+    origin_ns: u64,
+    /// The earliest device event (host time = the origin).
+    c0: u64,
+    /// The latest device event.
+    c_last: u64,
+    ns_per_cycle: u64,
+}
+
+/// Cycles between the clock anchors and the first / last device event.
+const ANCHOR_MARGIN_CYCLES: u64 = 500;
+
+impl HostMap {
+    fn new(h: HostClock, s: &Sim, o: &GenOptions) -> Self {
+        let (mut c0, mut c_last) = (u64::MAX, 0u64);
+        for r in &s.rows {
+            for c in [r.start_cycles.saturating_sub(r.receive_to_start_cycles), r.dispatch_cycles, r.start_cycles] {
+                c0 = c0.min(c);
+            }
+            c_last = c_last.max(r.end_cycles).max(r.finish_cycles);
+        }
+        for &(_, start, end) in &s.orch {
+            c0 = c0.min(start);
+            c_last = c_last.max(end);
+        }
+        for &(_, at, _) in &s.dummies {
+            c_last = c_last.max(at);
+        }
+        let c0 = if c0 == u64::MAX { BASE_CYCLES } else { c0 };
+        Self { origin_ns: h.origin_ns, c0, c_last: c_last.max(c0), ns_per_cycle: 1_000_000_000 / o.clock_hz.max(1) }
+    }
+
+    fn ns(&self, c: u64) -> u64 {
+        let v = i128::from(self.origin_ns) + (i128::from(c) - i128::from(self.c0)) * i128::from(self.ns_per_cycle);
+        u64::try_from(v).unwrap_or(0)
+    }
+}
+
+/// The host-mode metadata and clock anchors (after `core_types`, as the runtime writes them).
+fn write_host_metadata(w: &mut dyn Write, h: &HostMap, s: &Sim, o: &GenOptions) -> io::Result<()> {
+    let submits = if o.level >= 4 { s.orch.len() } else { 0 };
+    write!(
+        w,
+        ",\n    \"orchestrator_source\": \"host\",\n    \"orchestrator_clock_domain\": \"host_monotonic_ns\",\n    \
+         \"device_clock_domain\": \"device_syscnt_cycles\",\n    \"host_timestamp_resolution_ns\": 1,\n    \
+         \"host_timestamp_quantization_ns\": 0,\n    \"host_orchestration_origin_ns\": {},\n    \
+         \"timeline_relation\": \"host_orchestration_precedes_device\",\n    \
+         \"host_capture\": {{\"status\": \"complete\", \"expected_records\": {submits}, \"recorded_records\": {submits}, \
+         \"pool_records\": {submits}, \"dropped_records\": 0, \"error\": null}},\n    \
+         \"clock_anchors\": {{\n      \"schema_version\": 1,\n      \"provider\": \"sim_syscnt\",\n      \
+         \"device_timestamp_unit\": \"syscnt_cycles\",\n      \"raw_device_timestamp_unit\": \"syscnt_cycles\",\n      \
+         \"samples_per_position\": 3,\n      \"samples\": [",
+        h.origin_ns
+    )?;
+    let anchors =
+        [("pre_host_orchestration", h.c0.saturating_sub(ANCHOR_MARGIN_CYCLES)), ("post_device_execution", h.c_last + ANCHOR_MARGIN_CYCLES)];
+    let mut first = true;
+    for (position, at) in anchors {
+        // Sample 1 has the smallest round trip: it is the anchor, exactly on the mapping.
+        for (idx, (rtt_ns, cycles)) in [(500u64, at.saturating_sub(3)), (64, at), (90, at + 3)].into_iter().enumerate() {
+            let before = h.ns(cycles) - rtt_ns / 2;
+            w.write_all(if first { b"\n        " } else { b",\n        " })?;
+            first = false;
+            write!(
+                w,
+                "{{\"position\": \"{position}\", \"sample_idx\": {idx}, \"host_before_ns\": {before}, \"raw_device_timestamp\": {cycles}, \
+                 \"device_cycles\": {cycles}, \"host_after_ns\": {}, \"rtt_ns\": {rtt_ns}, \"uncertainty_ns\": {}, \"error\": null}}",
+                before + rtt_ns,
+                rtt_ns.div_ceil(2)
+            )?;
+        }
+    }
+    w.write_all(b"\n      ]\n    }")
+}
+
+/// The orchestrator's submits as host records (`host_orchestrator_phases`, host ns).
+fn write_host_orchestrator(w: &mut dyn Write, m: &Model, s: &Sim, h: &HostMap) -> io::Result<()> {
+    w.write_all(b",\n  \"host_orchestrator_phases\": [[")?;
+    let mut first = true;
+    for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
+        w.write_all(if first { b"\n      {\"submit_idx\": " } else { b",\n      {\"submit_idx\": " })?;
+        first = false;
+        put_u64(w, idx as u64)?;
+        w.write_all(b", \"task_id\": ")?;
+        put_u64(w, m.node_id(node))?;
+        w.write_all(b", \"start_host_ns\": ")?;
+        put_u64(w, h.ns(start))?;
+        w.write_all(b", \"end_host_ns\": ")?;
+        put_u64(w, h.ns(end))?;
+        w.write_all(b"}")?;
+    }
+    if !first {
+        w.write_all(b"\n    ")?;
+    }
+    w.write_all(b"]]")
 }
 
 fn put_dims(w: &mut dyn Write, dims: &[u32]) -> io::Result<()> {
@@ -1842,6 +2014,56 @@ mod tests {
         }
     }
 
+    /// Per resolved func id: (rows, Σ kernel cycles), and every row's start cycle.
+    fn exec_by_func(dir: &Path, aic_cores: u32) -> (std::collections::BTreeMap<i32, (u64, u64)>, Vec<u64>) {
+        let r = records::parse("r", &read(dir, "chip_swimlane_records.json")).unwrap();
+        let d = deps::parse("d", &read(dir, "deps.json")).unwrap();
+        let kernels: HashMap<u64, [i32; 3]> =
+            (0..d.task_count()).map(|i| (d.tasks.task_id[i], d.tasks.kernel_ids[i].map(|k| k as i32))).collect();
+        let a = &r.aicore;
+        let mut out = std::collections::BTreeMap::new();
+        for k in 0..a.len() {
+            let ids = kernels[&a.task_id[k]];
+            let f = if a.core_id[k] < aic_cores {
+                ids[0]
+            } else if ids[1] >= 0 {
+                ids[1]
+            } else {
+                ids[2]
+            };
+            let e: &mut (u64, u64) = out.entry(f).or_default();
+            e.0 += 1;
+            e.1 += a.end_cycles[k] - a.start_cycles[k];
+        }
+        let mut starts = a.start_cycles.clone();
+        starts.sort_unstable();
+        (out, starts)
+    }
+
+    #[test]
+    fn slow_function_adds_exactly_the_extra_to_its_rows_only() {
+        // Func 7 (FusedAttn_aiv) runs on the AIV rows of MIX tasks: the AIC rows of the same
+        // tasks (func 6) must not change.
+        let (a, b) = (tmp("slow-a"), tmp("slow-b"));
+        let o = GenOptions { tasks: 400, seed: 11, mix_fraction: 0.3, ..opts(4) };
+        generate(&a, &o).unwrap();
+        generate(&b, &GenOptions { slow_function: Some((7, 3.0)), ..o.clone() }).unwrap();
+        let ((base, base_starts), (slow, slow_starts)) = (exec_by_func(&a, o.aic_cores), exec_by_func(&b, o.aic_cores));
+        assert_eq!(base.keys().collect::<Vec<_>>(), slow.keys().collect::<Vec<_>>());
+        for (f, &(rows, cycles)) in &base {
+            let (slow_rows, slow_cycles) = slow[f];
+            assert_eq!(slow_rows, rows, "func {f}");
+            let extra = if *f == 7 { rows * 150 } else { 0 }; // 3 µs at 50 MHz
+            assert_eq!(slow_cycles - cycles, extra, "func {f}");
+        }
+        assert!(base[&7].0 > 20, "{base:?}");
+        assert_ne!(base_starts, slow_starts, "the slowdown moves the schedule");
+        assert_eq!(read(&a, "deps.json"), read(&b, "deps.json"), "same DAG");
+        for d in [a, b] {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+
     #[test]
     fn parses_arguments() {
         let (dir, o) = parse_args(&[
@@ -1882,8 +2104,15 @@ mod tests {
                 alloc: Some(2),
                 clock_hz: 1_000_000_000,
                 name_map: true,
+                slow_function: None,
+                host_clock: None,
             }
         );
+        let (_, slow) = parse_args(&["out", "--slow-function", "3:12.5"]).unwrap();
+        assert_eq!(slow.slow_function, Some((3, 12.5)));
+        assert!(parse_args(&["out", "--slow-function", "9:1"]).is_err(), "no func id 9");
+        assert!(parse_args(&["out", "--slow-function", "3"]).is_err());
+        assert!(parse_args(&["out", "--slow-function", "3:-1"]).is_err());
         assert!(parse_args(&["out", "--level", "5"]).is_err());
         assert!(parse_args(&["out", "--cores", "24"]).is_err());
         assert!(parse_args(&["--tasks", "5"]).is_err());

@@ -7,6 +7,10 @@
 //!   summary facts (records level/clock/cores/tasks/span, deps tasks/edges/tensors, pass dump
 //!   snapshot count and problems) and per-file errors as `path:line:col: message`. File
 //!   errors are reported, not fatal (exit 0); usage errors exit 2.
+//! - `pypto-viewer compare <A> <B> [--json]`: two runtime captures side by side, A the
+//!   baseline (summary, per-function table, task matching; see `compare.rs`), or two pass
+//!   dumps (pass lists with what differs per pass, memory high-water marks; see
+//!   `compare_passes.rs`).
 //! - `pypto-viewer gen <out-dir> [options]`: writes a seeded synthetic capture (records,
 //!   deps.json, name map) for benchmarks and tests (see `gen.rs`).
 //! - `pypto-viewer bench <dir> [--iterations N] [--json]`: times every reader and analysis
@@ -14,6 +18,9 @@
 //! - `pypto-viewer bench-passes <dir>`: times the IR pass-trace diff of the largest pass dump
 //!   under `<dir>` and of a generated 200k-line pair against Python difflib (see
 //!   `bench_passes.rs`).
+//! - `pypto-viewer gen <out-dir> --ranks N [--clock-anchors] [--host-offsets-us A,B,…]`: a
+//!   multi-rank tree `dfx_outputs/rank<i>/d0/` of such captures (distinct seeds; with clock
+//!   anchors that calibrate at known host offsets), see `gen_ranks.rs`.
 //! - `pypto-viewer gen <out-dir> --dag [--tasks N]`: a synthetic task DAG (`deps.json`) of
 //!   real fan-out / fan-in shapes at any scale (see `gen_dag.rs`).
 //! - `pypto-viewer bench-layout [...]`: times the dependency-graph layout on generated DAGs
@@ -23,11 +30,15 @@ mod analyses;
 mod bench;
 mod bench_layout;
 mod bench_passes;
+mod compare;
+mod compare_passes;
 mod gen;
 mod gen_dag;
+mod gen_ranks;
 mod gen_strace;
 mod gen_warnings;
 mod report;
+mod runtime_load;
 mod walk;
 
 use std::process::ExitCode;
@@ -35,7 +46,12 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer report <dir> [--json]";
 
 fn usage() -> String {
-    format!("{USAGE}\n{}\n{}\n{}", gen::USAGE, gen_strace::USAGE, bench::USAGE)
+    format!("{USAGE}
+{}
+{}
+{}
+{}
+{}", compare::USAGE, gen::USAGE, gen_ranks::USAGE, gen_strace::USAGE, bench::USAGE)
         + &format!("\n{}\n{}", gen_dag::USAGE, bench_layout::USAGE)
         + "\n"
         + bench_passes::USAGE
@@ -45,6 +61,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     match refs.as_slice() {
+        ["compare", rest @ ..] => compare::run(rest),
         ["gen", rest @ ..] => gen::run(rest),
         ["bench", rest @ ..] => bench::run(rest),
         ["bench-passes", rest @ ..] => bench_passes::run(rest),

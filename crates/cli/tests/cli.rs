@@ -143,3 +143,68 @@ fn report_lists_damaged_pass_snapshots() {
     assert_eq!((&ds["snapshots"], &ds["snapshot_problems"]), (&serde_json::json!(49), &serde_json::json!([])));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `compare-passes`: `generated-tile_softmax` (given as its case's parent) against a copy of
+/// its `passes_dump` (given itself) whose snapshots from `35_after_AllocateMemoryAddr.py` on
+/// place `mem_vec_4` at 40960 instead of 32768 (as `fixtures/passes/expected-cross-diffs.sh`
+/// makes it): one pass differs in effect, 15 in output (+2 −2 lines each), the kernel's Vec
+/// high-water mark grows by 8192 bytes; and the usage errors.
+#[test]
+fn compare_passes_of_a_moved_buffer() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/passes");
+    let case = root.join("generated-tile_softmax/_jit_tile_softmax_20261129_165255");
+    let dir = std::env::temp_dir().join(format!("pypto-cli-test-{}-compare-passes", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let moved = dir.join("case/passes_dump");
+    copy_dir(&case.join("passes_dump"), &moved);
+    for e in std::fs::read_dir(&moved).expect("read") {
+        let p = e.expect("entry").path();
+        let index: u32 = p.file_name().unwrap().to_string_lossy().split('_').next().unwrap().parse().unwrap();
+        if index >= 35 {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let text = text
+                .replace("pl.MemRef(mem_vec_4, pl.const(32768, pl.INT64), 256)", "pl.MemRef(mem_vec_4, pl.const(40960, pl.INT64), 256)");
+            std::fs::write(&p, text).unwrap();
+        }
+    }
+    let out = bin().arg("compare").arg(root.join("generated-tile_softmax")).arg(&moved).arg("--json").output().expect("run");
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["passes"].as_array().unwrap().len(), 49);
+    assert_eq!((v["effect_differences"].as_u64(), v["output_differences"].as_u64()), (Some(1), Some(15)));
+    assert_eq!((v["first_effect_difference"].as_u64(), v["first_output_difference"].as_u64()), (Some(34), Some(34)));
+    let row = &v["passes"][34];
+    assert_eq!((row["a"]["name"].as_str(), row["b"]["index"].as_u64()), (Some("AllocateMemoryAddr"), Some(35)));
+    assert_eq!(
+        (row["effect_differs"].as_bool(), row["cross_added"].as_u64(), row["cross_removed"].as_u64()),
+        (Some(true), Some(2), Some(2))
+    );
+    let mem = &v["memory"][0];
+    assert_eq!(v["memory"].as_array().unwrap().len(), 1);
+    assert_eq!((mem["function"].as_str(), mem["space"].as_str()), (Some("tile_softmax_incore_0"), Some("Vec")));
+    assert_eq!(
+        (mem["a_hwm_bytes"].as_i64(), mem["b_hwm_bytes"].as_i64(), mem["delta_bytes"].as_i64()),
+        (Some(33024), Some(41216), Some(8192))
+    );
+    assert!((mem["delta_percent"].as_f64().unwrap() - 8192.0 * 100.0 / 33024.0).abs() < 1e-9);
+    // A's case names its chip (kernels/aiv/*.pto); the copy has no case files: assumed
+    assert_eq!(v["memory_info"]["chip"], "Ascend910B");
+    assert!(v["memory_info"]["a_chip_source"].as_str().unwrap().ends_with("tile_softmax_incore_0.pto"));
+    assert_eq!(v["memory_info"]["notes"].as_array().unwrap().len(), 1);
+    assert_eq!(v["problems"]["current"]["problems"], serde_json::json!([]));
+
+    let out = bin().arg("compare").arg(case.join("passes_dump")).arg(&moved).output().expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("first pass whose output differs: row 34: A 35 AllocateMemoryAddr / B 35 AllocateMemoryAddr"), "{text}");
+    assert!(text.contains("1 pass(es) differ in effect, 15 in output; 0 only in A, 0 only in B"), "{text}");
+    assert!(text.contains("tile_softmax_incore_0  Vec              33024       41216       +8192    +24.8%      188416"), "{text}");
+
+    // not a directory, nothing to compare: 2; several pass dumps: 1
+    assert_eq!(bin().arg("compare").arg(dir.join("nothing")).arg(&moved).output().expect("run").status.code(), Some(2));
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    assert_eq!(bin().arg("compare").arg(dir.join("empty")).arg(&moved).output().expect("run").status.code(), Some(2));
+    let out = bin().arg("compare").arg(&root).arg(&moved).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds 4 pass dumps"), "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

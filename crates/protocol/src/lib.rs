@@ -8,7 +8,8 @@
 //!
 //! One module per part of the page: [`datasets`] (opening a folder: what the `session`
 //! hears), [`timeline`] (the swimlanes), [`perf`] (the Performance Analysis panel and the
-//! Function Performance table), [`dep_graph`], [`pass_trace`], [`memory_map`]. Each defines
+//! Function Performance table), [`dep_graph`], [`pass_trace`], [`memory_map`], [`compare`]
+//! (two runtime captures side by side), [`compare_passes`] (two pass dumps side by side). Each defines
 //! its requests as structs implementing [`Request`], which names the reply type, so the page's
 //! `ask(request)` returns that type and the worker's dispatch answers with it. The shared words
 //! (task ids, file roles, view kinds, edge modes) are `pypto-vocab`'s, re-exported here.
@@ -65,6 +66,8 @@ macro_rules! request {
 }
 pub(crate) use request;
 
+pub mod compare;
+pub mod compare_passes;
 pub mod datasets;
 pub mod dep_graph;
 pub mod memory_map;
@@ -72,6 +75,8 @@ pub mod pass_trace;
 pub mod perf;
 pub mod timeline;
 
+use compare::{CompareRequest, Comparison, TaskMatch, TaskMatchRequest};
+use compare_passes::{MemoryCompareRequest, MemoryComparison, PassCompareRequest, PassComparison, PassCrossDiffRequest};
 use datasets::{DatasetLoaded, Datasets, LoadFinished, OpenFolder, OpenUrl, Progress};
 use dep_graph::{DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest};
 use memory_map::{MemoryMapData, MemoryMapRequest};
@@ -119,9 +124,17 @@ pub enum ToWorker {
     PassList(PassListRequest),
     PassDiff(PassDiffRequest),
     MemoryMap(MemoryMapRequest),
+    /// Two pass dumps' pass lists compared (reply [`FromWorker::PassComparison`]).
+    PassCompare(PassCompareRequest),
+    /// A's snapshot against B's (reply [`FromWorker::PassDiff`]).
+    PassCrossDiff(PassCrossDiffRequest),
+    /// Two pass dumps' memory high-water marks (reply [`FromWorker::MemoryComparison`]).
+    MemoryCompare(MemoryCompareRequest),
     DepGraph(DepGraphRequest),
     DepNodeDetails(DepNodeDetailsRequest),
     DepSearch(DepSearchRequest),
+    Compare(CompareRequest),
+    TaskMatch(TaskMatchRequest),
     /// Test hook for the crash-recovery path: the worker panics on purpose.
     DebugPanic,
 }
@@ -150,10 +163,14 @@ pub enum FromWorker {
     PassList(PassListData),
     PassDiff(Box<PassDiffData>),
     MemoryMap(Box<MemoryMapData>),
+    PassComparison(PassComparison),
+    MemoryComparison(Box<MemoryComparison>),
     /// A laid-out task dependency graph (typed arrays beside the message).
     DepGraph(DepGraphHeader),
     DepNodeDetails(DepNodeDetails),
     DepSearchHits(DepSearchHits),
+    Compare(Box<Comparison>),
+    TaskMatch(TaskMatch),
     /// The opened source itself could not be read (a `?src=` manifest that stalled or failed):
     /// shown with the file errors, with a Retry.
     SourceFailed(datasets::FileError),

@@ -4,6 +4,7 @@
 //!
 //! Columns travel beside [`TimelineHeader`] under the keys of [`columns`].
 
+pub use pypto_vocab::{AlignedBy, TimelineAlign};
 use pypto_vocab::{TaskId, TimelineView};
 use serde::{Deserialize, Serialize};
 
@@ -34,12 +35,16 @@ pub mod columns {
 }
 
 /// All tracks of the chip swimlane (every view the captures hold) of one dataset, or of
-/// several (a multi-rank group: one track group per rank and view). Later queries name the
-/// timeline by `timeline_id`. Reply: [`TimelineHeader`] with columns.
+/// several (a multi-rank group, compared runs: one track group per dataset and view, the
+/// datasets placed on one axis by `align`; a single dataset is never shifted). Later queries
+/// name the timeline by `timeline_id`. Reply: [`TimelineHeader`] with columns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimelineRequest {
     pub timeline_id: u32,
     pub dataset_ids: Vec<u32>,
+    /// How several datasets share the axis (default [`TimelineAlign::Auto`]).
+    #[serde(default)]
+    pub align: TimelineAlign,
 }
 
 /// A swimlane of a Chrome trace file (`path`, relative to the opened folder) of a dataset:
@@ -216,7 +221,7 @@ pub struct LegendEntry {
 /// (`Float64Array`; the AICore receive time — equal to `start_us` when there is no setup),
 /// `color_key`, `name_index` (into `names`), `row` (sub-row within the track), `flags`
 /// (`Uint32Array`, bits [`FLAG_STATIC_PATH`] ...).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TimelineHeader {
     pub timeline_id: u32,
     pub dataset_ids: Vec<u32>,
@@ -235,6 +240,26 @@ pub struct TimelineHeader {
     /// Where the paths came from (`"CPM_static.json"`, `"computed"`).
     pub path_source: String,
     pub warnings: Vec<String>,
+    /// Per dataset (in `dataset_ids` order): its shift on this timeline's axis and why. Every
+    /// bar time of the columns, `first_start_us`, `last_end_us` and search hits are on the
+    /// shared axis (a dataset's own µs + its `offset_us`); bar details give the dataset's own
+    /// times (and a `Timeline shift` row when shifted).
+    #[serde(default)]
+    pub alignment: Vec<DatasetAlignment>,
+    /// How the datasets are placed, for people: `aligned by clock anchors (host
+    /// CLOCK_MONOTONIC)`, `aligned at first dispatch: rank1/d0 has no calibrated clock
+    /// anchors`, `aligned at task r2t17`, …; empty for one dataset.
+    #[serde(default)]
+    pub alignment_label: String,
+}
+
+/// Where one dataset of a timeline sits on its axis.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DatasetAlignment {
+    pub dataset_id: u32,
+    /// Added to the dataset's own µs.
+    pub offset_us: f64,
+    pub aligned_by: AlignedBy,
 }
 
 /// Bar flag: the bar's task is on the static critical path.

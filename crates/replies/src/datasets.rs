@@ -44,6 +44,7 @@ pub fn dataset_infos(found: &Discovery, entries: &[EntryMeta]) -> Vec<DatasetInf
             missing: d.missing.clone(),
             notes: d.notes.clone(),
             pass_dumps: d.pass_dumps.clone(),
+            comparison: false,
         })
         .collect()
 }

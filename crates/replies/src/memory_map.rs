@@ -113,6 +113,59 @@ pub fn choose_snapshot(data: &mut MemoryMapData, names: &[String], file: Option<
     Ok(name)
 }
 
+/// The chip by the module doc's rule, for a caller that reads files synchronously (the CLI;
+/// the worker reads them asynchronously in the same order): `requested`, else the first of
+/// the `pto` paths naming a known arch, else `compiled_meta`, else assumed. `read` gives a
+/// file's text by path (`None`: unreadable, skipped).
+pub fn choose_chip(
+    requested: Option<&str>,
+    pto: &[&str],
+    compiled_meta: Option<&str>,
+    mut read: impl FnMut(&str) -> Option<String>,
+) -> Result<ChipChoice, String> {
+    if let Some(name) = requested {
+        return requested_chip(name);
+    }
+    for path in pto {
+        if let Some(choice) = read(path).and_then(|text| chip_of_pto(path, &text)) {
+            return Ok(choice);
+        }
+    }
+    if let Some(choice) = compiled_meta.and_then(|path| read(path).and_then(|text| chip_of_compiled_meta(path, &text))) {
+        return Ok(choice);
+    }
+    Ok(assumed_chip())
+}
+
+/// The memory map of a pass dump whose directory holds `names`, its snapshot read through
+/// `read` (file name → bytes): the worker's `MemoryMap` steps, synchronously (the CLI) —
+/// [`choose_snapshot`] (`file`, else the `*after_AllocateMemoryAddr.py`), [`set_chip`],
+/// [`set_snapshot_problems`], [`fill_map`]. `error` says why there is no map.
+pub fn map_dump(
+    dataset_id: u32,
+    names: &[String],
+    file: Option<String>,
+    choice: &ChipChoice,
+    read: impl FnOnce(&str) -> Result<Vec<u8>, String>,
+) -> MemoryMapData {
+    let mut data = empty_data(dataset_id);
+    let name = match choose_snapshot(&mut data, names, file) {
+        Ok(name) => name,
+        Err(e) => return MemoryMapData { error: Some(e), ..data },
+    };
+    set_chip(&mut data, choice);
+    let bytes = match read(&name) {
+        Ok(b) => b,
+        Err(e) => return MemoryMapData { error: Some(format!("{name}: {e}")), ..data },
+    };
+    let (text, undecodable) = pypto_formats::python_check::decode(&name, &bytes);
+    set_snapshot_problems(&mut data, &name, &text, undecodable.as_ref());
+    match fill_map(&mut data, &name, &text, choice) {
+        Ok(()) => data,
+        Err(e) => MemoryMapData { error: Some(e), ..data },
+    }
+}
+
 /// Records the chip in `data`.
 pub fn set_chip(data: &mut MemoryMapData, choice: &ChipChoice) {
     data.chip.clone_from(&choice.backend.name);

@@ -6,8 +6,8 @@ use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::timeline::{Timeline, TrackKind};
 use pypto_analysis::timeline_query::{self as query, BarAt, ReadBack};
 use pypto_protocol::timeline::{
-    AbsentView, Arrow, BarDetails, BarRef, Dependencies, DependenciesRequest, LegendEntry, SearchHit, SearchRequest, SearchResults,
-    TimelineHeader, TrackGroupInfo, TrackInfo,
+    AbsentView, Arrow, BarDetails, BarRef, DatasetAlignment, Dependencies, DependenciesRequest, LegendEntry, SearchHit, SearchRequest,
+    SearchResults, TimelineHeader, TrackGroupInfo, TrackInfo,
 };
 use pypto_protocol::TaskId;
 
@@ -43,6 +43,14 @@ pub fn header(timeline_id: u32, dataset_ids: &[u32], t: &Timeline) -> TimelineHe
         has_observed_path: t.has_observed_path,
         path_source: t.path_source.clone(),
         warnings: t.warnings.iter().map(|w| w.message.clone()).collect(),
+        alignment: t
+            .alignment
+            .placements
+            .iter()
+            .zip(dataset_ids)
+            .map(|(p, &dataset_id)| DatasetAlignment { dataset_id, offset_us: p.offset_us, aligned_by: p.by })
+            .collect(),
+        alignment_label: t.alignment.label.clone(),
     }
 }
 

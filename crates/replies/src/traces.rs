@@ -90,6 +90,8 @@ pub fn header(timeline_id: u32, dataset_id: u32, t: &TraceTimeline) -> TimelineH
         has_observed_path: false,
         path_source: String::new(),
         warnings: t.warnings.iter().map(|w| w.message.clone()).collect(),
+        alignment: Vec::new(),
+        alignment_label: String::new(),
     }
 }
 

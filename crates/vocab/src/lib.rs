@@ -2,19 +2,22 @@
 //! displayed `rXtY` by the reference's rule), what a file is for ([`FileRole`]), what a
 //! dataset is ([`DatasetKind`]), the page's views ([`ViewKind`]) and what discovery says a
 //! dataset enables ([`Feature`]), the chip swimlane's views ([`TimelineView`]) and the task
-//! graph's edge modes ([`EdgeMode`]), and the readers' and analyses' warnings ([`Warning`],
+//! graph's edge modes ([`EdgeMode`]), how a timeline of several datasets is aligned
+//! ([`TimelineAlign`], [`AlignedBy`]), and the readers' and analyses' warnings ([`Warning`],
 //! one [`WarningKind`] per thing they can warn about).
 //!
 //! Pure Rust (serde only): `pypto-formats`, `pypto-analysis`, the protocol between page and
 //! worker, the worker, the page and the CLI all use these types, so a word means the same on
 //! every side and nothing compares names as strings.
 
+mod align;
 mod edge_mode;
 pub mod kernel_function;
 mod kinds;
 mod task_id;
 mod warning;
 
+pub use align::{AlignedBy, TimelineAlign};
 pub use edge_mode::EdgeMode;
 pub use kinds::{DatasetKind, Feature, FileRole, TimelineView, ViewKind};
 pub use task_id::{ParseTaskIdError, TaskId};

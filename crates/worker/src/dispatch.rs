@@ -45,6 +45,11 @@ pub fn handle(incoming: Incoming) {
         ToWorker::PassList(r) => crate::passes::list_reply(r.dataset_id, Reply::to(id)),
         ToWorker::PassDiff(r) => crate::passes::diff_reply(r, Reply::to(id)),
         ToWorker::MemoryMap(r) => crate::memory_map::map(r, Reply::to(id)),
+        ToWorker::Compare(r) => wasm_bindgen_futures::spawn_local(crate::compare::compare(r, Reply::to(id))),
+        ToWorker::TaskMatch(r) => answer(id, &r, crate::compare::task_match(&r)),
+        ToWorker::PassCompare(r) => crate::compare_passes::compare(&r, Reply::to(id)),
+        ToWorker::PassCrossDiff(r) => crate::compare_passes::cross_diff(r, Reply::to(id)),
+        ToWorker::MemoryCompare(r) => crate::compare_passes::memory(r, Reply::to(id)),
         ToWorker::DebugPanic => debug_panic(),
     }
 }

@@ -5,6 +5,7 @@
 //! job's entry). Each runs in a job's own wasm instance, so what it peaks at is given back
 //! when the job ends.
 
+use pypto_analysis::alignment::AlignmentPlan;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::timeline::{self, TimelineBuilder};
 use pypto_formats::host_phase_records::{self, HostPhaseRecords};
@@ -35,8 +36,8 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
         let sources: Vec<JsValue> = files.iter().collect();
         let (reply, columns) = match request {
             ToJob::LoadRuntime(inputs) => load_runtime(&inputs, &sources).await,
-            ToJob::Timeline { datasets, dataset_ids } => build_timeline(&datasets, &dataset_ids, &sources).await,
-            ToJob::ExportTrace { datasets, window_us } => export_trace(&datasets, window_us, &sources).await,
+            ToJob::Timeline { datasets, dataset_ids, alignment } => build_timeline(&datasets, &dataset_ids, alignment, &sources).await,
+            ToJob::ExportTrace { datasets, window_us, alignment } => export_trace(&datasets, window_us, alignment, &sources).await,
             ToJob::PerfPaths(inputs) => path_tables(&inputs, &sources).await,
         };
         jobs::post(&reply, &columns);
@@ -273,11 +274,16 @@ async fn model_of(datasets: &[RuntimeInputs], sources: &[JsValue], k: usize) -> 
 }
 
 /// [`ToJob::Timeline`]: the timeline of `datasets` (read one after the other,
-/// each model dropped once its tracks are laid out), its render columns in
-/// `columns.timeline` and its query index encoded in `columns.index`.
-async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u32], sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+/// each model dropped once its tracks are laid out) placed by `alignment`, its render columns
+/// in `columns.timeline` and its query index encoded in `columns.index`.
+async fn build_timeline(
+    datasets: &[RuntimeInputs],
+    dataset_ids: &[u32],
+    alignment: AlignmentPlan,
+    sources: &[JsValue],
+) -> (FromJob, js_sys::Object) {
     let mut sink = JsColumns::new(0);
-    let mut builder = TimelineBuilder::new(&mut sink, datasets.len() > 1);
+    let mut builder = TimelineBuilder::new(&mut sink, datasets.len() > 1).aligned(alignment);
     for (k, inputs) in datasets.iter().enumerate() {
         match model_of(datasets, sources, k).await {
             Ok(model) => builder.add(&inputs.path, &model),
@@ -295,9 +301,14 @@ async fn build_timeline(datasets: &[RuntimeInputs], dataset_ids: &[u32], sources
     (FromJob::TimelineBuilt { header }, columns)
 }
 
-/// [`ToJob::ExportTrace`]: the timeline of `datasets` as Chrome Trace Event
-/// JSON (`columns.json`, bytes).
-async fn export_trace(datasets: &[RuntimeInputs], window_us: Option<(f64, f64)>, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+/// [`ToJob::ExportTrace`]: the timeline of `datasets`, placed by `alignment`, as Chrome Trace
+/// Event JSON (`columns.json`, bytes).
+async fn export_trace(
+    datasets: &[RuntimeInputs],
+    window_us: Option<(f64, f64)>,
+    alignment: AlignmentPlan,
+    sources: &[JsValue],
+) -> (FromJob, js_sys::Object) {
     let mut models = Vec::with_capacity(datasets.len());
     for k in 0..datasets.len() {
         match model_of(datasets, sources, k).await {
@@ -306,7 +317,7 @@ async fn export_trace(datasets: &[RuntimeInputs], window_us: Option<(f64, f64)>,
         }
     }
     let labelled: Vec<(&str, &RuntimeModel)> = datasets.iter().map(|d| d.path.as_str()).zip(&models).collect();
-    let t = timeline::build(&labelled);
+    let t = timeline::build_aligned(&labelled, alignment);
     let bare: Vec<&RuntimeModel> = models.iter().collect();
     let mut json = Vec::new();
     match pypto_analysis::timeline_export::write_chrome_trace(&t, &bare, window_us, &mut json) {

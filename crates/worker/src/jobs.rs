@@ -23,6 +23,7 @@ use std::rc::Rc;
 
 use futures_channel::oneshot;
 
+use pypto_analysis::alignment::AlignmentPlan;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_formats::name_map::NameMap;
 use pypto_protocol::datasets::{DatasetSummary, EntryMeta};
@@ -39,10 +40,12 @@ use crate::{reading, transport};
 pub(crate) enum ToJob {
     /// Read and analyse one runtime dataset ([`crate::job_work::load_runtime`]).
     LoadRuntime(RuntimeInputs),
-    /// The timeline of one or more datasets, from their files ([`crate::job_work::build_timeline`]).
-    Timeline { datasets: Vec<RuntimeInputs>, dataset_ids: Vec<u32> },
-    /// The timeline of datasets as Chrome Trace Event JSON ([`crate::job_work::export_trace`]).
-    ExportTrace { datasets: Vec<RuntimeInputs>, window_us: Option<(f64, f64)> },
+    /// The timeline of one or more datasets, from their files, placed by `alignment`
+    /// ([`crate::job_work::build_timeline`]).
+    Timeline { datasets: Vec<RuntimeInputs>, dataset_ids: Vec<u32>, alignment: AlignmentPlan },
+    /// The timeline of datasets as Chrome Trace Event JSON, placed by `alignment`
+    /// ([`crate::job_work::export_trace`]).
+    ExportTrace { datasets: Vec<RuntimeInputs>, window_us: Option<(f64, f64)>, alignment: AlignmentPlan },
     /// The Performance Analysis path tables of a dataset ([`crate::job_work::path_tables`]).
     PerfPaths(RuntimeInputs),
 }

@@ -13,10 +13,14 @@
 //   folder's state), entries, render_columns, layout_warm_up, prebuilt, trace_store,
 //   pass_dumps;
 // - the job's side: job_work; the open flow: open; the request handlers: timelines, traces,
-//   perf_panel, perf_paths, graph, passes, memory_map; the pass-trace bench hook: pass_bench;
+//   perf_panel, perf_paths, graph, passes, memory_map, compare (over perf_paths); the
+//   pass-trace bench hook: pass_bench;
+// - compare_passes (two pass dumps compared: uses passes' lists and memory_map's maps);
 // - on top: dispatch (the one match on requests) and this root.
 mod bench_log;
 mod clock;
+mod compare;
+mod compare_passes;
 mod dispatch;
 mod entries;
 mod graph;

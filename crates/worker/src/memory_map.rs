@@ -50,7 +50,7 @@ pub(crate) fn map(request: MemoryMapRequest, reply: Reply<MemoryMapRequest>) {
 }
 
 /// The map, or the reply so far (snapshot list, chip) and why there is no map.
-async fn build(dataset_id: u32, file: Option<String>, chip: Option<&str>) -> Result<MemoryMapData, (MemoryMapData, String)> {
+pub(crate) async fn build(dataset_id: u32, file: Option<String>, chip: Option<&str>) -> Result<MemoryMapData, (MemoryMapData, String)> {
     let mut data = replies::empty_data(dataset_id);
     let name = match replies::choose_snapshot(&mut data, &pass_dumps::names(dataset_id), file) {
         Ok(name) => name,

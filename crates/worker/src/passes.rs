@@ -17,7 +17,7 @@ use crate::transport::Reply;
 
 /// Reads every snapshot and builds the pass list (kept for the diffs), which checks each
 /// snapshot (with where its bytes were not UTF-8, found as it was read).
-async fn list(id: u32) -> Result<PassList, String> {
+pub(crate) async fn list(id: u32) -> Result<PassList, String> {
     if let Some(l) = pass_dumps::list(id) {
         return Ok(l);
     }

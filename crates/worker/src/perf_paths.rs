@@ -4,11 +4,13 @@
 //! (the app asks when a path tab opens), not at load — the analyses need the raw records and
 //! `deps.json`, which the worker drops once the model is built, so a job reads them again then
 //! (`job_work::path_tables`) — and kept as small result tables until the next folder opens.
-//! Answers `ToWorker::PerfPaths` and `ToWorker::GapThreshold`, for the page's panel.
+//! Answers `ToWorker::PerfPaths` and `ToWorker::GapThreshold`, for the page's panel, and
+//! hands the tables to the comparison of two captures (`tables`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use futures_channel::oneshot;
 use pypto_analysis::perf_panel::gap_blocker::GapBlockerTable;
 use pypto_protocol::perf::{GapThreshold, GapThresholdRequest, PerfPathsData, PerfPathsRequest};
 
@@ -36,6 +38,8 @@ struct Store {
 #[derive(Default)]
 struct Waiting {
     tables: Vec<Reply<PerfPathsRequest>>,
+    /// [`tables`]' callers.
+    channels: Vec<oneshot::Sender<Result<PerfPathsData, String>>>,
     thresholds: Vec<(String, Reply<GapThresholdRequest>)>,
 }
 
@@ -71,23 +75,23 @@ fn with_stored<R>(dataset_id: u32, f: impl FnOnce(&Stored) -> R) -> Option<R> {
     STORE.with_borrow(|s| if s.generation == generation { s.datasets.get(&dataset_id).map(f) } else { None })
 }
 
-/// `ToWorker::PerfPaths`: the stored tables, or computes them (once; a request while they are
-/// computed is answered when they are done).
-pub(crate) fn paths(dataset_id: u32, reply: Reply<PerfPathsRequest>) {
-    if let Some(data) = with_stored(dataset_id, |s| s.data.clone()) {
-        return reply.send(data);
-    }
+fn has_model(dataset_id: u32) -> bool {
+    store::SESSION.with_borrow(|s| s.runtime.get(&dataset_id).is_some_and(|d| d.model.is_some()))
+}
+
+fn no_paths(dataset_id: u32) -> String {
+    format!("dataset {dataset_id} has no path analyses (no readable swimlane records)")
+}
+
+/// Adds a waiter for the tables of `dataset_id` (`add`), and starts their job unless one runs.
+fn queue(dataset_id: u32, add: impl FnOnce(&mut Waiting)) {
     let generation = store::generation();
-    let has_model = store::SESSION.with_borrow(|s| s.runtime.get(&dataset_id).is_some_and(|d| d.model.is_some()));
-    if !has_model {
-        return reply.fail(format!("dataset {dataset_id} has no path analyses (no readable swimlane records)"));
-    }
     let start = STORE.with_borrow_mut(|s| {
         if s.generation != generation {
             *s = Store { generation, ..Store::default() };
         }
         let start = !s.pending.contains_key(&dataset_id);
-        s.pending.entry(dataset_id).or_default().tables.push(reply);
+        add(s.pending.entry(dataset_id).or_default());
         start
     });
     if !start {
@@ -102,10 +106,39 @@ pub(crate) fn paths(dataset_id: u32, reply: Reply<PerfPathsRequest>) {
         for reply in waiting.tables {
             reply.answer(result.clone());
         }
+        for sender in waiting.channels {
+            let _ = sender.send(result.clone());
+        }
         for (text, reply) in waiting.thresholds {
             reply.answer(threshold(dataset_id, text));
         }
     });
+}
+
+/// `ToWorker::PerfPaths`: the stored tables, or computes them (once; a request while they are
+/// computed is answered when they are done).
+pub(crate) fn paths(dataset_id: u32, reply: Reply<PerfPathsRequest>) {
+    if let Some(data) = with_stored(dataset_id, |s| s.data.clone()) {
+        return reply.send(data);
+    }
+    if !has_model(dataset_id) {
+        return reply.fail(no_paths(dataset_id));
+    }
+    queue(dataset_id, |w| w.tables.push(reply));
+}
+
+/// The tables of `dataset_id` for another handler (the comparison): stored, or computed as
+/// for `ToWorker::PerfPaths` (one job however many ask).
+pub(crate) async fn tables(dataset_id: u32) -> Result<PerfPathsData, String> {
+    if let Some(data) = with_stored(dataset_id, |s| s.data.clone()) {
+        return Ok(data);
+    }
+    if !has_model(dataset_id) {
+        return Err(no_paths(dataset_id));
+    }
+    let (sender, receiver) = oneshot::channel();
+    queue(dataset_id, |w| w.channels.push(sender));
+    receiver.await.map_err(|_| "a new folder was opened".to_owned())?
 }
 
 /// `ToWorker::GapThreshold`: the analysis' own validation and row filter (answered once the

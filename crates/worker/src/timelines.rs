@@ -6,11 +6,13 @@
 //! datasets' [`RuntimeModel`]s (the answers are `pypto_replies::timeline`'s); the Perfetto
 //! export (`ExportTrace`), written by a job.
 
+use pypto_analysis::alignment::{self, AlignmentPlan};
 use pypto_analysis::runtime_model::RuntimeModel;
 use pypto_analysis::timeline::Timeline;
 use pypto_analysis::timeline_query::DetailFile;
 use pypto_protocol::timeline::{
-    BarDetailsRequest, Dependencies, DependenciesRequest, ExportTraceRequest, SearchRequest, SearchResults, TimelineRequest, TraceExport,
+    BarDetailsRequest, Dependencies, DependenciesRequest, ExportTraceRequest, SearchRequest, SearchResults, TimelineAlign, TimelineRequest,
+    TraceExport,
 };
 use pypto_replies::timeline as replies;
 
@@ -22,9 +24,11 @@ use crate::transport::Reply;
 
 /// `ToWorker::Timeline`: the load job's prebuilt timeline of one dataset (its columns handed
 /// over once), else one a job builds from the datasets' files (the resident models keep no
-/// scheduler phases to lay out); answers header + columns and keeps the index.
+/// scheduler phases to lay out), the datasets placed as [`alignment::plan`] says from the
+/// resident models (a single dataset is never shifted); answers header + columns and keeps
+/// the index.
 pub(crate) fn timeline(request: TimelineRequest, reply: Reply<TimelineRequest>) {
-    let TimelineRequest { timeline_id, dataset_ids } = request;
+    let TimelineRequest { timeline_id, dataset_ids, align } = request;
     // The load job's timeline of a single dataset: ready, or to be handed over when it comes.
     let mut reply = Some(reply);
     let prebuilt = match dataset_ids.as_slice() {
@@ -49,9 +53,10 @@ pub(crate) fn timeline(request: TimelineRequest, reply: Reply<TimelineRequest>) 
         Ok(inputs) => inputs,
         Err(message) => return reply.fail(message),
     };
+    let alignment = plan_alignment(&dataset_ids, &align);
     let generation = store::generation();
     wasm_bindgen_futures::spawn_local(async move {
-        let request = ToJob::Timeline { datasets, dataset_ids: dataset_ids.clone() };
+        let request = ToJob::Timeline { datasets, dataset_ids: dataset_ids.clone(), alignment };
         let answer = built_timeline(jobs::ask(&request, &files).await);
         if store::generation() != generation {
             return;
@@ -61,6 +66,16 @@ pub(crate) fn timeline(request: TimelineRequest, reply: Reply<TimelineRequest>) 
             Err(message) => reply.fail(format!("the timeline could not be built: {message}")),
         }
     });
+}
+
+/// Where `align` places datasets `ids` (their resident models; a dataset without one is not
+/// shifted, but `store::job_inputs` refuses those first).
+fn plan_alignment(ids: &[u32], align: &TimelineAlign) -> AlignmentPlan {
+    SESSION.with_borrow(|s| {
+        let models: Option<Vec<(&str, &RuntimeModel)>> =
+            ids.iter().map(|id| s.runtime.get(id).and_then(|d| Some((d.inputs.path.as_str(), d.model.as_ref()?)))).collect();
+        models.map_or_else(|| AlignmentPlan::unshifted(ids.len()), |m| alignment::plan(&m, align))
+    })
 }
 
 /// Runs `f` with the timeline and its models; `Err` when the timeline is not built.
@@ -157,7 +172,8 @@ pub(crate) fn search(r: &SearchRequest) -> Result<SearchResults, String> {
 /// job from the datasets' files, bytes moved to the page as the `json` column.
 pub(crate) fn export_trace(request: &ExportTraceRequest, reply: Reply<ExportTraceRequest>) {
     let ExportTraceRequest { timeline_id, window_us } = *request;
-    let Some(dataset_ids) = SESSION.with_borrow(|s| s.timelines.get(&timeline_id).map(|t| t.dataset_ids.clone())) else {
+    let stored = SESSION.with_borrow(|s| s.timelines.get(&timeline_id).map(|t| (t.dataset_ids.clone(), t.timeline.alignment.clone())));
+    let Some((dataset_ids, alignment)) = stored else {
         return reply.fail(format!("timeline {timeline_id} is not built (request Timeline first)"));
     };
     let (datasets, files) = match store::job_inputs(&dataset_ids) {
@@ -166,7 +182,7 @@ pub(crate) fn export_trace(request: &ExportTraceRequest, reply: Reply<ExportTrac
     };
     let generation = store::generation();
     wasm_bindgen_futures::spawn_local(async move {
-        let answer = jobs::ask(&ToJob::ExportTrace { datasets, window_us }, &files).await;
+        let answer = jobs::ask(&ToJob::ExportTrace { datasets, window_us, alignment }, &files).await;
         if store::generation() != generation {
             return;
         }

@@ -9,7 +9,9 @@
 //!   `mk=t_us:colour:label` (repeated, markers), `pin=3,5` (pinned lanes, in pin order),
 //!   `fold=2,7` (folded Chrome-trace lanes), `labels=name|id|both`, `path=static|observed`,
 //!   `depth=N` (dependency depth, −1 all), `setup=0` (setup regions hidden), `setupdur=1`
-//!   (setup counted in durations);
+//!   (setup counted in durations), `align=first|none|task:<rXtY or ->,…` (how a timeline of
+//!   several datasets is aligned: at first dispatch, not at all, at a task per dataset — `-`
+//!   for none; left out for `auto`);
 //! * `panel=<tab>`: the Performance Analysis panel open on that tab;
 //! * the Task Dependency Graph: `gmode=<edge mode>`, `gdir=lr`, `gdepth=N`, `gsel=rXtY`,
 //!   `gcam=x,y,scale` (the layout point at the canvas centre and the zoom);
@@ -29,7 +31,7 @@
 
 use std::fmt::Write as _;
 
-use pypto_protocol::timeline::BarRef;
+use pypto_protocol::timeline::{BarRef, TimelineAlign};
 use pypto_protocol::{EdgeMode, TaskId, ViewKind};
 
 use super::{
@@ -63,6 +65,7 @@ pub struct Link {
     pub depth: i32,
     pub show_setup: bool,
     pub setup_in_duration: bool,
+    pub align: TimelineAlign,
     pub panel: PanelNav,
     pub graph: GraphNav,
     pub sorts: Vec<TableSort>,
@@ -89,6 +92,7 @@ impl Default for Link {
             depth: s.depth,
             show_setup: s.show_setup,
             setup_in_duration: s.setup_in_duration,
+            align: s.align,
             panel: PanelNav::default(),
             graph: GraphNav::default(),
             sorts: Vec::new(),
@@ -199,6 +203,32 @@ fn parse_sort(v: &str) -> Option<TableSort> {
     (!table.is_empty() && !column.is_empty()).then(|| TableSort { table: table.to_owned(), column: column.to_owned(), descending })
 }
 
+/// `auto`, `first`, `none` or `task:r2t17,-,…` (`None` when malformed).
+fn parse_align(v: &str) -> Option<TimelineAlign> {
+    match v {
+        "auto" => Some(TimelineAlign::Auto),
+        "first" => Some(TimelineAlign::FirstDispatch),
+        "none" => Some(TimelineAlign::None),
+        _ => {
+            let ids = v.strip_prefix("task:")?;
+            let tasks: Option<Vec<Option<TaskId>>> =
+                ids.split(',').map(|t| if t == "-" { Some(None) } else { t.parse().ok().map(Some) }).collect();
+            tasks.map(TimelineAlign::Task)
+        }
+    }
+}
+
+/// The link value of an alignment (`None` for the default, `auto`).
+fn encode_align(a: &TimelineAlign) -> Option<String> {
+    match a {
+        TimelineAlign::Auto => None,
+        TimelineAlign::Task(ids) => {
+            Some(format!("task:{}", ids.iter().map(|t| t.map_or_else(|| "-".to_owned(), |t| t.to_string())).collect::<Vec<_>>().join(",")))
+        }
+        other => Some(other.key().to_owned()),
+    }
+}
+
 fn parse_camera(v: &str) -> Option<GraphCamera> {
     let n: Vec<f32> = v.split(',').filter_map(|s| s.parse::<f32>().ok().filter(|x| x.is_finite())).collect();
     match n.as_slice() {
@@ -234,6 +264,7 @@ pub fn parse(hash: &str) -> Option<Link> {
             "depth" => link.depth = v.parse().ok().filter(|d| *d >= -1).unwrap_or(link.depth),
             "setup" => link.show_setup = v != "0",
             "setupdur" => link.setup_in_duration = v == "1",
+            "align" => link.align = parse_align(v).unwrap_or(TimelineAlign::Auto),
             "panel" => link.panel = PanelTab::parse(v).map_or(link.panel, |tab| PanelNav { open: true, tab }),
             "gmode" => link.graph.mode = EdgeMode::from_name(v).unwrap_or(link.graph.mode),
             "gdir" => link.graph.left_right = v == "lr",
@@ -289,6 +320,7 @@ fn fields(link: &Link) -> Vec<(&'static str, String)> {
     put("depth", (link.depth != d.depth).then(|| link.depth.to_string()));
     put("setup", (!link.show_setup).then(|| "0".to_owned()));
     put("setupdur", link.setup_in_duration.then(|| "1".to_owned()));
+    put("align", encode_align(&link.align));
     put("panel", link.panel.open.then(|| link.panel.tab.key().to_owned()));
     let g = &link.graph;
     put("gmode", (g.mode != d.graph.mode).then(|| g.mode.as_str().to_owned()));
@@ -377,6 +409,7 @@ mod tests {
             depth: -1,
             show_setup: false,
             setup_in_duration: true,
+            align: TimelineAlign::FirstDispatch,
             panel: PanelNav { open: true, tab: PanelTab::CriticalPath },
             sorts: vec![TableSort { table: "kernel-perf".into(), column: "avg_us".into(), descending: true }],
             ..Link::default()
@@ -386,8 +419,23 @@ mod tests {
             hash,
             "#ds=run%2Frank0&ds=run%2Frank1&view=swimlane&t0=10.5000&t1=99.2500&sel=3%3A17&mk=12.0000%3A0%3AM1\
              &mk=20.5000%3A4%3Aa%3Ab%20%26%20c&pin=5%2C2&labels=both&path=observed&depth=-1&setup=0&setupdur=1\
-             &panel=critical-path&sort=kernel-perf%3Aavg_us%3Adesc"
+             &align=first&panel=critical-path&sort=kernel-perf%3Aavg_us%3Adesc"
         );
+    }
+
+    #[test]
+    fn every_alignment_round_trips_and_auto_is_left_out() {
+        let ranks = Link { datasets: vec!["run/rank0/d0".into(), "run/rank1/d0".into()], ..Link::default() };
+        assert_eq!(round_trip(&ranks), "#ds=run%2Frank0%2Fd0&ds=run%2Frank1%2Fd0");
+        let none = Link { align: TimelineAlign::None, ..ranks.clone() };
+        assert!(round_trip(&none).ends_with("&align=none"));
+        let task = Link { align: TimelineAlign::Task(vec![Some(TaskId::from_parts(2, 17)), None]), ..ranks.clone() };
+        assert!(round_trip(&task).ends_with("&align=task%3Ar2t17%2C-"));
+        // a bad alignment is the default
+        for bad in ["align=sideways", "align=task:", "align=task:r2t17,x"] {
+            assert_eq!(parse(&format!("#ds=d&{bad}")).map(|l| l.align), Some(TimelineAlign::Auto), "{bad}");
+        }
+        assert_eq!(parse("#ds=d&align=auto").map(|l| l.align), Some(TimelineAlign::Auto));
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub mod hash;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::timeline::BarRef;
+use pypto_protocol::timeline::{BarRef, TimelineAlign};
 use pypto_protocol::{DatasetKind, EdgeMode, TaskId, TimelineView, ViewKind};
 
 use crate::owned::Delay;
@@ -148,6 +148,9 @@ pub struct SwimlaneSettings {
     /// Dependency depth: 0 none, N levels, -1 all.
     pub depth: i32,
     pub keys: KeyMap,
+    /// How a timeline of several datasets places them on one axis (a single dataset's
+    /// timeline ignores it).
+    pub align: TimelineAlign,
 }
 
 impl Default for KeyMap {
@@ -165,6 +168,7 @@ impl Default for SwimlaneSettings {
             path: PathMode::None,
             depth: 1,
             keys: KeyMap::default(),
+            align: TimelineAlign::Auto,
         }
     }
 }
@@ -487,9 +491,13 @@ impl Nav {
         self.datasets.set(vec![id]);
     }
 
-    /// Shows one timeline of several runtime datasets (a multi-rank group).
+    /// Shows one timeline of several runtime datasets (a multi-rank group), aligned
+    /// [`TimelineAlign::Auto`].
     pub fn show_timeline(&self, ids: Vec<u32>) {
         self.leave_comparison();
+        if self.swimlane.with_untracked(|s| s.align != TimelineAlign::Auto) {
+            self.swimlane.update(|s| s.align = TimelineAlign::Auto);
+        }
         if self.datasets.with_untracked(|d| *d == ids) && self.trace_path.with_untracked(Option::is_none) {
             self.view.set(Some(ViewKind::ChipSwimlane));
             return;
@@ -559,6 +567,8 @@ impl Nav {
             self.markers.set(Vec::new());
             self.trace_path.set(None);
             self.compare.set(CompareNav { on: true, ..CompareNav::default() });
+            // Two runs happened at different times: their swimlanes start together.
+            self.swimlane.update(|s| s.align = TimelineAlign::FirstDispatch);
         }
         self.view.set(view);
         if !same {
@@ -682,6 +692,7 @@ impl Nav {
             depth: s.depth,
             show_setup: s.show_setup,
             setup_in_duration: s.setup_in_duration,
+            align: s.align,
             panel: self.panel.get(),
             graph: self.graph.get(),
             sorts: self.tables.get(),
@@ -713,6 +724,7 @@ impl Nav {
         settings.depth = link.depth;
         settings.show_setup = link.show_setup;
         settings.setup_in_duration = link.setup_in_duration;
+        settings.align = link.align.clone();
         set_if_changed(self.swimlane, settings);
         set_if_changed(self.panel, link.panel);
         set_if_changed(self.graph, link.graph);

@@ -294,6 +294,7 @@ mod tests {
                 missing: Vec::new(),
                 notes: Vec::new(),
                 pass_dumps: Vec::new(),
+                comparison: false,
             },
             summary: Some(DatasetSummary { records, ..DatasetSummary::default() }),
         }

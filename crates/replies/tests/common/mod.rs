@@ -86,6 +86,11 @@ pub fn load(dir: &Path) -> Capture {
     let entries = walk(dir);
     let found = discovery::discover(&entries);
     let dataset = found.datasets.into_iter().find(|d| d.kind == DatasetKind::Runtime).expect("a runtime dataset");
+    load_dataset(dir, entries, dataset)
+}
+
+/// Loads `dataset`, one of the datasets discovered in the folder `dir` (its `entries`).
+pub fn load_dataset(dir: &Path, entries: Vec<(String, u64)>, dataset: Dataset) -> Capture {
     let read = |i: usize| std::fs::read(dir.join(&entries[i].0)).unwrap();
     let deps = dataset.deps.map(|i| deps::parse(&entries[i].0, &read(i)).unwrap());
     let names = dataset.name_map.map(|i| name_map::parse(&entries[i].0, &read(i)).unwrap());

@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use pypto_columns::PackedU32;
 use pypto_protocol::timeline::{
-    columns as col, BarRef, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK,
+    columns as col, BarRef, DatasetAlignment, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK,
 };
 use pypto_protocol::{TaskId, TimelineView};
 use pypto_render::lane_lod::LanePyramid;
@@ -181,6 +181,14 @@ fn js_range<A: JsCast, T: Default + Clone>(columns: &JsValue, name: &str, range:
 }
 
 impl Timeline {
+    /// Where the dataset of `track` sits on this timeline's axis (`None`: not shifted or not
+    /// said).
+    pub fn alignment_of_track(&self, track: u32) -> Option<&DatasetAlignment> {
+        let group = self.header.tracks.get(track as usize)?.group;
+        let dataset = self.header.groups.get(group as usize)?.dataset_id;
+        self.header.alignment.iter().find(|a| a.dataset_id == dataset)
+    }
+
     /// Reads the columns beside a `Timeline` reply.
     pub fn from_js(header: TimelineHeader, columns: &JsValue) -> Timeline {
         let n = typed_len(columns, col::START_US);

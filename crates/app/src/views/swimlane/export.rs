@@ -1,7 +1,9 @@
 //! PNG export of the current view (the GL canvas and the text overlay composited at device
 //! pixel ratio, downloaded), and `window.__pyptoSwimlane`, the geometry-only automation API the
-//! e2e tests use: `barRect(track, index)`, `trackIndex(label)`, `state()`, `arrows()`,
-//! `isDimmed(track, index)`, `groups()`, `scrollToTrack(track)`, and the benchmark hooks
+//! e2e tests use: `barRect(track, index)`, `barTimes(track, index)` (`{setup, start, end}` µs
+//! on the timeline's axis), `trackIndex(label)`, `state()`, `arrows()`, `isDimmed(track, index)`,
+//! `groups()`, `alignment()` (`{label, datasets: [{dataset, offsetUs, alignedBy}]}`),
+//! `scrollToTrack(track)`, and the benchmark hooks
 //! `frameStats()` → `{count, p50_ms, p95_ms, max_ms, mean_ms}` (CPU time of the last
 //! [`FRAME_RING`] `draw()` calls) plus the same split into `prepare_*` (Rust work building the
 //! rect/line/label lists: culling, visiting bars, layout) and `submit_*` (GL uploads and draw
@@ -164,6 +166,43 @@ fn bar_label_js(ui: SwimlaneUi, track: u32, index: u32) -> JsValue {
     .unwrap_or(JsValue::NULL)
 }
 
+/// A bar's `{setup, start, end}` on the timeline's axis (µs, as drawn), or null.
+fn bar_times_js(ui: SwimlaneUi, track: u32, index: u32) -> JsValue {
+    with_view_ret(ui, |r| {
+        let data = r.data.as_ref()?;
+        let (setup, start, end) = data.times(data.global(BarRef { track, index })?)?;
+        let o = js_sys::Object::new();
+        for (k, v) in [("setup", setup), ("start", start), ("end", end)] {
+            set(&o, k, &JsValue::from_f64(v));
+        }
+        Some(JsValue::from(o))
+    })
+    .flatten()
+    .unwrap_or(JsValue::NULL)
+}
+
+/// How the shown timeline's datasets share its axis: its label and, per dataset, its offset
+/// (µs) and how it was aligned (`none`, `anchors`, `first`, `task`).
+fn alignment_js(ui: SwimlaneUi) -> JsValue {
+    with_view_ret(ui, |r| {
+        let d = r.data.as_ref()?;
+        let o = js_sys::Object::new();
+        set(&o, "label", &JsValue::from_str(&d.header.alignment_label));
+        let datasets = js_sys::Array::new();
+        for a in &d.header.alignment {
+            let x = js_sys::Object::new();
+            set(&x, "dataset", &JsValue::from(a.dataset_id));
+            set(&x, "offsetUs", &JsValue::from_f64(a.offset_us));
+            set(&x, "alignedBy", &JsValue::from_str(a.aligned_by.key()));
+            datasets.push(&x);
+        }
+        set(&o, "datasets", &datasets);
+        Some(JsValue::from(o))
+    })
+    .flatten()
+    .unwrap_or(JsValue::NULL)
+}
+
 fn track_index(ui: SwimlaneUi, label: &str) -> JsValue {
     with_view_ret(ui, |r| r.data.as_ref()?.header.tracks.iter().position(|t| t.label == label))
         .flatten()
@@ -295,6 +334,10 @@ pub(super) fn install_automation_api(ui: SwimlaneUi) {
     expose(&api, "barRect", &f.into_js_value());
     let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |t, i| bar_label_js(ui, t, i));
     expose(&api, "barLabel", &f.into_js_value());
+    let f = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |t, i| bar_times_js(ui, t, i));
+    expose(&api, "barTimes", &f.into_js_value());
+    let f = Closure::<dyn Fn() -> JsValue>::new(move || alignment_js(ui));
+    expose(&api, "alignment", &f.into_js_value());
     let f = Closure::<dyn Fn(String) -> JsValue>::new(move |label: String| track_index(ui, &label));
     expose(&api, "trackIndex", &f.into_js_value());
     let f = Closure::<dyn Fn() -> JsValue>::new(move || state_js(ui));

@@ -32,8 +32,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use pypto_protocol::timeline::{
-    Arrow, BarDetails, BarDetailsRequest, BarRef, DependenciesRequest, LegendEntry, RangeStatsRow, SearchHit, SearchRequest,
-    TimelineHeader, TimelineRequest, TraceTimelineInfo, TraceTimelineRequest,
+    Arrow, BarDetails, BarDetailsRequest, BarRef, DatasetAlignment, DependenciesRequest, LegendEntry, RangeStatsRow, SearchHit,
+    SearchRequest, TimelineAlign, TimelineHeader, TimelineRequest, TraceTimelineInfo, TraceTimelineRequest,
 };
 use pypto_protocol::{DatasetKind, FileRole, TaskId, TimelineView, ViewKind};
 use pypto_render::camera::TimeCamera;
@@ -128,11 +128,28 @@ pub struct ContextMenu {
     pub bar: BarRef,
 }
 
-/// Which timeline is shown or asked for: its datasets and, in trace mode, the trace file.
+/// Which timeline is shown or asked for: its datasets, in trace mode the trace file, and how
+/// several datasets are aligned ([`TimelineAlign::Auto`] for one dataset or a trace: never
+/// shifted).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimelineKey {
     pub datasets: Vec<u32>,
     pub trace_path: Option<String>,
+    pub align: TimelineAlign,
+}
+
+impl TimelineKey {
+    /// Whether `other` is the same timeline aligned another way.
+    fn realigns(&self, other: &Self) -> bool {
+        self.datasets == other.datasets && self.trace_path == other.trace_path && self.align != other.align
+    }
+}
+
+/// How the shown timeline's datasets share its axis: the header's label and placements.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AlignmentView {
+    pub label: String,
+    pub datasets: Vec<DatasetAlignment>,
 }
 
 /// The view's state that outlives its component (provided by [`init`]): the loaded timeline,
@@ -154,6 +171,8 @@ pub struct SwimlaneUi {
     pub legend: RwSignal<Vec<LegendEntry>>,
     /// `(has_static, has_observed, source)` of the critical paths.
     pub paths: RwSignal<(bool, bool, String)>,
+    /// How the shown timeline's datasets are aligned (empty label: one dataset).
+    pub alignment: RwSignal<AlignmentView>,
     pub context_menu: RwSignal<Option<ContextMenu>>,
     pub show_settings: RwSignal<bool>,
     /// A timeline request is in flight.
@@ -195,6 +214,7 @@ pub fn init() {
         measure: RwSignal::new(None),
         legend: RwSignal::new(Vec::new()),
         paths: RwSignal::new((false, false, String::new())),
+        alignment: RwSignal::new(AlignmentView::default()),
         context_menu: RwSignal::new(None),
         show_settings: RwSignal::new(false),
         loading: RwSignal::new(false),
@@ -308,6 +328,9 @@ impl SwimlaneUi {
         }
         self.reset();
         self.trace.set(None);
+        self.alignment.set(AlignmentView::default());
+        // Realigned: the window of the old axis means nothing on the new one (fit instead).
+        let realigned = self.key.with_untracked(|k| k.as_ref().is_some_and(|k| k.realigns(&key)));
         self.data.with(|d| *d = None);
         self.version.update(|v| *v += 1);
         self.loading.set(true);
@@ -316,7 +339,8 @@ impl SwimlaneUi {
         let (client, slot) = (self.client, self.timeline_slot);
         let answer: TimelineAnswer = match &key.trace_path {
             None => {
-                let reply = client.ask_columns(slot, TimelineRequest { timeline_id, dataset_ids: key.datasets.clone() });
+                let reply =
+                    client.ask_columns(slot, TimelineRequest { timeline_id, dataset_ids: key.datasets.clone(), align: key.align.clone() });
                 Box::pin(async move { reply.await.map(|(h, c)| (h, None, c)) })
             }
             Some(path) => {
@@ -327,7 +351,12 @@ impl SwimlaneUi {
         };
         leptos::task::spawn_local(async move {
             match answer.await {
-                Ok((header, info, columns)) => self.set_timeline(key, header, info, &columns),
+                Ok((header, info, columns)) => {
+                    if realigned {
+                        self.nav.window_us.set(None);
+                    }
+                    self.set_timeline(key, header, info, &columns);
+                }
                 Err(_) => self.loading.try_set(false).map_or((), drop),
             }
         });
@@ -337,6 +366,7 @@ impl SwimlaneUi {
     fn set_timeline(self, key: TimelineKey, header: TimelineHeader, info: Option<TraceTimelineInfo>, columns: &JsValue) {
         self.legend.set(header.legend.clone());
         self.paths.set((header.has_static_path, header.has_observed_path, header.path_source.clone()));
+        self.alignment.set(AlignmentView { label: header.alignment_label.clone(), datasets: header.alignment.clone() });
         self.trace.set(info);
         self.loading.set(false);
         let timeline = Timeline::from_js(header, columns);
@@ -666,6 +696,10 @@ impl SwimlaneRenderer {
             let _ = self.container.set_attribute("data-timeline-id", &d.header.timeline_id.to_string());
             let labels: Vec<&str> = d.header.tracks.iter().map(|l| l.label.as_str()).collect();
             let _ = self.container.set_attribute("data-lane-labels", &labels.join(","));
+            // How several datasets share the axis (empty for one dataset).
+            let _ = self.container.set_attribute("data-alignment", &d.header.alignment_label);
+            let offsets: Vec<String> = d.header.alignment.iter().map(|a| format!("{:.3}", a.offset_us)).collect();
+            let _ = self.container.set_attribute("data-alignment-offsets-us", &offsets.join(","));
             // What nav says is shown (a link's window and selection, or the last ones).
             if let Some((t0, t1)) = self.nav.window_us.get_untracked() {
                 self.set_window(t0, t1);
@@ -679,6 +713,8 @@ impl SwimlaneRenderer {
         } else {
             let _ = self.container.remove_attribute("data-lanes");
             let _ = self.container.remove_attribute("data-bars");
+            let _ = self.container.remove_attribute("data-alignment");
+            let _ = self.container.remove_attribute("data-alignment-offsets-us");
         }
     }
 
@@ -763,6 +799,10 @@ impl SwimlaneRenderer {
         let d = self.data.as_ref()?;
         let g = d.global(bar)?;
         let (setup, start, end) = d.times(g)?;
+        // The dataset's own times, as the worker's details give them (the columns are shifted).
+        let shift = d.alignment_of_track(bar.track).filter(|a| a.offset_us != 0.0).map(|a| a.offset_us);
+        let own = |t: f64| t - shift.unwrap_or(0.0);
+        let (setup, start, end) = (own(setup), own(start), own(end));
         let name = d.name_of(g);
         let task_id = d.task_of(g).map(|(ring, local)| TaskId::from_parts(ring, local));
         let task = task_id.map(|t| t.to_string());
@@ -773,6 +813,9 @@ impl SwimlaneRenderer {
         let mut fields = Vec::new();
         if let Some(tr) = d.header.tracks.get(bar.track as usize) {
             fields.push(("Lane".to_owned(), format!("{} · {}", tr.view.title(), tr.label)));
+        }
+        if let Some(shift) = shift {
+            fields.push(("Timeline shift".to_owned(), format!("{shift:+.3} µs: drawn at the times below + shift")));
         }
         if let Some(id) = task {
             fields.push(("Task".to_owned(), id));

@@ -5,6 +5,7 @@
 //! follows `nav`'s focus, window and highlight.
 
 use leptos::prelude::*;
+use pypto_protocol::timeline::TimelineAlign;
 use pypto_protocol::{FileRole, TaskId, ViewKind};
 use wasm_bindgen::JsCast;
 
@@ -133,6 +134,7 @@ fn Toolbar(lane: Lane) -> impl IntoView {
                     <option value="-1">"all"</option>
                 </select>
             </label>
+            <AlignChooser/>
             <label><input id="show-setup" type="checkbox" prop:checked=move || settings.with(|s| s.show_setup)
                 on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.show_setup = v); }/>" setup"</label>
             <label><input id="setup-in-duration" type="checkbox" prop:checked=move || settings.with(|s| s.setup_in_duration)
@@ -151,6 +153,53 @@ fn Toolbar(lane: Lane) -> impl IntoView {
         </div>
         <Show when=move || swim.show_settings.get()>
             <KeySettings/>
+        </Show>
+    }
+}
+
+/// For a timeline of several datasets: how they share the axis (a `<select>` that re-asks the
+/// timeline through `nav`, so the link keeps it) and the timeline's alignment label.
+#[component]
+fn AlignChooser() -> impl IntoView {
+    let (nav, swim) = (Nav::get(), SwimlaneUi::get());
+    let settings = nav.swimlane;
+    let datasets = move || swim.key.with(|k| k.as_ref().map_or(0, |k| k.datasets.len()));
+    let selected_task = move || swim.details.with(|d| d.as_ref().and_then(|d| d.task));
+    let on_change = move |ev: web_sys::Event| {
+        let align = match input_value(&ev).as_str() {
+            "first" => TimelineAlign::FirstDispatch,
+            "none" => TimelineAlign::None,
+            // The selected task, in every dataset (ranks run the same program).
+            "task" => match selected_task() {
+                Some(task) => TimelineAlign::Task(vec![Some(task); datasets()]),
+                None => return,
+            },
+            _ => TimelineAlign::Auto,
+        };
+        settings.update(|s| s.align = align);
+    };
+    let task_option = move || match settings.with(|s| s.align.clone()) {
+        TimelineAlign::Task(ids) => ids.iter().flatten().next().map_or_else(|| "selected task".to_owned(), |id| format!("task {id}")),
+        _ => "selected task".to_owned(),
+    };
+    let task_title = move || {
+        selected_task().map_or_else(
+            || "Select a task's bar first: each dataset is then shifted so that this task's first start is at 0".to_owned(),
+            |t| format!("Shift each dataset so that {t}'s first start is at 0"),
+        )
+    };
+    let label = move || swim.alignment.with(|a| a.label.clone());
+    view! {
+        <Show when=move || { datasets() > 1 }>
+            <label title="How the datasets share the time axis">"Align "
+                <select id="align-mode" data-testid="align-mode" prop:value=move || settings.with(|s| s.align.key()) on:change=on_change>
+                    <option value="auto" title="By the clock anchors when every dataset calibrates to host time, else at first dispatch">"auto"</option>
+                    <option value="first" title="Shift each dataset so that its first dispatch is at 0">"first dispatch"</option>
+                    <option value="task" title=task_title disabled=move || selected_task().is_none()>{task_option}</option>
+                    <option value="none" title="Each dataset on its own time axis">"none"</option>
+                </select>
+            </label>
+            <span id="alignment-label" class="alignment-label" title=label>{label}</span>
         </Show>
     }
 }
@@ -341,7 +390,9 @@ pub fn SwimlaneView() -> impl IntoView {
         } else {
             None
         };
-        Some(TimelineKey { datasets, trace_path })
+        // Only a timeline of several datasets is aligned (one dataset is never shifted).
+        let align = if datasets.len() > 1 && trace_path.is_none() { nav.swimlane.with(|s| s.align.clone()) } else { TimelineAlign::Auto };
+        Some(TimelineKey { datasets, trace_path, align })
     });
     Effect::new(move |_| {
         if let Some(key) = key.get() {
