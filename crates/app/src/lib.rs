@@ -25,6 +25,7 @@ mod parts;
 pub mod session;
 pub mod settings;
 mod sidebar;
+pub mod diff_view;
 pub mod table;
 mod toolbar;
 mod view_spec;

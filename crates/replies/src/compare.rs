@@ -67,6 +67,14 @@ pub fn compare(baseline_id: u32, current_id: u32, a: Run<'_>, b: Run<'_>) -> Com
     Compared { comparison: Comparison { baseline_id, current_id, summary, function_key, functions, tasks, notes }, index }
 }
 
+/// The task matching of runs `a` and `b` alone (what [`compare`] keeps as [`Compared::index`]),
+/// for a `TaskMatch` asked before the pair was compared (a link straight to its swimlanes).
+pub fn match_index(a: &RuntimeModel, b: &RuntimeModel) -> MatchIndex {
+    let spans = [spans_of(a), spans_of(b)];
+    let matching = task_matching::match_tasks(&spans[0], &spans[1]);
+    MatchIndex::new(&spans[0], &spans[1], matching)
+}
+
 /// `TaskMatch`: the partner of the asked task in the other run.
 pub fn task_match(index: &MatchIndex, request: &TaskMatchRequest) -> TaskMatch {
     let found = index.other(request.side == 1, request.task.0);

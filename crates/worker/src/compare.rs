@@ -3,7 +3,8 @@
 //! other run). Both datasets' resident models are in `store`; each side's path tables come
 //! from `perf_paths` (computed in a job on the first request, as for the panel's path tabs);
 //! `pypto_replies::compare` computes the rest. The task matching of the last comparison of
-//! each (A, B) pair is kept for `TaskMatch` until the next folder opens.
+//! each (A, B) pair (or, asked before one, of the models alone) is kept for `TaskMatch` until
+//! the next folder opens (comparison sources' datasets never reuse an id: `open`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -62,15 +63,26 @@ fn run<'a>(model: &'a RuntimeModel, paths: &'a Result<PerfPathsData, String>) ->
     Run { model, paths: paths.as_ref().map_err(String::as_str) }
 }
 
-/// `ToWorker::TaskMatch`: the partner from the pair's last comparison.
+/// `ToWorker::TaskMatch`: the partner from the pair's last comparison (the pair's matching is
+/// made now when it was not compared yet: a link straight to its swimlanes).
 pub(crate) fn task_match(request: &TaskMatchRequest) -> Result<TaskMatch, String> {
     let generation = store::generation();
-    MATCHINGS.with_borrow(|m| {
-        let index = m
-            .by_pair
-            .get(&(request.baseline_id, request.current_id))
-            .filter(|_| m.generation == generation)
-            .ok_or_else(|| format!("datasets {} and {} have not been compared yet", request.baseline_id, request.current_id))?;
-        Ok(compare::task_match(index, request))
-    })
+    let pair = (request.baseline_id, request.current_id);
+    let known = MATCHINGS.with_borrow(|m| m.generation == generation && m.by_pair.contains_key(&pair));
+    if !known {
+        let index = SESSION.with_borrow(|s| {
+            let model = |id: u32| {
+                s.runtime.get(&id).and_then(|d| d.model.as_ref()).ok_or_else(|| format!("dataset {id} has no readable swimlane records"))
+            };
+            Ok::<_, String>(compare::match_index(model(pair.0)?, model(pair.1)?))
+        })?;
+        MATCHINGS.with_borrow_mut(|m| {
+            if m.generation != generation {
+                *m = Matchings { generation, ..Matchings::default() };
+            }
+            m.by_pair.insert(pair, index);
+        });
+    }
+    MATCHINGS.with_borrow(|m| m.by_pair.get(&pair).map(|index| compare::task_match(index, request)))
+        .ok_or_else(|| format!("datasets {} and {} could not be matched", pair.0, pair.1))
 }

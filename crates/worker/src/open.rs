@@ -21,7 +21,7 @@ use crate::bench_log::bench_log;
 use crate::clock::now_ms;
 use crate::jobs::{self, FromJob, LoadedRuntime, RuntimeInputs, ToJob};
 use crate::store::{Prebuilt, RuntimeDataset, SESSION};
-use crate::{layout_warm_up, pass_dumps, prebuilt, reading, store, trace_store, transport};
+use crate::{layout_warm_up, pass_dumps, prebuilt, reading, trace_store, transport};
 
 /// `OpenUrl`: fetches the dataset manifest at `url` (or `url/pypto-viewer-manifest.json`) and
 /// opens the entries it lists as URLs beside it. Another open while the manifest is on its way

@@ -73,11 +73,15 @@ pub struct Selected {
     pub end_us: Option<f64>,
 }
 
-/// Tasks to keep bright in the swimlane, the rest de-emphasised (a single-dependency chain).
+/// Tasks to keep bright in the swimlane, the rest de-emphasised (a single-dependency chain;
+/// in a comparison, the selected task and its match in the other run).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Highlight {
     pub dataset_id: u32,
     pub tasks: Arc<[TaskId]>,
+    /// A task of another shown dataset kept bright too (the selected task's match in the other
+    /// compared run).
+    pub matched: Option<(u32, TaskId)>,
 }
 
 /// How swimlane bars are labelled.
@@ -605,7 +609,7 @@ impl Nav {
         self.show_dataset(session, b);
     }
 
-    fn compared_untracked(&self) -> Option<(u32, u32)> {
+    pub fn compared_untracked(&self) -> Option<(u32, u32)> {
         untrack(|| self.compared())
     }
 

@@ -1,21 +1,505 @@
-//! WIP: replaced by the comparison view.
+//! The comparison of two runtime captures (issue 19), for a kernel developer's daily loop of
+//! change, run, compare: A is the baseline, B this run. The worker compares them
+//! (`CompareRequest`, `pypto_replies::compare`, the same numbers `pypto-viewer compare` prints)
+//! and this view shows, at once:
+//!
+//! - **Summary**: makespan, test time, AICore time, utilisation, exec/latency, the static and
+//!   observed critical paths, stall by kind, task counts — A, B, Δ, Δ% — with regressions and
+//!   improvements coloured (by which way each number is better);
+//! - **Functions**: the reference converter's per-function table of both runs, matched by name
+//!   (func id without names), sorted by the change in total exec; a row opens both swimlanes
+//!   (A above B, one axis) searched for the function;
+//! - **Tasks**: how many tasks matched (by function and task id, else as the k-th execution of
+//!   their function), only in A, only in B; per function the histogram of per-task Δ exec; the
+//!   tasks with the largest Δ, a row selecting the task in the swimlanes (its match in the other
+//!   run highlighted).
+//!
+//! Every table sorts, resizes and downloads as CSV (`table.rs`). The function whose histogram is
+//! shown is `nav`'s (`cfn=` in links).
+//!
+//! Test ids: `compare-runs` (`data-matched`, `data-only-a`, `data-only-b`), `compare-summary`,
+//! `compare-functions`, `compare-top-tasks` (tables), `compare-notes`, `compare-task-counts`,
+//! `compare-histogram` (`data-function`, `data-bins`), `compare-histogram-function`,
+//! `compare-open-swimlanes`.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::{DatasetKind, ViewKind};
+use pypto_protocol::compare::{Better, CompareRequest, Comparison, FunctionTaskDeltas, SummaryRow};
+use pypto_protocol::{DatasetKind, TimelineView, ViewKind};
 
-use crate::session::DatasetRow;
-use crate::view_spec::{no_init, nothing_docked, ViewSpec};
+use crate::nav::{Focus, Nav};
+use crate::session::{DatasetRow, Session};
+use crate::table::{Cell, Column, DataTable, TableData};
+use crate::view_spec::{nothing_docked, ViewSpec};
+use crate::worker_client::WorkerClient;
 
-/// The registry's entry (a comparison's view: available for no single dataset).
+/// The registry's entry: a comparison's view (available for no single dataset; the view area
+/// shows it for two compared captures).
 pub const SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::CompareRuns,
     title: "Comparison",
-    tooltip: "",
+    tooltip: "A (baseline) against B (this run): summary, functions, tasks",
     dataset_kind: DatasetKind::Runtime,
     default: false,
     switchable: false,
     available: |_: &DatasetRow| false,
-    init: no_init,
-    component: || view! { <p>"WIP"</p> }.into_any(),
+    init,
+    component: || view! { <CompareRunsView/> }.into_any(),
     docked: nothing_docked,
 };
+
+/// The last comparison, kept across mounts (switching to the swimlanes and back does not ask
+/// again): the pair and folder generation it is of.
+#[derive(Clone, Copy)]
+struct Compared {
+    last: StoredValue<Option<((u32, u32, u64), Arc<Comparison>)>>,
+}
+
+fn init() {
+    provide_context(Compared { last: StoredValue::new(None) });
+}
+
+/// A relative change is shown as a change above this (float noise of equal sums is not).
+const SAME_EPSILON: f64 = 1e-9;
+
+/// `b − a` and `(b − a) / |a| × 100` (`None` when a side is missing; the percentage also when
+/// `a` is 0).
+pub fn delta(a: Option<f64>, b: Option<f64>) -> (Option<f64>, Option<f64>) {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            let d = b - a;
+            (Some(d), (a != 0.0).then(|| d / a.abs() * 100.0))
+        }
+        _ => (None, None),
+    }
+}
+
+/// The CSS class of a change that is better or worse (`None`: no change, or neither way is
+/// better).
+pub fn change_class(a: Option<f64>, b: Option<f64>, better: Better) -> Option<&'static str> {
+    let (Some(a), Some(b)) = (a, b) else { return None };
+    let scale = a.abs().max(b.abs()).max(1.0);
+    if (b - a).abs() <= SAME_EPSILON * scale {
+        return None;
+    }
+    match better {
+        Better::Lower if b > a => Some("dt-worse"),
+        Better::Lower => Some("dt-better"),
+        Better::Higher if b < a => Some("dt-worse"),
+        Better::Higher => Some("dt-better"),
+        Better::Neither => Some("dt-changed"),
+    }
+}
+
+fn decimals(unit: &str) -> usize {
+    match unit {
+        "count" => 0,
+        "%" => 2,
+        _ => 3,
+    }
+}
+
+fn signed(value: f64, decimals: usize) -> String {
+    if value > 0.0 {
+        format!("+{value:.decimals$}")
+    } else {
+        format!("{value:.decimals$}")
+    }
+}
+
+/// A Δ cell (signed), coloured by `class`.
+fn delta_cell(d: Option<f64>, decimals: usize, class: Option<&'static str>) -> Cell {
+    let cell = d.map_or_else(|| Cell::text("-"), |v| Cell { text: signed(v, decimals), value: Some(v), class: None });
+    match class {
+        Some(c) => cell.class(c),
+        None => cell,
+    }
+}
+
+fn percent_cell(p: Option<f64>, class: Option<&'static str>) -> Cell {
+    let cell = p.map_or_else(|| Cell::text("-"), |v| Cell { text: format!("{}%", signed(v, 1)), value: Some(v), class: None });
+    match class {
+        Some(c) => cell.class(c),
+        None => cell,
+    }
+}
+
+/// The summary table: metric, A, B, Δ, Δ%.
+pub fn summary_table(rows: &[SummaryRow]) -> TableData {
+    let columns = vec![
+        Column::text("metric", "Metric", 230.0),
+        Column::num("a", "A (baseline)", 120.0),
+        Column::num("b", "B (this run)", 120.0),
+        Column::num("delta", "Δ", 110.0).tip("B − A"),
+        Column::num("delta_pct", "Δ%", 80.0).tip("(B − A) / A"),
+    ];
+    let rows = rows
+        .iter()
+        .map(|r| {
+            let n = decimals(&r.unit);
+            let (d, p) = delta(r.a, r.b);
+            let class = change_class(r.a, r.b, r.better);
+            let label = if r.unit == "us" { format!("{} (µs)", r.label) } else { r.label.clone() };
+            vec![Cell::text(label), Cell::opt(r.a, n), Cell::opt(r.b, n), delta_cell(d, n, class), percent_cell(p, class)]
+        })
+        .collect();
+    TableData { columns, rows }
+}
+
+/// The function table: per function A, B (and Δ where it matters) of the converter's columns,
+/// in the worker's order (|Δ total exec| descending).
+pub fn functions_table(c: &Comparison) -> TableData {
+    let mut columns = vec![Column::text("function", "Function", 200.0)];
+    let pair = |id: &str, title: &str, columns: &mut Vec<Column>| {
+        columns.push(Column::num(&format!("{id}_a"), &format!("{title} A"), 96.0));
+        columns.push(Column::num(&format!("{id}_b"), &format!("{title} B"), 96.0));
+    };
+    pair("count", "Count", &mut columns);
+    pair("total_exec", "Total exec", &mut columns);
+    columns.push(Column::num("total_exec_delta", "Δ total exec", 104.0).tip("B − A, µs"));
+    columns.push(Column::num("total_exec_delta_pct", "Δ%", 70.0));
+    pair("avg_exec", "Avg exec", &mut columns);
+    columns.push(Column::num("avg_exec_delta", "Δ avg exec", 96.0));
+    pair("max_exec", "Max exec", &mut columns);
+    pair("min_exec", "Min exec", &mut columns);
+    pair("avg_latency", "Avg latency", &mut columns);
+    columns.push(Column::num("avg_latency_delta", "Δ avg latency", 104.0));
+    pair("head_oh", "Head OH", &mut columns);
+    pair("tail_oh", "Tail OH", &mut columns);
+    let rows = c
+        .functions
+        .iter()
+        .map(|f| {
+            let count = |v: Option<u64>| v.map_or_else(|| Cell::text("-"), Cell::count);
+            let us = |v: Option<f64>| Cell::opt(v, 3);
+            let [ta, tb] = f.total_exec_us;
+            let (dt, pt) = delta(Some(ta.unwrap_or(0.0)), Some(tb.unwrap_or(0.0)));
+            let total_class = change_class(Some(ta.unwrap_or(0.0)), Some(tb.unwrap_or(0.0)), Better::Lower);
+            let [aa, ab] = f.avg_exec_us;
+            let [la, lb] = f.avg_latency_us;
+            vec![
+                Cell::text(f.name.clone()),
+                count(f.count[0]),
+                count(f.count[1]),
+                us(ta),
+                us(tb),
+                delta_cell(dt, 3, total_class),
+                percent_cell(if ta.is_some() { pt } else { None }, total_class),
+                us(aa),
+                us(ab),
+                delta_cell(delta(aa, ab).0, 3, change_class(aa, ab, Better::Lower)),
+                us(f.max_exec_us[0]),
+                us(f.max_exec_us[1]),
+                us(f.min_exec_us[0]),
+                us(f.min_exec_us[1]),
+                us(la),
+                us(lb),
+                delta_cell(delta(la, lb).0, 3, change_class(la, lb, Better::Lower)),
+                us(f.avg_head_oh_us[0]),
+                us(f.avg_head_oh_us[1]),
+                us(f.avg_tail_oh_us[0]),
+                us(f.avg_tail_oh_us[1]),
+            ]
+        })
+        .collect();
+    TableData { columns, rows }
+}
+
+/// The largest per-task changes.
+pub fn top_tasks_table(c: &Comparison) -> TableData {
+    let columns = vec![
+        Column::text("function", "Function", 180.0),
+        Column::text("a_task", "A task", 90.0),
+        Column::text("b_task", "B task", 90.0),
+        Column::num("a_exec", "A exec (µs)", 100.0).tip("last end − first start over the task's AICore rows"),
+        Column::num("b_exec", "B exec (µs)", 100.0),
+        Column::num("delta", "Δ (µs)", 96.0),
+        Column::text("rule", "Matched by", 110.0).tip("id: same function and task id; order: the k-th execution of the function"),
+        Column::num("a_start", "A start (µs)", 110.0),
+        Column::num("b_start", "B start (µs)", 110.0),
+    ];
+    let rows = c
+        .tasks
+        .top
+        .iter()
+        .map(|t| {
+            let class = change_class(Some(t.a_exec_us), Some(t.b_exec_us), Better::Lower);
+            vec![
+                Cell::text(t.function.clone()),
+                Cell::text(t.a_task.to_string()),
+                Cell::text(t.b_task.to_string()),
+                Cell::num(t.a_exec_us, 3),
+                Cell::num(t.b_exec_us, 3),
+                delta_cell(Some(t.delta_us), 3, class),
+                Cell::text(if t.rule == "order" { "k-th execution" } else { "task id" }),
+                Cell::num(t.a_start_us, 3),
+                Cell::num(t.b_start_us, 3),
+            ]
+        })
+        .collect();
+    TableData { columns, rows }
+}
+
+/// Histogram geometry (SVG user units).
+const HIST_W: f64 = 520.0;
+const HIST_H: f64 = 150.0;
+const HIST_PAD_LEFT: f64 = 44.0;
+const HIST_PAD_BOTTOM: f64 = 22.0;
+
+/// The histogram of one function's per-task Δ exec: bars, the zero line, axis labels (text).
+#[component]
+fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
+    let bins = deltas.counts.len();
+    let max = deltas.counts.iter().copied().max().unwrap_or(0).max(1) as f64;
+    let (lo, hi) = (deltas.bin_edges_us.first().copied().unwrap_or(0.0), deltas.bin_edges_us.last().copied().unwrap_or(0.0));
+    let span = (hi - lo).max(f64::MIN_POSITIVE);
+    let plot_w = HIST_W - HIST_PAD_LEFT - 8.0;
+    let plot_h = HIST_H - HIST_PAD_BOTTOM - 8.0;
+    let x_of = move |us: f64| HIST_PAD_LEFT + (us - lo) / span * plot_w;
+    let bars = deltas
+        .counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(i, &n)| {
+            let (e0, e1) = (deltas.bin_edges_us.get(i).copied().unwrap_or(lo), deltas.bin_edges_us.get(i + 1).copied().unwrap_or(hi));
+            let (x0, x1) = (x_of(e0), x_of(e1));
+            let h = n as f64 / max * plot_h;
+            let mid = (e0 + e1) / 2.0;
+            let class = if mid > 0.0 { "hist-bar hist-slower" } else if mid < 0.0 { "hist-bar hist-faster" } else { "hist-bar" };
+            let title = format!("{n} task(s) with Δ exec in [{e0:.3}, {e1:.3}) µs");
+            view! {
+                <rect class=class x=format!("{x0:.2}") y=format!("{:.2}", 8.0 + plot_h - h) width=format!("{:.2}", (x1 - x0 - 1.0).max(1.0))
+                    height=format!("{h:.2}")><title>{title}</title></rect>
+            }
+        })
+        .collect_view();
+    let zero = (lo < 0.0 && hi > 0.0).then(|| {
+        let x = x_of(0.0);
+        view! { <line class="hist-zero" x1=format!("{x:.2}") x2=format!("{x:.2}") y1="4" y2=format!("{:.2}", 8.0 + plot_h)/> }
+    });
+    let axis_y = 8.0 + plot_h;
+    let label = |x: f64, text: String, anchor: &'static str| {
+        view! { <text class="hist-label" x=format!("{x:.2}") y=format!("{:.2}", axis_y + 15.0) text-anchor=anchor>{text}</text> }
+    };
+    let count_label = format!("{}", max as u64);
+    view! {
+        <svg class="compare-histogram" data-testid="compare-histogram" data-function=deltas.function.clone() data-bins=bins.to_string()
+            viewBox=format!("0 0 {HIST_W} {HIST_H}") role="img"
+            aria-label=format!("Histogram of per-task Δ exec of {}", deltas.function)>
+            <line class="hist-axis" x1=HIST_PAD_LEFT.to_string() x2=(HIST_W - 8.0).to_string() y1=axis_y.to_string() y2=axis_y.to_string()/>
+            {bars}
+            {zero}
+            {label(HIST_PAD_LEFT, format!("{lo:+.3} µs"), "start")}
+            {label(HIST_W - 8.0, format!("{hi:+.3} µs"), "end")}
+            <text class="hist-label" x=(HIST_PAD_LEFT - 4.0).to_string() y="16" text-anchor="end">{count_label}</text>
+            <text class="hist-label" x=(HIST_PAD_LEFT - 4.0).to_string() y=axis_y.to_string() text-anchor="end">"0"</text>
+        </svg>
+    }
+}
+
+/// The tasks section: matching counts, a function's histogram, the largest changes.
+#[component]
+fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
+    let nav = Nav::get();
+    let t = &c.tasks;
+    let counts = format!(
+        "{} matched ({} by task id, {} as the k-th execution of their function) · {} only in A · {} only in B · tasks with AICore rows: A {}, B {}",
+        t.matched, t.matched_by_id, t.matched_by_order, t.only_a, t.only_b, t.tasks[0], t.tasks[1]
+    );
+    // The function shown: nav's, else the one whose total changed most, else the first.
+    let first_function = c
+        .functions
+        .iter()
+        .find_map(|f| t.per_function.iter().find(|d| d.function == f.name && d.matched > 0))
+        .or_else(|| t.per_function.iter().find(|d| d.matched > 0))
+        .map(|d| d.function.clone());
+    let per_function = t.per_function.clone();
+    let shown = Memo::new(move |_| nav.compare.with(|cmp| cmp.function.clone()).or_else(|| first_function.clone()));
+    let options = per_function.iter().map(|d| (d.function.clone(), d.matched)).collect::<Vec<_>>();
+    let histogram = {
+        let per_function = per_function.clone();
+        move || {
+            let name = shown.get()?;
+            let d = per_function.iter().find(|d| d.function == name)?.clone();
+            let stats = format!(
+                "{}: {} matched, {} only in A, {} only in B · mean Δ {} µs · median Δ {} µs",
+                d.function,
+                d.matched,
+                d.only_a,
+                d.only_b,
+                d.mean_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)),
+                d.median_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)),
+            );
+            Some(view! {
+                <p class="hint" data-testid="compare-histogram-stats">{stats}</p>
+                {(!d.counts.is_empty()).then(|| view! { <Histogram deltas=d/> })}
+            })
+        }
+    };
+    let on_function = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        nav.compare.update(|cmp| cmp.function = (!v.is_empty()).then_some(v));
+    };
+    let top = c.clone();
+    let table = Signal::derive(move || top_tasks_table(&top));
+    let picked = c.clone();
+    let on_task = Callback::new(move |r: usize| {
+        let Some(task) = picked.tasks.top.get(r) else { return };
+        let focus = Focus::Task { task: task.a_task, view: TimelineView::Worker, core: None, search_if_missing: true };
+        nav.show_with(ViewKind::ChipSwimlane, focus);
+    });
+    view! {
+        <section class="compare-section compare-tasks">
+            <h3>"Tasks"</h3>
+            <p data-testid="compare-task-counts">{counts}</p>
+            <label class="compare-function-pick">"Per-task Δ exec of "
+                <select data-testid="compare-histogram-function" on:change=on_function prop:value=move || shown.get().unwrap_or_default()>
+                    {options.into_iter().map(|(f, n)| {
+                        let label = format!("{f} ({n} matched)");
+                        let value = f.clone();
+                        let selected = move || shown.get().as_deref() == Some(f.as_str());
+                        view! { <option value=value selected=selected>{label}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+            {histogram}
+            <p class="hint">"The largest per-task changes (a task's exec: first kernel start to last kernel end over all its blocks). Click a row to select the task in the swimlanes; its match in the other run is highlighted."</p>
+            <div class="compare-table compare-top">
+                <DataTable data=table testid="compare-top-tasks" csv_name="compare_tasks" title="Largest per-task changes" on_row_click=on_task/>
+            </div>
+        </section>
+    }
+}
+
+/// The comparison of the two shown captures.
+#[component]
+pub fn CompareRunsView() -> impl IntoView {
+    let (session, nav, client) = (Session::get(), Nav::get(), WorkerClient::get());
+    let kept = expect_context::<Compared>();
+    let comparison: RwSignal<Option<Arc<Comparison>>> = RwSignal::new(None);
+    let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let slot = client.slot();
+    Effect::new(move |_| {
+        let Some((a, b)) = nav.compared() else { return };
+        let key = (a, b, session.generation.get());
+        if let Some(c) = kept.last.with_value(|l| l.as_ref().filter(|(k, _)| *k == key).map(|(_, c)| c.clone())) {
+            comparison.set(Some(c));
+            return;
+        }
+        comparison.set(None);
+        error.set(None);
+        let reply = client.ask_in(slot, CompareRequest { baseline_id: a, current_id: b });
+        leptos::task::spawn_local(async move {
+            match reply.await {
+                Ok(c) => {
+                    let c: Arc<Comparison> = Arc::from(c);
+                    kept.last.set_value(Some((key, c.clone())));
+                    comparison.try_set(Some(c));
+                }
+                Err(crate::worker_client::WorkerError::Failed(message)) => {
+                    error.try_set(Some(message));
+                }
+                Err(_) => {}
+            }
+        });
+    });
+    let body = move || {
+        if let Some(message) = error.get() {
+            return view! { <p class="error-message" data-testid="compare-error">{format!("The runs could not be compared: {message}")}</p> }
+                .into_any();
+        }
+        let Some(c) = comparison.get() else {
+            return view! { <p class="hint" data-testid="compare-loading">"Comparing the runs (their critical paths are computed first)…"</p> }
+                .into_any();
+        };
+        let notes = (!c.notes.is_empty()).then(|| {
+            view! {
+                <ul class="compare-notes" data-testid="compare-notes">
+                    {c.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}
+                </ul>
+            }
+        });
+        let summary = {
+            let c = c.clone();
+            Signal::derive(move || summary_table(&c.summary))
+        };
+        let functions = {
+            let c = c.clone();
+            Signal::derive(move || functions_table(&c))
+        };
+        let names: Vec<String> = c.functions.iter().map(|f| f.name.clone()).collect();
+        let on_function = Callback::new(move |r: usize| {
+            if let Some(name) = names.get(r) {
+                // The function's per-task deltas here, and both swimlanes searched for it.
+                nav.compare.update(|cmp| cmp.function = Some(name.clone()));
+                nav.show_with(ViewKind::ChipSwimlane, Focus::Search(name.clone()));
+            }
+        });
+        let by = if c.function_key == "func_id" { "func id (the runs have no function names)" } else { "name" };
+        view! {
+            <div class="compare-runs" data-testid="compare-runs" data-matched=c.tasks.matched.to_string()
+                data-only-a=c.tasks.only_a.to_string() data-only-b=c.tasks.only_b.to_string()>
+                {notes}
+                <section class="compare-section compare-summary">
+                    <h3>"Summary"</h3>
+                    <div class="compare-table compare-summary-table">
+                        <DataTable data=summary testid="compare-summary" csv_name="compare_summary" title="A against B"/>
+                    </div>
+                </section>
+                <section class="compare-section compare-functions">
+                    <h3>"Functions"</h3>
+                    <p class="hint">{format!("Each run's per-function table (the reference converter's), matched by {by}, sorted by the change in total exec time. Red: slower in B, green: faster. Click a row to search both swimlanes for the function.")}</p>
+                    <div class="compare-table compare-functions-table">
+                        <DataTable data=functions testid="compare-functions" csv_name="compare_functions" title="Per function" on_row_click=on_function/>
+                    </div>
+                </section>
+                <TasksSection c=c.clone()/>
+                <p>
+                    <button data-testid="compare-open-swimlanes" on:click=move |_| nav.show(ViewKind::ChipSwimlane)>
+                        "Open both swimlanes (A over B, aligned at first dispatch)"</button>
+                </p>
+            </div>
+        }
+        .into_any()
+    };
+    view! { <div class="compare-page">{body}</div> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deltas_and_their_colours() {
+        assert_eq!(delta(Some(10.0), Some(12.5)), (Some(2.5), Some(25.0)));
+        assert_eq!(delta(Some(-4.0), Some(-2.0)), (Some(2.0), Some(50.0)));
+        assert_eq!(delta(Some(0.0), Some(1.0)), (Some(1.0), None));
+        assert_eq!(delta(None, Some(1.0)), (None, None));
+        assert_eq!(change_class(Some(10.0), Some(12.0), Better::Lower), Some("dt-worse"));
+        assert_eq!(change_class(Some(10.0), Some(8.0), Better::Lower), Some("dt-better"));
+        assert_eq!(change_class(Some(50.0), Some(40.0), Better::Higher), Some("dt-worse"));
+        assert_eq!(change_class(Some(3.0), Some(4.0), Better::Neither), Some("dt-changed"));
+        // float noise of equal sums is no change
+        assert_eq!(change_class(Some(0.1 + 0.2), Some(0.3), Better::Lower), None);
+        assert_eq!(change_class(None, Some(1.0), Better::Lower), None);
+    }
+
+    #[test]
+    fn the_summary_table_says_delta_and_percent() {
+        let rows = vec![SummaryRow {
+            key: "makespan_us".into(),
+            label: "Makespan".into(),
+            unit: "us".into(),
+            a: Some(100.0),
+            b: Some(150.0),
+            better: Better::Lower,
+        }];
+        let t = summary_table(&rows);
+        let row = &t.rows[0];
+        let texts: Vec<&str> = row.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["Makespan (µs)", "100.000", "150.000", "+50.000", "+50.0%"]);
+        assert_eq!(row[3].class, Some("dt-worse"));
+    }
+}

@@ -24,15 +24,15 @@
 //! banner; items with `data-side` = `after` | `before`, `data-file`, `data-line`,
 //! `data-column`), `snapshot-problem-jump`.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use pypto_protocol::pass_trace::{PassDiffData, PassDiffRequest, PassListData, PassListRequest, SnapshotProblem};
+use pypto_protocol::pass_trace::{PassDiffRequest, PassListData, PassListRequest, SnapshotProblem};
 use pypto_protocol::{DatasetKind, ViewKind};
 use wasm_bindgen::JsCast;
 
 use crate::compiler_note::{target_note, CompilerNote, TargetNote};
+use crate::diff_view::{DiffPanes, Layout};
 use crate::nav::{CompilerTarget, MemoryNav, Nav};
 use crate::session::DatasetRow;
 use crate::view_spec::{no_init, nothing_docked, ViewSpec};
@@ -61,148 +61,11 @@ fn problem_text(p: &SnapshotProblem) -> String {
     format!("{}:{}:{}: {}", p.file, p.line, p.column, p.message)
 }
 
-/// Pixel height of a diff row (fixed, for virtualisation).
-const ROW_H: f64 = 18.0;
-/// Rows rendered beyond the visible ones on each side.
-const OVERSCAN: usize = 20;
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Filter {
     Changed,
     NoOp,
     All,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Layout {
-    SideBySide,
-    Stacked,
-}
-
-/// One displayed row: a diff row (with the side shown in the stacked layout: 0 both,
-/// 1 before, 2 after) or a folded run (block index, hidden row count).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Disp {
-    Row(u32, u8),
-    Fold(u32, u32),
-}
-
-fn display_rows(d: &PassDiffData, expanded: &HashSet<u32>, all: bool, layout: Layout) -> Vec<Disp> {
-    let mut out = Vec::new();
-    for (bi, &(s, e, folded)) in d.blocks.iter().enumerate() {
-        if folded && !all && !expanded.contains(&(bi as u32)) {
-            out.push(Disp::Fold(bi as u32, e - s));
-            continue;
-        }
-        for r in s..e {
-            let kind = d.kinds.get(r as usize).copied().unwrap_or(0);
-            match (layout, kind) {
-                (Layout::Stacked, 1) => out.push(Disp::Row(r, 1)),
-                (Layout::Stacked, 2) => out.push(Disp::Row(r, 2)),
-                (Layout::Stacked, 3) => {
-                    out.push(Disp::Row(r, 1));
-                    out.push(Disp::Row(r, 2));
-                }
-                _ => out.push(Disp::Row(r, 0)),
-            }
-        }
-    }
-    out
-}
-
-const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except",
-    "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
-    "while", "with", "yield",
-];
-
-/// Syntax class per byte: 0 plain, 1 keyword, 2 string, 3 comment, 4 number.
-fn syntax_classes(line: &str) -> Vec<u8> {
-    let bytes = line.as_bytes();
-    let mut cls = vec![0u8; bytes.len()];
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes.get(i).copied().unwrap_or(0);
-        if c == b'#' {
-            cls.iter_mut().skip(i).for_each(|x| *x = 3);
-            break;
-        }
-        if c == b'"' || c == b'\'' {
-            let mut j = i + 1;
-            while j < bytes.len() && bytes.get(j) != Some(&c) {
-                j += if bytes.get(j) == Some(&b'\\') { 2 } else { 1 };
-            }
-            let end = (j + 1).min(bytes.len());
-            cls.iter_mut().take(end).skip(i).for_each(|x| *x = 2);
-            i = end;
-            continue;
-        }
-        if c.is_ascii_alphanumeric() || c == b'_' {
-            let mut j = i;
-            while j < bytes.len()
-                && bytes.get(j).is_some_and(|&d| d.is_ascii_alphanumeric() || d == b'_' || (c.is_ascii_digit() && d == b'.'))
-            {
-                j += 1;
-            }
-            let word = line.get(i..j).unwrap_or("");
-            let k = if c.is_ascii_digit() { 4 } else { u8::from(KEYWORDS.contains(&word)) };
-            cls.iter_mut().take(j).skip(i).for_each(|x| *x = k);
-            i = j;
-            continue;
-        }
-        i += 1;
-    }
-    cls
-}
-
-/// Lines longer than this (bytes) are shown as one plain span: colouring a 1 MB line of
-/// `0, 0, …` made 700 000 spans, which took the page 12 s to build on every render.
-const LONG_LINE: usize = 4096;
-
-/// The code of one line as spans: syntax classes, changed ranges marked (a line longer than
-/// [`LONG_LINE`]: one span, marked changed when any of it is).
-fn code_view(line: &str, changed: &[(u32, u32)], side: u8) -> AnyView {
-    if line.len() > LONG_LINE {
-        let ch = match (changed.is_empty(), side) {
-            (true, _) => "",
-            (false, 1) => "tok-del",
-            (false, _) => "tok-ins",
-        };
-        return view! { <span class=ch title=format!("{} characters: shown without colouring", line.chars().count())>{line.to_owned()}</span> }
-            .into_any();
-    }
-    let cls = syntax_classes(line);
-    let is_changed = |i: usize| changed.iter().any(|&(s, e)| (s as usize) <= i && i < e as usize);
-    let mut spans = Vec::new();
-    let mut start = 0;
-    let n = line.len();
-    let mut i = 0;
-    while i <= n {
-        let boundary =
-            i == n || (line.is_char_boundary(i) && i > start && (cls.get(i) != cls.get(start) || is_changed(i) != is_changed(start)));
-        if boundary && i > start {
-            let text = line.get(start..i).unwrap_or("").to_owned();
-            let syn =
-                ["", "syn-kw", "syn-str", "syn-com", "syn-num"].get(cls.get(start).copied().unwrap_or(0) as usize).copied().unwrap_or("");
-            let ch = if is_changed(start) {
-                if side == 1 {
-                    " tok-del"
-                } else {
-                    " tok-ins"
-                }
-            } else {
-                ""
-            };
-            spans.push(view! { <span class=format!("{syn}{ch}")>{text}</span> });
-            start = i;
-        }
-        i += 1;
-    }
-    spans.into_any()
-}
-
-fn scroll_el(r: NodeRef<leptos::html::Div>) -> Option<web_sys::Element> {
-    r.get_untracked().map(JsCast::unchecked_into::<web_sys::Element>)
 }
 
 #[component]
@@ -211,22 +74,13 @@ pub fn PassTraceView() -> impl IntoView {
     let (nav, client) = (Nav::get(), WorkerClient::get());
     let dataset_id = nav.datasets.with_untracked(|d| d.first().copied()).unwrap_or(0);
     let list: RwSignal<Option<Arc<PassListData>>> = RwSignal::new(None);
-    let diff: RwSignal<Option<Arc<PassDiffData>>> = RwSignal::new(None);
     let selected: RwSignal<Option<u32>> = RwSignal::new(None);
     let filter = RwSignal::new(Filter::All);
     // Layout and function filter start from nav (a link's) and are written back to it.
     let at_open = nav.pass_trace.get_untracked();
-    let layout = RwSignal::new(if at_open.stacked { Layout::Stacked } else { Layout::SideBySide });
+    let panes = DiffPanes::new(if at_open.stacked { Layout::Stacked } else { Layout::SideBySide });
+    let DiffPanes { diff, layout, expand_all, .. } = panes;
     let function: RwSignal<Option<String>> = RwSignal::new(at_open.function);
-    let expanded: RwSignal<HashSet<u32>> = RwSignal::new(HashSet::new());
-    let expand_all = RwSignal::new(false);
-    // The line (side 1 before / 2 after, 0-based line) a warning or problem jumped to, marked
-    // until the next jump.
-    let jump_line: RwSignal<Option<(u8, i32)>> = RwSignal::new(None);
-    let scroll_top = RwSignal::new(0.0f64);
-    let view_h = RwSignal::new(800.0f64);
-    let left: NodeRef<leptos::html::Div> = NodeRef::new();
-    let right: NodeRef<leptos::html::Div> = NodeRef::new();
     let (list_slot, diff_slot) = (client.slot(), client.slot());
     let reply = client.ask_in(list_slot, PassListRequest { dataset_id });
     leptos::task::spawn_local(async move {
@@ -261,24 +115,12 @@ pub fn PassTraceView() -> impl IntoView {
     Effect::new(move |_| {
         if let Some(pass) = selected.get() {
             let function = function.get();
-            expanded.set(HashSet::new());
             let reply = client.ask_in(diff_slot, PassDiffRequest { dataset_id, pass, function });
             leptos::task::spawn_local(async move {
                 if let Ok(d) = reply.await {
-                    diff.try_set(Some(Arc::from(d)));
+                    panes.show(*d);
                 }
             });
-        }
-    });
-    // A new diff: back to the top.
-    Effect::new(move |_| {
-        diff.track();
-        jump_line.set(None);
-        scroll_top.set(0.0);
-        for r in [left, right] {
-            if let Some(e) = scroll_el(r) {
-                e.set_scroll_top(0);
-            }
         }
     });
 
@@ -349,43 +191,7 @@ pub fn PassTraceView() -> impl IntoView {
     });
     on_cleanup(move || keys.remove());
 
-    let disp = Memo::new(move |_| {
-        let lay = layout.get();
-        let all = expand_all.get();
-        diff.with(|d| d.as_ref().map(|d| expanded.with(|e| display_rows(d, e, all, lay))).unwrap_or_default())
-    });
-
-    // Scrolls so that line `line` (1-based) of side `side` (1 before, 2 after) is visible,
-    // unfolding its run.
-    let jump_to = move |side: u8, line: u32| {
-        let Some(d) = diff.get_untracked() else { return };
-        let target = line.saturating_sub(1).cast_signed();
-        jump_line.set(Some((side, target)));
-        let lines = if side == 1 { &d.before } else { &d.after };
-        let Some(row) = lines.iter().position(|&a| a == target) else { return };
-        let row = row as u32;
-        if let Some(bi) = d.blocks.iter().position(|&(s, e, f)| f && s <= row && row < e) {
-            expanded.update(|x| {
-                x.insert(bi as u32);
-            });
-        }
-        let rows = disp.get_untracked();
-        // The row's display row (stacked: the line's own side, 1 or 2, or 0 for both).
-        let other = 3 - side;
-        let Some(pos) = rows.iter().position(|r| matches!(r, Disp::Row(x, s) if *x == row && *s != other)) else { return };
-        let top = (pos as f64 * ROW_H - 3.0 * ROW_H).max(0.0);
-        set_timeout(
-            move || {
-                for r in [left, right] {
-                    if let Some(e) = scroll_el(r) {
-                        e.set_scroll_top(top as i32);
-                    }
-                }
-                scroll_top.set(top);
-            },
-            std::time::Duration::ZERO,
-        );
-    };
+    let jump_to = move |side: u8, line: u32| panes.jump_to(side, line);
 
     // The target, once the first diff lists the functions; its line once its function's diff is here.
     Effect::new(move |_| {
@@ -408,129 +214,6 @@ pub fn PassTraceView() -> impl IntoView {
             }
         }
     });
-
-    let on_scroll = move |from: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
-        if let Some(e) = scroll_el(from) {
-            let (t, l) = (e.scroll_top(), e.scroll_left());
-            view_h.set(f64::from(e.client_height()).max(100.0));
-            scroll_top.set(f64::from(t));
-            if let Some(o) = scroll_el(other) {
-                if o.scroll_top() != t {
-                    o.set_scroll_top(t);
-                }
-                if o.scroll_left() != l {
-                    o.set_scroll_left(l);
-                }
-            }
-        }
-    };
-
-    // One pane: `side` 1 = before, 2 = after (side-by-side), 0 = stacked.
-    let pane = move |side: u8, node: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
-        let rows_view = move || {
-            let rows = disp.get();
-            jump_line.track();
-            let Some(d) = diff.get() else { return Vec::new() };
-            let first = ((scroll_top.get() / ROW_H) as usize).saturating_sub(OVERSCAN);
-            let count = (view_h.get() / ROW_H) as usize + 2 * OVERSCAN;
-            rows.iter()
-                .enumerate()
-                .skip(first)
-                .take(count)
-                .map(|(i, r)| {
-                    let top = format!("top:{}px", i as f64 * ROW_H);
-                    match *r {
-                        Disp::Fold(bi, n) => view! {
-                            <div class="diff-row diff-fold" data-testid="diff-fold" style=top
-                                on:click=move |_| expanded.update(|x| { x.insert(bi); })>
-                                {format!("⋯ {n} unchanged lines (click to expand)")}
-                            </div>
-                        }
-                        .into_any(),
-                        Disp::Row(row, st_side) => {
-                            let kind = d.kinds.get(row as usize).copied().unwrap_or(0);
-                            let b = d.before.get(row as usize).copied().unwrap_or(-1);
-                            let a = d.after.get(row as usize).copied().unwrap_or(-1);
-                            // `changes` is in row order.
-                            let ch = d.changes.binary_search_by_key(&row, |c| c.0).ok().and_then(|k| d.changes.get(k));
-                            // Which file this pane row shows.
-                            let show = if side == 0 {
-                                if st_side == 1 {
-                                    1
-                                } else {
-                                    2
-                                }
-                            } else {
-                                side
-                            };
-                            let idx = if show == 1 { b } else { a };
-                            let text = if idx < 0 {
-                                String::new()
-                            } else if show == 1 {
-                                d.before_lines.get(idx as usize).cloned().unwrap_or_default()
-                            } else {
-                                d.after_lines.get(idx as usize).cloned().unwrap_or_default()
-                            };
-                            let changed: Vec<(u32, u32)> =
-                                ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
-                            let cls = match (kind, idx < 0, show) {
-                                (0, ..) => "diff-row",
-                                (_, true, _) => "diff-row diff-empty",
-                                (_, false, 1) => "diff-row diff-del",
-                                _ => "diff-row diff-ins",
-                            };
-                            let num = |v: i32| if v < 0 { String::new() } else { (v + 1).to_string() };
-                            let (n1, n2) = if side == 0 {
-                                (if st_side == 2 { String::new() } else { num(b) }, if st_side == 1 { String::new() } else { num(a) })
-                            } else {
-                                (num(idx), String::new())
-                            };
-                            let mark = match cls {
-                                "diff-row diff-del" => "-",
-                                "diff-row diff-ins" => "+",
-                                _ => " ",
-                            };
-                            let code_side = if show == 1 { 1 } else { 2 };
-                            // (a stacked unchanged row is both sides' line)
-                            let jump = jump_line.get_untracked();
-                            let jumped =
-                                (idx >= 0 && jump == Some((show, idx))) || (st_side == 0 && side == 0 && b >= 0 && jump == Some((1, b)));
-                            view! {
-                                <div class=cls class:diff-jump=jumped style=top data-line=(idx + 1).to_string()>
-                                    <span class="ln">{n1}</span>
-                                    {(side == 0).then(|| view! { <span class="ln">{n2}</span> })}
-                                    <span class="mk">{mark}</span>
-                                    <span class="code">{code_view(&text, &changed, code_side)}</span>
-                                </div>
-                            }
-                            .into_any()
-                        }
-                    }
-                })
-                .collect::<Vec<_>>()
-        };
-        let width_ch = move || {
-            diff.with(|d| {
-                d.as_ref().map_or(80, |d| {
-                    let m = |v: &Vec<String>| v.iter().map(|s| s.chars().count()).max().unwrap_or(0);
-                    if side == 1 {
-                        m(&d.before_lines)
-                    } else if side == 2 {
-                        m(&d.after_lines)
-                    } else {
-                        m(&d.before_lines).max(m(&d.after_lines))
-                    }
-                })
-            })
-        };
-        view! {
-            <div class="diff-pane" node_ref=node on:scroll=move |_| on_scroll(node, other)>
-                <div class="diff-inner" style=move || format!("height:{}px;min-width:calc({}ch + 9em)", disp.with(Vec::len) as f64 * ROW_H, width_ch())>
-                    {rows_view}
-                </div>
-            </div>
-        }
-    };
 
     let pass_items = move || {
         let l = list.get();
@@ -730,20 +413,7 @@ pub fn PassTraceView() -> impl IntoView {
                 </div>
                 <CompilerNote note=note/>
                 {problem_banner}
-                <div class="pass-diff" data-testid="pass-diff"
-                    class:stacked=move || layout.get() == Layout::Stacked
-                    data-rows=move || diff.with(|d| d.as_ref().map_or(0, |d| d.kinds.len())).to_string()
-                    data-display-rows=move || disp.with(Vec::len).to_string()
-                    data-added=move || diff.with(|d| d.as_ref().map_or(0, |d| d.added)).to_string()
-                    data-removed=move || diff.with(|d| d.as_ref().map_or(0, |d| d.removed)).to_string()
-                    data-function=move || diff.with(|d| d.as_ref().and_then(|d| d.function.clone()).unwrap_or_default())
-                    data-pass=move || diff.with(|d| d.as_ref().map_or(-1, |d| i64::from(d.pass))).to_string()>
-                    {move || if layout.get() == Layout::SideBySide {
-                        view! { {pane(1, left, right)} {pane(2, right, left)} }.into_any()
-                    } else {
-                        view! { {pane(0, left, right)} }.into_any()
-                    }}
-                </div>
+                {panes.view("pass-diff")}
             </div>
         </div>
     }

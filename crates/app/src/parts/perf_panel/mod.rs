@@ -145,7 +145,7 @@ impl Panel {
     /// Highlights chain `i`'s `tasks` (the status says how it went once the swimlane did it).
     pub fn highlight(self, i: usize, dataset_id: u32, tasks: Vec<TaskId>) {
         self.pending_chain.set_value(Some(i));
-        self.nav.highlight.set(Some(crate::nav::Highlight { dataset_id, tasks: tasks.into() }));
+        self.nav.highlight.set(Some(crate::nav::Highlight { dataset_id, tasks: tasks.into(), matched: None }));
     }
 
     /// The status line for what the swimlane did.

@@ -4,6 +4,9 @@
 //! mode. While a highlight is set it takes precedence over the critical-path mode; Esc clears
 //! both.
 //!
+//! In a comparison (two runs on one axis) a selected task and its match in the other run are
+//! highlighted the same way ([`crate::nav::Highlight::matched`]).
+//!
 //! The mask is one flag per bar of the timeline it was built for (matched by `(ring, local)`
 //! task id columns), kept in the view's state (the renderer reads it per frame).
 
@@ -24,13 +27,19 @@ pub struct Mask {
 /// tasks has a bar in `t`).
 pub fn build(t: &Timeline, highlight: &Highlight) -> (Mask, usize) {
     let wanted: HashSet<(u32, u32)> = highlight.tasks.iter().map(|task| task.ring_local()).collect();
+    let matched = highlight.matched.map(|(dataset, task)| (dataset, task.ring_local()));
     let mut bright = vec![false; t.start_us.len()];
     let mut count = 0usize;
-    for g in t.header.groups.iter().filter(|g| g.dataset_id == highlight.dataset_id) {
+    for g in &t.header.groups {
+        let own = g.dataset_id == highlight.dataset_id;
+        let other = matched.filter(|(dataset, _)| *dataset == g.dataset_id).map(|(_, task)| task);
+        if !own && other.is_none() {
+            continue;
+        }
         for &track in &g.tracks {
             for gi in t.track_range(track as usize) {
                 let Some(task) = t.task_of(gi) else { continue };
-                if wanted.contains(&task) {
+                if (own && wanted.contains(&task)) || other == Some(task) {
                     if let Some(m) = bright.get_mut(gi) {
                         *m = true;
                         count += 1;

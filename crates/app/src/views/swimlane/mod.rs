@@ -29,12 +29,14 @@ pub mod trace;
 pub mod ui;
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use pypto_protocol::timeline::{
     Arrow, BarDetails, BarDetailsRequest, BarRef, DatasetAlignment, DependenciesRequest, LegendEntry, RangeStatsRow, SearchHit,
     SearchRequest, TimelineAlign, TimelineHeader, TimelineRequest, TraceTimelineInfo, TraceTimelineRequest,
 };
+use pypto_protocol::compare::TaskMatchRequest;
 use pypto_protocol::{DatasetKind, FileRole, TaskId, TimelineView, ViewKind};
 use pypto_render::camera::TimeCamera;
 use pypto_render::text::TextOverlay;
@@ -50,6 +52,17 @@ use data::Timeline;
 use layout::{Layout, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX};
 
 pub use ui::SwimlaneView;
+
+/// In a comparison (two runs on one axis): a selected task and its match in the other run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareMatch {
+    pub task: TaskId,
+    /// 0: the task is run A's, 1: run B's.
+    pub side: u8,
+    pub other: Option<TaskId>,
+    /// How it was matched: `id` (same function and task id) or `order` (the k-th execution).
+    pub rule: Option<String>,
+}
 
 /// The registry's entry for the chip swimlane.
 pub const CHIP_SPEC: ViewSpec = ViewSpec {
@@ -185,6 +198,9 @@ pub struct SwimlaneUi {
     pub export_status: RwSignal<Option<String>>,
     /// The task-set highlight's mask over the shown timeline's bars.
     highlight: Owned<Option<highlight::Mask>>,
+    /// In a comparison: the selected task's match in the other run, said (`None`: no task
+    /// selected, or not comparing).
+    pub compare_match: RwSignal<Option<CompareMatch>>,
     /// `draw()` CPU times for the bench (`frameStats()`), and how often a frame is prepared.
     frame_stats: Owned<export::FrameStats>,
     /// The mounted view, for the automation API (`window.__pyptoSwimlane`).
@@ -192,6 +208,7 @@ pub struct SwimlaneUi {
     next_lane_id: Owned<u32>,
     timeline_slot: Slot,
     details_slot: Slot,
+    match_slot: Slot,
     deps_slot: Slot,
     search_slot: Slot,
     range_slot: Slot,
@@ -221,12 +238,14 @@ pub fn init() {
         trace: RwSignal::new(None),
         show_trace_stats: RwSignal::new(true),
         export_status: RwSignal::new(None),
+        compare_match: RwSignal::new(None),
         highlight: Owned::new(None),
         frame_stats: Owned::new(export::FrameStats::default()),
         mounted: Owned::new(None),
         next_lane_id: Owned::new(0),
         timeline_slot: client.slot(),
         details_slot: client.slot(),
+        match_slot: client.slot(),
         deps_slot: client.slot(),
         search_slot: client.slot(),
         range_slot: client.slot(),
@@ -504,6 +523,22 @@ impl Lane {
         });
     }
 
+    /// In a comparison `(a, b)`: asks for the match of `task` (of dataset `dataset`) in the
+    /// other run, says it (`compare_match`) and highlights both (the rest dimmed).
+    fn ask_match(self, (a, b): (u32, u32), dataset: u32, task: TaskId) {
+        let nav = self.ui.nav;
+        let side = u8::from(dataset == b);
+        let other_dataset = if side == 0 { b } else { a };
+        let reply = self.ui.client.ask_in(self.ui.match_slot, TaskMatchRequest { baseline_id: a, current_id: b, side, task });
+        leptos::task::spawn_local(async move {
+            let Ok(m) = reply.await else { return };
+            let other = m.other;
+            self.ui.compare_match.try_set(Some(CompareMatch { task, side, other, rule: m.rule }));
+            let matched = other.map(|o| (other_dataset, o));
+            nav.highlight.try_set(Some(crate::nav::Highlight { dataset_id: dataset, tasks: Arc::from([task]), matched }));
+        });
+    }
+
     /// Asks for the dependency arrows around `bar` at the chosen depth (none at depth 0).
     fn ask_dependencies(self, timeline_id: u32, bar: BarRef) {
         let depth = self.ui.nav.swimlane.with_untracked(|s| s.depth);
@@ -770,8 +805,25 @@ impl SwimlaneRenderer {
         if self.nav.selected.with_untracked(|s| *s != selected) {
             self.nav.selected.set(selected);
         }
-        let (Some(bar), Some(d)) = (bar, self.data.as_ref()) else { return };
+        let compared = self.nav.compared_untracked();
+        if compared.is_some() {
+            self.ui.compare_match.set(None);
+        }
+        let (Some(bar), Some(d)) = (bar, self.data.as_ref()) else {
+            // Nothing selected: the comparison's match highlight goes too.
+            if compared.is_some() && self.nav.highlight.with_untracked(|h| h.as_ref().is_some_and(|h| h.matched.is_some())) {
+                self.nav.highlight.set(None);
+            }
+            return;
+        };
         let lane = self.lane;
+        if let (Some(pair), Some(g)) = (compared, d.global(bar)) {
+            let dataset = d.header.tracks.get(bar.track as usize).and_then(|t| d.header.groups.get(t.group as usize)).map(|g| g.dataset_id);
+            let task = d.task_of(g).map(|(ring, local)| TaskId::from_parts(ring, local));
+            if let (Some(dataset), Some(task), true) = (dataset, task, d.is_task(g)) {
+                lane.ask_match(pair, dataset, task);
+            }
+        }
         lane.ask_details(BarDetailsRequest { timeline_id: d.header.timeline_id, bar });
         if d.global(bar).is_some_and(|g| d.is_task(g)) {
             lane.ask_dependencies(d.header.timeline_id, bar);

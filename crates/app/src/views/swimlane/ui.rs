@@ -294,6 +294,18 @@ fn Details() -> impl IntoView {
                     </table>
                     {(!d.complete).then(|| view! { <p class="hint">"Loading the full details…"</p> })}
                     {(d.group.len() > 1).then(|| view! { <p class="hint">{format!("SPMD group: {} blocks highlighted", d.group.len())}</p> })}
+                    {move || swim.compare_match.get().map(|m| {
+                        let (own, other) = if m.side == 0 { ("A", "B") } else { ("B", "A") };
+                        let text = match (&m.other, m.rule.as_deref()) {
+                            (Some(o), Some("order")) => format!("{own} {} ↔ {other} {o} (matched as the same execution of its function: highlighted)", m.task),
+                            (Some(o), _) => format!("{own} {} ↔ {other} {o} (same function and task id: highlighted)", m.task),
+                            (None, _) => format!("{own} {}: no match in run {other}", m.task),
+                        };
+                        view! {
+                            <p class="compare-match" data-testid="compare-match" data-task=m.task.to_string()
+                                data-other=m.other.map(|o| o.to_string()) data-rule=m.rule.clone()>{text}</p>
+                        }
+                    })}
                     {graph_button}
                 </div>
             }
