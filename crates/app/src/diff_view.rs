@@ -37,7 +37,7 @@ pub enum Disp {
     Fold(u32, u32),
 }
 
-pub fn display_rows(d: &PassDiffData, expanded: &HashSet<u32>, all: bool, layout: Layout) -> Vec<Disp> {
+pub fn display_rows<S: std::hash::BuildHasher>(d: &PassDiffData, expanded: &HashSet<u32, S>, all: bool, layout: Layout) -> Vec<Disp> {
     let mut out = Vec::new();
     for (bi, &(s, e, folded)) in d.blocks.iter().enumerate() {
         if folded && !all && !expanded.contains(&(bi as u32)) {
@@ -251,130 +251,131 @@ impl DiffPanes {
     }
 
     /// The panes (side by side or stacked), in a container with test id `testid`.
+    #[allow(clippy::too_many_lines)] // the panes' rows, scrolling and markup read best in one place
     pub fn view(self, testid: &'static str) -> impl IntoView {
         let Self { diff, layout, expanded, jump_line, scroll_top, view_h, left, right, disp, .. } = self;
-    let on_scroll = move |from: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
-        if let Some(e) = scroll_el(from) {
-            let (t, l) = (e.scroll_top(), e.scroll_left());
-            view_h.set(f64::from(e.client_height()).max(100.0));
-            scroll_top.set(f64::from(t));
-            if let Some(o) = scroll_el(other) {
-                if o.scroll_top() != t {
-                    o.set_scroll_top(t);
-                }
-                if o.scroll_left() != l {
-                    o.set_scroll_left(l);
+        let on_scroll = move |from: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
+            if let Some(e) = scroll_el(from) {
+                let (t, l) = (e.scroll_top(), e.scroll_left());
+                view_h.set(f64::from(e.client_height()).max(100.0));
+                scroll_top.set(f64::from(t));
+                if let Some(o) = scroll_el(other) {
+                    if o.scroll_top() != t {
+                        o.set_scroll_top(t);
+                    }
+                    if o.scroll_left() != l {
+                        o.set_scroll_left(l);
+                    }
                 }
             }
-        }
-    };
+        };
 
-    // One pane: `side` 1 = before, 2 = after (side-by-side), 0 = stacked.
-    let pane = move |side: u8, node: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
-        let rows_view = move || {
-            let rows = disp.get();
-            jump_line.track();
-            let Some(d) = diff.get() else { return Vec::new() };
-            let first = ((scroll_top.get() / ROW_H) as usize).saturating_sub(OVERSCAN);
-            let count = (view_h.get() / ROW_H) as usize + 2 * OVERSCAN;
-            rows.iter()
-                .enumerate()
-                .skip(first)
-                .take(count)
-                .map(|(i, r)| {
-                    let top = format!("top:{}px", i as f64 * ROW_H);
-                    match *r {
-                        Disp::Fold(bi, n) => view! {
-                            <div class="diff-row diff-fold" data-testid="diff-fold" style=top
-                                on:click=move |_| expanded.update(|x| { x.insert(bi); })>
-                                {format!("⋯ {n} unchanged lines (click to expand)")}
-                            </div>
-                        }
-                        .into_any(),
-                        Disp::Row(row, st_side) => {
-                            let kind = d.kinds.get(row as usize).copied().unwrap_or(0);
-                            let b = d.before.get(row as usize).copied().unwrap_or(-1);
-                            let a = d.after.get(row as usize).copied().unwrap_or(-1);
-                            // `changes` is in row order.
-                            let ch = d.changes.binary_search_by_key(&row, |c| c.0).ok().and_then(|k| d.changes.get(k));
-                            // Which file this pane row shows.
-                            let show = if side == 0 {
-                                if st_side == 1 {
-                                    1
-                                } else {
-                                    2
-                                }
-                            } else {
-                                side
-                            };
-                            let idx = if show == 1 { b } else { a };
-                            let text = if idx < 0 {
-                                String::new()
-                            } else if show == 1 {
-                                d.before_lines.get(idx as usize).cloned().unwrap_or_default()
-                            } else {
-                                d.after_lines.get(idx as usize).cloned().unwrap_or_default()
-                            };
-                            let changed: Vec<(u32, u32)> =
-                                ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
-                            let cls = match (kind, idx < 0, show) {
-                                (0, ..) => "diff-row",
-                                (_, true, _) => "diff-row diff-empty",
-                                (_, false, 1) => "diff-row diff-del",
-                                _ => "diff-row diff-ins",
-                            };
-                            let num = |v: i32| if v < 0 { String::new() } else { (v + 1).to_string() };
-                            let (n1, n2) = if side == 0 {
-                                (if st_side == 2 { String::new() } else { num(b) }, if st_side == 1 { String::new() } else { num(a) })
-                            } else {
-                                (num(idx), String::new())
-                            };
-                            let mark = match cls {
-                                "diff-row diff-del" => "-",
-                                "diff-row diff-ins" => "+",
-                                _ => " ",
-                            };
-                            let code_side = if show == 1 { 1 } else { 2 };
-                            // (a stacked unchanged row is both sides' line)
-                            let jump = jump_line.get_untracked();
-                            let jumped =
-                                (idx >= 0 && jump == Some((show, idx))) || (st_side == 0 && side == 0 && b >= 0 && jump == Some((1, b)));
-                            view! {
-                                <div class=cls class:diff-jump=jumped style=top data-line=(idx + 1).to_string()>
-                                    <span class="ln">{n1}</span>
-                                    {(side == 0).then(|| view! { <span class="ln">{n2}</span> })}
-                                    <span class="mk">{mark}</span>
-                                    <span class="code">{code_view(&text, &changed, code_side)}</span>
+        // One pane: `side` 1 = before, 2 = after (side-by-side), 0 = stacked.
+        let pane = move |side: u8, node: NodeRef<leptos::html::Div>, other: NodeRef<leptos::html::Div>| {
+            let rows_view = move || {
+                let rows = disp.get();
+                jump_line.track();
+                let Some(d) = diff.get() else { return Vec::new() };
+                let first = ((scroll_top.get() / ROW_H) as usize).saturating_sub(OVERSCAN);
+                let count = (view_h.get() / ROW_H) as usize + 2 * OVERSCAN;
+                rows.iter()
+                    .enumerate()
+                    .skip(first)
+                    .take(count)
+                    .map(|(i, r)| {
+                        let top = format!("top:{}px", i as f64 * ROW_H);
+                        match *r {
+                            Disp::Fold(bi, n) => view! {
+                                <div class="diff-row diff-fold" data-testid="diff-fold" style=top
+                                    on:click=move |_| expanded.update(|x| { x.insert(bi); })>
+                                    {format!("⋯ {n} unchanged lines (click to expand)")}
                                 </div>
                             }
-                            .into_any()
+                            .into_any(),
+                            Disp::Row(row, st_side) => {
+                                let kind = d.kinds.get(row as usize).copied().unwrap_or(0);
+                                let b = d.before.get(row as usize).copied().unwrap_or(-1);
+                                let a = d.after.get(row as usize).copied().unwrap_or(-1);
+                                // `changes` is in row order.
+                                let ch = d.changes.binary_search_by_key(&row, |c| c.0).ok().and_then(|k| d.changes.get(k));
+                                // Which file this pane row shows.
+                                let show = if side == 0 {
+                                    if st_side == 1 {
+                                        1
+                                    } else {
+                                        2
+                                    }
+                                } else {
+                                    side
+                                };
+                                let idx = if show == 1 { b } else { a };
+                                let text = if idx < 0 {
+                                    String::new()
+                                } else if show == 1 {
+                                    d.before_lines.get(idx as usize).cloned().unwrap_or_default()
+                                } else {
+                                    d.after_lines.get(idx as usize).cloned().unwrap_or_default()
+                                };
+                                let changed: Vec<(u32, u32)> =
+                                    ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
+                                let cls = match (kind, idx < 0, show) {
+                                    (0, ..) => "diff-row",
+                                    (_, true, _) => "diff-row diff-empty",
+                                    (_, false, 1) => "diff-row diff-del",
+                                    _ => "diff-row diff-ins",
+                                };
+                                let num = |v: i32| if v < 0 { String::new() } else { (v + 1).to_string() };
+                                let (n1, n2) = if side == 0 {
+                                    (if st_side == 2 { String::new() } else { num(b) }, if st_side == 1 { String::new() } else { num(a) })
+                                } else {
+                                    (num(idx), String::new())
+                                };
+                                let mark = match cls {
+                                    "diff-row diff-del" => "-",
+                                    "diff-row diff-ins" => "+",
+                                    _ => " ",
+                                };
+                                let code_side = if show == 1 { 1 } else { 2 };
+                                // (a stacked unchanged row is both sides' line)
+                                let jump = jump_line.get_untracked();
+                                let jumped = (idx >= 0 && jump == Some((show, idx)))
+                                    || (st_side == 0 && side == 0 && b >= 0 && jump == Some((1, b)));
+                                view! {
+                                    <div class=cls class:diff-jump=jumped style=top data-line=(idx + 1).to_string()>
+                                        <span class="ln">{n1}</span>
+                                        {(side == 0).then(|| view! { <span class="ln">{n2}</span> })}
+                                        <span class="mk">{mark}</span>
+                                        <span class="code">{code_view(&text, &changed, code_side)}</span>
+                                    </div>
+                                }
+                                .into_any()
+                            }
                         }
-                    }
+                    })
+                    .collect::<Vec<_>>()
+            };
+            let width_ch = move || {
+                diff.with(|d| {
+                    d.as_ref().map_or(80, |d| {
+                        let m = |v: &Vec<String>| v.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+                        if side == 1 {
+                            m(&d.before_lines)
+                        } else if side == 2 {
+                            m(&d.after_lines)
+                        } else {
+                            m(&d.before_lines).max(m(&d.after_lines))
+                        }
+                    })
                 })
-                .collect::<Vec<_>>()
-        };
-        let width_ch = move || {
-            diff.with(|d| {
-                d.as_ref().map_or(80, |d| {
-                    let m = |v: &Vec<String>| v.iter().map(|s| s.chars().count()).max().unwrap_or(0);
-                    if side == 1 {
-                        m(&d.before_lines)
-                    } else if side == 2 {
-                        m(&d.after_lines)
-                    } else {
-                        m(&d.before_lines).max(m(&d.after_lines))
-                    }
-                })
-            })
-        };
-        view! {
-            <div class="diff-pane" node_ref=node on:scroll=move |_| on_scroll(node, other)>
-                <div class="diff-inner" style=move || format!("height:{}px;min-width:calc({}ch + 9em)", disp.with(Vec::len) as f64 * ROW_H, width_ch())>
-                    {rows_view}
+            };
+            view! {
+                <div class="diff-pane" node_ref=node on:scroll=move |_| on_scroll(node, other)>
+                    <div class="diff-inner" style=move || format!("height:{}px;min-width:calc({}ch + 9em)", disp.with(Vec::len) as f64 * ROW_H, width_ch())>
+                        {rows_view}
+                    </div>
                 </div>
-            </div>
-        }
-    };
+            }
+        };
 
         view! {
             <div class="pass-diff" data-testid=testid

@@ -17,6 +17,7 @@
 pub mod analyses;
 pub mod browser;
 mod compiler_note;
+pub mod diff_view;
 pub mod embed;
 pub mod folder;
 pub mod nav;
@@ -25,7 +26,6 @@ mod parts;
 pub mod session;
 pub mod settings;
 mod sidebar;
-pub mod diff_view;
 pub mod table;
 mod toolbar;
 mod view_spec;

@@ -265,6 +265,14 @@ impl Default for Session {
     }
 }
 
+/// A source's name as the chrome shows it: a folder's name, or a URL's last path segment
+/// (`http://host/data/run2/` → `run2`).
+pub fn short_label(label: &str) -> &str {
+    let trimmed = label.trim_end_matches('/');
+    let trimmed = trimmed.strip_suffix("pypto-viewer-manifest.json").map_or(trimmed, |t| t.trim_end_matches('/'));
+    trimmed.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(label)
+}
+
 /// `reading deps.json: 40%`, or a layout step's `laying out the graph: order (3/8)`.
 fn progress_text(p: &Progress) -> String {
     if p.path.starts_with("laying out") {
@@ -272,5 +280,18 @@ fn progress_text(p: &Progress) -> String {
     } else {
         let percent = if p.total_bytes == 0 { 100.0 } else { p.done_bytes as f64 * 100.0 / p.total_bytes as f64 };
         format!("reading {}: {percent:.0}%", p.path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_label;
+
+    #[test]
+    fn short_labels_are_a_sources_last_name() {
+        assert_eq!(short_label("http://127.0.0.1:8080/data/run2/"), "run2");
+        assert_eq!(short_label("https://h/x/base/pypto-viewer-manifest.json"), "base");
+        assert_eq!(short_label("build_output"), "build_output");
+        assert_eq!(short_label("/"), "/");
     }
 }

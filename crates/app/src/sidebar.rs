@@ -115,6 +115,10 @@ fn DatasetWarnings(warnings: Vec<Warning>) -> impl IntoView {
     })
 }
 
+/// A heading's datasets: whether they are the comparison source's, the multi-rank parent, and
+/// each row with its "compare with…" peers (id, title).
+type SidebarGroup = (bool, Option<String>, Vec<(DatasetRow, Vec<(u32, String)>)>);
+
 /// Whether a dataset can be one side of a comparison: a capture with records, a pass dump.
 fn comparable(row: &DatasetRow) -> bool {
     match row.kind() {
@@ -135,6 +139,10 @@ fn CompareWith(id: u32, peers: Vec<(u32, String)>) -> impl IntoView {
             if let Ok(baseline) = value.parse::<u32>() {
                 nav.show_compare(session, baseline, id, None);
             }
+            // Back to "Compare with…": the list offers a choice, it does not show one.
+            if let Some(select) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlSelectElement>(t).ok()) {
+                select.set_value("");
+            }
         };
         view! {
             <select class="compare-with" data-testid="compare-with" title="Compare this (B, this run) with another (A, the baseline)"
@@ -153,7 +161,17 @@ fn DatasetItem(row: DatasetRow, peers: Vec<(u32, String)>) -> impl IntoView {
     let id = row.id();
     let title = row.title();
     let info = row.info;
-    let side = move || nav.compared().and_then(|(a, b)| if a == id { Some("A") } else if b == id { Some("B") } else { None });
+    let side = move || {
+        nav.compared().and_then(|(a, b)| {
+            if a == id {
+                Some("A")
+            } else if b == id {
+                Some("B")
+            } else {
+                None
+            }
+        })
+    };
     let files_title = info.files.iter().map(|f| format!("{}: {}", f.role, f.path)).collect::<Vec<_>>().join("\n");
     view! {
         <li class="dataset" data-kind=info.kind.attr() data-path=info.path.clone()
@@ -196,12 +214,9 @@ pub fn Sidebar() -> impl IntoView {
             if !comparable(row) {
                 return Vec::new();
             }
-            rows.iter()
-                .filter(|r| r.id() != row.id() && r.kind() == row.kind() && comparable(r))
-                .map(|r| (r.id(), r.title()))
-                .collect()
+            rows.iter().filter(|r| r.id() != row.id() && r.kind() == row.kind() && comparable(r)).map(|r| (r.id(), r.title())).collect()
         };
-        let mut groups: Vec<(bool, Option<String>, Vec<(DatasetRow, Vec<(u32, String)>)>)> = Vec::new();
+        let mut groups: Vec<SidebarGroup> = Vec::new();
         for row in &rows {
             let (comparison, group) = (row.info.comparison, row.info.group.clone());
             let peers = peers_of(row);
@@ -218,12 +233,16 @@ pub fn Sidebar() -> impl IntoView {
                     let label = session.comparison_label.get().unwrap_or_default();
                     view! {
                         <li class="comparison-heading" data-testid="comparison-heading" title=label.clone()>
-                            {format!("Comparison source: {label}")}</li>
+                            {format!("Comparison source: {}", crate::session::short_label(&label))}</li>
                     }
                 });
                 // Clicking a multi-rank heading opens all its runtime datasets in one timeline.
-                let ids: Vec<u32> =
-                    members.iter().map(|(r, _)| r).filter(|r| r.kind() == DatasetKind::Runtime && r.has_records()).map(DatasetRow::id).collect();
+                let ids: Vec<u32> = members
+                    .iter()
+                    .map(|(r, _)| r)
+                    .filter(|r| r.kind() == DatasetKind::Runtime && r.has_records())
+                    .map(DatasetRow::id)
+                    .collect();
                 let title = format!("Open the {} ranks in one timeline", ids.len());
                 view! {
                     {heading}

@@ -188,8 +188,8 @@ pub fn Toolbar() -> impl IntoView {
             <span class="progress">{move || session.progress.get().unwrap_or_default()}</span>
             <span class="source">{move || session.source_label.get()}</span>
             {move || session.comparison_label.get().map(|label| view! {
-                <span class="source comparison-source" data-testid="comparison-source" title="the comparison source (baselines)">
-                    {format!("⇄ {label}")}</span>
+                <span class="source comparison-source" data-testid="comparison-source" title=format!("Compared with (the baselines): {label}")>
+                    {format!("⇄ {}", crate::session::short_label(&label))}</span>
             })}
             <span id="worker-status" data-state=move || session.worker.get().as_str()
                 title="analysis worker">{move || format!("worker: {}", session.worker.get().as_str())}</span>

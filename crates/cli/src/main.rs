@@ -46,13 +46,19 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:\n  pypto-viewer manifest <dir>\n  pypto-viewer report <dir> [--json]";
 
 fn usage() -> String {
-    format!("{USAGE}
+    format!(
+        "{USAGE}
 {}
 {}
 {}
 {}
-{}", compare::USAGE, gen::USAGE, gen_ranks::USAGE, gen_strace::USAGE, bench::USAGE)
-        + &format!("\n{}\n{}", gen_dag::USAGE, bench_layout::USAGE)
+{}",
+        compare::USAGE,
+        gen::USAGE,
+        gen_ranks::USAGE,
+        gen_strace::USAGE,
+        bench::USAGE
+    ) + &format!("\n{}\n{}", gen_dag::USAGE, bench_layout::USAGE)
         + "\n"
         + bench_passes::USAGE
 }

@@ -83,6 +83,7 @@ pub(crate) fn task_match(request: &TaskMatchRequest) -> Result<TaskMatch, String
             m.by_pair.insert(pair, index);
         });
     }
-    MATCHINGS.with_borrow(|m| m.by_pair.get(&pair).map(|index| compare::task_match(index, request)))
+    MATCHINGS
+        .with_borrow(|m| m.by_pair.get(&pair).map(|index| compare::task_match(index, request)))
         .ok_or_else(|| format!("datasets {} and {} could not be matched", pair.0, pair.1))
 }

@@ -340,10 +340,9 @@ fn fields(link: &Link) -> Vec<(&'static str, String)> {
     put("mfn", m.function.clone());
     put("chip", m.chip.clone());
     put("tile", m.tile.clone());
-    let c = &link.compare;
-    put("cmp", c.on.then(|| "1".to_owned()));
-    put("cfn", c.function.clone());
-    put("cpass", c.pass.map(|p| p.to_string()));
+    put("cmp", link.compare.on.then(|| "1".to_owned()));
+    put("cfn", link.compare.function.clone());
+    put("cpass", link.compare.pass.map(|row| row.to_string()));
     out
 }
 

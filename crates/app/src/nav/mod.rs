@@ -756,7 +756,8 @@ impl Nav {
         }
         if let Some(shown) = self.datasets.with_untracked(|d| d.first().copied()) {
             if fresh_comparison {
-                let current = if self.compare.with_untracked(|c| c.on) { self.datasets.with_untracked(|d| d.get(1).copied()) } else { Some(shown) };
+                let current =
+                    if self.compare.with_untracked(|c| c.on) { self.datasets.with_untracked(|d| d.get(1).copied()) } else { Some(shown) };
                 if let Some((a, b)) = current.and_then(|b| comparison_with(session, b)).or_else(|| default_comparison(session)) {
                     self.show_compare(session, a, b, None);
                 }
@@ -795,9 +796,8 @@ fn comparison_with(session: Session, current: u32) -> Option<(u32, u32)> {
         return None;
     }
     session.datasets.with_untracked(|rows| {
-        let candidates = || {
-            rows.iter().filter(|r| r.info.comparison && r.kind() == kind && (kind != DatasetKind::Runtime || r.has_records()))
-        };
+        let candidates =
+            || rows.iter().filter(|r| r.info.comparison && r.kind() == kind && (kind != DatasetKind::Runtime || r.has_records()));
         let same_path = |r: &&DatasetRow| match r.info.path.split_once('/') {
             Some((_, rest)) => rest == path,
             None => path.is_empty(),

@@ -260,11 +260,8 @@ pub fn ComparePassesView() -> impl IntoView {
         let sel = selected.get();
         let frontend = {
             let is_sel = sel == Some(FRONTEND_ROW);
-            let counts = if c.frontends_differ {
-                format!("+{} −{}", c.frontend_cross_added, c.frontend_cross_removed)
-            } else {
-                "same".to_owned()
-            };
+            let counts =
+                if c.frontends_differ { format!("+{} −{}", c.frontend_cross_added, c.frontend_cross_removed) } else { "same".to_owned() };
             view! {
                 <li data-testid="compare-pass-row" data-row=FRONTEND_ROW.to_string() data-a="00_frontend.py" data-b="00_frontend.py"
                     data-effect-differs="false" data-snapshots-differ=c.frontends_differ.to_string()
@@ -320,13 +317,12 @@ pub fn ComparePassesView() -> impl IntoView {
     let summary = move || {
         comparison.get().map(|c| {
             let first = |row: Option<u32>| {
-                row.and_then(|r| c.rows.get(r as usize)).and_then(|r| r.b.as_ref().or(r.a.as_ref())).map_or_else(
-                    || "none".to_owned(),
-                    |p| format!("{:02} {}", p.index, p.name),
-                )
+                row.and_then(|r| c.rows.get(r as usize))
+                    .and_then(|r| r.b.as_ref().or(r.a.as_ref()))
+                    .map_or_else(|| "none".to_owned(), |p| format!("{:02} {}", p.index, p.name))
             };
             format!(
-                "{} passes differ in effect (first: {}), {} in output (first: {}); {} only in A, {} only in B{}",
+                "{} pass(es) differ in effect (first: {}), {} in output (first: {}); {} only in A, {} only in B{}",
                 c.effect_differences,
                 first(c.first_effect_difference),
                 c.output_differences,
@@ -351,7 +347,8 @@ pub fn ComparePassesView() -> impl IntoView {
                         .map(move |m| format!("{side}: {m}"))
                 })
                 .collect();
-            (!items.is_empty()).then(|| view! { <ul class="pass-problems">{items.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul> })
+            (!items.is_empty())
+                .then(|| view! { <ul class="pass-problems">{items.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul> })
         })
     };
 
@@ -391,7 +388,7 @@ pub fn ComparePassesView() -> impl IntoView {
         view! {
             <p class="hint">{format!("A: {} · B: {} · capacities of {}", m.a_file, m.b_file, m.chip)}</p>
             {(!notes.is_empty()).then(|| view! { <ul class="compare-notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul> })}
-            <div class="compare-table compare-memory-table">
+            <div class="compare-table compare-memory-table" style=format!("height:{}px", (64 + m.rows.len().max(1) * 24).min(600))>
                 <DataTable data=table testid="compare-memory" csv_name="compare_memory" title="High-water per function × space"/>
             </div>
         }

@@ -53,8 +53,11 @@ pub const SPEC: ViewSpec = ViewSpec {
 /// again): the pair and folder generation it is of.
 #[derive(Clone, Copy)]
 struct Compared {
-    last: StoredValue<Option<((u32, u32, u64), Arc<Comparison>)>>,
+    last: StoredValue<Option<(PairKey, Arc<Comparison>)>>,
 }
+
+/// A comparison's key: A, B and the folder's generation.
+type PairKey = (u32, u32, u64);
 
 fn init() {
     provide_context(Compared { last: StoredValue::new(None) });
@@ -85,9 +88,8 @@ pub fn change_class(a: Option<f64>, b: Option<f64>, better: Better) -> Option<&'
     }
     match better {
         Better::Lower if b > a => Some("dt-worse"),
-        Better::Lower => Some("dt-better"),
         Better::Higher if b < a => Some("dt-worse"),
-        Better::Higher => Some("dt-better"),
+        Better::Lower | Better::Higher => Some("dt-better"),
         Better::Neither => Some("dt-changed"),
     }
 }
@@ -100,8 +102,13 @@ fn decimals(unit: &str) -> usize {
     }
 }
 
+/// `value` with its sign (`+1.500`, `-0.250`); below the printed precision it is no change
+/// (`0.000`, never `-0.000`).
 fn signed(value: f64, decimals: usize) -> String {
-    if value > 0.0 {
+    let half_unit = 0.5 / 10f64.powi(i32::try_from(decimals).unwrap_or(i32::MAX));
+    if value.abs() < half_unit {
+        format!("{:.decimals$}", 0.0)
+    } else if value > 0.0 {
         format!("+{value:.decimals$}")
     } else {
         format!("{value:.decimals$}")
@@ -132,16 +139,29 @@ pub fn summary_table(rows: &[SummaryRow]) -> TableData {
         Column::num("a", "A (baseline)", 120.0),
         Column::num("b", "B (this run)", 120.0),
         Column::num("delta", "Δ", 110.0).tip("B − A"),
-        Column::num("delta_pct", "Δ%", 80.0).tip("(B − A) / A"),
+        Column::num("delta_pct", "Δ%", 96.0).tip("(B − A) / A"),
     ];
+    // Task kinds neither run has are left out (as the CLI leaves them out).
     let rows = rows
         .iter()
+        .filter(|r| !(r.key.starts_with("tasks_") && r.key != "tasks_total" && r.a.unwrap_or(0.0) == 0.0 && r.b.unwrap_or(0.0) == 0.0))
         .map(|r| {
             let n = decimals(&r.unit);
             let (d, p) = delta(r.a, r.b);
             let class = change_class(r.a, r.b, r.better);
             let label = if r.unit == "us" { format!("{} (µs)", r.label) } else { r.label.clone() };
-            vec![Cell::text(label), Cell::opt(r.a, n), Cell::opt(r.b, n), delta_cell(d, n, class), percent_cell(p, class)]
+            let side = |v: Option<f64>| match v {
+                Some(v) if r.unit == "%" => Cell { text: format!("{v:.2}%"), value: Some(v), class: None },
+                v => Cell::opt(v, n),
+            };
+            // A percentage changes by points (its relative change would read as a second percentage).
+            let (d_cell, p_cell) = if r.unit == "%" {
+                let cell = d.map_or_else(|| Cell::text("-"), |v| Cell { text: format!("{} pt", signed(v, 2)), value: Some(v), class });
+                (cell, Cell::text(""))
+            } else {
+                (delta_cell(d, n, class), percent_cell(p, class))
+            };
+            vec![Cell::text(label), side(r.a), side(r.b), d_cell, p_cell]
         })
         .collect();
     TableData { columns, rows }
@@ -158,7 +178,7 @@ pub fn functions_table(c: &Comparison) -> TableData {
     pair("count", "Count", &mut columns);
     pair("total_exec", "Total exec", &mut columns);
     columns.push(Column::num("total_exec_delta", "Δ total exec", 104.0).tip("B − A, µs"));
-    columns.push(Column::num("total_exec_delta_pct", "Δ%", 70.0));
+    columns.push(Column::num("total_exec_delta_pct", "Δ%", 84.0));
     pair("avg_exec", "Avg exec", &mut columns);
     columns.push(Column::num("avg_exec_delta", "Δ avg exec", 96.0));
     pair("max_exec", "Max exec", &mut columns);
@@ -241,6 +261,11 @@ pub fn top_tasks_table(c: &Comparison) -> TableData {
     TableData { columns, rows }
 }
 
+/// A table's height: its rows (24 px each) under its bar and header, at most `max_px`.
+fn fit_height(rows: usize, max_px: usize) -> String {
+    format!("height:{}px", (64 + rows.max(1) * 24).min(max_px))
+}
+
 /// Histogram geometry (SVG user units).
 const HIST_W: f64 = 520.0;
 const HIST_H: f64 = 150.0;
@@ -253,7 +278,9 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
     let bins = deltas.counts.len();
     let max = deltas.counts.iter().copied().max().unwrap_or(0).max(1) as f64;
     let (lo, hi) = (deltas.bin_edges_us.first().copied().unwrap_or(0.0), deltas.bin_edges_us.last().copied().unwrap_or(0.0));
-    let span = (hi - lo).max(f64::MIN_POSITIVE);
+    // Every Δ equal: one bar across the plot.
+    let single = hi - lo <= f64::EPSILON * hi.abs().max(1.0);
+    let span = if single { 1.0 } else { hi - lo };
     let plot_w = HIST_W - HIST_PAD_LEFT - 8.0;
     let plot_h = HIST_H - HIST_PAD_BOTTOM - 8.0;
     let x_of = move |us: f64| HIST_PAD_LEFT + (us - lo) / span * plot_w;
@@ -264,10 +291,16 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
         .filter(|(_, &n)| n > 0)
         .map(|(i, &n)| {
             let (e0, e1) = (deltas.bin_edges_us.get(i).copied().unwrap_or(lo), deltas.bin_edges_us.get(i + 1).copied().unwrap_or(hi));
-            let (x0, x1) = (x_of(e0), x_of(e1));
+            let (x0, x1) = if single { (x_of(lo), x_of(lo + span)) } else { (x_of(e0), x_of(e1)) };
             let h = n as f64 / max * plot_h;
-            let mid = (e0 + e1) / 2.0;
-            let class = if mid > 0.0 { "hist-bar hist-slower" } else if mid < 0.0 { "hist-bar hist-faster" } else { "hist-bar" };
+            let mid = f64::midpoint(e0, e1);
+            let class = if mid > 0.0 {
+                "hist-bar hist-slower"
+            } else if mid < 0.0 {
+                "hist-bar hist-faster"
+            } else {
+                "hist-bar"
+            };
             let title = format!("{n} task(s) with Δ exec in [{e0:.3}, {e1:.3}) µs");
             view! {
                 <rect class=class x=format!("{x0:.2}") y=format!("{:.2}", 8.0 + plot_h - h) width=format!("{:.2}", (x1 - x0 - 1.0).max(1.0))
@@ -291,8 +324,11 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
             <line class="hist-axis" x1=HIST_PAD_LEFT.to_string() x2=(HIST_W - 8.0).to_string() y1=axis_y.to_string() y2=axis_y.to_string()/>
             {bars}
             {zero}
-            {label(HIST_PAD_LEFT, format!("{lo:+.3} µs"), "start")}
-            {label(HIST_W - 8.0, format!("{hi:+.3} µs"), "end")}
+            {if single {
+                label(HIST_PAD_LEFT + plot_w / 2.0, format!("every Δ {lo:+.3} µs"), "middle").into_any()
+            } else {
+                view! { {label(HIST_PAD_LEFT, format!("{lo:+.3} µs"), "start")} {label(HIST_W - 8.0, format!("{hi:+.3} µs"), "end")} }.into_any()
+            }}
             <text class="hist-label" x=(HIST_PAD_LEFT - 4.0).to_string() y="16" text-anchor="end">{count_label}</text>
             <text class="hist-label" x=(HIST_PAD_LEFT - 4.0).to_string() y=axis_y.to_string() text-anchor="end">"0"</text>
         </svg>
@@ -366,7 +402,7 @@ fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
             </label>
             {histogram}
             <p class="hint">"The largest per-task changes (a task's exec: first kernel start to last kernel end over all its blocks). Click a row to select the task in the swimlanes; its match in the other run is highlighted."</p>
-            <div class="compare-table compare-top">
+            <div class="compare-table compare-top" style=fit_height(c.tasks.top.len(), 420)>
                 <DataTable data=table testid="compare-top-tasks" csv_name="compare_tasks" title="Largest per-task changes" on_row_click=on_task/>
             </div>
         </section>
@@ -421,6 +457,7 @@ pub fn CompareRunsView() -> impl IntoView {
                 </ul>
             }
         });
+        let summary_rows = summary_table(&c.summary).rows.len();
         let summary = {
             let c = c.clone();
             Signal::derive(move || summary_table(&c.summary))
@@ -444,14 +481,14 @@ pub fn CompareRunsView() -> impl IntoView {
                 {notes}
                 <section class="compare-section compare-summary">
                     <h3>"Summary"</h3>
-                    <div class="compare-table compare-summary-table">
+                    <div class="compare-table compare-summary-table" style=fit_height(summary_rows, 560)>
                         <DataTable data=summary testid="compare-summary" csv_name="compare_summary" title="A against B"/>
                     </div>
                 </section>
                 <section class="compare-section compare-functions">
                     <h3>"Functions"</h3>
                     <p class="hint">{format!("Each run's per-function table (the reference converter's), matched by {by}, sorted by the change in total exec time. Red: slower in B, green: faster. Click a row to search both swimlanes for the function.")}</p>
-                    <div class="compare-table compare-functions-table">
+                    <div class="compare-table compare-functions-table" style=fit_height(c.functions.len(), 420)>
                         <DataTable data=functions testid="compare-functions" csv_name="compare_functions" title="Per function" on_row_click=on_function/>
                     </div>
                 </section>
@@ -484,6 +521,9 @@ mod tests {
         // float noise of equal sums is no change
         assert_eq!(change_class(Some(0.1 + 0.2), Some(0.3), Better::Lower), None);
         assert_eq!(change_class(None, Some(1.0), Better::Lower), None);
+        assert_eq!(signed(-0.000_1, 3), "0.000");
+        assert_eq!(signed(2.0, 3), "+2.000");
+        assert_eq!(signed(-0.25, 2), "-0.25");
     }
 
     #[test]

@@ -32,11 +32,11 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use pypto_protocol::compare::TaskMatchRequest;
 use pypto_protocol::timeline::{
     Arrow, BarDetails, BarDetailsRequest, BarRef, DatasetAlignment, DependenciesRequest, LegendEntry, RangeStatsRow, SearchHit,
     SearchRequest, TimelineAlign, TimelineHeader, TimelineRequest, TraceTimelineInfo, TraceTimelineRequest,
 };
-use pypto_protocol::compare::TaskMatchRequest;
 use pypto_protocol::{DatasetKind, FileRole, TaskId, TimelineView, ViewKind};
 use pypto_render::camera::TimeCamera;
 use pypto_render::text::TextOverlay;
@@ -382,7 +382,20 @@ impl SwimlaneUi {
     }
 
     /// Keeps the timeline that arrived (one copy into wasm memory).
-    fn set_timeline(self, key: TimelineKey, header: TimelineHeader, info: Option<TraceTimelineInfo>, columns: &JsValue) {
+    fn set_timeline(self, key: TimelineKey, mut header: TimelineHeader, info: Option<TraceTimelineInfo>, columns: &JsValue) {
+        // Two compared runs: each group says which run it is ("A · path · Worker View").
+        if let Some((a, b)) = self.nav.compared_untracked() {
+            for g in &mut header.groups {
+                let side = if g.dataset_id == a {
+                    "A"
+                } else if g.dataset_id == b {
+                    "B"
+                } else {
+                    continue;
+                };
+                g.label = format!("{side} · {}", g.label);
+            }
+        }
         self.legend.set(header.legend.clone());
         self.paths.set((header.has_static_path, header.has_observed_path, header.path_source.clone()));
         self.alignment.set(AlignmentView { label: header.alignment_label.clone(), datasets: header.alignment.clone() });
