@@ -242,7 +242,8 @@ pub fn ViewArea() -> impl IntoView {
             match view.and_then(spec) {
                 Some(spec) => view! {
                     {bar}
-                    <div class="view-with-dock">{(spec.component)()}</div>
+                    // (the swimlane's Performance Analysis panel is run A's, as a multi-rank timeline's is its first rank's)
+                    <div class="view-with-dock">{(spec.component)()}{(spec.docked)()}</div>
                 }
                 .into_any(),
                 None => bar.into_any(),
