@@ -1510,22 +1510,7 @@ fn write_records(w: &mut dyn Write, m: &Model, s: &Sim, o: &GenOptions) -> io::R
         write_host_orchestrator(w, m, s, h)?;
     } else if o.level >= 4 {
         w.write_all(b",\n  \"aicpu_orchestrator_phases\": [\n    [")?;
-        let mut first = true;
-        for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
-            w.write_all(if first { b"\n      {\"submit_idx\": " } else { b",\n      {\"submit_idx\": " })?;
-            first = false;
-            put_u64(w, idx as u64)?;
-            w.write_all(b", \"task_id\": ")?;
-            put_u64(w, m.node_id(node))?;
-            w.write_all(b", \"start_cycles\": ")?;
-            put_u64(w, start)?;
-            w.write_all(b", \"end_cycles\": ")?;
-            put_u64(w, end)?;
-            w.write_all(b"}")?;
-        }
-        if !first {
-            w.write_all(b"\n    ")?;
-        }
+        write_submits(w, m, s, ("start_cycles", "end_cycles"), |c| c)?;
         w.write_all(b"]\n  ]")?;
     }
     w.write_all(b"\n}\n")
@@ -1610,6 +1595,13 @@ fn write_host_metadata(w: &mut dyn Write, h: &HostMap, s: &Sim, o: &GenOptions) 
 /// The orchestrator's submits as host records (`host_orchestrator_phases`, host ns).
 fn write_host_orchestrator(w: &mut dyn Write, m: &Model, s: &Sim, h: &HostMap) -> io::Result<()> {
     w.write_all(b",\n  \"host_orchestrator_phases\": [[")?;
+    write_submits(w, m, s, ("start_host_ns", "end_host_ns"), |c| h.ns(c))?;
+    w.write_all(b"]]")
+}
+
+/// The orchestrator's submit records (`submit_idx`, `task_id`, then start and end under `keys`,
+/// device cycles through `time`), one per line, closed by a line break when there are any.
+fn write_submits(w: &mut dyn Write, m: &Model, s: &Sim, keys: (&str, &str), time: impl Fn(u64) -> u64) -> io::Result<()> {
     let mut first = true;
     for (idx, &(node, start, end)) in s.orch.iter().enumerate() {
         w.write_all(if first { b"\n      {\"submit_idx\": " } else { b",\n      {\"submit_idx\": " })?;
@@ -1617,16 +1609,16 @@ fn write_host_orchestrator(w: &mut dyn Write, m: &Model, s: &Sim, h: &HostMap) -
         put_u64(w, idx as u64)?;
         w.write_all(b", \"task_id\": ")?;
         put_u64(w, m.node_id(node))?;
-        w.write_all(b", \"start_host_ns\": ")?;
-        put_u64(w, h.ns(start))?;
-        w.write_all(b", \"end_host_ns\": ")?;
-        put_u64(w, h.ns(end))?;
+        write!(w, ", \"{}\": ", keys.0)?;
+        put_u64(w, time(start))?;
+        write!(w, ", \"{}\": ", keys.1)?;
+        put_u64(w, time(end))?;
         w.write_all(b"}")?;
     }
     if !first {
         w.write_all(b"\n    ")?;
     }
-    w.write_all(b"]]")
+    Ok(())
 }
 
 fn put_dims(w: &mut dyn Write, dims: &[u32]) -> io::Result<()> {
