@@ -183,6 +183,9 @@ test('two captures of one folder compared through the sidebar equal the CLI; swa
     assert.equal(m.task, m.other, 'the second run of the same case matches by task id');
     assert.equal(m.rule, 'id');
     await screenshot(page, 'compare-swimlanes-match');
+    // Aligned at the selected task: the task in A and its match in B both start at 0.
+    await page.selectOption('#align-mode', 'task');
+    await page.waitForFunction((t) => (document.querySelector('#swimlane')?.dataset.alignment ?? '').includes(`aligned at task ${t}`), m.task, { timeout: TIMEOUT_MS });
 
     // Both runs' critical paths at once: on-path bars of A and of B stay bright.
     await page.keyboard.press('Escape');

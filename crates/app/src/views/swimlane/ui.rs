@@ -169,10 +169,14 @@ fn AlignChooser() -> impl IntoView {
         let align = match input_value(&ev).as_str() {
             "first" => TimelineAlign::FirstDispatch,
             "none" => TimelineAlign::None,
-            // The selected task, in every dataset (ranks run the same program).
-            "task" => match selected_task() {
-                Some(task) => TimelineAlign::Task(vec![Some(task); datasets()]),
-                None => return,
+            // The selected task, in every dataset (ranks run the same program); two compared
+            // runs: the task in its run, its match in the other.
+            "task" => match (selected_task(), swim.compare_match.get_untracked()) {
+                (Some(task), Some(m)) if m.task == task && datasets() == 2 => {
+                    TimelineAlign::Task(if m.side == 0 { vec![Some(task), m.other] } else { vec![m.other, Some(task)] })
+                }
+                (Some(task), _) => TimelineAlign::Task(vec![Some(task); datasets()]),
+                (None, _) => return,
             },
             _ => TimelineAlign::Auto,
         };
