@@ -618,6 +618,10 @@ impl Nav {
         if self.compare.with_untracked(|c| c.on) {
             self.compare.set(CompareNav::default());
             self.view.set(None);
+            // The comparison's alignment was the comparison's (a multi-rank group starts on auto).
+            if self.swimlane.with_untracked(|s| s.align != TimelineAlign::Auto) {
+                self.swimlane.update(|s| s.align = TimelineAlign::Auto);
+            }
         }
     }
 
