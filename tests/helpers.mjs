@@ -54,10 +54,28 @@ export function serveDistAndLaunch(serveOptions = {}) {
   return env;
 }
 
-export function launch() {
+export const TOUR_KEY = 'pypto-viewer.tour.v1';
+
+/**
+ * Chromium, headless. Its contexts start as a returning user's — the swimlane's first-visit
+ * tour already dismissed — unless created with `newContext({ firstVisit: true, … })`.
+ */
+export async function launch() {
   // PYPTO_CHROMIUM_EXTRA_ARGS: more switches, space-separated (diagnostics, e.g. a feature off).
   const extra = (process.env.PYPTO_CHROMIUM_EXTRA_ARGS ?? '').split(' ').filter(Boolean);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extra] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extra] });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options = {}) => {
+    const { firstVisit = false, ...rest } = options;
+    const context = await newContext(rest);
+    if (!firstVisit) {
+      await context.addInitScript((key) => {
+        try { localStorage.setItem(key, 'dismissed'); } catch { /* opaque origins have no storage */ }
+      }, TOUR_KEY);
+    }
+    return context;
+  };
+  return browser;
 }
 
 /**

@@ -4,6 +4,7 @@
 //! several or none match. Test id `compiler-note` (`data-outcome` = `one` | `several` | `none`
 //! | `dump`, `data-function`, `data-rule`).
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_vocab::kernel_function::{match_kernel, KernelMatch, MatchRule};
 
@@ -69,7 +70,7 @@ pub fn CompilerNote(note: RwSignal<Option<TargetNote>>) -> impl IntoView {
                 <div class="compiler-note" class:compiler-note-miss=n.miss data-testid="compiler-note" role="status"
                     data-outcome=n.outcome data-function=n.function.clone().unwrap_or_default() data-rule=n.rule>
                     <span>{n.text}</span>
-                    <button class="compiler-note-close" title="Dismiss" aria-label="Dismiss" on:click=move |_| note.set(None)>"×"</button>
+                    <button class="compiler-note-close" title=t("app-dismiss") aria-label=t("app-dismiss") on:click=move |_| note.set(None)>"×"</button>
                 </div>
             }
         })

@@ -197,6 +197,13 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+/// The first of the browser's preferred languages the page speaks (`navigator.languages`).
+fn browser_language() -> Option<Language> {
+    let navigator = web_sys::window()?.navigator();
+    let languages = navigator.languages();
+    languages.iter().filter_map(|l| l.as_string()).find_map(|l| Language::parse(&l))
+}
+
 fn warn(message: &str) {
     web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(&format!("{STORAGE_KEY}: {message} (ignored)")));
 }
@@ -220,7 +227,7 @@ impl Settings {
         let d = Stored::default();
         let settings = Self {
             theme: RwSignal::new(d.theme),
-            language: RwSignal::new(d.language),
+            language: RwSignal::new(browser_language().unwrap_or(d.language)),
             label_mode: RwSignal::new(d.label_mode),
             panel_width_px: RwSignal::new(d.panel_width_px),
             last_folder: RwSignal::new(None),
@@ -244,7 +251,11 @@ impl Settings {
     /// them stored as they change. Called once, in `App`, before a link is read.
     pub fn keep(self, nav: Nav) {
         if let Some(text) = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()) {
-            let (stored, warnings) = parse_stored(&text);
+            let (mut stored, warnings) = parse_stored(&text);
+            // A stored file without a language keeps the browser's.
+            if !serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v.get("language").is_some()) {
+                stored.language = self.language.get_untracked();
+            }
             for w in &warnings {
                 warn(w);
             }

@@ -6,17 +6,37 @@
 
 use leptos::prelude::*;
 use pypto_protocol::datasets::DatasetSummary;
+use pypto_protocol::Feature;
 use pypto_protocol::{DatasetKind, Warning};
+
+use crate::i18n::{fmt_count, t, tr, tr_with, Arg};
 
 use crate::nav::Nav;
 use crate::session::{DatasetRow, LoadState, Session};
 use crate::worker_client::WorkerClient;
 
-fn kind_label(kind: DatasetKind) -> &'static str {
-    match kind {
-        DatasetKind::Runtime => "runtime records",
-        DatasetKind::PassDump => "pass dump",
-        DatasetKind::ServingStrace => "serving STRACE",
+fn kind_label(kind: DatasetKind) -> String {
+    tr(match kind {
+        DatasetKind::Runtime => "side-kind-runtime",
+        DatasetKind::PassDump => "side-kind-pass-dump",
+        DatasetKind::ServingStrace => "side-kind-strace",
+    })
+}
+
+/// The message id of a feature's title (what discovery says a dataset enables).
+pub fn feature_message(feature: Feature) -> &'static str {
+    match feature {
+        Feature::ChipSwimlane => "feature-chip-swimlane",
+        Feature::WorkerView => "feature-worker-view",
+        Feature::SchedulerView => "feature-scheduler-view",
+        Feature::TaskDependencyGraph => "feature-task-graph",
+        Feature::FunctionPerformance => "feature-function-performance",
+        Feature::PerformanceAnalysis => "feature-performance-analysis",
+        Feature::CriticalPathHighlight => "feature-critical-path",
+        Feature::HostPrepareLanes => "feature-host-prepare",
+        Feature::IrPassTrace => "feature-ir-pass-trace",
+        Feature::MemoryReuse => "feature-memory-reuse",
+        Feature::ServingStraceSwimlane => "feature-strace-swimlane",
     }
 }
 
@@ -25,37 +45,56 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
     let records = summary.records.as_ref();
     if let Some(r) = records {
         let clock_mhz = r.clock_freq_hz as f64 / 1e6;
-        lines.push(format!("level {} · {clock_mhz} MHz · {} cores", r.level, r.num_cores));
-        lines.push(format!("{} tasks · span {:.3} µs", r.task_count, r.span_us));
+        lines.push(tr_with(
+            "side-level-clock-cores",
+            &[
+                ("level", Arg::from(r.level.to_string())),
+                ("mhz", Arg::from(clock_mhz.to_string())),
+                ("cores", Arg::from(u64::from(r.num_cores))),
+            ],
+        ));
+        lines.push(tr_with(
+            "side-tasks-span",
+            &[("tasks", Arg::from(fmt_count(r.task_count))), ("span", Arg::from(format!("{:.3}", r.span_us)))],
+        ));
     }
     if let Some(d) = &summary.deps {
-        lines.push(format!("deps: {} tasks · {} edges · {} tensors", d.tasks, d.edges, d.tensors));
+        lines.push(tr_with(
+            "side-deps",
+            &[("tasks", Arg::from(d.tasks as u64)), ("edges", Arg::from(d.edges as u64)), ("tensors", Arg::from(d.tensors as u64))],
+        ));
     }
     if let Some(n) = summary.name_map_entries {
-        lines.push(format!("name map: {n} functions"));
+        lines.push(tr_with("side-name-map", &[("count", Arg::from(n as u64))]));
     }
     if let Some(h) = &summary.host_phases {
-        let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        lines.push(format!(
-            "host prepare: {} · {} in {}",
-            plural(h.passes, "pass", "passes"),
-            plural(h.drawn, "phase", "phases"),
-            plural(h.lanes, "lane", "lanes")
+        lines.push(tr_with(
+            "side-host-prepare",
+            &[("passes", Arg::from(h.passes)), ("phases", Arg::from(h.drawn)), ("lanes", Arg::from(h.lanes))],
         ));
     }
     if let Some(p) = &summary.pass_dump {
-        lines.push(format!("{} passes{}", p.pass_count, if p.has_frontend { " + frontend" } else { "" }));
+        lines.push(tr_with(
+            if p.has_frontend { "side-passes-frontend" } else { "side-passes" },
+            &[("count", Arg::from(p.pass_count as u64))],
+        ));
         lines.extend(p.problems.iter().map(|problem| format!("⚠ {problem}")));
     }
     if let Some(t) = &summary.trace {
-        lines.push(format!(
-            "{} processes · {} lanes · {} spans · {} instants · span {:.3} µs",
-            t.processes, t.lanes, t.spans, t.instants, t.span_us
+        lines.push(tr_with(
+            "side-trace",
+            &[
+                ("processes", Arg::from(t.processes as u64)),
+                ("lanes", Arg::from(t.lanes as u64)),
+                ("spans", Arg::from(t.spans as u64)),
+                ("instants", Arg::from(t.instants as u64)),
+                ("span", Arg::from(format!("{:.3}", t.span_us))),
+            ],
         ));
     }
     let errors = summary.errors.len();
     if errors > 0 {
-        lines.push(format!("{errors} file error{}", if errors == 1 { "" } else { "s" }));
+        lines.push(tr_with("side-file-errors", &[("count", Arg::from(errors))]));
     }
     let pass = summary.pass_dump.as_ref();
     view! {
@@ -85,7 +124,10 @@ fn warning_place(w: &Warning) -> String {
     let file = w.path.rsplit('/').next().unwrap_or(&w.path);
     match (file.is_empty(), w.line > 0) {
         (true, _) => String::new(),
-        (false, true) => format!("{file} (line {}, column {})", w.line, w.column),
+        (false, true) => tr_with(
+            "side-file-line-column",
+            &[("file", Arg::from(file)), ("line", Arg::from(w.line as u64)), ("column", Arg::from(w.column as u64))],
+        ),
         (false, false) => file.to_owned(),
     }
 }
@@ -98,7 +140,7 @@ fn DatasetWarnings(warnings: Vec<Warning>) -> impl IntoView {
         let count = warnings.len();
         view! {
             <details class="dataset-warnings" data-testid="dataset-warnings" open=count <= 3 on:click=|ev| ev.stop_propagation()>
-                <summary>{format!("⚠ {count} warning{}", if count == 1 { "" } else { "s" })}</summary>
+                <summary>{move || tr_with("side-warnings", &[("count", Arg::from(count))])}</summary>
                 <ul>
                     {warnings.into_iter().map(|w| {
                         let place = warning_place(&w);
@@ -145,10 +187,10 @@ fn CompareWith(id: u32, peers: Vec<(u32, String)>) -> impl IntoView {
             }
         };
         view! {
-            <select class="compare-with" data-testid="compare-with" title="Compare this (B, this run) with another (A, the baseline)"
-                aria-label="Compare with"
+            <select class="compare-with" data-testid="compare-with" title=t("side-compare-with-title")
+                aria-label=t("side-compare-with-label")
                 on:click=|ev| ev.stop_propagation() on:change=on_change prop:value="">
-                <option value="" selected=true>"Compare with…"</option>
+                <option value="" selected=true>{t("side-compare-with")}</option>
                 {peers.into_iter().map(|(peer, title)| view! { <option value=peer.to_string()>{title}</option> }).collect_view()}
             </select>
         }
@@ -181,14 +223,14 @@ fn DatasetItem(row: DatasetRow, peers: Vec<(u32, String)>) -> impl IntoView {
             <div class="dataset-name" title=files_title>
                 {move || side().map(|s| view! { <span class="compare-side">{s}</span> })}{title}
             </div>
-            <div class="dataset-kind">{kind_label(info.kind)}</div>
+            <div class="dataset-kind">{move || kind_label(info.kind)}</div>
             <CompareWith id=id peers=peers/>
-            <ul class="views">{info.views.iter().map(|v| view! { <li>{v.title()}</li> }).collect_view()}</ul>
+            <ul class="views">{info.views.iter().map(|v| view! { <li data-feature=v.title()>{t(feature_message(*v))}</li> }).collect_view()}</ul>
             <ul class="missing">{info.missing.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
             <ul class="notes">{info.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
             {match row.summary {
                 Some(summary) => summary_view(&summary),
-                None => view! { <div class="pending">"loading…"</div> }.into_any(),
+                None => view! { <div class="pending">{t("side-pending")}</div> }.into_any(),
             }}
         </li>
         // Chrome traces beside the records open as a generic swimlane (what users took to Perfetto);
@@ -196,9 +238,9 @@ fn DatasetItem(row: DatasetRow, peers: Vec<(u32, String)>) -> impl IntoView {
         <li class="dataset-traces"><ul class="traces">{info.files.iter().filter(|f| f.role.is_chrome_trace()).map(|f| {
                 let path = f.path.clone();
                 let name = path.rsplit('/').next().unwrap_or(&path).to_string();
-                view! { <li><button class="open-trace" data-path=path.clone() title="Open this Chrome trace as a swimlane"
+                view! { <li><button class="open-trace" data-path=path.clone() title=t("side-open-trace-title")
                     on:click=move |ev| { ev.stop_propagation(); nav.show_trace(id, path.clone()); }>
-                    {format!("▶ {name} (trace)")}</button></li> }
+                    {move || tr_with("side-open-trace", &[("name", Arg::from(&name))])}</button></li> }
         }).collect_view()}</ul></li>
     }
 }
@@ -233,7 +275,7 @@ pub fn Sidebar() -> impl IntoView {
                     let label = session.comparison_label.get().unwrap_or_default();
                     view! {
                         <li class="comparison-heading" data-testid="comparison-heading" title=label.clone()>
-                            {format!("Comparison source: {}", crate::session::short_label(&label))}</li>
+                            {tr_with("side-comparison-source", &[("label", Arg::from(crate::session::short_label(&label)))])}</li>
                     }
                 });
                 // Clicking a multi-rank heading opens all its runtime datasets in one timeline.
@@ -243,7 +285,7 @@ pub fn Sidebar() -> impl IntoView {
                     .filter(|r| r.kind() == DatasetKind::Runtime && r.has_records())
                     .map(DatasetRow::id)
                     .collect();
-                let title = format!("Open the {} ranks in one timeline", ids.len());
+                let title = tr_with("side-open-ranks", &[("count", Arg::from(ids.len()))]);
                 view! {
                     {heading}
                     {group.map(|g| {
@@ -261,15 +303,15 @@ pub fn Sidebar() -> impl IntoView {
     };
     view! {
         <aside class="sidebar">
-            <h2>"Datasets"</h2>
+            <h2>{t("side-datasets")}</h2>
             <Show when=move || session.datasets.with(Vec::is_empty)>
                 <p class="empty">
-                    {move || if session.load.get() == LoadState::Loading { "Loading…" } else { "Open a folder, the demo, or drop a folder here." }}
+                    {move || tr(if session.load.get() == LoadState::Loading { "side-loading" } else { "side-empty" })}
                 </p>
             </Show>
             <ul id="datasets">{grouped}</ul>
             <Show when=move || { session.ignored_files.get() > 0 }>
-                <p class="ignored">{move || format!("{} other files ignored", session.ignored_files.get())}</p>
+                <p class="ignored">{move || tr_with("side-ignored", &[("count", Arg::from(session.ignored_files.get()))])}</p>
             </Show>
             <CrashNotice/>
             <ErrorsPanel/>
@@ -284,11 +326,11 @@ fn CrashNotice() -> impl IntoView {
         <Show when=move || session.crash.with(Option::is_some)>
             <div class="worker-crash">
                 <p>{move || session.crash.get().unwrap_or_default()}</p>
-                <p>"The worker was restarted."</p>
+                <p>{t("side-worker-restarted")}</p>
                 <button class="reload" on:click=move |_| {
                     session.crash.set(None);
                     client.reopen_last();
-                }>"Reload the data"</button>
+                }>{t("side-reload")}</button>
             </div>
         </Show>
     }
@@ -299,11 +341,11 @@ fn ErrorsPanel() -> impl IntoView {
     let (session, client) = (Session::get(), WorkerClient::get());
     view! {
         <Show when=move || session.file_errors.with(|e| !e.is_empty()) || session.errors.with(|e| !e.is_empty())>
-            <h2>"Problems"</h2>
+            <h2>{t("side-problems")}</h2>
         </Show>
         <ul id="errors">
             {move || session.file_errors.get().into_iter().map(|e| {
-                let position = if e.line > 0 { format!("line {}, column {}", e.line, e.column) } else { "whole file".to_string() };
+                let position = if e.line > 0 { tr_with("side-line-column", &[("line", Arg::from(e.line as u64)), ("column", Arg::from(e.column as u64))]) } else { tr("side-whole-file") };
                 view! {
                     <li class="file-error" data-path=e.path.clone()>
                         <span class="error-path">{e.path.clone()}</span>
@@ -312,8 +354,8 @@ fn ErrorsPanel() -> impl IntoView {
                         // A read that failed (stalled, network) may work the next time: the
                         // whole source is opened again, as the crash notice's reload does.
                         {e.read_failed.then(|| view! {
-                            <button class="retry" title="Open the same folder or URL again"
-                                on:click=move |_| client.reopen_last()>"Retry"</button>
+                            <button class="retry" title=t("side-retry-title")
+                                on:click=move |_| client.reopen_last()>{t("side-retry")}</button>
                         })}
                     </li>
                 }

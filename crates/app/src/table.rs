@@ -14,6 +14,7 @@
 
 use std::fmt::Write as _;
 
+use crate::i18n::{t, tr_with, Arg};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -216,7 +217,7 @@ pub fn DataTable(
     #[prop(optional)] on_row_click: Option<Callback<usize>>,
     /// Shown in the table's bar.
     #[prop(optional, into)]
-    title: String,
+    title: Signal<String>,
     /// Rows with this index are marked selected (`dt-selected`), e.g. the task selected in
     /// the swimlane; the table also marks the last clicked row itself.
     #[prop(optional, into)]
@@ -326,12 +327,12 @@ pub fn DataTable(
                         }
                         _ => "",
                     };
-                    let tip = if col.tooltip.is_empty() { format!("{} — click to sort", col.title) } else { format!("{} — click to sort", col.tooltip) };
+                    let tip = tr_with("app-click-to-sort", &[("column", Arg::from(if col.tooltip.is_empty() { &col.title } else { &col.tooltip }))]);
                     view! {
                         <div class="dt-th" class:dt-num=col.numeric role="columnheader" data-testid=testid_head.clone() data-col=col.id.clone()
                             title=tip style=move || format!("width:{}px", width_of(c)) on:click=move |_| on_header_click(c)>
                             <span class="dt-th-label">{col.title.clone()}</span><span class="dt-sort-arrow">{arrow}</span>
-                            <span class="dt-resize" title="drag to resize"
+                            <span class="dt-resize" title=t("app-drag-to-resize")
                                 on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
                                 on:pointerdown=move |ev: web_sys::PointerEvent| {
                                     ev.stop_propagation();
@@ -425,8 +426,8 @@ pub fn DataTable(
                 <span class="dt-title">{title}</span>
                 <span class="dt-count">{move || format!("{} rows", total())}</span>
                 <span class="spacer"></span>
-                <button class="dt-btn" data-testid=testid_csv title="Export the table (in its current order) as CSV" on:click=export_csv>"CSV"</button>
-                <button class="dt-btn" data-testid=testid_full title="Full screen (Esc leaves)"
+                <button class="dt-btn" data-testid=testid_csv title=t("app-export-the-table-in-its") on:click=export_csv>"CSV"</button>
+                <button class="dt-btn" data-testid=testid_full title=t("app-full-screen-esc-leaves")
                     on:click=move |_| fullscreen.update(|f| *f = !*f)>{move || if fullscreen.get() { "Exit full screen" } else { "Full screen" }}</button>
             </div>
             <div class="dt-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0">
@@ -488,7 +489,7 @@ pub fn install_bench_hook() {
                 .collect(),
         };
         let handle = leptos::mount::mount_to(host, move || {
-            view! { <DataTable data=Signal::derive(move || data.clone()) testid="bench-table" csv_name="bench" title="benchmark"/> }
+            view! { <DataTable data=Signal::derive(move || data.clone()) testid="bench-table" csv_name="bench" title=t("app-benchmark")/> }
         });
         handle.forget();
     });

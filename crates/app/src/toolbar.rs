@@ -8,10 +8,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::folder::{self, Walked};
+use crate::i18n::{t, tr_with, Arg};
 use crate::nav::Nav;
 use crate::owned::Delay;
 use crate::session::Session;
-use crate::settings::Settings;
+use crate::settings::{Language, Settings};
 use crate::worker_client::WorkerClient;
 
 /// How long "Link copied" shows.
@@ -19,6 +20,11 @@ const COPIED_NOTE_MS: u32 = 2500;
 
 /// Relative URL of the bundled demo dataset (a manifest directory, like `?src=`).
 const DEMO_URL: &str = "./demo/";
+
+/// The bundled demo dataset's address (the landing page opens it too).
+pub fn demo_url() -> String {
+    resolve(DEMO_URL)
+}
 
 fn resolve(relative: &str) -> String {
     web_sys::window()
@@ -126,7 +132,7 @@ fn copy_with_text_area(text: &str) -> bool {
 fn copy_link(note: RwSignal<Option<&'static str>>, clear: Delay) {
     let Some(href) = web_sys::window().and_then(|w| w.location().href().ok()) else { return };
     let done = move |ok: bool| {
-        note.set(Some(if ok { "Link copied" } else { "Copy failed: copy the address bar" }));
+        note.set(Some(if ok { "app-link-copied" } else { "app-link-copy-failed" }));
         clear.schedule(move || note.set(None));
     };
     match clipboard_write(&href) {
@@ -167,32 +173,37 @@ pub fn Toolbar() -> impl IntoView {
     let can_compare = move || !session.source_label.with(String::is_empty) && session.load.get() != crate::session::LoadState::Loading;
     view! {
         <header class="toolbar">
-            <span class="brand">"PyPTO Trace Viewer"</span>
-            <button id="open-folder" title="Open a folder of runtime records or pass dumps (read-only)"
-                on:click=move |_| open_with_picker(client, prefs)>"Open folder…"</button>
+            <span class="brand">{t("app-brand")}</span>
+            <button id="open-folder" title=t("app-open-folder-title")
+                on:click=move |_| open_with_picker(client, prefs)>{t("app-open-folder")}</button>
             <input id="dir-input" type="file" class="hidden-input" prop:webkitdirectory=true multiple
                 on:change=on_input_change/>
             <button id="open-compare-folder" data-testid="open-compare-folder" disabled=move || !can_compare()
-                title="Open another folder beside this one to compare runs (its captures are the baselines, A)"
-                on:click=move |_| open_comparison_with_picker(client)>"Compare with folder…"</button>
+                title=t("app-compare-folder-title")
+                on:click=move |_| open_comparison_with_picker(client)>{t("app-compare-folder")}</button>
             <input id="compare-dir-input" type="file" class="hidden-input" prop:webkitdirectory=true multiple
                 on:change=on_compare_input_change/>
-            <button id="open-demo" on:click=move |_| client.open_url(resolve(DEMO_URL))>"Open demo"</button>
-            <span class="hint">"or drop a folder anywhere"</span>
+            <button id="open-demo" on:click=move |_| client.open_url(resolve(DEMO_URL))>{t("app-open-demo")}</button>
+            <span class="hint">{t("app-drop-hint")}</span>
             <span class="spacer"></span>
             <Show when=move || nav.datasets.with(|d| !d.is_empty())>
-                <button id="copy-link" data-testid="copy-link" title="Copy a link to this view (same folder or URL, same view, selection and settings)"
-                    on:click=move |_| copy_link(copied, clear_copied)>"Copy link"</button>
+                <button id="copy-link" data-testid="copy-link" title=t("app-copy-link-title")
+                    on:click=move |_| copy_link(copied, clear_copied)>{t("app-copy-link")}</button>
             </Show>
-            {move || copied.get().map(|note| view! { <span class="copy-note" data-testid="copy-link-status" role="status">{note}</span> })}
+            {move || copied.get().map(|note| view! { <span class="copy-note" data-testid="copy-link-status" role="status">{t(note)}</span> })}
             <span class="progress">{move || session.progress.get().unwrap_or_default()}</span>
             <span class="source">{move || session.source_label.get()}</span>
             {move || session.comparison_label.get().map(|label| view! {
-                <span class="source comparison-source" data-testid="comparison-source" title=format!("Compared with (the baselines): {label}")>
+                <span class="source comparison-source" data-testid="comparison-source" title={let l = label.clone(); move || tr_with("app-compared-with", &[("label", Arg::from(&l))])}>
                     {format!("⇄ {}", crate::session::short_label(&label))}</span>
             })}
             <span id="worker-status" data-state=move || session.worker.get().as_str()
-                title="analysis worker">{move || format!("worker: {}", session.worker.get().as_str())}</span>
+                title=t("app-worker-title")>{move || tr_with("app-worker-state", &[("state", Arg::from(session.worker.get().as_str()))])}</span>
+            <select id="language" data-testid="language-switch" aria-label=t("app-language")
+                on:change=move |ev| if let Some(l) = Language::parse(&event_target_value(&ev)) { prefs.language.set(l) }>
+                <option value="en" selected=move || prefs.language.get() == Language::English>{t("app-language-english")}</option>
+                <option value="zh-CN" selected=move || prefs.language.get() == Language::Chinese>{t("app-language-chinese")}</option>
+            </select>
         </header>
     }
 }

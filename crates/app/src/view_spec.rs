@@ -11,10 +11,10 @@ use crate::session::DatasetRow;
 /// One view of the registry.
 pub struct ViewSpec {
     pub kind: ViewKind,
-    /// The switcher's label.
-    pub title: &'static str,
-    /// The switcher's tooltip.
-    pub tooltip: &'static str,
+    /// The switcher's label (a message id of `crates/app/i18n`).
+    pub title_id: &'static str,
+    /// The switcher's tooltip (a message id; empty for none).
+    pub tooltip_id: &'static str,
     /// The kind of dataset it shows.
     pub dataset_kind: DatasetKind,
     /// Shown when a dataset of its kind is opened (if available).

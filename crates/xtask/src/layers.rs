@@ -32,7 +32,11 @@ pub fn is_forbidden(name: &str) -> bool {
 /// ([`module_rules`]); both always run, so one failure does not hide the other.
 pub fn run() -> Result<(), String> {
     let crates = check_crates();
-    let modules = module_rules::run();
+    let modules = match (module_rules::run(), crate::ui_strings::run()) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(a), Err(b)) => Err(format!("{a}; {b}")),
+    };
     match (crates, modules) {
         (Ok(()), Ok(())) => {
             println!("check-layers: ok");

@@ -29,6 +29,7 @@ mod rust_source;
 mod serve;
 mod setup;
 mod test_cmd;
+mod ui_strings;
 mod util;
 
 use std::process::ExitCode;

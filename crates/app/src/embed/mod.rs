@@ -18,6 +18,7 @@
 
 pub mod protocol;
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::{TimelineView, ViewKind};
 use serde::Serialize;
@@ -453,7 +454,7 @@ pub fn EmbedBar() -> impl IntoView {
             <span class="embed-status" title=problems_title>{status}</span>
             <span class="spacer"></span>
             <a class="open-full-viewer" data-testid="open-full-viewer" href=href target="_blank" rel="noopener" on:click=on_click
-                title="Open this view in the full viewer, in a new tab">"Open full viewer ↗"</a>
+                title=t("app-open-this-view-in-the")>{t("app-open-full-viewer")}</a>
         </div>
     }
 }

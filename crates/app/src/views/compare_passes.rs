@@ -24,6 +24,9 @@
 
 use std::sync::Arc;
 
+use crate::i18n::t;
+use crate::nav::KeyMap;
+use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
 use pypto_protocol::compare_passes::{
     MemoryCompareRequest, MemoryComparison, PassCompareRequest, PassComparison, PassCrossDiffRequest, PassPairRow, PassPairing,
@@ -42,8 +45,8 @@ use crate::worker_client::WorkerClient;
 /// shows it for two compared pass dumps).
 pub const SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::ComparePasses,
-    title: "Pass comparison",
-    tooltip: "A (baseline) against B (this compile): passes, snapshots, memory",
+    title_id: "view-pass-comparison",
+    tooltip_id: "view-pass-comparison-tip",
     dataset_kind: DatasetKind::PassDump,
     default: false,
     switchable: false,
@@ -76,7 +79,7 @@ fn side_view(side: Option<&pypto_protocol::compare_passes::PassSideRow>) -> AnyV
         None => view! { <span class="cmp-pass-side cmp-pass-missing">"—"</span> }.into_any(),
         Some(p) => {
             let counts = if p.no_op {
-                view! { <span class="badge badge-noop">"no-op"</span> }.into_any()
+                view! { <span class="badge badge-noop">{t("cmpp-no-op")}</span> }.into_any()
             } else {
                 view! { <span class="pass-counts"><span class="plus">{format!("+{}", p.added)}</span> " " <span class="minus">{format!("−{}", p.removed)}</span></span> }.into_any()
             };
@@ -241,12 +244,12 @@ pub fn ComparePassesView() -> impl IntoView {
         if tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA" {
             return;
         }
-        match ev.key().as_str() {
-            "j" | "ArrowDown" => {
+        match shortcuts::action(Scope::PassTrace, &ev.key(), &ev.code(), &KeyMap::default()) {
+            Some(Action::NextItem) => {
                 ev.prevent_default();
                 step(true);
             }
-            "k" | "ArrowUp" => {
+            Some(Action::PreviousItem) => {
                 ev.prevent_default();
                 step(false);
             }
@@ -268,8 +271,8 @@ pub fn ComparePassesView() -> impl IntoView {
                     data-selected=is_sel.to_string() class:selected=is_sel tabindex="0" role="option" aria-selected=is_sel.to_string()
                     on:click=move |_| select(FRONTEND_ROW)
                     on:keydown=move |ev| if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); select(FRONTEND_ROW) }>
-                    <span class="cmp-pass-side"><span class="pass-name">"00 frontend"</span></span>
-                    <span class="cmp-pass-side"><span class="pass-name">"00 frontend"</span></span>
+                    <span class="cmp-pass-side"><span class="pass-name">{t("cmpp-00-frontend")}</span></span>
+                    <span class="cmp-pass-side"><span class="pass-name">{t("cmpp-00-frontend")}</span></span>
                     <span class="cmp-pass-diffs" class:differs=c.frontends_differ>{counts}</span>
                 </li>
             }
@@ -304,8 +307,8 @@ pub fn ComparePassesView() -> impl IntoView {
                         on:keydown=move |ev| if ev.key() == "Enter" || ev.key() == " " { ev.prevent_default(); select(i) }>
                         {side_view(r.a.as_ref())}
                         {side_view(r.b.as_ref())}
-                        {r.effect_differs.then(|| view! { <span class="badge badge-effect" title="The pass changed the program differently in A and B">"effect ≠"</span> })}
-                        <span class="cmp-pass-diffs" class:differs=r.snapshots_differ title="A's snapshot after this pass against B's (lines)">{cross}</span>
+                        {r.effect_differs.then(|| view! { <span class="badge badge-effect" title=t("cmpp-the-pass-changed-the-program")>{t("cmpp-effect")}</span> })}
+                        <span class="cmp-pass-diffs" class:differs=r.snapshots_differ title=t("cmpp-a-s-snapshot-after-this")>{cross}</span>
                     </li>
                 }
                 .into_any(),
@@ -379,7 +382,7 @@ pub fn ComparePassesView() -> impl IntoView {
         view! { <button data-testid=id role="tab" aria-selected=move || (tab.get() == t).to_string() class:active=move || tab.get() == t on:click=move |_| tab.set(t)>{label}</button> }
     };
     let memory_view = move || {
-        let Some(m) = memory.get() else { return view! { <p class="hint">"Mapping both compiles' memory…"</p> }.into_any() };
+        let Some(m) = memory.get() else { return view! { <p class="hint">{t("cmpp-mapping-both-compiles-memory")}</p> }.into_any() };
         let notes: Vec<String> = m.errors.iter().chain(&m.notes).cloned().collect();
         let table = {
             let m = m.clone();
@@ -389,7 +392,7 @@ pub fn ComparePassesView() -> impl IntoView {
             <p class="hint">{format!("A: {} · B: {} · capacities of {}", m.a_file, m.b_file, m.chip)}</p>
             {(!notes.is_empty()).then(|| view! { <ul class="compare-notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul> })}
             <div class="compare-table compare-memory-table" style=format!("height:{}px", (64 + m.rows.len().max(1) * 24).min(600))>
-                <DataTable data=table testid="compare-memory" csv_name="compare_memory" title="High-water per function × space"/>
+                <DataTable data=table testid="compare-memory" csv_name="compare_memory" title=t("cmpp-high-water-per-function-space")/>
             </div>
         }
         .into_any()
@@ -419,16 +422,16 @@ pub fn ComparePassesView() -> impl IntoView {
                                 {filter_btn(Filter::Effect, "Effect differs", "compare-pass-filter-effect")}
                                 {filter_btn(Filter::Output, "Output differs", "compare-pass-filter-output")}
                             </div>
-                            <div class="cmp-pass-head"><span>"A (baseline)"</span><span>"B (this run)"</span><span>"A ⇄ B"</span></div>
+                            <div class="cmp-pass-head"><span>{t("cmpp-a-baseline")}</span><span>{t("cmpp-b-this-run")}</span><span>"A ⇄ B"</span></div>
                             {problems}
-                            <ol class="pass-list compare-pass-list" data-testid="compare-pass-list" role="listbox" aria-label="Passes of A and B">{rows_view}</ol>
+                            <ol class="pass-list compare-pass-list" data-testid="compare-pass-list" role="listbox" aria-label=t("cmpp-passes-of-a-and-b")>{rows_view}</ol>
                         </div>
                         <div class="pass-main">
                             <div class="diff-toolbar">
                                 {header}
                                 <span class="spacer"></span>
-                                <select data-testid="compare-pass-function" aria-label="Function" on:change=on_function prop:value=move || shown_function().unwrap_or_default()>
-                                    <option value="">"All functions"</option>
+                                <select data-testid="compare-pass-function" aria-label=t("cmpp-function") on:change=on_function prop:value=move || shown_function().unwrap_or_default()>
+                                    <option value="">{t("cmpp-all-functions")}</option>
                                     {move || functions().into_iter().map(|f| view! { <option value=f.clone() selected=shown_function().as_deref() == Some(f.as_str())>{f.clone()}</option> }).collect_view()}
                                 </select>
                                 {layout_btn(Layout::SideBySide, "Side by side", "compare-pass-layout-side")}

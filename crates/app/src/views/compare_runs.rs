@@ -24,6 +24,7 @@
 
 use std::sync::Arc;
 
+use crate::i18n::{t, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::compare::{Better, CompareRequest, Comparison, FunctionTaskDeltas, SummaryRow};
 use pypto_protocol::{DatasetKind, TimelineView, ViewKind};
@@ -38,8 +39,8 @@ use crate::worker_client::WorkerClient;
 /// shows it for two compared captures).
 pub const SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::CompareRuns,
-    title: "Comparison",
-    tooltip: "A (baseline) against B (this run): summary, functions, tasks",
+    title_id: "view-comparison",
+    tooltip_id: "view-comparison-tip",
     dataset_kind: DatasetKind::Runtime,
     default: false,
     switchable: false,
@@ -339,19 +340,27 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
 #[component]
 fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
     let nav = Nav::get();
-    let t = &c.tasks;
-    let counts = format!(
-        "{} matched ({} by task id, {} as the k-th execution of their function) · {} only in A · {} only in B · tasks with AICore rows: A {}, B {}",
-        t.matched, t.matched_by_id, t.matched_by_order, t.only_a, t.only_b, t.tasks[0], t.tasks[1]
+    let tasks = &c.tasks;
+    let counts = tr_with(
+        "cmp-task-counts",
+        &[
+            ("matched", Arg::from(tasks.matched as u64)),
+            ("by_id", Arg::from(tasks.matched_by_id as u64)),
+            ("by_order", Arg::from(tasks.matched_by_order as u64)),
+            ("only_a", Arg::from(tasks.only_a as u64)),
+            ("only_b", Arg::from(tasks.only_b as u64)),
+            ("tasks_a", Arg::from(tasks.tasks[0] as u64)),
+            ("tasks_b", Arg::from(tasks.tasks[1] as u64)),
+        ],
     );
     // The function shown: nav's, else the one whose total changed most, else the first.
     let first_function = c
         .functions
         .iter()
-        .find_map(|f| t.per_function.iter().find(|d| d.function == f.name && d.matched > 0))
-        .or_else(|| t.per_function.iter().find(|d| d.matched > 0))
+        .find_map(|f| tasks.per_function.iter().find(|d| d.function == f.name && d.matched > 0))
+        .or_else(|| tasks.per_function.iter().find(|d| d.matched > 0))
         .map(|d| d.function.clone());
-    let per_function = t.per_function.clone();
+    let per_function = tasks.per_function.clone();
     let shown = Memo::new(move |_| nav.compare.with(|cmp| cmp.function.clone()).or_else(|| first_function.clone()));
     let options = per_function.iter().map(|d| (d.function.clone(), d.matched)).collect::<Vec<_>>();
     let histogram = {
@@ -388,9 +397,9 @@ fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
     });
     view! {
         <section class="compare-section compare-tasks">
-            <h3>"Tasks"</h3>
+            <h3>{t("cmp-tasks")}</h3>
             <p data-testid="compare-task-counts">{counts}</p>
-            <label class="compare-function-pick">"Per-task Δ exec of "
+            <label class="compare-function-pick">{t("cmp-per-task-exec-of")}" "
                 <select data-testid="compare-histogram-function" on:change=on_function prop:value=move || shown.get().unwrap_or_default()>
                     {options.into_iter().map(|(f, n)| {
                         let label = format!("{f} ({n} matched)");
@@ -401,9 +410,9 @@ fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
                 </select>
             </label>
             {histogram}
-            <p class="hint">"The largest per-task changes (a task's exec: first kernel start to last kernel end over all its blocks). Click a row to select the task in the swimlanes; its match in the other run is highlighted."</p>
+            <p class="hint">{t("cmp-the-largest-per-task-changes")}</p>
             <div class="compare-table compare-top" style=fit_height(c.tasks.top.len(), 420)>
-                <DataTable data=table testid="compare-top-tasks" csv_name="compare_tasks" title="Largest per-task changes" on_row_click=on_task/>
+                <DataTable data=table testid="compare-top-tasks" csv_name="compare_tasks" title=t("cmp-largest-per-task-changes") on_row_click=on_task/>
             </div>
         </section>
     }
@@ -447,8 +456,7 @@ pub fn CompareRunsView() -> impl IntoView {
                 .into_any();
         }
         let Some(c) = comparison.get() else {
-            return view! { <p class="hint" data-testid="compare-loading">"Comparing the runs (their critical paths are computed first)…"</p> }
-                .into_any();
+            return view! { <p class="hint" data-testid="compare-loading">{t("cmp-comparing-the-runs-their-critical")}</p> }.into_any();
         };
         let notes = (!c.notes.is_empty()).then(|| {
             view! {
@@ -480,22 +488,22 @@ pub fn CompareRunsView() -> impl IntoView {
                 data-only-a=c.tasks.only_a.to_string() data-only-b=c.tasks.only_b.to_string()>
                 {notes}
                 <section class="compare-section compare-summary">
-                    <h3>"Summary"</h3>
+                    <h3>{t("cmp-summary")}</h3>
                     <div class="compare-table compare-summary-table" style=fit_height(summary_rows, 560)>
-                        <DataTable data=summary testid="compare-summary" csv_name="compare_summary" title="A against B"/>
+                        <DataTable data=summary testid="compare-summary" csv_name="compare_summary" title=t("cmp-a-against-b")/>
                     </div>
                 </section>
                 <section class="compare-section compare-functions">
-                    <h3>"Functions"</h3>
+                    <h3>{t("cmp-functions")}</h3>
                     <p class="hint">{format!("Each run's per-function table (the reference converter's), matched by {by}, sorted by the change in total exec time. Red: slower in B, green: faster. Click a row to search both swimlanes for the function.")}</p>
                     <div class="compare-table compare-functions-table" style=fit_height(c.functions.len(), 420)>
-                        <DataTable data=functions testid="compare-functions" csv_name="compare_functions" title="Per function" on_row_click=on_function/>
+                        <DataTable data=functions testid="compare-functions" csv_name="compare_functions" title=t("cmp-per-function") on_row_click=on_function/>
                     </div>
                 </section>
                 <TasksSection c=c.clone()/>
                 <p>
                     <button data-testid="compare-open-swimlanes" on:click=move |_| nav.show(ViewKind::ChipSwimlane)>
-                        "Open both swimlanes (A over B, aligned at first dispatch)"</button>
+                        {t("cmp-open-both-swimlanes-a-over")}</button>
                 </p>
             </div>
         }

@@ -25,6 +25,8 @@
 
 use std::collections::VecDeque;
 
+use crate::nav::KeyMap;
+use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
 use pypto_protocol::dep_graph::{columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetailsRequest, DepSearchRequest, DEP_KIND_NAMES};
 use pypto_protocol::{DatasetKind, EdgeMode, FileRole, TaskId, ViewKind};
@@ -42,8 +44,8 @@ use crate::worker_client::{Slot, WorkerClient};
 /// The registry's entry.
 pub const SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::TaskGraph,
-    title: "Task Dependency Graph",
-    tooltip: "",
+    title_id: "view-task-dependency-graph",
+    tooltip_id: "",
     dataset_kind: DatasetKind::Runtime,
     default: false,
     switchable: true,
@@ -983,12 +985,15 @@ pub fn DepGraphView() -> impl IntoView {
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let key = ev.key();
-        if let Some(m) = key.parse::<usize>().ok().filter(|m| (1..=5).contains(m)) {
-            ui.mode.set(m - 1);
-        } else if key == "f" || key == "F" {
-            fit();
-        } else if key == "Escape" {
-            ui.select(None, false);
+        match shortcuts::action(Scope::Graph, &key, &ev.code(), &KeyMap::default()) {
+            Some(Action::EdgeMode) => {
+                if let Some(m) = key.parse::<usize>().ok().filter(|m| (1..=5).contains(m)) {
+                    ui.mode.set(m - 1);
+                }
+            }
+            Some(Action::Fit) => fit(),
+            Some(Action::Clear) => ui.select(None, false),
+            _ => {}
         }
     };
     let show_in_swimlane = move |(): ()| {

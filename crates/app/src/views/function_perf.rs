@@ -6,6 +6,7 @@
 //!
 //! Test ids: `function-perf` (the table), `function-perf-missing`.
 
+use crate::i18n::{t, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::{DatasetKind, FileRole, ViewKind};
 
@@ -18,8 +19,8 @@ use crate::view_spec::{no_init, nothing_docked, ViewSpec};
 /// The registry's entry.
 pub const SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::FunctionPerformance,
-    title: "Function Performance",
-    tooltip: "",
+    title_id: "view-function-performance",
+    tooltip_id: "",
     dataset_kind: DatasetKind::Runtime,
     default: false,
     switchable: true,
@@ -38,7 +39,7 @@ pub fn FunctionPerfView() -> impl IntoView {
         move || row().and_then(|r| r.file(FileRole::NameMap).map(|f| f.path.clone())).unwrap_or_else(|| "(no name_map*.json)".to_string());
     view! {
         <div class="function-perf-page">
-            <h2>"Function Performance " <span class="hint">{map}</span></h2>
+            <h2>{t("fp-function-performance")}" " <span class="hint">{map}</span></h2>
             {move || if has_records() {
                 let table = Signal::derive(move || {
                     nav.dataset().and_then(|id| analyses.perf(id)).map(|d| function_perf_table(&d.function_perf)).unwrap_or_default()
@@ -50,16 +51,15 @@ pub fn FunctionPerfView() -> impl IntoView {
                     }
                 });
                 view! {
-                    <p class="hint">"Per function: AICore executions, start→end duration (setup excluded). Click a row to find the function in the Chip Swimlane."</p>
+                    <p class="hint">{t("fp-per-function-aicore-executions-start")}</p>
                     <div class="function-perf-table">
-                        <DataTable data=table testid="function-perf" csv_name="function_performance" title="Functions" on_row_click=on_row/>
+                        <DataTable data=table testid="function-perf" csv_name="function_performance" title=t("fp-functions") on_row_click=on_row/>
                     </div>
                 }.into_any()
             } else {
                 view! {
                     <p class="error-message" data-testid="function-perf-missing">
-                        "No chip_swimlane_records.json beside " {map} ": the Function Performance table joins the name map's functions "
-                        "with the swimlane records of the same directory. Put the records file next to the name map and open the folder again."
+                        {move || tr_with("fp-no-records", &[("map", Arg::from(map()))])}
                     </p>
                 }.into_any()
             }}

@@ -16,6 +16,7 @@ pub mod swimlane;
 use leptos::prelude::*;
 use pypto_protocol::{DatasetKind, ViewKind};
 
+use crate::i18n::{fmt_count, t, tr, tr_with, Arg};
 use crate::nav::Nav;
 use crate::session::{DatasetRow, Session};
 use crate::settings::Settings;
@@ -101,25 +102,27 @@ fn ComparisonBar(a: DatasetRow, b: DatasetRow, shown: Option<ViewKind>) -> impl 
         .filter_map(|&kind| spec(kind))
         .map(|s| {
             let kind = s.kind;
-            let title = if kind == ViewKind::ChipSwimlane { "Swimlanes (A over B)" } else { s.title };
+            let title_id = if kind == ViewKind::ChipSwimlane { "view-swimlanes-a-over-b" } else { s.title_id };
+            let tooltip_id = s.tooltip_id;
             view! {
-                <button data-testid=format!("view-switch-{}", kind.key()) class:active=shown == Some(kind) title=s.tooltip
+                <button data-testid=format!("view-switch-{}", kind.key()) class:active=shown == Some(kind)
+                    title=move || (!tooltip_id.is_empty()).then(|| tr(tooltip_id))
                     role="tab" aria-selected=(shown == Some(kind)).to_string()
-                    on:click=move |_| if shown != Some(kind) { nav.show(kind) }>{title}</button>
+                    on:click=move |_| if shown != Some(kind) { nav.show(kind) }>{t(title_id)}</button>
             }
         })
         .collect_view();
     view! {
         <div class="comparison-bar" data-testid="comparison-bar" data-a=a.info.path.clone() data-b=b.info.path.clone()>
             <span class="compare-side">"A"</span>
-            <span class="compare-path" title="baseline">{a.title()}</span>
-            <button class="compare-swap" data-testid="compare-swap" title="Swap A and B" aria-label="Swap A and B"
+            <span class="compare-path" title=t("compare-bar-baseline")>{a.title()}</span>
+            <button class="compare-swap" data-testid="compare-swap" title=t("compare-bar-swap") aria-label=t("compare-bar-swap")
                 on:click=move |_| nav.swap_compare()>"⇄"</button>
             <span class="compare-side">"B"</span>
-            <span class="compare-path" title="this run">{b.title()}</span>
+            <span class="compare-path" title=t("compare-bar-this-run")>{b.title()}</span>
             <div class="view-switcher" role="tablist">{tabs}</div>
-            <button class="compare-exit" data-testid="compare-exit" title="Show B alone"
-                on:click=move |_| nav.exit_compare(session)>"End comparison"</button>
+            <button class="compare-exit" data-testid="compare-exit" title=t("compare-bar-exit-title")
+                on:click=move |_| nav.exit_compare(session)>{t("compare-bar-exit")}</button>
         </div>
     }
 }
@@ -137,10 +140,12 @@ fn ViewSwitcher(row: DatasetRow, shown: Option<ViewKind>) -> impl IntoView {
             .into_iter()
             .map(|s| {
                 let kind = s.kind;
-                let tooltip = (!s.tooltip.is_empty()).then_some(s.tooltip);
+                let (title_id, tooltip_id) = (s.title_id, s.tooltip_id);
                 view! {
-                    <button data-testid=format!("view-switch-{}", kind.key()) class:active=shown == Some(kind) title=tooltip
-                        on:click=move |_| if shown != Some(kind) { nav.show(kind) }>{s.title}</button>
+                    <button data-testid=format!("view-switch-{}", kind.key()) class:active=shown == Some(kind)
+                        title=move || (!tooltip_id.is_empty()).then(|| tr(tooltip_id))
+                        role="tab" aria-selected=(shown == Some(kind)).to_string()
+                        on:click=move |_| if shown != Some(kind) { nav.show(kind) }>{t(title_id)}</button>
                 }
             })
             .collect_view();
@@ -148,47 +153,47 @@ fn ViewSwitcher(row: DatasetRow, shown: Option<ViewKind>) -> impl IntoView {
     })
 }
 
-/// What each file a folder may hold enables (the landing page's table): file pattern, views.
+/// What each file a folder may hold enables (the landing page's table): file pattern, the
+/// message id of what it enables.
 const FILES_ENABLE: &[(&str, &str)] = &[
-    (
-        "chip_swimlane_records.json (or l2_swimlane_records*.json)",
-        "Chip Swimlane: Worker, Scheduler, AICPU Scheduler and Orchestrator lanes",
-    ),
-    ("deps.json", "Task Dependency Graph on its own; with records: function names, dependency arrows, Performance Analysis"),
-    ("name_map*.json", "function names for ids; with records: Function Performance"),
-    ("CPM_static*.json, CPM_observed*.json", "with records: critical-path highlighting"),
-    ("host_phase_records.jsonl", "with records: the Host Prepare lanes"),
-    ("*strace-swimlane*.json", "Serving STRACE swimlane"),
-    ("passes_dump*/ (NN_after_<Pass>.py, 00_frontend.py)", "IR Pass Trace; beside dfx_outputs/, the swimlane's IR Pass Trace button"),
-    ("passes_dump*/*after_AllocateMemoryAddr.py", "Memory Reuse map; the swimlane's Memory Map button"),
+    ("chip_swimlane_records.json (l2_swimlane_records*.json)", "welcome-enables-records"),
+    ("deps.json", "welcome-enables-deps"),
+    ("name_map*.json", "welcome-enables-name-map"),
+    ("CPM_static*.json, CPM_observed*.json", "welcome-enables-cpm"),
+    ("host_phase_records.jsonl", "welcome-enables-host-phases"),
+    ("*strace-swimlane*.json", "welcome-enables-strace"),
+    ("passes_dump*/ (NN_after_<Pass>.py, 00_frontend.py)", "welcome-enables-passes"),
+    ("passes_dump*/*after_AllocateMemoryAddr.py", "welcome-enables-memory"),
 ];
 
+/// The landing page: what to open and what each file enables, the demo, the last folder.
 #[component]
 fn Welcome() -> impl IntoView {
     let rows =
-        FILES_ENABLE.iter().map(|(file, enables)| view! { <tr><td><code>{*file}</code></td><td>{*enables}</td></tr> }).collect_view();
-    let prefs = Settings::get();
+        FILES_ENABLE.iter().map(|(file, enables)| view! { <tr><td><code>{*file}</code></td><td>{t(enables)}</td></tr> }).collect_view();
+    let (prefs, client) = (Settings::get(), crate::worker_client::WorkerClient::get());
     // A browser reopens a folder only when the user picks it: the name is all we can offer.
     let last = move || {
         prefs.last_folder.get().map(|name| {
             view! {
-                <p class="last-folder" data-testid="last-folder">"Last opened: " <strong>{name}</strong>
-                    " — pick it again with " <em>"Open folder…"</em> " (the browser does not reopen a folder by itself)."</p>
+                <p class="last-folder" data-testid="last-folder">{move || tr_with("welcome-last-folder", &[("name", Arg::from(&name))])}</p>
             }
         })
     };
     view! {
         <div class="welcome">
-            <h1>"PyPTO Trace Viewer"</h1>
-            <p>"Open a folder holding runtime records (" <code>"dfx_outputs/"</code> ") or compiler pass dumps ("
-               <code>"passes_dump/"</code> "), or a whole " <code>"build_output/<case>/"</code>
-               " with both. Everything stays in this browser tab: nothing is uploaded."</p>
+            <h1>{t("app-brand")}</h1>
+            <p>{t("welcome-intro")}</p>
+            <p>
+                <button class="welcome-demo" data-testid="welcome-demo" on:click=move |_| client.open_url(crate::toolbar::demo_url())>
+                    {t("welcome-open-demo")}</button>
+                " "<span class="hint">{t("welcome-demo-hint")}</span>
+            </p>
             <table class="welcome-files" data-testid="welcome-files">
-                <thead><tr><th>"File"</th><th>"What it enables"</th></tr></thead>
+                <thead><tr><th>{t("welcome-file")}</th><th>{t("welcome-enables")}</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
-            <p>"Chip swimlane: " <kbd>"W"</kbd>"/"<kbd>"S"</kbd>" zoom, " <kbd>"A"</kbd>"/"<kbd>"D"</kbd>
-               " pan, Ctrl+wheel zooms at the cursor, drag pans, click a bar for its details."</p>
+            <p>{t("welcome-keys")}</p>
             {last}
         </div>
     }
@@ -197,14 +202,18 @@ fn Welcome() -> impl IntoView {
 /// A dataset no view can show (a runtime directory without records, say): its files.
 #[component]
 fn DatasetPage(row: DatasetRow) -> impl IntoView {
-    let features: Vec<&str> = row.info.views.iter().map(|v| v.title()).collect();
+    let views = row.info.views.clone();
+    let features = move || views.iter().map(|v| tr(crate::sidebar::feature_message(*v))).collect::<Vec<_>>().join(", ");
     view! {
         <div class="dataset-page">
             <h1>{row.title()}</h1>
-            <p>"Views of this dataset: " {features.join(", ")}</p>
-            <p class="note">"These views arrive in the next releases of the viewer; the summary and file checks are in the sidebar."</p>
+            <p>{move || tr_with("dataset-page-views", &[("views", Arg::from(features()))])}</p>
+            <p class="note">{t("dataset-page-note")}</p>
             <ul class="file-list">
-                {row.info.files.iter().map(|f| view! { <li>{format!("{} — {} ({} bytes)", f.role, f.path, f.size_bytes)}</li> }).collect_view()}
+                {row.info.files.iter().map(|f| {
+                    let (role, path, size) = (f.role.to_string(), f.path.clone(), f.size_bytes);
+                    view! { <li>{move || tr_with("dataset-page-file", &[("role", Arg::from(&role)), ("path", Arg::from(&path)), ("bytes", Arg::from(fmt_count(size)))])}</li> }
+                }).collect_view()}
             </ul>
         </div>
     }
@@ -232,7 +241,8 @@ pub fn ViewArea() -> impl IntoView {
             Some((first, view, available, compared))
         })
     });
-    move || match shown.get() {
+    let shown_view = Signal::derive(move || shown.get().and_then(|s| s.1));
+    let area = move || match shown.get() {
         None => view! { <Welcome/> }.into_any(),
         Some((_, view, _, Some((a, b)))) => {
             let (Some(a), Some(b)) = (session.with_row(a, Clone::clone), session.with_row(b, Clone::clone)) else {
@@ -261,7 +271,8 @@ pub fn ViewArea() -> impl IntoView {
                 None => view! { {switcher} <DatasetPage row=row/> }.into_any(),
             }
         }
-    }
+    };
+    view! { <crate::shortcuts::ShortcutSheet view=shown_view/> {area} }
 }
 
 #[cfg(test)]

@@ -26,6 +26,9 @@
 
 use std::sync::Arc;
 
+use crate::i18n::t;
+use crate::nav::KeyMap;
+use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
 use pypto_protocol::pass_trace::{PassDiffRequest, PassListData, PassListRequest, SnapshotProblem};
 use pypto_protocol::{DatasetKind, ViewKind};
@@ -41,8 +44,8 @@ use crate::worker_client::WorkerClient;
 /// The registry's entry.
 pub const SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::PassTrace,
-    title: "IR Pass Trace",
-    tooltip: "",
+    title_id: "view-ir-pass-trace",
+    tooltip_id: "",
     dataset_kind: DatasetKind::PassDump,
     default: true,
     switchable: true,
@@ -177,12 +180,15 @@ pub fn PassTraceView() -> impl IntoView {
         if tag == "INPUT" || tag == "SELECT" || tag == "TEXTAREA" {
             return;
         }
-        match ev.key().as_str() {
-            "j" | "ArrowDown" => {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        match shortcuts::action(Scope::PassTrace, &ev.key(), &ev.code(), &KeyMap::default()) {
+            Some(Action::NextItem) => {
                 ev.prevent_default();
                 step(1);
             }
-            "k" | "ArrowUp" => {
+            Some(Action::PreviousItem) => {
                 ev.prevent_default();
                 step(-1);
             }
@@ -241,18 +247,18 @@ pub fn PassTraceView() -> impl IntoView {
                         on:click=move |_| selected.set(Some(i))>
                         <span class="pass-num">{format!("{:02}", p.index)}</span>
                         <span class="pass-name" title=p.file_name.clone()>{p.name.clone()}</span>
-                        {damaged.then(|| view! { <span class="badge badge-problem" title=problem_title>"invalid"</span> })}
-                        {p.has_warning.then(|| view! { <span class="badge badge-warn" title="warnings (.log)">"⚠"</span> })}
+                        {damaged.then(|| view! { <span class="badge badge-problem" title=problem_title>{t("pt-invalid")}</span> })}
+                        {p.has_warning.then(|| view! { <span class="badge badge-warn" title=t("pt-warnings-log")>"⚠"</span> })}
                         {map_file.map(|f| view! {
-                            <button class="pass-mm" data-testid="pass-memory-map" title="Open the memory reuse map of this snapshot"
+                            <button class="pass-mm" data-testid="pass-memory-map" title=t("pt-open-the-memory-reuse-map")
                                 on:click=move |ev| {
                                     ev.stop_propagation();
                                     nav.memory.update(|m| *m = MemoryNav { snapshot: Some(f.clone()), chip: m.chip.take(), ..MemoryNav::default() });
                                     nav.show(ViewKind::MemoryReuse);
-                                }>"▦ map"</button>
+                                }>{t("pt-map")}</button>
                         })}
                         {if p.no_op {
-                            view! { <span class="badge badge-noop">"no-op"</span> }.into_any()
+                            view! { <span class="badge badge-noop">{t("pt-no-op")}</span> }.into_any()
                         } else {
                             view! { <span class="pass-counts"><span class="plus">{format!("+{}", p.added)}</span> <span class="minus">{format!("−{}", p.removed)}</span></span> }.into_any()
                         }}
@@ -326,7 +332,7 @@ pub fn PassTraceView() -> impl IntoView {
                     view! {
                         <li data-side=if side == 1 { "before" } else { "after" } data-file=p.file.clone()
                             data-line=p.line.to_string() data-column=p.column.to_string()>
-                            <button data-testid="snapshot-problem-jump" title="Show this line in the diff"
+                            <button data-testid="snapshot-problem-jump" title=t("pt-show-this-line-in-the")
                                 on:click=move |_| jump_to(side, line)>{label}</button>
                             {format!(" {}{note}", p.message)}
                         </li>
@@ -377,7 +383,7 @@ pub fn PassTraceView() -> impl IntoView {
                 .collect_view();
             Some(view! {
                 <div class="pass-warnings" data-testid="pass-warnings">
-                    <h3>"Warnings"</h3>
+                    <h3>{t("pt-warnings")}</h3>
                     <ul>{jumps}</ul>
                     <pre class="pass-log">{log}</pre>
                 </div>
@@ -402,7 +408,7 @@ pub fn PassTraceView() -> impl IntoView {
                     {header}
                     <span class="spacer"></span>
                     <select data-testid="pass-function" on:change=on_function prop:value=move || shown_function().unwrap_or_default()>
-                        <option value="">"All functions"</option>
+                        <option value="">{t("pt-all-functions")}</option>
                         {move || functions().into_iter().map(|f| view! { <option value=f.clone() selected=shown_function().as_deref() == Some(f.as_str())>{f.clone()}</option> }).collect_view()}
                     </select>
                     {layout_btn(Layout::SideBySide, "Side by side", "pass-layout-side")}

@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::perf::{ChainRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -115,7 +116,7 @@ pub fn ChainsTab() -> impl IntoView {
                     |c| format!("Chain #{c} highlighted; Esc restores the swimlane."))}
             </p>
             <div class="perf-table-slot">
-                <DataTable data=table testid="chains-table" csv_name="single_dependency_chains" title="Continuous single-dependency chains"
+                <DataTable data=table testid="chains-table" csv_name="single_dependency_chains" title=t("pa-continuous-single-dependency-chains")
                     on_row_click=Callback::new(pick) selected_row=Signal::derive(move || chain.get())/>
             </div>
         </div>

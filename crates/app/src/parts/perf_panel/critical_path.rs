@@ -10,6 +10,7 @@
 
 use std::fmt::Write as _;
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::perf::{CriticalPathInfo, FamilyShareRow, PerfPathsData, StallShareRow};
 use pypto_protocol::TimelineView;
@@ -152,7 +153,7 @@ pub fn CriticalPathTab() -> impl IntoView {
     view! {
         <div class="perf-tables">
             {move || data.with(|d| match d {
-                None => view! { <p class="hint">"Computing…"</p> }.into_any(),
+                None => view! { <p class="hint">{t("pa-computing")}</p> }.into_any(),
                 Some(d) => match &d.critical_path_error {
                     Some(e) => view! { <p class="hint dt-warn" data-testid="cp-error">{e.clone()}</p> }.into_any(),
                     None => view! {
@@ -162,11 +163,11 @@ pub fn CriticalPathTab() -> impl IntoView {
                 },
             })}
             <div class="cp-choice">
-                "Swimlane: "
+                {t("pa-swimlane")}" "
                 {button("cp-choose-none", "everything", PathMode::None, Box::new(|| true))}
                 {button("cp-choose-static", "static path", PathMode::Static, Box::new(has(|d| !d.static_path.tasks.is_empty())))}
                 {button("cp-choose-observed", "observed path", PathMode::Observed, Box::new(has(|d| !d.observed_path.tasks.is_empty())))}
-                <span class="hint">" (off-path bars dimmed; Esc restores)"</span>
+                <span class="hint">" "{t("pa-off-path-bars-dimmed-esc")}</span>
             </div>
             {move || data.with(|d| d.as_ref().filter(|d| d.critical_path_error.is_none()).map(|d| {
                 let (text, n, len, pct) = summary(d, shown.get());
@@ -175,11 +176,11 @@ pub fn CriticalPathTab() -> impl IntoView {
                     <strong>{if which == "static" { "Static path: " } else { "Observed path: " }}</strong>{text}</p> }
             }))}
             <div class="perf-table-slot">
-                <DataTable data=tasks testid="cp-tasks" csv_name="critical_path_tasks" title="Path tasks" on_row_click=Callback::new(pick)/>
+                <DataTable data=tasks testid="cp-tasks" csv_name="critical_path_tasks" title=t("pa-path-tasks") on_row_click=Callback::new(pick)/>
             </div>
             <div class="cp-small">
-                <div class="perf-table-slot"><DataTable data=stall testid="cp-stall" csv_name="critical_path_stall_by_kind" title="Observed stall by kind"/></div>
-                <div class="perf-table-slot"><DataTable data=families testid="cp-families" csv_name="critical_path_kernel_families" title="Observed path by kernel family"/></div>
+                <div class="perf-table-slot"><DataTable data=stall testid="cp-stall" csv_name="critical_path_stall_by_kind" title=t("pa-observed-stall-by-kind")/></div>
+                <div class="perf-table-slot"><DataTable data=families testid="cp-families" csv_name="critical_path_kernel_families" title=t("pa-observed-path-by-kernel-family")/></div>
             </div>
         </div>
     }

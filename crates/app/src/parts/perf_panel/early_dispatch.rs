@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::perf::{EarlyDispatchRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -134,8 +135,8 @@ pub fn EarlyDispatchTab() -> impl IntoView {
                 data-early=move || counts().map_or(String::new(), |c| c.1.to_string())>{note}</p>
             <div class="gap-controls">
                 <button data-testid="early-draw" disabled=move || selected.get().is_none()
-                    title="Markers at the selected row's maximum lead, in the Scheduler View (right-click a row does the same)"
-                    on:click=move |_| { if let Some(i) = selected.get_untracked() { draw(i); } }>"Draw lead"</button>
+                    title=t("pa-markers-at-the-selected-row")
+                    on:click=move |_| { if let Some(i) = selected.get_untracked() { draw(i); } }>{t("pa-draw-lead")}</button>
             </div>
             <div class="perf-table-slot" on:contextmenu=move |ev: web_sys::MouseEvent| {
                 if let Some(i) = row_of_event(&ev) {
@@ -143,7 +144,7 @@ pub fn EarlyDispatchTab() -> impl IntoView {
                     draw(i);
                 }
             }>
-                <DataTable data=table testid="early-table" csv_name="early_dispatch" title="Early dispatch targets"
+                <DataTable data=table testid="early-table" csv_name="early_dispatch" title=t("pa-early-dispatch-targets")
                     on_row_click=Callback::new(pick) selected_row=Signal::derive(move || selected.get())/>
             </div>
         </div>

@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::perf::{GapRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -133,15 +134,15 @@ pub fn GapsTab() -> impl IntoView {
         <div class="perf-tables">
             <p class="hint" data-testid="gap-note">{note}</p>
             <div class="gap-controls">
-                <label>"Gap threshold (µs) "
+                <label>{t("pa-gap-threshold-s")}" "
                     <input data-testid="gap-threshold" class="gap-threshold" type="text" inputmode="decimal"
                         prop:value=move || panel.threshold_text.get() on:input=on_input/>
                 </label>
                 <span class="hint" data-testid="gap-above" data-count=move || above_count().to_string()>
                     {move || format!(" {} gaps above", above_count())}</span>
                 <button data-testid="gap-draw" disabled=move || selected.get().is_none()
-                    title="Markers at the selected row's gap (right-click a row does the same)"
-                    on:click=move |_| { if let Some(i) = selected.get_untracked() { draw(i); } }>"Draw gap"</button>
+                    title=t("pa-markers-at-the-selected-row-2")
+                    on:click=move |_| { if let Some(i) = selected.get_untracked() { draw(i); } }>{t("pa-draw-gap")}</button>
             </div>
             {move || check.with(|c| c.as_ref().and_then(|c| c.error.clone())).map(|e| view! {
                 <p class="inline-error" data-testid="gap-threshold-error" role="alert">{e}</p>
@@ -152,7 +153,7 @@ pub fn GapsTab() -> impl IntoView {
                     draw(i);
                 }
             }>
-                <DataTable data=table testid="gap-table" csv_name="gap_blocker" title="Gap and blocker (observed path)"
+                <DataTable data=table testid="gap-table" csv_name="gap_blocker" title=t("pa-gap-and-blocker-observed-path")
                     on_row_click=Callback::new(pick) selected_row=Signal::derive(move || selected.get())/>
             </div>
         </div>

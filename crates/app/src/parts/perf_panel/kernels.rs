@@ -2,6 +2,7 @@
 //! latency, overheads) and the extension's Kernel Statistics (count, max/min/avg duration,
 //! setup excluded), both in the data table. A row runs the swimlane search for its function.
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::perf::KernelStatsRow;
 
@@ -69,14 +70,14 @@ pub fn KernelsTab() -> impl IntoView {
     };
     view! {
         <div class="perf-tables">
-            <p class="hint">"Click a row to search its function in the swimlane."</p>
+            <p class="hint">{t("pa-click-a-row-to-search")}</p>
             <div class="perf-table-slot">
-                <DataTable data=perf testid="kernel-perf" csv_name="kernel_statistics" title="Kernel statistics (setup excluded)"
+                <DataTable data=perf testid="kernel-perf" csv_name="kernel_statistics" title=t("pa-kernel-statistics-setup-excluded")
                     on_row_click=Callback::new(move |r| if let Some(n) = name_of(perf, r) { panel.search_function(&n) })/>
             </div>
             <div class="perf-table-slot">
                 <DataTable data=converter testid="kernel-converter" csv_name="task_statistics_by_function"
-                    title="Task statistics by function (converter)"
+                    title=t("pa-task-statistics-by-function-converter")
                     on_row_click=Callback::new(move |r| if let Some(n) = name_of(converter, r) { panel.search_function(&n) })/>
             </div>
             <p class="hint" data-testid="kernel-totals">{totals}</p>

@@ -21,6 +21,7 @@ mod setup;
 
 use std::sync::Arc;
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::perf::{PerfPanelData, PerfPathsData};
 use pypto_protocol::{TaskId, TimelineView, ViewKind};
@@ -243,7 +244,7 @@ pub fn PerfPanel() -> impl IntoView {
         shown().then(|| {
             view! {
                 <aside class="perf-panel" data-testid="perf-panel" style=move || format!("width:{}px", perf.width_px.get())>
-                    <div class="perf-resize" title="drag to resize"
+                    <div class="perf-resize" title=t("pa-drag-to-resize")
                         on:pointerdown=move |ev: web_sys::PointerEvent| {
                             ev.prevent_default();
                             if let Some(t) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) {
@@ -259,9 +260,9 @@ pub fn PerfPanel() -> impl IntoView {
                         }
                         on:pointerup=move |_| drag.set_value(None)></div>
                     <div class="perf-head">
-                        <strong>"Performance Analysis"</strong>
+                        <strong>{t("pa-performance-analysis")}</strong>
                         <span class="spacer"></span>
-                        <button data-testid="perf-panel-close" title="Close the panel" on:click=move |_| nav.panel.update(|p| p.open = false)>"✕"</button>
+                        <button data-testid="perf-panel-close" title=t("pa-close-the-panel") on:click=move |_| nav.panel.update(|p| p.open = false)>"✕"</button>
                     </div>
                     <div class="perf-tabs" role="tablist">{tab_buttons()}</div>
                     <div class="perf-status" data-testid="perf-status">{move || perf.status.get()}</div>

@@ -2,6 +2,7 @@
 //! ratio, the collection level and what it allows, and the readers' warnings. Every value
 //! carries `data-testid="ov-{key}"` and its full-precision number in `data-value`.
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_render::axis;
 
@@ -27,7 +28,7 @@ pub fn OverviewTab() -> impl IntoView {
     let data = Panel::get().data();
     move || {
         let Some(d) = data.get() else {
-            return view! { <p class="hint">"Computing the overview…"</p> }.into_any();
+            return view! { <p class="hint">{t("pa-computing-the-overview")}</p> }.into_any();
         };
         let o = d.overview.clone();
         let span = o.last_end_us - o.first_start_us;
@@ -54,9 +55,9 @@ pub fn OverviewTab() -> impl IntoView {
                 {stat("level", "Collection level", Some(f64::from(o.level)), format!("level {}", o.level), "chip_swimlane_level of the records")}
             </div>
             <p class="ov-level" data-testid="ov-level-allows">{o.level_allows.clone()}</p>
-            <h4>"Warnings"</h4>
+            <h4>{t("pa-warnings")}</h4>
             {if o.warnings.is_empty() {
-                view! { <p class="hint" data-testid="ov-no-warnings">"The readers reported no warnings."</p> }.into_any()
+                view! { <p class="hint" data-testid="ov-no-warnings">{t("pa-the-readers-reported-no-warnings")}</p> }.into_any()
             } else {
                 view! {
                     <ul class="ov-warnings" data-testid="ov-warnings">

@@ -2,6 +2,7 @@
 //! start) and with the largest setup ratio (setup / (setup + exec)). A row locates and
 //! selects its task (on its core) in the swimlane; ratios above one half are coloured.
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::perf::SetupRow;
 
@@ -72,11 +73,11 @@ pub fn SetupTab() -> impl IntoView {
         <div class="perf-tables">
             <p class="hint" data-testid="setup-note">{note}</p>
             <div class="perf-table-slot">
-                <DataTable data=longest testid="setup-longest" csv_name="setup_longest" title="Longest setup"
+                <DataTable data=longest testid="setup-longest" csv_name="setup_longest" title=t("pa-longest-setup")
                     on_row_click=Callback::new(move |r| pick(longest_rows, r))/>
             </div>
             <div class="perf-table-slot">
-                <DataTable data=ratio testid="setup-ratio" csv_name="setup_largest_ratio" title="Largest setup ratio"
+                <DataTable data=ratio testid="setup-ratio" csv_name="setup_largest_ratio" title=t("pa-largest-setup-ratio")
                     on_row_click=Callback::new(move |r| pick(ratio_rows, r))/>
             </div>
         </div>

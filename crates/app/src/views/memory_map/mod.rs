@@ -34,6 +34,8 @@ pub mod draw;
 
 use std::sync::Arc;
 
+use crate::nav::KeyMap;
+use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
 use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemoryMapData, MemoryMapRequest};
 use pypto_protocol::pass_trace::SnapshotProblem;
@@ -54,8 +56,8 @@ use draw::{human_bytes, MapRenderer, XScale};
 /// The registry's entry.
 pub const SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::MemoryReuse,
-    title: "Memory Reuse",
-    tooltip: "Memory reuse map of the snapshot after AllocateMemoryAddr",
+    title_id: "view-memory-reuse",
+    tooltip_id: "view-memory-reuse-tip",
     dataset_kind: DatasetKind::PassDump,
     default: false,
     switchable: true,
@@ -538,11 +540,11 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         map.with(MapRenderer::fit);
         map.redraw();
     };
-    let on_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
-        "f" | "F" => fit(),
-        "+" | "=" => zoom_centre(1.5),
-        "-" => zoom_centre(1.0 / 1.5),
-        "Escape" => {
+    let on_key = move |ev: web_sys::KeyboardEvent| match shortcuts::action(Scope::MemoryMap, &ev.key(), &ev.code(), &KeyMap::default()) {
+        Some(Action::Fit) => fit(),
+        Some(Action::ZoomIn) => zoom_centre(1.5),
+        Some(Action::ZoomOut) => zoom_centre(1.0 / 1.5),
+        Some(Action::Clear) => {
             ui.selected_box.set(None);
             ui.selected_line.set(None);
         }

@@ -7,6 +7,7 @@
 //! Test ids: `swim-open-pass-trace`, `swim-open-memory-map` (`data-dump` = the dump's path,
 //! `data-kernel`), `swim-pass-dump` (the list, when there are several).
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::{Feature, ViewKind};
 
@@ -94,7 +95,7 @@ pub fn CompilerButtons() -> impl IntoView {
                 })
                 .collect_view();
             view! {
-                <select id="swim-pass-dump" data-testid="swim-pass-dump" title="The pass dumps of this case (newest first)"
+                <select id="swim-pass-dump" data-testid="swim-pass-dump" title=t("sw-the-pass-dumps-of-this")
                     on:change=move |ev| chosen.set(event_target_value(&ev).parse().unwrap_or(0))>{options}</select>
             }
         })
@@ -103,10 +104,10 @@ pub fn CompilerButtons() -> impl IntoView {
         <span class="compiler-links">
             <button id="swim-open-pass-trace" data-testid="swim-open-pass-trace" data-dump=dump_path data-kernel=move || kernel().unwrap_or_default()
                 disabled=move || current().is_none() title=move || title("IR Pass Trace", false)
-                on:click=move |_| open(ViewKind::PassTrace)>"IR Pass Trace"</button>
+                on:click=move |_| open(ViewKind::PassTrace)>{t("sw-ir-pass-trace")}</button>
             <button id="swim-open-memory-map" data-testid="swim-open-memory-map" data-dump=dump_path
                 disabled=move || !current().is_some_and(|c| c.2) title=move || title("Memory Reuse map", true)
-                on:click=move |_| open(ViewKind::MemoryReuse)>"Memory Map"</button>
+                on:click=move |_| open(ViewKind::MemoryReuse)>{t("sw-memory-map")}</button>
             {list}
         </span>
     }

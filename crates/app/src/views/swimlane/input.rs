@@ -14,6 +14,7 @@ use super::layout::{RowKind, BAR_HEIGHT_PX, BAR_TOP_PAD_PX, GUTTER_WIDTH_PX, HEA
 use super::{markers, ContextMenu, Drag, DragMode, KeyAction, Lane, SwimlaneRenderer};
 use crate::browser::now_ms;
 use crate::nav::PathMode;
+use crate::shortcuts::{self, Action, Scope};
 
 /// Pixels the pointer may move between press and release and still count as a click.
 const CLICK_SLOP_PX: f64 = 4.0;
@@ -202,25 +203,21 @@ impl SwimlaneRenderer {
         }
     }
 
+    /// The held (repeating) action of a key, per the shortcut table (remapped keys included).
     fn key_action(&self, k: &web_sys::KeyboardEvent) -> Option<KeyAction> {
-        let key = k.key().to_ascii_lowercase();
-        let code = k.code();
-        let keys = self.nav.swimlane.with_untracked(|s| s.keys.clone());
-        let is = |binding: &str| {
-            let b = binding.trim().to_ascii_lowercase();
-            !b.is_empty() && (b == key || code.eq_ignore_ascii_case(&b) || code.eq_ignore_ascii_case(&format!("key{b}")))
-        };
-        if is(&keys.zoom_in) {
-            Some(KeyAction::ZoomIn)
-        } else if is(&keys.zoom_out) {
-            Some(KeyAction::ZoomOut)
-        } else if is(&keys.pan_left) || key == "arrowleft" {
-            Some(KeyAction::PanLeft)
-        } else if is(&keys.pan_right) || key == "arrowright" {
-            Some(KeyAction::PanRight)
-        } else {
-            None
+        match self.shortcut(k)? {
+            Action::ZoomIn => Some(KeyAction::ZoomIn),
+            Action::ZoomOut => Some(KeyAction::ZoomOut),
+            Action::PanLeft => Some(KeyAction::PanLeft),
+            Action::PanRight => Some(KeyAction::PanRight),
+            _ => None,
         }
+    }
+
+    /// What a key means in the swimlane (the shortcut table).
+    fn shortcut(&self, k: &web_sys::KeyboardEvent) -> Option<Action> {
+        let keys = self.nav.swimlane.with_untracked(|s| s.keys.clone());
+        shortcuts::action(Scope::Swimlane, &k.key(), &k.code(), &keys)
     }
 }
 
@@ -414,10 +411,10 @@ fn on_event(lane: Lane, kind: &str, is_window: bool, ev: &web_sys::Event) {
                     redraw = true;
                     return;
                 }
-                match k.key().to_ascii_lowercase().as_str() {
-                    "f" | "0" => r.fit(),
-                    "r" => r.area_armed = true,
-                    "escape" => {
+                match r.shortcut(k) {
+                    Some(Action::Fit) => r.fit(),
+                    Some(Action::ArmAreaSelect) => r.area_armed = true,
+                    Some(Action::Clear) => {
                         r.select(None);
                         r.area = None;
                         r.area_armed = false;

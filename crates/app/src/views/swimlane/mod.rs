@@ -67,8 +67,8 @@ pub struct CompareMatch {
 /// The registry's entry for the chip swimlane.
 pub const CHIP_SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::ChipSwimlane,
-    title: "Chip Swimlane",
-    tooltip: "",
+    title_id: "view-chip-swimlane",
+    tooltip_id: "",
     dataset_kind: DatasetKind::Runtime,
     default: true,
     switchable: true,
@@ -81,8 +81,8 @@ pub const CHIP_SPEC: ViewSpec = ViewSpec {
 /// The registry's entry for Chrome traces drawn as a swimlane.
 pub const TRACE_SPEC: ViewSpec = ViewSpec {
     kind: ViewKind::TraceSwimlane,
-    title: "Trace",
-    tooltip: "",
+    title_id: "view-trace",
+    tooltip_id: "",
     dataset_kind: DatasetKind::ServingStrace,
     default: true,
     switchable: false,

@@ -2,6 +2,7 @@
 //! Trace Event JSON (every bar, or with Shift held only the bars starting in the visible
 //! window) and downloads the bytes it sends back, for users who continue in Perfetto.
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::timeline::{columns, ExportTraceRequest};
 use wasm_bindgen::prelude::*;
@@ -48,8 +49,8 @@ pub fn PerfettoExportButton(lane: Lane) -> impl IntoView {
         });
     };
     view! {
-        <button id="export-perfetto" title="Export as Chrome trace JSON for Perfetto (Shift+click: only the visible window)"
-            on:click=on_click>"Perfetto"</button>
+        <button id="export-perfetto" title=t("sw-export-as-chrome-trace-json")
+            on:click=on_click>{t("sw-perfetto")}</button>
         <span id="export-status" class="note">{move || status.get().unwrap_or_default()}</span>
     }
 }

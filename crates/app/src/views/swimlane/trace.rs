@@ -12,6 +12,7 @@
 //! span: count, avg/max/min; per `device N` lane; K7). The chip-only controls (labels by task
 //! id, critical path, dependency depth, setup) are hidden by the toolbar in this mode (K6).
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::timeline::DurationRow;
 use pypto_protocol::ViewKind;
@@ -137,12 +138,12 @@ pub fn TraceControls() -> impl IntoView {
     let is_strace = move || swim.trace.with(|t| t.as_ref().is_some_and(|i| i.serving_strace));
     view! {
         <button id="fold-controllers" disabled=move || !has_controllers()
-            title="Fold the controller / main thread lanes to their first row; their child lanes stay"
+            title=t("sw-fold-the-controller-main-thread")
             on:click=move |_| {
                 fold_controllers(swim, !folded());
             }>{move || if folded() { "Unfold main threads" } else { "Fold main threads" }}</button>
         <Show when=is_strace>
-            <button id="trace-stats-toggle" on:click=move |_| swim.show_trace_stats.update(|v| *v = !*v)>"Statistics"</button>
+            <button id="trace-stats-toggle" on:click=move |_| swim.show_trace_stats.update(|v| *v = !*v)>{t("sw-statistics")}</button>
         </Show>
         <span class="trace-facts">{move || swim.trace.with(|t| t.as_ref().map(|i| {
             let not_drawn = if i.not_drawn > 0 { format!(" · {} other events not drawn", i.not_drawn) } else { String::new() };
@@ -180,9 +181,9 @@ fn stat_rows(rows: Vec<DurationRow>, first_col: &'static str, class: &'static st
     let csv = stat_csv(&rows, first_col);
     let download = move |_| browser::download_text(&format!("strace-{class}.csv"), "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
     view! {
-        <button class="trace-stats-csv" data-table=class title="Download this table as CSV" on:click=download>"CSV"</button>
+        <button class="trace-stats-csv" data-table=class title=t("sw-download-this-table-as-csv") on:click=download>"CSV"</button>
         <table class=format!("details trace-stats {class}")>
-            <tr><th>{first_col}</th><th>"span"</th><th>"count"</th><th>"avg µs"</th><th>"max µs"</th><th>"min µs"</th><th>"total µs"</th></tr>
+            <tr><th>{first_col}</th><th>{t("sw-span")}</th><th>{t("sw-count")}</th><th>{t("sw-avg-s")}</th><th>{t("sw-max-s")}</th><th>{t("sw-min-s")}</th><th>{t("sw-total-s")}</th></tr>
             {rows.into_iter().scan(String::new(), |last, r| {
                 // The scope once per block, span names without the `WorkerProcess.` prefix: the
                 // numbers fit the panel; the data-* attributes keep the full texts.
@@ -214,20 +215,20 @@ pub fn TraceStatsPanel() -> impl IntoView {
             <aside id="trace-stats" class="trace-stats-panel" data-total-us=us(numbers.total_duration_us)
                 data-spans=numbers.span_count.to_string() data-instants=numbers.instant_count.to_string()>
                 <div class="trace-stats-head">
-                    <strong>"Serving STRACE statistics"</strong>
-                    <button class="close" title="Close" on:click=move |_| swim.show_trace_stats.set(false)>"✕"</button>
+                    <strong>{t("sw-serving-strace-statistics")}</strong>
+                    <button class="close" title=t("sw-close") on:click=move |_| swim.show_trace_stats.set(false)>"✕"</button>
                 </div>
                 <p class="fact">{format!("Total duration {} · {} spans · {} instants", axis::format_duration_us(numbers.total_duration_us), numbers.span_count, numbers.instant_count)}</p>
-                <h4>"WorkerProcess"</h4>
-                {if numbers.workers.is_empty() { Some(view! { <p class="hint">"No serving worker process in this trace."</p> }) } else { None }}
+                <h4>{t("sw-workerprocess")}</h4>
+                {if numbers.workers.is_empty() { Some(view! { <p class="hint">{t("sw-no-serving-worker-process-in")}</p> }) } else { None }}
                 {stat_rows(numbers.workers, "worker process", "workers")}
-                <h4>"Device lanes"</h4>
+                <h4>{t("sw-device-lanes")}</h4>
                 {stat_rows(numbers.device_lanes, "lane", "devices")}
-                <h4>"All workers, per span"</h4>
+                <h4>{t("sw-all-workers-per-span")}</h4>
                 {stat_rows(numbers.worker_span_names, "scope", "worker-spans")}
                 <h4>{wait.name.clone()}</h4>
                 {stat_rows(vec![wait], "scope", "wait")}
-                <h4>"Serving spans by name"</h4>
+                <h4>{t("sw-serving-spans-by-name")}</h4>
                 {stat_rows(numbers.span_names, "scope", "span-names")}
             </aside>
         })

@@ -4,6 +4,7 @@
 //! [`SwimlaneView`], which owns the renderer ([`Lane`]), asks for the timeline `nav` names and
 //! follows `nav`'s focus, window and highlight.
 
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::timeline::TimelineAlign;
 use pypto_protocol::{FileRole, TaskId, ViewKind};
@@ -91,63 +92,63 @@ fn Toolbar(lane: Lane) -> impl IntoView {
     let paths = move || swim.paths.get();
     view! {
         <div class="swimlane-toolbar">
-            <input id="swimlane-search" type="search" placeholder="Search function or rXtY (Enter / Shift+Enter)"
+            <input id="swimlane-search" type="search" placeholder=t("sw-search-function-or-rxty-enter")
                 prop:value=move || query.get() on:input=move |ev| query.set(input_value(&ev)) on:keydown=on_key/>
-            <button id="search-prev" title="Previous (Shift+Enter)" on:click=move |_| search_step(lane, &query.get_untracked(), -1)>"◀"</button>
-            <button id="search-next" title="Next (Enter)" on:click=move |_| search_step(lane, &query.get_untracked(), 1)>"▶"</button>
+            <button id="search-prev" title=t("sw-previous-shift-enter") on:click=move |_| search_step(lane, &query.get_untracked(), -1)>"◀"</button>
+            <button id="search-next" title=t("sw-next-enter") on:click=move |_| search_step(lane, &query.get_untracked(), 1)>"▶"</button>
             <span id="search-status" class="search-status">{status}</span>
             // Chip-only controls; a Chrome trace has no task ids, paths or dependencies (K6).
             <Show when=move || !trace_mode() fallback=|| view! { <super::trace::TraceControls/> }>
-            <label>"Labels "
+            <label>{t("sw-labels")}" "
                 <select id="label-mode" prop:value=move || settings.with(|s| s.label_mode.key()) on:change=move |ev| {
                     let mode = LabelMode::parse(&input_value(&ev)).unwrap_or(LabelMode::Function);
                     settings.update(|s| s.label_mode = mode);
                     // The user's choice is also the remembered one (a link's is only shown).
                     prefs.label_mode.set(mode);
                 }>
-                    <option value="name">"function"</option>
-                    <option value="id">"rXtY"</option>
-                    <option value="both">"both"</option>
+                    <option value="name">{t("sw-function")}</option>
+                    <option value="id">{t("sw-rxty")}</option>
+                    <option value="both">{t("sw-both")}</option>
                 </select>
             </label>
-            <label>"Critical path "
+            <label>{t("sw-critical-path")}" "
                 <select id="path-mode" prop:value=move || settings.with(|s| s.path.key())
                     on:change=move |ev| {
                         let mode = PathMode::parse(&input_value(&ev)).unwrap_or(PathMode::None);
                         settings.update(|s| s.path = mode);
                     }>
-                    <option value="none">"none"</option>
-                    <option value="static" disabled=move || !paths().0>"static"</option>
-                    <option value="observed" disabled=move || !paths().1>"observed"</option>
+                    <option value="none">{t("sw-none")}</option>
+                    <option value="static" disabled=move || !paths().0>{t("sw-static")}</option>
+                    <option value="observed" disabled=move || !paths().1>{t("sw-observed")}</option>
                 </select>
             </label>
-            <label>"Deps "
+            <label>{t("sw-deps")}" "
                 <select id="dep-depth" prop:value=move || settings.with(|s| s.depth.to_string()) on:change=move |ev| {
                     let depth = input_value(&ev).parse().unwrap_or(1);
                     settings.update(|s| s.depth = depth);
                     lane.refresh_dependencies();
                 }>
-                    <option value="0">"0 (none)"</option>
+                    <option value="0">{t("sw-0-none")}</option>
                     <option value="1">"1"</option>
                     <option value="2">"2"</option>
                     <option value="3">"3"</option>
-                    <option value="-1">"all"</option>
+                    <option value="-1">{t("sw-all")}</option>
                 </select>
             </label>
             <AlignChooser/>
             <label><input id="show-setup" type="checkbox" prop:checked=move || settings.with(|s| s.show_setup)
-                on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.show_setup = v); }/>" setup"</label>
+                on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.show_setup = v); }/>" "{t("sw-setup")}</label>
             <label><input id="setup-in-duration" type="checkbox" prop:checked=move || settings.with(|s| s.setup_in_duration)
-                on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.setup_in_duration = v); }/>" setup in duration"</label>
+                on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.setup_in_duration = v); }/>" "{t("sw-setup-in-duration")}</label>
             </Show>
-            <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { lane.with(SwimlaneRenderer::fit); lane.redraw(); }>"Fit"</button>
-            <button id="export-png" title="Export the current view as PNG" on:click=move |_| { lane.with(super::export::export_png); }>"PNG"</button>
+            <button id="fit-view" title=t("sw-fit-the-selection-or-everything") on:click=move |_| { lane.with(SwimlaneRenderer::fit); lane.redraw(); }>{t("sw-fit")}</button>
+            <button id="export-png" title=t("sw-export-the-current-view-as") on:click=move |_| { lane.with(super::export::export_png); }>"PNG"</button>
             <Show when=move || !trace_mode()><super::perfetto::PerfettoExportButton lane=lane/></Show>
             <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
             <Show when=move || !trace_mode()>
                 <button id="perf-panel-toggle" data-testid="perf-panel-toggle" class:active=move || nav.panel.with(|p| p.open)
-                    title="Performance Analysis: overview, kernel statistics, setup, critical path, gaps"
-                    on:click=move |_| nav.panel.update(|p| p.open = !p.open)>"Performance Analysis"</button>
+                    title=t("sw-performance-analysis-overview-kernel-statistics")
+                    on:click=move |_| nav.panel.update(|p| p.open = !p.open)>{t("sw-performance-analysis")}</button>
                 <super::compiler_links::CompilerButtons/>
             </Show>
         </div>
@@ -183,24 +184,25 @@ fn AlignChooser() -> impl IntoView {
         settings.update(|s| s.align = align);
     };
     let task_option = move || match settings.with(|s| s.align.clone()) {
-        TimelineAlign::Task(ids) => ids.iter().flatten().next().map_or_else(|| "selected task".to_owned(), |id| format!("task {id}")),
-        _ => "selected task".to_owned(),
+        TimelineAlign::Task(ids) => ids
+            .iter()
+            .flatten()
+            .next()
+            .map_or_else(|| tr("sw-align-selected-task"), |id| tr_with("sw-align-task", &[("task", Arg::from(id.to_string()))])),
+        _ => tr("sw-align-selected-task"),
     };
     let task_title = move || {
-        selected_task().map_or_else(
-            || "Select a task's bar first: each dataset is then shifted so that this task's first start is at 0".to_owned(),
-            |t| format!("Shift each dataset so that {t}'s first start is at 0"),
-        )
+        selected_task().map_or_else(|| tr("sw-align-task-first"), |t| tr_with("sw-align-task-title", &[("task", Arg::from(t.to_string()))]))
     };
     let label = move || swim.alignment.with(|a| a.label.clone());
     view! {
         <Show when=move || { datasets() > 1 }>
-            <label title="How the datasets share the time axis">"Align "
+            <label title=t("sw-how-the-datasets-share-the")>{t("sw-align")}" "
                 <select id="align-mode" data-testid="align-mode" prop:value=move || settings.with(|s| s.align.key()) on:change=on_change>
-                    <option value="auto" title="By the clock anchors when every dataset calibrates to host time, else at first dispatch">"auto"</option>
-                    <option value="first" title="Shift each dataset so that its first dispatch is at 0">"first dispatch"</option>
+                    <option value="auto" title=t("sw-by-the-clock-anchors-when")>{t("sw-auto")}</option>
+                    <option value="first" title=t("sw-shift-each-dataset-so-that")>{t("sw-first-dispatch")}</option>
                     <option value="task" title=task_title disabled=move || selected_task().is_none()>{task_option}</option>
-                    <option value="none" title="Each dataset on its own time axis">"none"</option>
+                    <option value="none" title=t("sw-each-dataset-on-its-own")>{t("sw-none")}</option>
                 </select>
             </label>
             <span id="alignment-label" class="alignment-label" title=label>{label}</span>
@@ -222,15 +224,15 @@ fn KeySettings() -> impl IntoView {
     };
     view! {
         <div id="swimlane-settings" class="swimlane-settings">
-            <strong>"Keys "</strong>
+            <strong>{t("sw-keys")}" "</strong>
             {key_input("key-zoom-in", "zoom in ", |k| k.zoom_in.clone(), |k, v| k.zoom_in = v)}
             {key_input("key-zoom-out", "zoom out ", |k| k.zoom_out.clone(), |k, v| k.zoom_out = v)}
             {key_input("key-pan-left", "pan left ", |k| k.pan_left.clone(), |k, v| k.pan_left = v)}
             {key_input("key-pan-right", "pan right ", |k| k.pan_right.clone(), |k, v| k.pan_right = v)}
-            <span class="hint">"Wheel scrolls, Ctrl+wheel zooms, drag pans, Alt+click twice measures, Shift+drag (or R) selects an area, click the axis for a marker."</span>
+            <span class="hint">{t("sw-wheel-scrolls-ctrl-wheel-zooms")}</span>
             <button id="reset-settings" data-testid="reset-settings"
-                title="Forget the remembered key bindings, label mode, theme, language, panel width and last folder: back to the defaults"
-                on:click=move |_| prefs.reset(nav)>"Reset settings"</button>
+                title=t("sw-forget-the-remembered-key-bindings")
+                on:click=move |_| prefs.reset(nav)>{t("sw-reset-settings")}</button>
         </div>
     }
 }
@@ -243,7 +245,7 @@ fn Legend() -> impl IntoView {
             {move || swim.legend.get().into_iter().take(64).map(|e| {
                 let [r, g, b, _] = palette::color_for_key(e.color_key);
                 let style = format!("background: rgb({r},{g},{b})");
-                view! { <span class="legend-entry" title=format!("{} bars", e.bars)><span class="swatch" style=style></span>{e.name}</span> }
+                view! { <span class="legend-entry" title=tr_with("sw-legend-bars", &[("count", Arg::from(e.bars))])><span class="swatch" style=style></span>{e.name}</span> }
             }).collect_view()}
         </div>
     }
@@ -256,8 +258,8 @@ fn ContextMenuView(lane: Lane) -> impl IntoView {
             let style = format!("left: {}px; top: {}px", menu.x, menu.y);
             view! {
                 <div class="context-menu" style=style>
-                    <button id="menu-task-markers" on:click=move |_| super::markers_for_bar(lane, menu.bar, false)>"Markers at task start / end"</button>
-                    <button id="menu-group-markers" on:click=move |_| super::markers_for_bar(lane, menu.bar, true)>"Markers at SPMD group bounds"</button>
+                    <button id="menu-task-markers" on:click=move |_| super::markers_for_bar(lane, menu.bar, false)>{t("sw-markers-at-task-start-end")}</button>
+                    <button id="menu-group-markers" on:click=move |_| super::markers_for_bar(lane, menu.bar, true)>{t("sw-markers-at-spmd-group-bounds")}</button>
                 </div>
             }
         })
@@ -275,7 +277,7 @@ fn Details() -> impl IntoView {
             return None;
         }
         Some(view! {
-            <button data-testid="swim-show-in-graph" on:click=move |_| nav.show_with(ViewKind::TaskGraph, super::graph_focus(task))>"Show in graph"</button>
+            <button data-testid="swim-show-in-graph" on:click=move |_| nav.show_with(ViewKind::TaskGraph, super::graph_focus(task))>{t("sw-show-in-graph")}</button>
         })
     };
     move || {
@@ -296,14 +298,15 @@ fn Details() -> impl IntoView {
                             }
                         }).collect_view()}
                     </table>
-                    {(!d.complete).then(|| view! { <p class="hint">"Loading the full details…"</p> })}
-                    {(d.group.len() > 1).then(|| view! { <p class="hint">{format!("SPMD group: {} blocks highlighted", d.group.len())}</p> })}
+                    {(!d.complete).then(|| view! { <p class="hint">{t("sw-loading-the-full-details")}</p> })}
+                    {(d.group.len() > 1).then(|| view! { <p class="hint">{tr_with("sw-spmd-group", &[("count", Arg::from(d.group.len()))])}</p> })}
                     {move || swim.compare_match.get().map(|m| {
                         let (own, other) = if m.side == 0 { ("A", "B") } else { ("B", "A") };
+                        let args = |o: String| [("own", Arg::from(own)), ("task", Arg::from(m.task.to_string())), ("other", Arg::from(other)), ("match", Arg::from(o))];
                         let text = match (&m.other, m.rule.as_deref()) {
-                            (Some(o), Some("order")) => format!("{own} {} ↔ {other} {o} (matched as the same execution of its function: highlighted)", m.task),
-                            (Some(o), _) => format!("{own} {} ↔ {other} {o} (same function and task id: highlighted)", m.task),
-                            (None, _) => format!("{own} {}: no match in run {other}", m.task),
+                            (Some(o), Some("order")) => tr_with("sw-match-order", &args(o.to_string())),
+                            (Some(o), _) => tr_with("sw-match-same-id", &args(o.to_string())),
+                            (None, _) => tr_with("sw-match-none", &args(String::new())),
                         };
                         view! {
                             <p class="compare-match" data-testid="compare-match" data-task=m.task.to_string()
@@ -315,7 +318,7 @@ fn Details() -> impl IntoView {
             }
             .into_any()
         } else {
-            view! { <p class="hint">"Click a bar for its details. W/S zoom, A/D pan, F fits, Ctrl+wheel zooms at the cursor, right-click a bar for markers."</p> }.into_any()
+            view! { <p class="hint">{t("sw-click-a-bar-for-its")}</p> }.into_any()
         }
     }
 }
@@ -363,9 +366,9 @@ fn SidePanels(lane: Lane) -> impl IntoView {
                     let download = move |_| browser::download_text("range_statistics.csv", "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
                     view! {
                     <p class="hint">{format!("{} → {} ({})", axis::format_duration_us(rs.start_us), axis::format_duration_us(rs.end_us), axis::format_duration_us(rs.end_us - rs.start_us))}
-                        " " <button id="range-stats-csv" title="Download these statistics as CSV" on:click=download>"CSV"</button></p>
+                        " " <button id="range-stats-csv" title=t("sw-download-these-statistics-as-csv") on:click=download>"CSV"</button></p>
                     <table class="details range-stats">
-                        <tr><th>"function"</th><th>"count"</th><th>"total µs"</th><th>"avg µs"</th><th>"max µs"</th></tr>
+                        <tr><th>{t("sw-function")}</th><th>{t("sw-count")}</th><th>{t("sw-total-s")}</th><th>{t("sw-avg-s")}</th><th>{t("sw-max-s")}</th></tr>
                         {rs.rows.into_iter().map(|r| view! {
                             <tr class="range-row"><td>{r.name}</td><td>{r.count}</td><td>{format!("{:.3}", r.total_us)}</td><td>{format!("{:.3}", r.avg_us)}</td><td>{format!("{:.3}", r.max_us)}</td></tr>
                         }).collect_view()}
@@ -490,6 +493,7 @@ pub fn SwimlaneView() -> impl IntoView {
     });
     on_cleanup(move || ui.unmounted(lane.id));
     let trace_mode = move || super::trace::is_trace_mode(nav);
+    let embedded = use_context::<crate::embed::Embed>().is_some_and(|e| e.embedded);
     view! {
         <div class="swimlane-page">
             <Toolbar lane=lane/>
@@ -506,5 +510,6 @@ pub fn SwimlaneView() -> impl IntoView {
             </div>
         </div>
         <Show when=trace_mode><super::trace::TraceStatsPanel/></Show>
+        <crate::tour::SwimlaneTour embedded=embedded/>
     }
 }

@@ -1,0 +1,24 @@
+# The Comparison and Pass comparison views.
+cmp-tasks = Tasks
+cmp-per-task-exec-of = Per-task Δ exec of
+cmp-the-largest-per-task-changes = The largest per-task changes (a task's exec: first kernel start to last kernel end over all its blocks). Click a row to select the task in the swimlanes; its match in the other run is highlighted.
+cmp-largest-per-task-changes = Largest per-task changes
+cmp-comparing-the-runs-their-critical = Comparing the runs (their critical paths are computed first)…
+cmp-summary = Summary
+cmp-a-against-b = A against B
+cmp-functions = Functions
+cmp-per-function = Per function
+cmp-open-both-swimlanes-a-over = Open both swimlanes (A over B, aligned at first dispatch)
+cmpp-no-op = no-op
+cmpp-00-frontend = 00 frontend
+cmpp-the-pass-changed-the-program = The pass changed the program differently in A and B
+cmpp-effect = effect ≠
+cmpp-a-s-snapshot-after-this = A's snapshot after this pass against B's (lines)
+cmpp-mapping-both-compiles-memory = Mapping both compiles' memory…
+cmpp-high-water-per-function-space = High-water per function × space
+cmpp-a-baseline = A (baseline)
+cmpp-b-this-run = B (this run)
+cmpp-passes-of-a-and-b = Passes of A and B
+cmpp-function = Function
+cmpp-all-functions = All functions
+cmp-task-counts = { $matched } matched ({ $by_id } by task id, { $by_order } as the k-th execution of their function) · { $only_a } only in A · { $only_b } only in B · tasks with AICore rows: A { $tasks_a }, B { $tasks_b }

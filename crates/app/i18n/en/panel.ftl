@@ -1,0 +1,26 @@
+# The Performance Analysis panel.
+pa-continuous-single-dependency-chains = Continuous single-dependency chains
+pa-computing = Computing…
+pa-swimlane = Swimlane:
+pa-off-path-bars-dimmed-esc = (off-path bars dimmed; Esc restores)
+pa-path-tasks = Path tasks
+pa-observed-stall-by-kind = Observed stall by kind
+pa-observed-path-by-kernel-family = Observed path by kernel family
+pa-markers-at-the-selected-row = Markers at the selected row's maximum lead, in the Scheduler View (right-click a row does the same)
+pa-draw-lead = Draw lead
+pa-early-dispatch-targets = Early dispatch targets
+pa-gap-threshold-s = Gap threshold (µs)
+pa-markers-at-the-selected-row-2 = Markers at the selected row's gap (right-click a row does the same)
+pa-draw-gap = Draw gap
+pa-gap-and-blocker-observed-path = Gap and blocker (observed path)
+pa-click-a-row-to-search = Click a row to search its function in the swimlane.
+pa-kernel-statistics-setup-excluded = Kernel statistics (setup excluded)
+pa-task-statistics-by-function-converter = Task statistics by function (converter)
+pa-drag-to-resize = drag to resize
+pa-performance-analysis = Performance Analysis
+pa-close-the-panel = Close the panel
+pa-computing-the-overview = Computing the overview…
+pa-warnings = Warnings
+pa-the-readers-reported-no-warnings = The readers reported no warnings.
+pa-longest-setup = Longest setup
+pa-largest-setup-ratio = Largest setup ratio

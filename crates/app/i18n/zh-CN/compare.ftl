@@ -1,0 +1,24 @@
+# 对比与 Pass 对比视图。
+cmp-tasks = 任务
+cmp-per-task-exec-of = 单任务执行时长 Δ，函数：
+cmp-the-largest-per-task-changes = 单任务变化最大者（任务执行时长：其所有块中第一个 Kernel 开始到最后一个 Kernel 结束）。单击一行可在泳道图中选中该任务；它在另一次运行中的匹配项会被高亮。
+cmp-largest-per-task-changes = 单任务变化最大者
+cmp-comparing-the-runs-their-critical = 正在对比两次运行（先计算各自的关键路径）…
+cmp-summary = 概览
+cmp-a-against-b = A 对比 B
+cmp-functions = 函数
+cmp-per-function = 按函数
+cmp-open-both-swimlanes-a-over = 打开两份泳道图（A 在上、B 在下，按首次派发对齐）
+cmpp-no-op = 无变化
+cmpp-00-frontend = 00 前端
+cmpp-the-pass-changed-the-program = 该 Pass 在 A 与 B 中对程序的改动不同
+cmpp-effect = 效果 ≠
+cmpp-a-s-snapshot-after-this = A 在此 Pass 之后的快照对比 B 的（行）
+cmpp-mapping-both-compiles-memory = 正在映射两次编译的内存…
+cmpp-high-water-per-function-space = 按函数 × 存储空间的峰值
+cmpp-a-baseline = A（基线）
+cmpp-b-this-run = B（本次运行）
+cmpp-passes-of-a-and-b = A 与 B 的 Pass
+cmpp-function = 函数
+cmpp-all-functions = 全部函数
+cmp-task-counts = 已匹配 { $matched } 个（{ $by_id } 个按任务 ID，{ $by_order } 个按函数的第 k 次执行）· 仅 A 有 { $only_a } 个 · 仅 B 有 { $only_b } 个 · 有 AICore 记录的任务：A { $tasks_a } 个，B { $tasks_b } 个

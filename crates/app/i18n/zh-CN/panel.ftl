@@ -1,0 +1,26 @@
+# 性能分析面板。
+pa-continuous-single-dependency-chains = 连续单依赖链
+pa-computing = 计算中…
+pa-swimlane = 泳道图：
+pa-off-path-bars-dimmed-esc = （路径外的色块已变暗；按 Esc 恢复）
+pa-path-tasks = 路径上的任务
+pa-observed-stall-by-kind = 实测停顿（按类型）
+pa-observed-path-by-kernel-family = 实测路径（按 Kernel 族）
+pa-markers-at-the-selected-row = 在 Scheduler 视图中于选中行的最大提前量处添加标记（右键单击行效果相同）
+pa-draw-lead = 绘制提前量
+pa-early-dispatch-targets = 提前派发目标
+pa-gap-threshold-s = 间隙阈值（µs）
+pa-markers-at-the-selected-row-2 = 在选中行的间隙处添加标记（右键单击行效果相同）
+pa-draw-gap = 绘制间隙
+pa-gap-and-blocker-observed-path = 间隙与阻塞者（实测路径）
+pa-click-a-row-to-search = 单击一行可在泳道图中搜索其函数。
+pa-kernel-statistics-setup-excluded = Kernel 统计（不含准备阶段）
+pa-task-statistics-by-function-converter = 按函数的任务统计（转换器口径）
+pa-drag-to-resize = 拖动以调整大小
+pa-performance-analysis = 性能分析
+pa-close-the-panel = 关闭面板
+pa-computing-the-overview = 正在计算概览…
+pa-warnings = 警告
+pa-the-readers-reported-no-warnings = 读取器未报告任何警告。
+pa-longest-setup = 最长准备阶段
+pa-largest-setup-ratio = 最大准备阶段占比

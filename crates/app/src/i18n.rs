@@ -1,0 +1,257 @@
+//! The page's words in the user's language: every UI string comes from a Project Fluent
+//! catalogue, English (`crates/app/i18n/en/*.ftl`) and Simplified Chinese
+//! (`crates/app/i18n/zh-CN/*.ftl`), one file per area of the page, so that the engineers
+//! working on different views never edit the same catalogue file.
+//!
+//! Use [`tr`] for a message and [`tr_with`] for one with arguments (`{ $count }`); both read
+//! the page language (a signal: a view that calls them inside a reactive closure follows a
+//! language switch). A message id missing from the catalogue shows as the id itself with a
+//! console warning, never a panic. `cargo xtask check-layers` (rule "UI strings") fails when an
+//! id used in code is in neither catalogue, when the two catalogues differ in ids, and when a
+//! `view!` literal bypasses the catalogue (beyond a shrinking allow-list).
+//!
+//! Numbers: [`fmt_count`] groups digits as the locale does (both languages group by thousands
+//! with `,`; Chinese keeps ASCII digits, as the extension's Chinese docs do), and units (µs,
+//! KiB, cycles) are the same symbols in both languages.
+
+use std::cell::{Cell, RefCell};
+
+use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
+use leptos::prelude::*;
+use unic_langid::LanguageIdentifier;
+
+use crate::settings::Language;
+
+/// One area's catalogue file in both languages.
+struct Area {
+    name: &'static str,
+    en: &'static str,
+    zh: &'static str,
+}
+
+macro_rules! areas {
+    ($($name:literal),* $(,)?) => {
+        &[$(Area {
+            name: $name,
+            en: include_str!(concat!("../i18n/en/", $name, ".ftl")),
+            zh: include_str!(concat!("../i18n/zh-CN/", $name, ".ftl")),
+        }),*]
+    };
+}
+
+/// Every area of the page with its own catalogue file (file name without `.ftl`).
+const AREAS: &[Area] = areas!["app", "views", "swimlane", "graph", "panel", "passes", "memory", "compare", "shortcuts"];
+
+/// A language's messages.
+struct Catalogue {
+    bundle: FluentBundle<FluentResource>,
+}
+
+impl Catalogue {
+    fn new(language: Language) -> Self {
+        let tag: LanguageIdentifier = language.key().parse().unwrap_or_default();
+        let mut bundle = FluentBundle::new(vec![tag]);
+        // No Unicode isolation marks around arguments: they would show in canvases and titles.
+        bundle.set_use_isolating(false);
+        for area in AREAS {
+            let text = match language {
+                Language::English => area.en,
+                Language::Chinese => area.zh,
+            };
+            let resource = FluentResource::try_new(text.to_owned()).unwrap_or_else(|(partial, errors)| {
+                warn(&format!("i18n/{}/{}.ftl: {errors:?}", language.key(), area.name));
+                partial
+            });
+            if let Err(errors) = bundle.add_resource(resource) {
+                warn(&format!("i18n/{}/{}.ftl: duplicate ids {errors:?}", language.key(), area.name));
+            }
+        }
+        Self { bundle }
+    }
+
+    /// The message `id` formatted with `args`; `None` when the catalogue lacks it.
+    fn format(&self, id: &str, args: Option<&FluentArgs>) -> Option<String> {
+        let pattern = self.bundle.get_message(id)?.value()?;
+        let mut errors = Vec::new();
+        let text = self.bundle.format_pattern(pattern, args, &mut errors).into_owned();
+        if !errors.is_empty() {
+            warn(&format!("i18n: {id}: {errors:?}"));
+        }
+        Some(text)
+    }
+}
+
+thread_local! {
+    static CATALOGUES: RefCell<[Option<Catalogue>; 2]> = const { RefCell::new([None, None]) };
+    static LANGUAGE: Cell<Option<RwSignal<Language>>> = const { Cell::new(None) };
+}
+
+/// Makes `language` the page language every [`tr`] reads (called once, by `App`).
+pub fn provide(language: RwSignal<Language>) {
+    LANGUAGE.with(|l| l.set(Some(language)));
+}
+
+/// The page language, tracked (English until `App` provides the settings).
+pub fn language() -> Language {
+    LANGUAGE.with(Cell::get).map_or(Language::English, |l| l.get())
+}
+
+/// A value passed to a message (`{ $name }`).
+#[derive(Clone, Debug)]
+pub enum Arg {
+    Text(String),
+    Number(f64),
+}
+
+impl From<&str> for Arg {
+    fn from(s: &str) -> Self {
+        Self::Text(s.to_owned())
+    }
+}
+impl From<String> for Arg {
+    fn from(s: String) -> Self {
+        Self::Text(s)
+    }
+}
+impl From<&String> for Arg {
+    fn from(s: &String) -> Self {
+        Self::Text(s.clone())
+    }
+}
+macro_rules! number_arg {
+    ($($t:ty),*) => {$(impl From<$t> for Arg {
+        fn from(n: $t) -> Self { Self::Number(n as f64) }
+    })*};
+}
+number_arg!(usize, u32, u64, i32, i64, f64);
+
+/// The message `id` in `language`, with `args`; the id itself (and a warning) when neither
+/// catalogue has it, the English text when only the other language lacks it.
+pub fn format_in(language: Language, id: &str, args: &[(&str, Arg)]) -> String {
+    let fluent_args = (!args.is_empty()).then(|| {
+        let mut a = FluentArgs::new();
+        for (name, value) in args {
+            match value {
+                Arg::Text(s) => a.set(*name, FluentValue::from(s.clone())),
+                Arg::Number(n) => a.set(*name, FluentValue::from(*n)),
+            }
+        }
+        a
+    });
+    let lookup = |lang: Language| {
+        CATALOGUES.with(|c| {
+            let mut c = c.borrow_mut();
+            let slot = &mut c[usize::from(lang == Language::Chinese)];
+            slot.get_or_insert_with(|| Catalogue::new(lang)).format(id, fluent_args.as_ref())
+        })
+    };
+    lookup(language).or_else(|| (language != Language::English).then(|| lookup(Language::English)).flatten()).unwrap_or_else(|| {
+        warn(&format!("i18n: no message {id:?}"));
+        id.to_owned()
+    })
+}
+
+/// The message `id` in the page language (tracked).
+pub fn tr(id: &str) -> String {
+    format_in(language(), id, &[])
+}
+
+/// The message `id` with arguments, in the page language (tracked).
+pub fn tr_with(id: &str, args: &[(&str, Arg)]) -> String {
+    format_in(language(), id, args)
+}
+
+/// The message `id` as a reactive text: `{t("app-open-demo")}` in a `view!`, or an attribute
+/// (`title=t("…")`) that follows a language switch.
+pub fn t(id: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || tr(id)
+}
+
+/// `n` with its digits grouped by thousands, as both languages write counts.
+pub fn fmt_count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn warn(message: &str) {
+    #[cfg(target_arch = "wasm32")]
+    web_sys::console::warn_1(&wasm_bindgen::JsValue::from_str(message));
+    #[cfg(not(target_arch = "wasm32"))]
+    eprintln!("{message}");
+}
+
+/// The message ids a catalogue file defines, in order: every line that starts a message
+/// (`id = …` at the line's start; terms `-x` and comments are not messages).
+pub fn message_ids(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|line| {
+            let (id, _) = line.split_once('=')?;
+            let id = id.trim_end();
+            let first = id.chars().next()?;
+            (first.is_ascii_alphabetic() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')).then_some(id)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_message_in_both_languages_has_a_value_and_formats_without_errors() {
+        let mut all = BTreeSet::new();
+        for area in AREAS {
+            let (en, zh) = (message_ids(area.en), message_ids(area.zh));
+            let (en_set, zh_set): (BTreeSet<_>, BTreeSet<_>) = (en.iter().copied().collect(), zh.iter().copied().collect());
+            assert_eq!(en.len(), en_set.len(), "{}.ftl (en) defines an id twice", area.name);
+            assert_eq!(en_set, zh_set, "{}.ftl: en and zh-CN differ in ids", area.name);
+            for id in en {
+                assert!(all.insert(id), "{id} is defined in two areas");
+            }
+        }
+        for lang in [Language::English, Language::Chinese] {
+            let catalogue = Catalogue::new(lang);
+            for id in &all {
+                let message = catalogue.bundle.get_message(id).unwrap_or_else(|| panic!("{id} missing in {lang:?}"));
+                assert!(message.value().is_some(), "{id} has no value in {lang:?}");
+            }
+        }
+        assert!(all.len() > 50, "only {} messages", all.len());
+    }
+
+    #[test]
+    fn arguments_are_filled_in_and_a_missing_id_shows_as_itself() {
+        assert_eq!(format_in(Language::English, "no-such-message-id", &[]), "no-such-message-id");
+        let en = format_in(Language::English, "app-datasets-count", &[("count", Arg::from(3usize))]);
+        let zh = format_in(Language::Chinese, "app-datasets-count", &[("count", Arg::from(3usize))]);
+        assert!(en.contains('3') && zh.contains('3'), "{en} / {zh}");
+        assert_ne!(en, zh);
+    }
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(fmt_count(0), "0");
+        assert_eq!(fmt_count(999), "999");
+        assert_eq!(fmt_count(1000), "1,000");
+        assert_eq!(fmt_count(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn both_catalogues_parse_and_have_the_same_ids() {
+        for area in AREAS {
+            for (lang, text) in [("en", area.en), ("zh-CN", area.zh)] {
+                if let Err((_, errors)) = FluentResource::try_new(text.to_owned()) {
+                    panic!("i18n/{lang}/{}.ftl does not parse: {errors:?}", area.name);
+                }
+            }
+        }
+    }
+}
