@@ -18,6 +18,7 @@ const WASM_OPT_VERSION: &str = "version 132";
 pub fn run() -> Result<(), String> {
     util::step("setup: checking tools");
     chromium()?;
+    cjk_font()?;
     wasm_target()?;
     rust_components()?;
     wasm_bindgen()?;
@@ -56,6 +57,28 @@ fn chromium() -> Result<(), String> {
         let found = util::which(tool).ok_or(format!("{tool} still not on PATH after apt-get install"))?;
         ok(tool, &found.display().to_string());
     }
+    Ok(())
+}
+
+/// A font with Chinese glyphs, so the Chinese UI's screenshots show characters, not boxes.
+const CJK_FONT_PACKAGE: &str = "fonts-wqy-microhei";
+
+fn cjk_font() -> Result<(), String> {
+    let has_cjk = || util::output("fc-list", &[":lang=zh", "family"]).is_some_and(|out| !out.trim().is_empty());
+    if has_cjk() {
+        ok("CJK font", "fc-list :lang=zh lists one");
+        return Ok(());
+    }
+    let install = format!("apt-get install -y {CJK_FONT_PACKAGE}");
+    if !util::is_root() {
+        return Err(format!("no font with Chinese glyphs (fc-list :lang=zh is empty) and this is not root. Run:\n    sudo sh -c '{install}'\nthen re-run the command."));
+    }
+    println!("  ..  no CJK font: installing Debian's {CJK_FONT_PACKAGE}");
+    util::run(Command::new("apt-get").args(["install", "-y", CJK_FONT_PACKAGE]).env("DEBIAN_FRONTEND", "noninteractive"))?;
+    if !has_cjk() {
+        return Err(format!("{CJK_FONT_PACKAGE} installed but fc-list :lang=zh is still empty"));
+    }
+    ok("CJK font", CJK_FONT_PACKAGE);
     Ok(())
 }
 
