@@ -214,9 +214,9 @@ fn AlignChooser() -> impl IntoView {
 fn KeySettings() -> impl IntoView {
     let (nav, prefs) = (Nav::get(), Settings::get());
     let settings = nav.swimlane;
-    let key_input = move |id: &'static str, label: &'static str, get: fn(&KeyMap) -> String, put: fn(&mut KeyMap, String)| {
+    let key_input = move |id: &'static str, label_id: &'static str, get: fn(&KeyMap) -> String, put: fn(&mut KeyMap, String)| {
         view! {
-            <label>{label}
+            <label>{t(label_id)}" "
                 <input id=id class="key-input" maxlength="12" prop:value=move || settings.with(|s| get(&s.keys))
                     on:change=move |ev| { let v = input_value(&ev); settings.update(|s| put(&mut s.keys, v)); }/>
             </label>
@@ -225,10 +225,10 @@ fn KeySettings() -> impl IntoView {
     view! {
         <div id="swimlane-settings" class="swimlane-settings">
             <strong>{t("sw-keys")}" "</strong>
-            {key_input("key-zoom-in", "zoom in ", |k| k.zoom_in.clone(), |k, v| k.zoom_in = v)}
-            {key_input("key-zoom-out", "zoom out ", |k| k.zoom_out.clone(), |k, v| k.zoom_out = v)}
-            {key_input("key-pan-left", "pan left ", |k| k.pan_left.clone(), |k, v| k.pan_left = v)}
-            {key_input("key-pan-right", "pan right ", |k| k.pan_right.clone(), |k, v| k.pan_right = v)}
+            {key_input("key-zoom-in", "keys-zoom-in", |k| k.zoom_in.clone(), |k, v| k.zoom_in = v)}
+            {key_input("key-zoom-out", "keys-zoom-out", |k| k.zoom_out.clone(), |k, v| k.zoom_out = v)}
+            {key_input("key-pan-left", "keys-pan-left", |k| k.pan_left.clone(), |k, v| k.pan_left = v)}
+            {key_input("key-pan-right", "keys-pan-right", |k| k.pan_right.clone(), |k, v| k.pan_right = v)}
             <span class="hint">{t("sw-wheel-scrolls-ctrl-wheel-zooms")}</span>
             <button id="reset-settings" data-testid="reset-settings"
                 title=t("sw-forget-the-remembered-key-bindings")
