@@ -96,12 +96,12 @@ impl Analyses {
 pub fn function_perf_table(rows: &[FunctionPerfRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::num("func_id", "Func ID", 76.0),
-            Column::text("name", "Function Name", 180.0),
-            Column::num("count", "Count", 70.0),
-            Column::num("max_us", "Max Duration (µs)", 150.0).tip("longest start→end, setup excluded"),
-            Column::num("min_us", "Min Duration (µs)", 150.0).tip("shortest start→end, setup excluded"),
-            Column::num("avg_us", "Avg Duration (µs)", 150.0).tip("mean start→end, setup excluded"),
+            Column::num("func_id", "col-func-id", 76.0),
+            Column::text("name", "col-function-name", 180.0),
+            Column::num("count", "col-count", 70.0),
+            Column::num("max_us", "col-max-duration-us", 150.0).tip("coltip-longest-start-end-setup-excluded"),
+            Column::num("min_us", "col-min-duration-us", 150.0).tip("coltip-shortest-start-end-setup-excluded"),
+            Column::num("avg_us", "col-avg-duration-us", 150.0).tip("coltip-mean-start-end-setup-excluded"),
         ],
         rows: rows
             .iter()

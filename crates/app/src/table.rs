@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use crate::i18n::{t, tr_with, Arg};
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -41,17 +41,26 @@ pub struct Column {
 }
 
 impl Column {
-    pub fn text(id: &str, title: &str, width_px: f64) -> Self {
-        Self { id: id.to_string(), title: title.to_string(), numeric: false, width_px, tooltip: String::new() }
+    /// A text column titled by the message `title_id` (in the page language, tracked: a table
+    /// built in a reactive closure follows a language switch).
+    pub fn text(id: &str, title_id: &str, width_px: f64) -> Self {
+        Self::titled(id, tr(title_id), false, width_px)
     }
 
-    pub fn num(id: &str, title: &str, width_px: f64) -> Self {
-        Self { id: id.to_string(), title: title.to_string(), numeric: true, width_px, tooltip: String::new() }
+    /// A numeric column titled by the message `title_id`.
+    pub fn num(id: &str, title_id: &str, width_px: f64) -> Self {
+        Self::titled(id, tr(title_id), true, width_px)
     }
 
+    /// A column with a title already in the page language.
+    pub fn titled(id: &str, title: String, numeric: bool, width_px: f64) -> Self {
+        Self { id: id.to_string(), title, numeric, width_px, tooltip: String::new() }
+    }
+
+    /// The header's tooltip: the message `tooltip_id`.
     #[must_use]
-    pub fn tip(mut self, tooltip: &str) -> Self {
-        self.tooltip = tooltip.to_string();
+    pub fn tip(mut self, tooltip_id: &str) -> Self {
+        self.tooltip = tr(tooltip_id);
         self
     }
 }
@@ -469,11 +478,11 @@ pub fn install_bench_hook() {
         };
         let data = TableData {
             columns: vec![
-                Column::num("id", "ID", 80.0),
-                Column::text("name", "Name", 160.0),
-                Column::num("count", "Count", 80.0),
-                Column::num("avg", "Avg (µs)", 110.0),
-                Column::num("max", "Max (µs)", 110.0),
+                Column::num("id", "col-id", 80.0),
+                Column::text("name", "col-name", 160.0),
+                Column::num("count", "col-count", 80.0),
+                Column::num("avg", "col-avg-us", 110.0),
+                Column::num("max", "col-max-us", 110.0),
             ],
             rows: (0..n)
                 .map(|i| {
@@ -505,7 +514,7 @@ mod tests {
 
     fn sample() -> TableData {
         TableData {
-            columns: vec![Column::text("name", "Name", 100.0), Column::num("v", "Value (µs)", 80.0)],
+            columns: vec![Column::text("name", "col-name", 100.0), Column::num("v", "col-value-us", 80.0)],
             rows: vec![
                 vec![Cell::text("b"), Cell::num(2.5, 1)],
                 vec![Cell::text("A, \"quoted\""), Cell::opt(None, 1)],

@@ -178,11 +178,27 @@ fn shown(chars: &[char], k: usize) -> bool {
     }
 }
 
+/// Message ids named as plain literals (table column titles and tooltips, paired columns).
+const ID_PREFIXES: [&str; 2] = ["\"col-", "\"coltip-"];
+
 /// Every message id code names, with the first file using it.
 pub fn used_ids(files: &[(String, String)]) -> BTreeMap<String, String> {
     let mut used = BTreeMap::new();
     for (file, text) in files {
         let code = rust_source::blank(text, Blank::Comments);
+        for prefix in ID_PREFIXES {
+            let mut rest = code.as_str();
+            while let Some(at) = rest.find(prefix) {
+                let after = &rest[at + 1..];
+                if let Some(end) = after.find('"') {
+                    let id = &after[..end];
+                    if id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                        used.entry(id.to_owned()).or_insert_with(|| file.clone());
+                    }
+                }
+                rest = &rest[at + prefix.len()..];
+            }
+        }
         for pattern in ID_USES {
             let mut rest = code.as_str();
             while let Some(at) = rest.find(pattern) {

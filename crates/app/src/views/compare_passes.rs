@@ -106,13 +106,13 @@ fn shown_by(filter: Filter, r: &PassPairRow) -> bool {
 /// The memory table: function, space, A, B, Δ, Δ%, capacity.
 pub fn memory_table(m: &MemoryComparison) -> TableData {
     let columns = vec![
-        Column::text("function", "Function", 220.0),
-        Column::text("space", "Space", 70.0),
-        Column::num("a", "A high-water (B)", 130.0).tip("bytes: max(offset + size) over the space's tiles"),
-        Column::num("b", "B high-water (B)", 130.0),
-        Column::num("delta", "Δ (B)", 100.0),
-        Column::num("delta_pct", "Δ%", 70.0),
-        Column::num("limit", "Capacity (B)", 110.0).tip("the chip's capacity of the space"),
+        Column::text("function", "col-function", 220.0),
+        Column::text("space", "col-space", 70.0),
+        Column::num("a", "col-a-high-water-b", 130.0).tip("coltip-bytes-max-offset-size-over-the-space-s-tiles"),
+        Column::num("b", "col-b-high-water-b", 130.0),
+        Column::num("delta", "col-delta-b", 100.0),
+        Column::num("delta_pct", "col-deltapct", 70.0),
+        Column::num("limit", "col-capacity-b", 110.0).tip("coltip-the-chip-s-capacity-of-the-space"),
     ];
     let rows = m
         .rows

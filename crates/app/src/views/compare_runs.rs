@@ -24,7 +24,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::{t, tr_with, Arg};
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::compare::{Better, CompareRequest, Comparison, FunctionTaskDeltas, SummaryRow};
 use pypto_protocol::{DatasetKind, TimelineView, ViewKind};
@@ -136,11 +136,11 @@ fn percent_cell(p: Option<f64>, class: Option<&'static str>) -> Cell {
 /// The summary table: metric, A, B, Δ, Δ%.
 pub fn summary_table(rows: &[SummaryRow]) -> TableData {
     let columns = vec![
-        Column::text("metric", "Metric", 230.0),
-        Column::num("a", "A (baseline)", 120.0),
-        Column::num("b", "B (this run)", 120.0),
-        Column::num("delta", "Δ", 110.0).tip("B − A"),
-        Column::num("delta_pct", "Δ%", 96.0).tip("(B − A) / A"),
+        Column::text("metric", "col-metric", 230.0),
+        Column::num("a", "col-a-baseline", 120.0),
+        Column::num("b", "col-b-this-run", 120.0),
+        Column::num("delta", "col-delta", 110.0).tip("coltip-b-a"),
+        Column::num("delta_pct", "col-deltapct", 96.0).tip("coltip-b-a-a"),
     ];
     // Task kinds neither run has are left out (as the CLI leaves them out).
     let rows = rows
@@ -171,23 +171,23 @@ pub fn summary_table(rows: &[SummaryRow]) -> TableData {
 /// The function table: per function A, B (and Δ where it matters) of the converter's columns,
 /// in the worker's order (|Δ total exec| descending).
 pub fn functions_table(c: &Comparison) -> TableData {
-    let mut columns = vec![Column::text("function", "Function", 200.0)];
+    let mut columns = vec![Column::text("function", "col-function", 200.0)];
     let pair = |id: &str, title: &str, columns: &mut Vec<Column>| {
-        columns.push(Column::num(&format!("{id}_a"), &format!("{title} A"), 96.0));
-        columns.push(Column::num(&format!("{id}_b"), &format!("{title} B"), 96.0));
+        columns.push(Column::titled(&format!("{id}_a"), format!("{} A", tr(title)), true, 96.0));
+        columns.push(Column::titled(&format!("{id}_b"), format!("{} B", tr(title)), true, 96.0));
     };
-    pair("count", "Count", &mut columns);
-    pair("total_exec", "Total exec", &mut columns);
-    columns.push(Column::num("total_exec_delta", "Δ total exec", 104.0).tip("B − A, µs"));
-    columns.push(Column::num("total_exec_delta_pct", "Δ%", 84.0));
-    pair("avg_exec", "Avg exec", &mut columns);
-    columns.push(Column::num("avg_exec_delta", "Δ avg exec", 96.0));
-    pair("max_exec", "Max exec", &mut columns);
-    pair("min_exec", "Min exec", &mut columns);
-    pair("avg_latency", "Avg latency", &mut columns);
-    columns.push(Column::num("avg_latency_delta", "Δ avg latency", 104.0));
-    pair("head_oh", "Head OH", &mut columns);
-    pair("tail_oh", "Tail OH", &mut columns);
+    pair("count", "col-pair-count", &mut columns);
+    pair("total_exec", "col-pair-total-exec", &mut columns);
+    columns.push(Column::num("total_exec_delta", "col-delta-total-exec", 104.0).tip("coltip-b-a-us"));
+    columns.push(Column::num("total_exec_delta_pct", "col-deltapct", 84.0));
+    pair("avg_exec", "col-pair-avg-exec", &mut columns);
+    columns.push(Column::num("avg_exec_delta", "col-delta-avg-exec", 96.0));
+    pair("max_exec", "col-pair-max-exec", &mut columns);
+    pair("min_exec", "col-pair-min-exec", &mut columns);
+    pair("avg_latency", "col-pair-avg-latency", &mut columns);
+    columns.push(Column::num("avg_latency_delta", "col-delta-avg-latency", 104.0));
+    pair("head_oh", "col-pair-head-oh", &mut columns);
+    pair("tail_oh", "col-pair-tail-oh", &mut columns);
     let rows = c
         .functions
         .iter()
@@ -230,15 +230,15 @@ pub fn functions_table(c: &Comparison) -> TableData {
 /// The largest per-task changes.
 pub fn top_tasks_table(c: &Comparison) -> TableData {
     let columns = vec![
-        Column::text("function", "Function", 180.0),
-        Column::text("a_task", "A task", 90.0),
-        Column::text("b_task", "B task", 90.0),
-        Column::num("a_exec", "A exec (µs)", 100.0).tip("last end − first start over the task's AICore rows"),
-        Column::num("b_exec", "B exec (µs)", 100.0),
-        Column::num("delta", "Δ (µs)", 96.0),
-        Column::text("rule", "Matched by", 110.0).tip("id: same function and task id; order: the k-th execution of the function"),
-        Column::num("a_start", "A start (µs)", 110.0),
-        Column::num("b_start", "B start (µs)", 110.0),
+        Column::text("function", "col-function", 180.0),
+        Column::text("a_task", "col-a-task", 90.0),
+        Column::text("b_task", "col-b-task", 90.0),
+        Column::num("a_exec", "col-a-exec-us", 100.0).tip("coltip-last-end-first-start-over-the-task-s-aicore-rows"),
+        Column::num("b_exec", "col-b-exec-us", 100.0),
+        Column::num("delta", "col-delta-us", 96.0),
+        Column::text("rule", "col-matched-by", 110.0).tip("coltip-id-same-function-and-task-id-order-the-k-th-execution-of-the-function"),
+        Column::num("a_start", "col-a-start-us", 110.0),
+        Column::num("b_start", "col-b-start-us", 110.0),
     ];
     let rows = c
         .tasks

@@ -24,14 +24,14 @@ const LISTED_TASKS: usize = 12;
 fn chains_table(rows: &[ChainRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::num("pos", "#", 44.0),
-            Column::num("length", "Length", 60.0).tip("tasks in the chain"),
-            Column::num("exec_us", "Exec (µs)", 100.0).tip("Σ task durations (first block start → last block end)"),
-            Column::num("span_us", "Span (µs)", 100.0).tip("first start → last end"),
-            Column::text("head", "Head", 84.0),
-            Column::text("tail", "Tail", 84.0),
-            Column::num("start_us", "Start (µs)", 100.0),
-            Column::text("tasks", "Chain", 260.0),
+            Column::num("pos", "col-n", 44.0),
+            Column::num("length", "col-length", 60.0).tip("coltip-tasks-in-the-chain"),
+            Column::num("exec_us", "col-exec-us", 100.0).tip("coltip-task-durations-first-block-start-last-block-end"),
+            Column::num("span_us", "col-span-us", 100.0).tip("coltip-first-start-last-end"),
+            Column::text("head", "col-head", 84.0),
+            Column::text("tail", "col-tail", 84.0),
+            Column::num("start_us", "col-start-us", 100.0),
+            Column::text("tasks", "col-chain", 260.0),
         ],
         rows: rows
             .iter()

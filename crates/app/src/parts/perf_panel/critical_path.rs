@@ -30,18 +30,18 @@ fn source_text(kind: &str, p: &CriticalPathInfo) -> String {
 
 fn tasks_table(p: &CriticalPathInfo, observed: bool) -> TableData {
     let mut columns = vec![
-        Column::num("pos", "#", 44.0),
-        Column::text("task", "Task", 90.0).tip("rXtY"),
-        Column::text("name", "Kernel", 130.0),
-        Column::num("start_us", "Start (µs)", 100.0),
-        Column::num("dur_us", "Task (µs)", 90.0).tip("first block start → last block end"),
+        Column::num("pos", "col-n", 44.0),
+        Column::text("task", "col-task", 90.0).tip("coltip-rxty"),
+        Column::text("name", "col-kernel", 130.0),
+        Column::num("start_us", "col-start-us", 100.0),
+        Column::num("dur_us", "col-task-us", 90.0).tip("coltip-first-block-start-last-block-end"),
     ];
     if observed {
-        columns.push(Column::num("compute_us", "Compute (µs)", 100.0).tip("non-overlapped compute on the path"));
-        columns.push(Column::num("stall_us", "Stall (µs)", 90.0).tip("runtime-scheduling stall before the task"));
-        columns.push(Column::text("kind", "Stall kind", 90.0));
+        columns.push(Column::num("compute_us", "col-compute-us", 100.0).tip("coltip-non-overlapped-compute-on-the-path"));
+        columns.push(Column::num("stall_us", "col-stall-us", 90.0).tip("coltip-runtime-scheduling-stall-before-the-task"));
+        columns.push(Column::text("kind", "col-stall-kind", 90.0));
     }
-    columns.push(Column::num("task_id", "Task ID", 120.0));
+    columns.push(Column::num("task_id", "col-task-id", 120.0));
     let rows = p
         .tasks
         .iter()
@@ -65,9 +65,10 @@ fn tasks_table(p: &CriticalPathInfo, observed: bool) -> TableData {
 fn stall_table(rows: &[StallShareRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::text("kind", "Stall kind", 110.0).tip("data-wait: upstream producer; core-wait: core busy; front-gap: launch delay"),
-            Column::num("stall_us", "Stall (µs)", 110.0),
-            Column::num("pct", "% makespan", 100.0),
+            Column::text("kind", "col-stall-kind", 110.0)
+                .tip("coltip-data-wait-upstream-producer-core-wait-core-busy-front-gap-launch-delay"),
+            Column::num("stall_us", "col-stall-us", 110.0),
+            Column::num("pct", "col-pct-makespan", 100.0),
         ],
         rows: rows.iter().map(|s| vec![Cell::text(s.kind.clone()), Cell::num(s.stall_us, 3), Cell::num(s.makespan_pct, 2)]).collect(),
     }
@@ -76,11 +77,11 @@ fn stall_table(rows: &[StallShareRow]) -> TableData {
 fn families_table(rows: &[FamilyShareRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::text("family", "Kernel family", 150.0),
-            Column::num("compute_us", "Compute (µs)", 110.0),
-            Column::num("pct", "% makespan", 100.0),
-            Column::num("stall_us", "Stall (µs)", 100.0),
-            Column::num("on_path", "# on path", 80.0),
+            Column::text("family", "col-kernel-family", 150.0),
+            Column::num("compute_us", "col-compute-us", 110.0),
+            Column::num("pct", "col-pct-makespan", 100.0),
+            Column::num("stall_us", "col-stall-us", 100.0),
+            Column::num("on_path", "col-n-on-path", 80.0),
         ],
         rows: rows
             .iter()

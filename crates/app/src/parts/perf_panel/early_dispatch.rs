@@ -23,18 +23,18 @@ fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
     let yes = |b: bool| if b { "yes" } else { "no" };
     TableData {
         columns: vec![
-            Column::text("task", "Task", 84.0).tip("rXtY"),
-            Column::text("early", "Before last FIN?", 110.0).tip("first dispatch < the latest predecessor FIN"),
-            Column::num("max_lead_us", "Max lead (µs)", 100.0).tip("last predecessor FIN − first dispatch"),
-            Column::text("why", "Target because", 120.0)
-                .tip("config: every predecessor allows early dispatch; phase: staged by a scheduler early_dispatch phase"),
-            Column::num("preds", "Preds", 56.0),
-            Column::num("blocks", "Blocks", 60.0),
-            Column::num("early_blocks", "Early blocks", 84.0),
-            Column::text("last_pred", "Last pred", 84.0),
-            Column::num("first_dispatch_us", "First dispatch (µs)", 120.0),
-            Column::num("last_fin_us", "Last pred FIN (µs)", 120.0),
-            Column::num("task_id", "Task ID", 120.0),
+            Column::text("task", "col-task", 84.0).tip("coltip-rxty"),
+            Column::text("early", "col-before-last-fin", 110.0).tip("coltip-first-dispatch-the-latest-predecessor-fin"),
+            Column::num("max_lead_us", "col-max-lead-us", 100.0).tip("coltip-last-predecessor-fin-first-dispatch"),
+            Column::text("why", "col-target-because", 120.0)
+                .tip("coltip-config-every-predecessor-allows-early-dispatch-phase-staged-by-a-scheduler-early-dispatch-phase"),
+            Column::num("preds", "col-preds", 56.0),
+            Column::num("blocks", "col-blocks", 60.0),
+            Column::num("early_blocks", "col-early-blocks", 84.0),
+            Column::text("last_pred", "col-last-pred", 84.0),
+            Column::num("first_dispatch_us", "col-first-dispatch-us", 120.0),
+            Column::num("last_fin_us", "col-last-pred-fin-us", 120.0),
+            Column::num("task_id", "col-task-id", 120.0),
         ],
         rows: rows
             .iter()

@@ -23,16 +23,16 @@ use crate::table::{Cell, Column, DataTable, TableData};
 fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) -> TableData {
     TableData {
         columns: vec![
-            Column::num("pos", "#", 40.0),
-            Column::text("task", "Task", 84.0).tip("rXtY"),
-            Column::text("name", "Kernel", 110.0),
-            Column::num("gap_us", "Gap (µs)", 96.0).tip("blocker release → task start; red above the threshold"),
-            Column::text("cause", "Cause", 96.0)
-                .tip("same-core: another task held the core; predecessor: waited for a data predecessor; launch: path head"),
-            Column::text("blocker", "Blocker", 84.0),
-            Column::num("start_us", "Start (µs)", 100.0),
-            Column::num("stall_us", "Stall (µs)", 90.0).tip("the report's tiling stall (≤ gap)"),
-            Column::num("task_id", "Task ID", 120.0),
+            Column::num("pos", "col-n", 40.0),
+            Column::text("task", "col-task", 84.0).tip("coltip-rxty"),
+            Column::text("name", "col-kernel", 110.0),
+            Column::num("gap_us", "col-gap-us", 96.0).tip("coltip-blocker-release-task-start-red-above-the-threshold"),
+            Column::text("cause", "col-cause", 96.0)
+                .tip("coltip-same-core-another-task-held-the-core-predecessor-waited-for-a-data-predecessor-launch-path-head"),
+            Column::text("blocker", "col-blocker", 84.0),
+            Column::num("start_us", "col-start-us", 100.0),
+            Column::num("stall_us", "col-stall-us", 90.0).tip("coltip-the-report-s-tiling-stall-gap"),
+            Column::num("task_id", "col-task-id", 120.0),
         ],
         rows: rows
             .iter()

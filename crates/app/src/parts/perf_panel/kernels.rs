@@ -14,19 +14,19 @@ use crate::table::{Cell, Column, DataTable, TableData};
 pub fn converter_table(rows: &[KernelStatsRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::num("func_id", "Func ID", 76.0),
-            Column::text("name", "Func Name", 150.0),
-            Column::num("count", "Count", 60.0),
-            Column::num("avg_exec_us", "Avg Exec (µs)", 115.0).tip("kernel time on AICore"),
-            Column::num("max_exec_us", "Max Exec (µs)", 115.0),
-            Column::num("min_exec_us", "Min Exec (µs)", 115.0),
-            Column::num("total_exec_us", "Total Exec (µs)", 125.0),
-            Column::num("avg_latency_us", "Avg Latency (µs)", 135.0).tip("dispatch → finish (level ≥ 2)"),
-            Column::num("exec_pct", "Exec %", 70.0).tip("Σ exec / Σ latency"),
-            Column::num("avg_head_oh_us", "Avg Head OH (µs)", 140.0).tip("start − dispatch"),
-            Column::num("avg_tail_oh_us", "Avg Tail OH (µs)", 135.0).tip("finish − end"),
-            Column::num("avg_prop_us", "Avg Prop (µs)", 115.0).tip("dispatch → AICore receive"),
-            Column::num("avg_local_us", "Avg Local (µs)", 120.0).tip("receive → start (setup)"),
+            Column::num("func_id", "col-func-id", 76.0),
+            Column::text("name", "col-func-name", 150.0),
+            Column::num("count", "col-count", 60.0),
+            Column::num("avg_exec_us", "col-avg-exec-us", 115.0).tip("coltip-kernel-time-on-aicore"),
+            Column::num("max_exec_us", "col-max-exec-us", 115.0),
+            Column::num("min_exec_us", "col-min-exec-us", 115.0),
+            Column::num("total_exec_us", "col-total-exec-us", 125.0),
+            Column::num("avg_latency_us", "col-avg-latency-us", 135.0).tip("coltip-dispatch-finish-level-2"),
+            Column::num("exec_pct", "col-exec-pct", 70.0).tip("coltip-exec-latency"),
+            Column::num("avg_head_oh_us", "col-avg-head-oh-us", 140.0).tip("coltip-start-dispatch"),
+            Column::num("avg_tail_oh_us", "col-avg-tail-oh-us", 135.0).tip("coltip-finish-end"),
+            Column::num("avg_prop_us", "col-avg-prop-us", 115.0).tip("coltip-dispatch-aicore-receive"),
+            Column::num("avg_local_us", "col-avg-local-us", 120.0).tip("coltip-receive-start-setup"),
         ],
         rows: rows
             .iter()

@@ -15,13 +15,13 @@ const HIGH_RATIO: f64 = 0.5;
 fn setup_table(rows: &[SetupRow]) -> TableData {
     TableData {
         columns: vec![
-            Column::num("rank", "#", 38.0),
-            Column::text("task", "Task", 80.0).tip("rXtY"),
-            Column::num("core", "Core", 50.0),
-            Column::num("setup_us", "Setup (µs)", 92.0).tip("AICore receive → start"),
-            Column::num("exec_us", "Exec (µs)", 92.0).tip("start → end"),
-            Column::num("ratio_pct", "Ratio (%)", 84.0).tip("setup / (setup + exec)"),
-            Column::num("task_id", "Task ID", 120.0).tip("raw u64 task id"),
+            Column::num("rank", "col-n", 38.0),
+            Column::text("task", "col-task", 80.0).tip("coltip-rxty"),
+            Column::num("core", "col-core", 50.0),
+            Column::num("setup_us", "col-setup-us", 92.0).tip("coltip-aicore-receive-start"),
+            Column::num("exec_us", "col-exec-us", 92.0).tip("coltip-start-end"),
+            Column::num("ratio_pct", "col-ratio-pct", 84.0).tip("coltip-setup-setup-exec"),
+            Column::num("task_id", "col-task-id", 120.0).tip("coltip-raw-u64-task-id"),
         ],
         rows: rows
             .iter()

@@ -131,15 +131,15 @@ fn current_function(ui: MemoryMapUi) -> Option<MemFunctionMap> {
 /// Overview table: one row per (function, space); also the function of each row.
 fn overview_table(d: &MemoryMapData) -> (TableData, Vec<String>) {
     let columns = vec![
-        Column::text("function", "Function", 240.0),
-        Column::text("type", "Type", 64.0),
-        Column::text("space", "Space", 84.0),
-        Column::num("hwm", "High-water (B)", 118.0).tip("max(offset + size) over the space's boxes: the highest address in use"),
-        Column::num("capacity", "Capacity (B)", 112.0).tip("the chip's capacity of the space (compiler-formats.md §3.2)"),
-        Column::num("usage", "Usage %", 84.0).tip("high-water / capacity; amber ≥ 80 %, red ≥ 95 %"),
-        Column::num("peak_live", "Peak live (B)", 112.0).tip("most bytes live on one line (views not counted twice)"),
-        Column::num("boxes", "Boxes", 64.0),
-        Column::num("bases", "Bases", 64.0).tip("distinct base buffers"),
+        Column::text("function", "col-function", 240.0),
+        Column::text("type", "col-type", 64.0),
+        Column::text("space", "col-space", 84.0),
+        Column::num("hwm", "col-high-water-b", 118.0).tip("coltip-max-offset-size-over-the-space-s-boxes-the-highest-address-in-use"),
+        Column::num("capacity", "col-capacity-b", 112.0).tip("coltip-the-chip-s-capacity-of-the-space-compiler-formats-md-3-2"),
+        Column::num("usage", "col-usage-pct", 84.0).tip("coltip-high-water-capacity-amber-80-pct-red-95-pct"),
+        Column::num("peak_live", "col-peak-live-b", 112.0).tip("coltip-most-bytes-live-on-one-line-views-not-counted-twice"),
+        Column::num("boxes", "col-boxes", 64.0),
+        Column::num("bases", "col-bases", 64.0).tip("coltip-distinct-base-buffers"),
     ];
     let mut rows = Vec::new();
     let mut names = Vec::new();
