@@ -385,7 +385,7 @@ impl WorkerClient {
             (_, FromWorker::Ready) => self.on_ready(),
             (_, FromWorker::Panic { message }) => {
                 web_sys::console::error_1(&JsValue::from_str(&format!("analysis worker panicked: {message}")));
-                self.crashed(format!("The analysis worker crashed: {message}"));
+                self.crashed(crate::i18n::tr_with("app-worker-crashed", &[("message", crate::i18n::Arg::from(&message))]));
             }
             (Some(id), msg) => self.answer(id, msg, columns, partial),
             (None, msg) => {

@@ -224,3 +224,5 @@ col-pair-min-exec = Min exec
 col-pair-avg-latency = Avg latency
 col-pair-head-oh = Head OH
 col-pair-tail-oh = Tail OH
+app-progress-reading = reading { $path }: { $percent }%
+app-worker-crashed = The analysis worker crashed: { $message }

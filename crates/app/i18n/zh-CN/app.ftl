@@ -206,3 +206,5 @@ col-pair-min-exec = 最小执行
 col-pair-avg-latency = 平均延迟
 col-pair-head-oh = 头部开销
 col-pair-tail-oh = 尾部开销
+app-progress-reading = 正在读取 { $path }：{ $percent }%
+app-worker-crashed = 分析 Worker 崩溃：{ $message }
