@@ -220,9 +220,10 @@ fn DatasetItem(row: DatasetRow, peers: Vec<(u32, String)>) -> impl IntoView {
             class:selected=move || nav.datasets.with(|d| d.as_slice() == [id])
             class:compared=move || side().is_some() data-compared=side
             on:click=move |_| nav.show_dataset(session, id)>
-            <div class="dataset-name" title=files_title>
+            // A button, so the keyboard reaches every dataset (its click is the entry's).
+            <button class="dataset-name" title=files_title aria-current=move || nav.datasets.with(|d| d.as_slice() == [id]).then_some("true")>
                 {move || side().map(|s| view! { <span class="compare-side">{s}</span> })}{title}
-            </div>
+            </button>
             <div class="dataset-kind">{move || kind_label(info.kind)}</div>
             <CompareWith id=id peers=peers/>
             <ul class="views">{info.views.iter().map(|v| view! { <li data-feature=v.title()>{t(feature_message(*v))}</li> }).collect_view()}</ul>
@@ -292,8 +293,8 @@ pub fn Sidebar() -> impl IntoView {
                         let shown = ids.clone();
                         view! {
                             <li class="group-heading" title=title
-                                class:selected=move || nav.datasets.with(|d| d.len() > 1 && *d == shown)
-                                on:click=move |_| nav.show_timeline(ids.clone())>{g}</li>
+                                class:selected=move || nav.datasets.with(|d| d.len() > 1 && *d == shown)>
+                                <button class="group-open" on:click=move |_| nav.show_timeline(ids.clone())>{g}</button></li>
                         }
                     })}
                     {members.into_iter().map(|(row, peers)| view! { <DatasetItem row=row peers=peers/> }).collect_view()}

@@ -408,12 +408,34 @@ pub fn DataTable(
         let selected = move || selected_row.and_then(|s| s.get()) == Some(r) || clicked.get() == Some(r);
         view! {
             <div class="dt-row" class:dt-selected=selected class:dt-clickable=on_row_click.is_some() role="row"
+                aria-selected=move || selected().to_string()
+                tabindex=on_row_click.is_some().then_some("0")
                 data-testid=testid_row.clone() data-row=r.to_string() style=format!("top:{top}px")
                 on:click=move |_| {
                     clicked.set(Some(r));
                     if let Some(cb) = on_row_click {
                         cb.run(r);
                     }
+                }
+                // Keyboard: Enter or Space does what a click does; ↑/↓ move to the next row.
+                on:keydown=move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+                    "Enter" | " " => {
+                        ev.prevent_default();
+                        clicked.set(Some(r));
+                        if let Some(cb) = on_row_click {
+                            cb.run(r);
+                        }
+                    }
+                    "ArrowDown" | "ArrowUp" => {
+                        use wasm_bindgen::JsCast;
+                        let Some(row) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                        let next = if ev.key() == "ArrowDown" { row.next_element_sibling() } else { row.previous_element_sibling() };
+                        if let Some(next) = next.and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok()) {
+                            ev.prevent_default();
+                            let _ = next.focus();
+                        }
+                    }
+                    _ => {}
                 }>{cells}</div>
         }
     };
