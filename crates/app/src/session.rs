@@ -279,7 +279,10 @@ fn progress_text(p: &Progress) -> String {
         format!("{} ({}/{})", p.path, p.done_bytes, p.total_bytes)
     } else {
         let percent = if p.total_bytes == 0 { 100.0 } else { p.done_bytes as f64 * 100.0 / p.total_bytes as f64 };
-        crate::i18n::tr_with("app-progress-reading", &[("path", crate::i18n::Arg::from(&p.path)), ("percent", crate::i18n::Arg::from(format!("{percent:.0}")))])
+        crate::i18n::tr_with(
+            "app-progress-reading",
+            &[("path", crate::i18n::Arg::from(&p.path)), ("percent", crate::i18n::Arg::from(format!("{percent:.0}")))],
+        )
     }
 }
 

@@ -60,6 +60,9 @@ pub enum Action {
     Clear,
     NextItem,
     PreviousItem,
+    /// The next / previous lane (the bar nearest in time on it).
+    NextLane,
+    PreviousLane,
     /// The graph's edge modes, by their number.
     EdgeMode,
     /// A mouse gesture: listed, never matched.
@@ -116,6 +119,10 @@ pub const TABLE: &[Binding] = &[
     key(Scope::Swimlane, Action::Fit, &["f", "0"], "keys-fit"),
     key(Scope::Swimlane, Action::ArmAreaSelect, &["r"], "keys-area-select"),
     key(Scope::Swimlane, Action::Clear, &["Escape"], "keys-clear-swimlane"),
+    key(Scope::Swimlane, Action::NextItem, &["]", "n"], "keys-next-bar"),
+    key(Scope::Swimlane, Action::PreviousItem, &["[", "p"], "keys-previous-bar"),
+    key(Scope::Swimlane, Action::NextLane, &["ArrowDown"], "keys-next-lane"),
+    key(Scope::Swimlane, Action::PreviousLane, &["ArrowUp"], "keys-previous-lane"),
     key(Scope::Swimlane, Action::Gesture, &["Ctrl+Wheel"], "keys-wheel-zoom"),
     key(Scope::Swimlane, Action::Gesture, &["Shift+Drag"], "keys-drag-area"),
     key(Scope::Swimlane, Action::Gesture, &["Alt+Click"], "keys-measure"),

@@ -27,3 +27,7 @@ keys-next-pass = Next pass
 keys-previous-pass = Previous pass
 keys-fit-map = Fit the map
 keys-clear-map = Clear the selection
+keys-next-bar = Next task on the lane (selects it)
+keys-previous-bar = Previous task on the lane
+keys-next-lane = The lane below: its task nearest in time
+keys-previous-lane = The lane above: its task nearest in time

@@ -67,3 +67,4 @@ sw-no-serving-worker-process-in = No serving worker process in this trace.
 sw-device-lanes = Device lanes
 sw-all-workers-per-span = All workers, per span
 sw-serving-spans-by-name = Serving spans by name
+sw-announce = Selected { $task } { $function } on { $lane }, { $time }

@@ -27,3 +27,7 @@ keys-next-pass = 下一个 Pass
 keys-previous-pass = 上一个 Pass
 keys-fit-map = 适配整个内存图
 keys-clear-map = 清除选中项
+keys-next-bar = 泳道上的下一个任务（并选中）
+keys-previous-bar = 泳道上的上一个任务
+keys-next-lane = 下方泳道中时间最接近的任务
+keys-previous-lane = 上方泳道中时间最接近的任务

@@ -67,3 +67,4 @@ sw-no-serving-worker-process-in = 此 Trace 中没有 serving worker 进程。
 sw-device-lanes = 设备泳道
 sw-all-workers-per-span = 全部 worker，按区间
 sw-serving-spans-by-name = 按名称统计的 serving 区间
+sw-announce = 已选中 { $lane } 上的 { $task } { $function }，{ $time }

@@ -414,6 +414,10 @@ fn on_event(lane: Lane, kind: &str, is_window: bool, ev: &web_sys::Event) {
                 match r.shortcut(k) {
                     Some(Action::Fit) => r.fit(),
                     Some(Action::ArmAreaSelect) => r.area_armed = true,
+                    Some(Action::NextItem) => r.step_bar(1),
+                    Some(Action::PreviousItem) => r.step_bar(-1),
+                    Some(Action::NextLane) => r.step_lane(1),
+                    Some(Action::PreviousLane) => r.step_lane(-1),
                     Some(Action::Clear) => {
                         r.select(None);
                         r.area = None;

@@ -49,7 +49,7 @@ use crate::session::{DatasetRow, Session};
 use crate::view_spec::ViewSpec;
 use crate::worker_client::{Slot, WorkerClient, WorkerError};
 use data::Timeline;
-use layout::{Layout, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX};
+use layout::{Layout, RowKind, GUTTER_WIDTH_PX, HEADER_HEIGHT_PX};
 
 pub use ui::SwimlaneView;
 
@@ -924,6 +924,55 @@ impl SwimlaneRenderer {
             }
         }
         self.select(Some(bar));
+    }
+
+    /// Keyboard: the next (`delta` 1) or previous (-1) bar on the selected bar's lane, else
+    /// the first bar of the first shown lane; brought into view and selected.
+    fn step_bar(&mut self, delta: i64) {
+        let Some(d) = self.data.clone() else { return };
+        let target = match self.selected {
+            Some(bar) => {
+                let len = d.track_range(bar.track as usize).len() as i64;
+                let index = i64::from(bar.index) + delta;
+                (0..len).contains(&index).then(|| BarRef { track: bar.track, index: index as u32 })
+            }
+            None => self.shown_tracks().into_iter().find(|&t| !d.track_range(t).is_empty()).map(|t| BarRef { track: t as u32, index: 0 }),
+        };
+        if let Some(bar) = target {
+            self.jump_to(bar);
+        }
+    }
+
+    /// Keyboard: the bar nearest in time on the next (`delta` 1) or previous (-1) shown lane
+    /// with bars.
+    fn step_lane(&mut self, delta: i64) {
+        let Some(d) = self.data.clone() else { return };
+        let Some(bar) = self.selected else { return self.step_bar(1) };
+        let Some(at_us) = d.global(bar).and_then(|g| d.start_us.get(g).copied()) else { return };
+        let tracks: Vec<usize> = self.shown_tracks().into_iter().filter(|&t| !d.track_range(t).is_empty()).collect();
+        let Some(pos) = tracks.iter().position(|&t| t == bar.track as usize) else { return };
+        let Some(&track) = usize::try_from(pos as i64 + delta).ok().and_then(|p| tracks.get(p)) else { return };
+        let range = d.track_range(track);
+        let starts = &d.start_us[range.clone()];
+        let k = starts.partition_point(|&s| s < at_us);
+        let nearest = [k.saturating_sub(1), k.min(starts.len() - 1)]
+            .into_iter()
+            .min_by(|&a, &b| (starts[a] - at_us).abs().total_cmp(&(starts[b] - at_us).abs()))
+            .unwrap_or(0);
+        self.jump_to(BarRef { track: track as u32, index: nearest as u32 });
+    }
+
+    /// The tracks in the order the lanes are shown (pinned first), each once.
+    fn shown_tracks(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for row in self.layout.pinned.iter().chain(&self.layout.rows) {
+            if let RowKind::Track(t) = row.kind {
+                if !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        out
     }
 
     fn zoom_at(&mut self, anchor_css_x: f64, factor: f64) {

@@ -504,6 +504,19 @@ pub fn SwimlaneView() -> impl IntoView {
                 <div class="tooltip" node_ref=tooltip></div>
                 <ContextMenuView lane=lane/>
             </div>
+            // What is selected, said by screen readers (keyboard: ] [ ↓ ↑ move through the bars).
+            <div class="sr-only" aria-live="polite" data-testid="swimlane-announce">{move || nav.selected.get().map(|s| {
+                let time = match (s.start_us, s.end_us) {
+                    (Some(a), Some(b)) => format!("{a:.3}–{b:.3} µs"),
+                    _ => String::new(),
+                };
+                tr_with("sw-announce", &[
+                    ("lane", Arg::from(s.lane.unwrap_or_default())),
+                    ("task", Arg::from(s.task.map(|t| t.to_string()).unwrap_or_default())),
+                    ("function", Arg::from(s.function.unwrap_or_default())),
+                    ("time", Arg::from(time)),
+                ])
+            })}</div>
             <div class="swimlane-bottom">
                 <div id="task-details" class="details-panel"><Details/></div>
                 <SidePanels lane=lane/>
