@@ -110,6 +110,22 @@ test('? opens the shortcut sheet of the view; a remapped zoom key shows remapped
     await page.keyboard.press('i');
     await page.waitForFunction((b) => { const el = document.querySelector('#swimlane'); return Number(el.dataset.viewEndUs) - Number(el.dataset.viewStartUs) < b * 0.95; }, before, { timeout: TIMEOUT_MS });
 
+    // Through the canvas by keyboard: ] selects a lane's first task, ] again the next one on the
+    // same lane, ↓ a task on another lane; each selection is announced in the live region.
+    await page.keyboard.press('Escape');
+    const selected = () => page.evaluate(() => window.__pyptoSwimlane.state()?.selected ?? null);
+    await page.keyboard.press(']');
+    await page.waitForFunction(() => window.__pyptoSwimlane.state()?.selected, null, { timeout: TIMEOUT_MS });
+    const first = await selected();
+    await page.keyboard.press(']');
+    await page.waitForFunction((f) => JSON.stringify(window.__pyptoSwimlane.state()?.selected) !== f, JSON.stringify(first), { timeout: TIMEOUT_MS });
+    const second = await selected();
+    assert.equal(second.track, first.track, 'the same lane');
+    assert.equal(second.index, first.index + 1, 'the next task on it');
+    await page.waitForFunction(() => /Selected/.test(document.querySelector('[data-testid=swimlane-announce]')?.textContent ?? ''), null, { timeout: TIMEOUT_MS });
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((t) => (window.__pyptoSwimlane.state()?.selected?.track ?? t) !== t, second.track, { timeout: TIMEOUT_MS });
+
     // The graph's sheet lists the graph's keys, not the swimlane's.
     await openView(page, 'dep-graph');
     await page.keyboard.press('?');
