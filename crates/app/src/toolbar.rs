@@ -1,8 +1,8 @@
 //! The top bar: Open folder (picker, or the webkitdirectory input where the picker is
 //! missing), Compare with folder… (the same, opened beside the folder as the comparison
 //! source: the runs to compare with), Open demo, drag-and-drop handling, Copy link (the page's address, whose hash is
-//! the shown view: `nav::hash`), worker status and load progress. An opened folder's name is
-//! remembered (`settings`).
+//! the shown view: `nav::hash`), the theme switch (system / light / dark, a remembered setting),
+//! worker status and load progress. An opened folder's name is remembered (`settings`).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -11,7 +11,7 @@ use crate::folder::{self, Walked};
 use crate::nav::Nav;
 use crate::owned::Delay;
 use crate::session::Session;
-use crate::settings::Settings;
+use crate::settings::{Settings, Theme};
 use crate::worker_client::WorkerClient;
 
 /// How long "Link copied" shows.
@@ -138,6 +138,15 @@ fn copy_link(note: RwSignal<Option<&'static str>>, clear: Delay) {
     }
 }
 
+/// The theme switch's words for a choice.
+fn theme_label(t: Theme) -> &'static str {
+    match t {
+        Theme::System => "System",
+        Theme::Light => "Light",
+        Theme::Dark => "Dark",
+    }
+}
+
 #[component]
 pub fn Toolbar() -> impl IntoView {
     let (session, client, nav, prefs) = (Session::get(), WorkerClient::get(), Nav::get(), Settings::get());
@@ -191,6 +200,20 @@ pub fn Toolbar() -> impl IntoView {
                 <span class="source comparison-source" data-testid="comparison-source" title=format!("Compared with (the baselines): {label}")>
                     {format!("⇄ {}", crate::session::short_label(&label))}</span>
             })}
+            <label class="theme-switch" title="Colour theme: the system's, light or dark">
+                <span class="theme-switch-label">"Theme"</span>
+                <select id="theme-switch" data-testid="theme-switch"
+                    on:change=move |ev| {
+                        if let Some(t) = Theme::parse(&event_target_value(&ev)) {
+                            prefs.theme.set(t);
+                        }
+                    }
+                    prop:value=move || prefs.theme.get().key()>
+                    {Theme::ALL.map(|t| view! {
+                        <option value=t.key() selected=move || prefs.theme.get() == t>{theme_label(t)}</option>
+                    })}
+                </select>
+            </label>
             <span id="worker-status" data-state=move || session.worker.get().as_str()
                 title="analysis worker">{move || format!("worker: {}", session.worker.get().as_str())}</span>
         </header>
