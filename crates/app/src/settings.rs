@@ -59,10 +59,9 @@ impl Theme {
     /// The scheme shown when the system prefers dark (`system_dark`) or not.
     pub fn resolve(self, system_dark: bool) -> Scheme {
         match self {
-            Self::Light => Scheme::Light,
             Self::Dark => Scheme::Dark,
             Self::System if system_dark => Scheme::Dark,
-            Self::System => Scheme::Light,
+            Self::Light | Self::System => Scheme::Light,
         }
     }
 }
@@ -86,7 +85,7 @@ fn watch_system_dark(on_change: impl Fn(bool) + 'static) -> bool {
     use wasm_bindgen::JsCast;
     let Some(query) = web_sys::window().and_then(|w| w.match_media(DARK_QUERY).ok().flatten()) else { return false };
     let closure = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(move |e: web_sys::MediaQueryListEvent| {
-        on_change(e.matches())
+        on_change(e.matches());
     });
     let _ = query.add_event_listener_with_callback("change", closure.as_ref().unchecked_ref());
     // The listener lives as long as the page.

@@ -58,6 +58,7 @@ fn light_slot(slot: u32) -> [u8; 4] {
     [mix(red), mix(green), mix(blue), 255]
 }
 
+#[allow(clippy::many_single_char_names)] // Lab and RGB channels
 /// The dark theme's colour of a light one: CIE L* halved plus 4, a* and b* kept.
 fn dark_of(light: [u8; 4]) -> [u8; 4] {
     let [l, a, b] = to_lab(light);
@@ -151,6 +152,7 @@ pub fn to_lab([r, g, b, _]: [u8; 4]) -> [f64; 3] {
     [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
 }
 
+#[allow(clippy::many_single_char_names)] // the formula's own names
 /// The sRGB colour of CIE L*a*b* (D65), clipped into the gamut channel by channel.
 pub fn from_lab([l, a, b]: [f64; 3]) -> [u8; 3] {
     let fy = (l + 16.0) / 116.0;
@@ -174,7 +176,7 @@ pub fn delta_e_2000(c1: [u8; 4], c2: [u8; 4]) -> f64 {
 #[allow(clippy::many_single_char_names)] // the formula's own names
 pub fn delta_e_2000_lab([l1, a1, b1]: [f64; 3], [l2, a2, b2]: [f64; 3]) -> f64 {
     let pow7 = |v: f64| v.powi(7);
-    let c_bar = (a1.hypot(b1) + a2.hypot(b2)) / 2.0;
+    let c_bar = f64::midpoint(a1.hypot(b1), a2.hypot(b2));
     let g = 0.5 * (1.0 - (pow7(c_bar) / (pow7(c_bar) + pow7(25.0))).sqrt());
     let (a1p, a2p) = ((1.0 + g) * a1, (1.0 + g) * a2);
     let (c1p, c2p) = (a1p.hypot(b1), a2p.hypot(b2));
@@ -196,12 +198,12 @@ pub fn delta_e_2000_lab([l1, a1, b1]: [f64; 3], [l2, a2, b2]: [f64; 3]) -> f64 {
         0.0
     };
     let dh_big = 2.0 * (c1p * c2p).sqrt() * (dh.to_radians() / 2.0).sin();
-    let l_bar = (l1 + l2) / 2.0;
-    let c_bar_p = (c1p + c2p) / 2.0;
+    let l_bar = f64::midpoint(l1, l2);
+    let c_bar_p = f64::midpoint(c1p, c2p);
     let h_bar = if !chromatic {
         h1 + h2
     } else if (h1 - h2).abs() <= 180.0 {
-        (h1 + h2) / 2.0
+        f64::midpoint(h1, h2)
     } else if h1 + h2 < 360.0 {
         (h1 + h2 + 360.0) / 2.0
     } else {
