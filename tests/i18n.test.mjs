@@ -64,7 +64,7 @@ test('a Chinese browser gets the Chinese page; every view speaks Chinese; the sw
     await page.selectOption('[data-testid=language-switch]', 'en');
     await page.waitForFunction(() => document.documentElement.lang === 'en', null, { timeout: TIMEOUT_MS });
     assert.equal((await page.textContent('#open-demo')).trim(), 'Open demo');
-    assert.match(await page.textContent('.view-switcher'), /Chip Swimlane/);
+    assert.match(await page.textContent('.view-switcher'), /IR Pass Trace/);
     await page.reload();
     await page.waitForSelector('#open-demo', { timeout: TIMEOUT_MS });
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
@@ -92,6 +92,7 @@ test('? opens the shortcut sheet of the view; a remapped zoom key shows remapped
     await page.waitForSelector('[data-testid=shortcut-sheet]', { state: 'detached', timeout: TIMEOUT_MS });
 
     // Remap zoom in to "i" (⚙ Keys): the sheet says so, and "i" zooms while "w" no longer does.
+    await page.click('#swimlane-settings-toggle');
     await page.fill('#key-zoom-in', 'i');
     await page.press('#key-zoom-in', 'Tab');
     await page.click('#swimlane');

@@ -3,7 +3,10 @@
 //! Performance Analysis panel's width and the last opened folder's name (the landing page says
 //! it; a browser reopens a folder only when the user picks it again). `Settings` is provided by
 //! `App`; the page's `<html>` carries the theme and language as `data-theme` and `lang`, so style
-//! sheets and scripts follow.
+//! sheets and scripts follow. The theme is a choice — light, dark or system (the default: the
+//! browser's `prefers-color-scheme`, followed live) — and `data-theme` always carries the
+//! effective scheme (`light` or `dark`); the canvas views read it through [`canvas_palette`] at
+//! each frame and redraw when [`Settings::scheme`] changes.
 //!
 //! They are kept in `localStorage` under one versioned key, [`STORAGE_KEY`], as JSON
 //! (`{"theme":"dark","language":"zh-CN","label_mode":"id","keys":{"zoom_in":"w",…},
@@ -22,19 +25,25 @@ use leptos::prelude::*;
 use crate::nav::{KeyMap, LabelMode, Nav, SwimlaneSettings};
 use crate::owned::Delay;
 
-/// The page's colour theme.
+use pypto_render::theme::{CanvasPalette, Scheme};
+
+/// The page's colour theme as chosen: light, dark, or the system's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
-    #[default]
     Light,
     Dark,
+    #[default]
+    System,
 }
 
 impl Theme {
+    pub const ALL: [Self; 3] = [Self::System, Self::Light, Self::Dark];
+
     pub fn key(self) -> &'static str {
         match self {
             Self::Light => "light",
             Self::Dark => "dark",
+            Self::System => "system",
         }
     }
 
@@ -42,9 +51,46 @@ impl Theme {
         match key {
             "light" => Some(Self::Light),
             "dark" => Some(Self::Dark),
+            "system" => Some(Self::System),
             _ => None,
         }
     }
+
+    /// The scheme shown when the system prefers dark (`system_dark`) or not.
+    pub fn resolve(self, system_dark: bool) -> Scheme {
+        match self {
+            Self::Dark => Scheme::Dark,
+            Self::System if system_dark => Scheme::Dark,
+            Self::Light | Self::System => Scheme::Light,
+        }
+    }
+}
+
+thread_local! {
+    /// The effective scheme, for drawing code outside the reactive graph.
+    static SCHEME: std::cell::Cell<Scheme> = const { std::cell::Cell::new(Scheme::Light) };
+}
+
+/// The canvas palette of the effective scheme (read at each frame by the canvas views).
+pub fn canvas_palette() -> &'static CanvasPalette {
+    SCHEME.with(std::cell::Cell::get).palette()
+}
+
+/// The media query of a dark system preference.
+const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
+
+/// Whether the system prefers dark now; `on_change` is called with each later change (for the
+/// page's lifetime).
+fn watch_system_dark(on_change: impl Fn(bool) + 'static) -> bool {
+    use wasm_bindgen::JsCast;
+    let Some(query) = web_sys::window().and_then(|w| w.match_media(DARK_QUERY).ok().flatten()) else { return false };
+    let closure = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(move |e: web_sys::MediaQueryListEvent| {
+        on_change(e.matches());
+    });
+    let _ = query.add_event_listener_with_callback("change", closure.as_ref().unchecked_ref());
+    // The listener lives as long as the page.
+    closure.forget();
+    query.matches()
 }
 
 /// The page's language.
@@ -211,7 +257,12 @@ fn warn(message: &str) {
 /// The settings: `Copy` handles to signals (provided by `App`).
 #[derive(Clone, Copy)]
 pub struct Settings {
+    /// The chosen theme.
     pub theme: RwSignal<Theme>,
+    /// Whether the system prefers a dark scheme (followed live).
+    pub system_dark: RwSignal<bool>,
+    /// The effective scheme: the chosen theme, the system's resolved.
+    pub scheme: Memo<Scheme>,
     pub language: RwSignal<Language>,
     /// The remembered label mode (`nav`'s is the shown one; a link may show another).
     pub label_mode: RwSignal<LabelMode>,
@@ -225,17 +276,24 @@ impl Settings {
     /// Default settings, mirrored onto `<html data-theme lang>` as they change.
     pub fn new() -> Self {
         let d = Stored::default();
+        let theme = RwSignal::new(d.theme);
+        let system_dark = RwSignal::new(false);
+        system_dark.set(watch_system_dark(move |dark| system_dark.set(dark)));
         let settings = Self {
-            theme: RwSignal::new(d.theme),
+            theme,
+            system_dark,
+            scheme: Memo::new(move |_| theme.get().resolve(system_dark.get())),
             language: RwSignal::new(browser_language().unwrap_or(d.language)),
             label_mode: RwSignal::new(d.label_mode),
             panel_width_px: RwSignal::new(d.panel_width_px),
             last_folder: RwSignal::new(None),
         };
         Effect::new(move |_| {
-            let (theme, language) = (settings.theme.get(), settings.language.get());
+            let (scheme, language) = (settings.scheme.get(), settings.language.get());
+            SCHEME.with(|s| s.set(scheme));
             if let Some(html) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-                let _ = html.set_attribute("data-theme", theme.key());
+                let _ = html.set_attribute("data-theme", scheme.key());
+                let _ = html.set_attribute("data-theme-setting", settings.theme.get().key());
                 let _ = html.set_attribute("lang", language.key());
             }
         });
@@ -322,14 +380,25 @@ mod tests {
 
     #[test]
     fn keys_round_trip() {
-        for t in [Theme::Light, Theme::Dark] {
+        for t in Theme::ALL {
             assert_eq!(Theme::parse(t.key()), Some(t));
         }
+        assert_eq!(Theme::default(), Theme::System);
         for l in [Language::English, Language::Chinese] {
             assert_eq!(Language::parse(l.key()), Some(l));
         }
         assert_eq!(Language::parse("zh"), Some(Language::Chinese));
         assert_eq!(Theme::parse("blue"), None);
+    }
+
+    #[test]
+    fn system_follows_the_preference_and_the_others_do_not() {
+        for dark in [false, true] {
+            assert_eq!(Theme::Light.resolve(dark), Scheme::Light);
+            assert_eq!(Theme::Dark.resolve(dark), Scheme::Dark);
+        }
+        assert_eq!(Theme::System.resolve(false), Scheme::Light);
+        assert_eq!(Theme::System.resolve(true), Scheme::Dark);
     }
 
     #[test]
@@ -357,7 +426,7 @@ mod tests {
         );
         assert_eq!(s.label_mode, LabelMode::TaskId);
         assert_eq!(s.keys, KeyMap { pan_left: "q".into(), ..KeyMap::default() });
-        assert_eq!((s.theme, s.language, s.panel_width_px, s.last_folder), (Theme::Light, Language::English, PANEL_WIDTH_PX, None));
+        assert_eq!((s.theme, s.language, s.panel_width_px, s.last_folder), (Theme::System, Language::English, PANEL_WIDTH_PX, None));
         assert_eq!(w.len(), 6, "{w:?}");
         let (s, w) = parse_stored(r#"{"keys":5,"panel_width_px":1e9}"#);
         assert_eq!((s, w.len()), (Stored::default(), 2));

@@ -451,20 +451,21 @@ pub fn DataTable(
     };
     view! {
         <div class="dt" class:dt-fullscreen=move || fullscreen.get() data-testid=testid data-rows=move || total().to_string()
-            data-sort=sort_attr role="table" style=width_vars
+            data-sort=sort_attr style=width_vars
             on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Escape" && fullscreen.get_untracked() { fullscreen.set(false); }>
             <div class="dt-bar">
                 <span class="dt-title">{title}</span>
-                <span class="dt-count">{move || format!("{} rows", total())}</span>
+                <span class="dt-count">{move || tr_with("app-table-rows", &[("count", Arg::from(total()))])}</span>
                 <span class="spacer"></span>
                 <button class="dt-btn" data-testid=testid_csv title=t("app-export-the-table-in-its") on:click=export_csv>"CSV"</button>
                 <button class="dt-btn" data-testid=testid_full title=t("app-full-screen-esc-leaves")
-                    on:click=move |_| fullscreen.update(|f| *f = !*f)>{move || if fullscreen.get() { "Exit full screen" } else { "Full screen" }}</button>
+                    on:click=move |_| fullscreen.update(|f| *f = !*f)>{move || tr(if fullscreen.get() { "app-exit-full-screen" } else { "app-full-screen" })}</button>
             </div>
             <div class="dt-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0">
-                <div class="dt-inner" style=move || format!("width:{}px", total_width())>
+                <div class="dt-inner" role="table" aria-label=move || title.get() aria-rowcount=move || (total() + 1).to_string()
+                    style=move || format!("width:{}px", total_width())>
                     <div class="dt-head" role="row">{header}</div>
-                    <div class="dt-body" style=move || format!("height:{}px", total() as f64 * ROW_HEIGHT_PX)>
+                    <div class="dt-body" role="rowgroup" style=move || format!("height:{}px", total() as f64 * ROW_HEIGHT_PX)>
                         <For each=visible key=|k| *k children=row_view/>
                     </div>
                 </div>

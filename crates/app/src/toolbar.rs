@@ -1,18 +1,18 @@
 //! The top bar: Open folder (picker, or the webkitdirectory input where the picker is
 //! missing), Compare with folder… (the same, opened beside the folder as the comparison
 //! source: the runs to compare with), Open demo, drag-and-drop handling, Copy link (the page's address, whose hash is
-//! the shown view: `nav::hash`), worker status and load progress. An opened folder's name is
-//! remembered (`settings`).
+//! the shown view: `nav::hash`), the theme switch (system / light / dark, a remembered setting),
+//! worker status and load progress. An opened folder's name is remembered (`settings`).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::folder::{self, Walked};
-use crate::i18n::{t, tr_with, Arg};
+use crate::i18n::{t, tr, tr_with, Arg};
 use crate::nav::Nav;
 use crate::owned::Delay;
 use crate::session::Session;
-use crate::settings::{Language, Settings};
+use crate::settings::{Language, Settings, Theme};
 use crate::worker_client::WorkerClient;
 
 /// How long "Link copied" shows.
@@ -144,6 +144,15 @@ fn copy_link(note: RwSignal<Option<&'static str>>, clear: Delay) {
     }
 }
 
+/// The theme switch's words for a choice.
+fn theme_label(t: Theme) -> String {
+    tr(match t {
+        Theme::System => "app-theme-system",
+        Theme::Light => "app-theme-light",
+        Theme::Dark => "app-theme-dark",
+    })
+}
+
 #[component]
 pub fn Toolbar() -> impl IntoView {
     let (session, client, nav, prefs) = (Session::get(), WorkerClient::get(), Nav::get(), Settings::get());
@@ -173,7 +182,7 @@ pub fn Toolbar() -> impl IntoView {
     let can_compare = move || !session.source_label.with(String::is_empty) && session.load.get() != crate::session::LoadState::Loading;
     view! {
         <header class="toolbar">
-            <span class="brand">{t("app-brand")}</span>
+            <h1 class="brand">{t("app-brand")}</h1>
             <button id="open-folder" title=t("app-open-folder-title")
                 on:click=move |_| open_with_picker(client, prefs)>{t("app-open-folder")}</button>
             <input id="dir-input" type="file" class="hidden-input" prop:webkitdirectory=true multiple
@@ -197,6 +206,20 @@ pub fn Toolbar() -> impl IntoView {
                 <span class="source comparison-source" data-testid="comparison-source" title={let l = label.clone(); move || tr_with("app-compared-with", &[("label", Arg::from(&l))])}>
                     {format!("⇄ {}", crate::session::short_label(&label))}</span>
             })}
+            <label class="theme-switch" title=t("app-theme-title")>
+                <span class="theme-switch-label">{t("app-theme")}</span>
+                <select id="theme-switch" data-testid="theme-switch"
+                    on:change=move |ev| {
+                        if let Some(t) = Theme::parse(&event_target_value(&ev)) {
+                            prefs.theme.set(t);
+                        }
+                    }
+                    prop:value=move || prefs.theme.get().key()>
+                    {Theme::ALL.map(|t| view! {
+                        <option value=t.key() selected=move || prefs.theme.get() == t>{move || theme_label(t)}</option>
+                    })}
+                </select>
+            </label>
             <span id="worker-status" data-state=move || session.worker.get().as_str()
                 title=t("app-worker-title")>{move || tr_with("app-worker-state", &[("state", Arg::from(session.worker.get().as_str()))])}</span>
             <select id="language" data-testid="language-switch" aria-label=t("app-language")

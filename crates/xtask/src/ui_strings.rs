@@ -64,7 +64,9 @@ pub fn has_words(text: &str) -> bool {
             let identifier = w.contains(['_', '.', '/', '=', '<', '>', '#', '%', '{', '}']) || w.starts_with('-') || w.starts_with('$');
             let acronym = w.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) && w.len() <= 6;
             let number_unit = w.starts_with(|c: char| c.is_ascii_digit());
-            !(identifier || acronym || number_unit)
+            // CamelCase (`ArrowDown`, `AllocateMemoryAddr`, `rXtY`): a name, not a word.
+            let camel = w.chars().skip(1).any(|c| c.is_ascii_uppercase()) && w.chars().any(|c| c.is_ascii_lowercase());
+            !(identifier || acronym || number_unit || camel)
         })
 }
 
@@ -332,7 +334,9 @@ mod tests {
         for w in ["Open demo", "tasks", "Zoom in", "Compare with…"] {
             assert!(has_words(w), "{w}");
         }
-        for n in ["µs", "AIC", "PNG · SVG", "deps.json", "aicore_tasks", "--json", "×2", "→", "12 KiB", "{}", " · ", "t0"] {
+        for n in
+            ["ArrowDown", "rXtY", "µs", "AIC", "PNG · SVG", "deps.json", "aicore_tasks", "--json", "×2", "→", "12 KiB", "{}", " · ", "t0"]
+        {
             assert!(!has_words(n), "{n}");
         }
     }

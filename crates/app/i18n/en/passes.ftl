@@ -7,3 +7,4 @@ pt-no-op = no-op
 pt-show-this-line-in-the = Show this line in the diff
 pt-warnings = Warnings
 pt-all-functions = All functions
+pt-function-filter = Show one function

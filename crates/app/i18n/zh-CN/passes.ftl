@@ -7,3 +7,4 @@ pt-no-op = 无变化
 pt-show-this-line-in-the = 在差异视图中显示此行
 pt-warnings = 警告
 pt-all-functions = 全部函数
+pt-function-filter = 只显示一个函数

@@ -3,7 +3,7 @@
 //! - `?embed=1`: one view, without the top bar and the sidebar; a slim [`EmbedBar`] with the
 //!   load state and an "open full viewer" link (this URL without `embed`, in a new tab).
 //! - `?view=<ViewKind key>&dataset=<dataset path>&task=<task id>`: what to show once the
-//!   folder (`?src=`) has loaded; `?theme=dark`, `?lang=zh`: the settings to start with.
+//!   folder (`?src=`) has loaded; `?theme=dark` (or `light`, `system`), `?lang=zh`: the settings to start with.
 //! - `?allowOrigin=<origin>` (several: comma-separated or repeated): the pages that may drive
 //!   the viewer through `postMessage` ([`protocol`]: `open`, `navigate`, `setTheme`,
 //!   `setLanguage`) and that receive its events (`ready`, `loaded`, `selection`, `error`). None
@@ -178,7 +178,7 @@ impl Embed {
         if let Some(theme) = param("theme") {
             match Theme::parse(&theme) {
                 Some(t) => self.settings.theme.set(t),
-                None => warn(&format!("?theme={theme} is not light or dark; ignored")),
+                None => warn(&format!("?theme={theme} is not light, dark or system; ignored")),
             }
         }
         if let Some(lang) = param("lang") {

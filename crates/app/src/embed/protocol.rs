@@ -108,7 +108,9 @@ pub fn parse(value: &Value) -> Result<HostMessage, Rejected> {
         "navigate" => navigate(object).map(HostMessage::Navigate),
         "setTheme" => {
             let key = required_str(object, "theme")?;
-            Theme::parse(key).map(HostMessage::SetTheme).ok_or_else(|| field_error("theme", format!("{key:?} is not light or dark")))
+            Theme::parse(key)
+                .map(HostMessage::SetTheme)
+                .ok_or_else(|| field_error("theme", format!("{key:?} is not light, dark or system")))
         }
         "setLanguage" => {
             let key = required_str(object, "language")?;
@@ -389,6 +391,7 @@ mod tests {
     fn reads_every_host_message() {
         assert_eq!(parse(&msg(&json!({"type": "open", "url": " data/run1/ "}))), Ok(HostMessage::Open { url: "data/run1/".into() }));
         assert_eq!(parse(&msg(&json!({"type": "setTheme", "theme": "dark"}))), Ok(HostMessage::SetTheme(Theme::Dark)));
+        assert_eq!(parse(&msg(&json!({"type": "setTheme", "theme": "system"}))), Ok(HostMessage::SetTheme(Theme::System)));
         assert_eq!(parse(&msg(&json!({"type": "setLanguage", "language": "zh"}))), Ok(HostMessage::SetLanguage(Language::Chinese)));
         assert_eq!(parse(&msg(&json!({"type": "setLanguage", "language": "en-US"}))), Ok(HostMessage::SetLanguage(Language::English)));
         let full = json!({"type": "navigate", "dataset": "case/dfx_outputs", "view": "dep-graph", "task": "r2t5", "windowUs": [1.5, 20]});

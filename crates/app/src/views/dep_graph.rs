@@ -55,15 +55,7 @@ pub const SPEC: ViewSpec = ViewSpec {
     docked: nothing_docked,
 };
 
-const BACKGROUND_RGBA: [f32; 4] = [0.985, 0.985, 0.99, 1.0];
 const MODE_LABELS: [&str; 5] = ["Full", "Reduced", "Omitted", "Reduced DF", "Omitted DF"];
-const KIND_RGBA: [[u8; 4]; 5] = [[66, 133, 244, 255], [52, 168, 83, 255], [142, 68, 173, 255], [240, 173, 78, 255], [176, 180, 188, 255]];
-const EDGE_RGBA: [u8; 4] = [120, 128, 140, 200];
-const EDGE_DIM_RGBA: [u8; 4] = [205, 210, 218, 160];
-const PRED_RGBA: [u8; 4] = [230, 120, 20, 255];
-const SUCC_RGBA: [u8; 4] = [20, 110, 220, 255];
-const SELECT_RGBA: [u8; 4] = [220, 30, 40, 255];
-const SPMD_RGBA: [u8; 4] = [210, 40, 40, 255];
 const NAME_FONT: &str = "600 11px system-ui, sans-serif";
 const ID_FONT: &str = "10px ui-monospace, monospace";
 /// Node height on screen from which labels are drawn.
@@ -74,7 +66,6 @@ const ARROW_MIN_NODE_PX: f32 = 4.0;
 /// In / out port size in layout units (along the node side, across it).
 const PORT_LEN: f32 = 22.0;
 const PORT_THICK: f32 = 12.0;
-const PORT_RGBA: [u8; 4] = [55, 65, 81, 255];
 const PORT_FONT: &str = "600 9px system-ui, sans-serif";
 /// Port thickness on screen from which the degree is written in it.
 const PORT_TEXT_MIN_PX: f32 = 11.0;
@@ -537,7 +528,11 @@ impl Renderer {
                 None => self.fit(),
             }
         }
-        self.gl.begin_frame(BACKGROUND_RGBA);
+        // The effective theme's colours (`settings`), read once per frame; predecessors warm,
+        // successors accent, the selection and SPMD frames danger-red.
+        let p = crate::settings::canvas_palette();
+        let (pred_rgba, succ_rgba) = (p.warm, p.accent);
+        self.gl.begin_frame(pypto_render::theme::clear_color(p));
         self.text.clear();
         self.rects.clear();
         self.lines.clear();
@@ -564,15 +559,15 @@ impl Renderer {
             let (u, v) = (d.pred[e], d.succ[e]);
             let (hu, hv) = (hl(u), hl(v));
             let rgba = if !has_hl {
-                EDGE_RGBA
+                p.edge
             } else if hv & HL_PRED != 0 && hu & HL_PRED != 0 && Some(u) != sel {
-                PRED_RGBA
+                pred_rgba
             } else if hu & HL_SUCC != 0 && hv & HL_SUCC != 0 && Some(v) != sel {
-                SUCC_RGBA
+                succ_rgba
             } else {
-                EDGE_DIM_RGBA
+                p.edge_dim
             };
-            let width = if rgba == PRED_RGBA || rgba == SUCC_RGBA { line_w * 1.8 } else { line_w };
+            let width = if rgba == pred_rgba || rgba == succ_rgba { line_w * 1.8 } else { line_w };
             let a = d.point_offsets[e] as usize;
             let b = d.point_offsets.get(e + 1).copied().unwrap_or(0) as usize;
             if b < a + 2 {
@@ -625,10 +620,10 @@ impl Renderer {
                 }
             }
             let kind = d.kind.get(i).copied().unwrap_or(KIND_DUMMY);
-            let mut rgba = KIND_RGBA.get(kind as usize).copied().unwrap_or([128, 128, 128, 255]);
+            let mut rgba = p.node_kinds.get(kind as usize).copied().unwrap_or(p.node_kinds[4]);
             let flags = hl(i as u32);
             if has_hl && flags == 0 {
-                rgba = [rgba[0] / 3 + 160, rgba[1] / 3 + 160, rgba[2] / 3 + 160, 255];
+                rgba = pypto_render::theme::dim_node(p, rgba);
             }
             let blocks = d.block_num.get(i).copied().unwrap_or(1);
             if blocks > 1 && w >= 3.0 {
@@ -639,7 +634,7 @@ impl Renderer {
                         y: y - k * off,
                         w,
                         h,
-                        rgba: [rgba[0] / 2 + 100, rgba[1] / 2 + 100, rgba[2] / 2 + 100, 255],
+                        rgba: pypto_render::theme::toward_background(p, rgba),
                     });
                 }
             }
@@ -652,19 +647,19 @@ impl Renderer {
                     y: y + inset,
                     w: (w - 2.0 * inset).max(0.0),
                     h: (h - 2.0 * inset).max(0.0),
-                    rgba: [250, 248, 240, 255],
+                    rgba: p.node_hollow,
                 });
             } else {
                 self.rects.push(RectInstance { x, y, w, h, rgba });
             }
             let border = if Some(i as u32) == sel {
-                Some((SELECT_RGBA, 3.0))
+                Some((p.danger, 3.0))
             } else if flags & HL_PRED != 0 {
-                Some((PRED_RGBA, 2.0))
+                Some((pred_rgba, 2.0))
             } else if flags & HL_SUCC != 0 {
-                Some((SUCC_RGBA, 2.0))
+                Some((succ_rgba, 2.0))
             } else if blocks > 1 {
-                Some((SPMD_RGBA, 1.5))
+                Some((p.danger, 1.5))
             } else {
                 None
             };
@@ -690,7 +685,7 @@ impl Renderer {
                     } else {
                         (cx - p_len / 2.0, if out { y + h - p_thick } else { y }, p_len, p_thick)
                     };
-                    ports.push(RectInstance { x: px, y: py, w: pw, h: ph, rgba: PORT_RGBA });
+                    ports.push(RectInstance { x: px, y: py, w: pw, h: ph, rgba: p.port });
                     if p_thick >= PORT_TEXT_MIN_PX && p_len >= PORT_TEXT_MIN_PX * 1.6 {
                         port_labels.push((degree, px + pw / 2.0, py + ph / 2.0));
                     }
@@ -707,20 +702,13 @@ impl Renderer {
         self.gl.draw_rects(&ports);
         self.gl.draw_arrows(&self.arrows, head);
         for (degree, px, py) in port_labels {
-            self.text.fill_text_aligned(
-                &degree.to_string(),
-                px,
-                py,
-                PORT_FONT,
-                [255, 255, 255, 255],
-                pypto_render::text::TextAlign::Center,
-            );
+            self.text.fill_text_aligned(&degree.to_string(), px, py, PORT_FONT, p.port_text, pypto_render::text::TextAlign::Center);
         }
         let h_px = 36.0 * s;
         for (i, x, y, w) in labels {
             let kind = d.kind.get(i).copied().unwrap_or(KIND_DUMMY);
-            let dark = kind == KIND_ALLOC || kind == KIND_DUMMY;
-            let fg = if dark { [40, 40, 40, 255] } else { [255, 255, 255, 255] };
+            let hollow = kind == KIND_ALLOC || kind == KIND_DUMMY;
+            let fg = if hollow { p.node_hollow_text } else { p.node_text };
             let blocks = d.block_num.get(i).copied().unwrap_or(1);
             let name = match d.markers.get(i).copied().unwrap_or(0) {
                 3 => format!("🔥⭐ {}", d.name(i)),
@@ -737,7 +725,7 @@ impl Renderer {
                     x + w - 4.0,
                     y + h_px * 0.72,
                     NAME_FONT,
-                    [255, 235, 235, 255],
+                    p.badge_text,
                     pypto_render::text::TextAlign::Right,
                 );
             }
@@ -819,7 +807,7 @@ fn mount(
 #[allow(clippy::too_many_lines)] // the toolbar, HUD, canvas and their handlers
 #[component]
 pub fn DepGraphView() -> impl IntoView {
-    let (session, nav, client) = (Session::get(), Nav::get(), WorkerClient::get());
+    let (session, nav, client, prefs) = (Session::get(), Nav::get(), WorkerClient::get(), crate::settings::Settings::get());
     let ui = GraphUi {
         renderer: Owned::new(None),
         pending: Owned::new(None),
@@ -853,6 +841,11 @@ pub fn DepGraphView() -> impl IntoView {
             }
         }
         ui.redraw();
+    });
+    // Another theme: the graph's palette changes (read at each frame).
+    Effect::new(move |_| {
+        prefs.scheme.track();
+        ui.redraw_later();
     });
     // Ask for a layout whenever the dataset, mode or direction changes.
     Effect::new(move |_| {
@@ -1056,7 +1049,7 @@ pub fn DepGraphView() -> impl IntoView {
             <div class="dep-hud" data-testid="dep-hud">
                 <span>{hud}</span> " · " <span class="dep-hud-visible"></span>
                 <span class="dep-legend">
-                    {DEP_KIND_NAMES.iter().zip(KIND_RGBA).map(|(k, c)| view! {
+                    {move || DEP_KIND_NAMES.iter().zip(prefs.scheme.get().palette().node_kinds).map(|(k, c)| view! {
                         <span class="dep-swatch" style=format!("background: rgb({},{},{})", c[0], c[1], c[2])></span>{*k}
                     }).collect_view()}
                     <span class="dep-swatch spmd"></span>"SPMD ×N"

@@ -407,7 +407,7 @@ pub fn PassTraceView() -> impl IntoView {
                 <div class="diff-toolbar">
                     {header}
                     <span class="spacer"></span>
-                    <select data-testid="pass-function" on:change=on_function prop:value=move || shown_function().unwrap_or_default()>
+                    <select data-testid="pass-function" aria-label=t("pt-function-filter") on:change=on_function prop:value=move || shown_function().unwrap_or_default()>
                         <option value="">{t("pt-all-functions")}</option>
                         {move || functions().into_iter().map(|f| view! { <option value=f.clone() selected=shown_function().as_deref() == Some(f.as_str())>{f.clone()}</option> }).collect_view()}
                     </select>

@@ -15,6 +15,7 @@
 use pypto_protocol::memory_map::MemFunctionMap;
 use pypto_render::palette::{color_for_name, text_color_on};
 use pypto_render::text::{TextAlign, TextOverlay};
+use pypto_render::theme::Scheme;
 use pypto_render::{GlRenderer, LineInstance, RectInstance};
 
 /// World width of one memory-space band.
@@ -26,18 +27,6 @@ pub const LEFT_PX: f64 = 52.0;
 pub const TOP_PX: f64 = 44.0;
 const RIGHT_PX: f64 = 14.0;
 const BOTTOM_PX: f64 = 10.0;
-const BACKGROUND_RGBA: [f32; 4] = [0.985, 0.985, 0.99, 1.0];
-const BAND_RGBA: [u8; 4] = [234, 238, 245, 255];
-const OVER_RGBA: [u8; 4] = [252, 225, 225, 255];
-const GRID_RGBA: [u8; 4] = [214, 219, 228, 255];
-const CAPACITY_RGBA: [u8; 4] = [210, 40, 40, 255];
-const HWM_RGBA: [u8; 4] = [60, 64, 72, 255];
-const CONFLICT_RGBA: [u8; 4] = [220, 20, 30, 255];
-const SELECT_RGBA: [u8; 4] = [20, 90, 230, 255];
-const LINE_PICK_RGBA: [u8; 4] = [20, 90, 230, 60];
-const RESERVED_FILL_RGBA: [u8; 4] = [205, 208, 214, 255];
-const RESERVED_HATCH_RGBA: [u8; 4] = [120, 124, 132, 200];
-const RESERVED_EDGE_RGBA: [u8; 4] = [96, 100, 108, 255];
 const HEAD_FONT: &str = "600 12px system-ui, sans-serif";
 const SUB_FONT: &str = "11px system-ui, sans-serif";
 const LABEL_FONT: &str = "11px ui-monospace, monospace";
@@ -423,7 +412,9 @@ impl MapRenderer {
             self.fit_pending = false;
             self.fit();
         }
-        self.gl.begin_frame(BACKGROUND_RGBA);
+        // The effective theme's colours (`settings`), read once per frame.
+        let p = crate::settings::canvas_palette();
+        self.gl.begin_frame(pypto_render::theme::clear_color(p));
         self.text.clear();
         let Some(f) = self.func.clone() else { return };
         let (w, h) = (self.css_w, self.css_h);
@@ -441,7 +432,7 @@ impl MapRenderer {
                 y: map_top as f32,
                 w: (x1 - x0) as f32,
                 h: (map_bottom - map_top).max(0.0) as f32,
-                rgba: BAND_RGBA,
+                rgba: p.band,
             });
             if b.has_capacity && (b.limit_bytes as f64) < b.domain_bytes {
                 let xc = self.x_of(b, b.limit_bytes as f64);
@@ -450,7 +441,7 @@ impl MapRenderer {
                     y: map_top as f32,
                     w: (x1 - xc) as f32,
                     h: (map_bottom - map_top).max(0.0) as f32,
-                    rgba: OVER_RGBA,
+                    rgba: p.band_over,
                 });
             }
         }
@@ -471,7 +462,7 @@ impl MapRenderer {
                         x1: self.x_of(b, b.domain_bytes) as f32,
                         y1: y as f32,
                         width: 1.0,
-                        rgba: GRID_RGBA,
+                        rgba: p.grid,
                     });
                 }
             }
@@ -485,10 +476,10 @@ impl MapRenderer {
             if r.h <= 0.0 || r.x > w || r.x + r.w < LEFT_PX {
                 continue;
             }
-            self.rects.push(RectInstance { x: r.x as f32, y: r.y as f32, w: r.w as f32, h: r.h as f32, rgba: RESERVED_FILL_RGBA });
+            self.rects.push(RectInstance { x: r.x as f32, y: r.y as f32, w: r.w as f32, h: r.h as f32, rgba: p.reserved_fill });
             let step = ((r.w + r.h) / 600.0).max(9.0);
-            Self::hatch(&mut self.lines, r, step, RESERVED_HATCH_RGBA);
-            Self::outline(&mut self.lines, r, 1.0, RESERVED_EDGE_RGBA, Some(3.0));
+            Self::hatch(&mut self.lines, r, step, p.reserved_hatch);
+            Self::outline(&mut self.lines, r, 1.0, p.reserved_edge, Some(3.0));
             reserved_labels.push((i, r));
         }
         self.gl.draw_rects(&self.rects);
@@ -507,49 +498,47 @@ impl MapRenderer {
                 continue;
             }
             let b = &f.boxes[i];
-            let mut rgba = color_for_name(&b.name);
+            let mut rgba = color_for_name(p.scheme, &b.name);
             if b.view {
-                rgba = [rgba[0] / 2 + 120, rgba[1] / 2 + 120, rgba[2] / 2 + 120, 255];
+                // a view box: its colour washed halfway to the background
+                rgba = pypto_render::theme::toward_background(p, rgba);
             }
             if dim_others && marks.get(i).copied().unwrap_or(0) == 0 {
-                rgba = [rgba[0] / 4 + 180, rgba[1] / 4 + 180, rgba[2] / 4 + 180, 255];
+                rgba = pypto_render::theme::dim(p, rgba);
             }
             self.rects.push(RectInstance { x: r.x as f32, y: r.y as f32, w: r.w as f32, h: r.h as f32, rgba });
-            let edge = [rgba[0] / 2, rgba[1] / 2, rgba[2] / 2, 255];
+            let edge = match p.scheme {
+                Scheme::Light => [rgba[0] / 2, rgba[1] / 2, rgba[2] / 2, 255],
+                // on dark boxes, a lighter frame (alpha stays 255)
+                Scheme::Dark => rgba.map(|c| u16::midpoint(u16::from(c), 255) as u8),
+            };
             if b.conflict {
-                Self::hatch(&mut frames, r, 7.0, [200, 20, 30, 200]);
-                Self::outline(&mut frames, r, 2.0, CONFLICT_RGBA, None);
+                Self::hatch(&mut frames, r, 7.0, [p.danger[0], p.danger[1], p.danger[2], 200]);
+                Self::outline(&mut frames, r, 2.0, p.danger, None);
             } else if b.view {
-                Self::outline(&mut frames, r, 1.5, [40, 40, 40, 255], Some(4.0));
+                Self::outline(&mut frames, r, 1.5, p.view_frame, Some(4.0));
             } else {
                 Self::outline(&mut frames, r, 1.0, edge, None);
             }
             if marks.get(i).copied().unwrap_or(0) == 2 {
-                Self::outline(&mut frames, r, 2.5, SELECT_RGBA, None);
+                Self::outline(&mut frames, r, 2.5, p.accent, None);
             }
             labels.push((i, r, rgba));
         }
         if let Some(r) = self.hover.filter(|h| Some(*h) != self.selected).and_then(|i| self.box_rect(i)) {
-            Self::outline(&mut frames, r, 2.0, [20, 20, 20, 255], None);
+            Self::outline(&mut frames, r, 2.0, p.selection, None);
         }
         if let Some(r) = self.selected.and_then(|i| self.box_rect(i)) {
-            Self::outline(&mut frames, ScreenRect { x: r.x - 1.5, y: r.y - 1.5, w: r.w + 3.0, h: r.h + 3.0 }, 3.0, SELECT_RGBA, None);
+            Self::outline(&mut frames, ScreenRect { x: r.x - 1.5, y: r.y - 1.5, w: r.w + 3.0, h: r.h + 3.0 }, 3.0, p.accent, None);
         }
         // capacity and high-water lines
         let mut marks_lines: Vec<LineInstance> = Vec::new();
         for b in &self.bands {
             let xh = self.x_of(b, b.hwm_bytes as f64) as f32;
-            marks_lines.push(LineInstance { x0: xh, y0: map_top as f32, x1: xh, y1: map_bottom as f32, width: 1.5, rgba: HWM_RGBA });
+            marks_lines.push(LineInstance { x0: xh, y0: map_top as f32, x1: xh, y1: map_bottom as f32, width: 1.5, rgba: p.hwm });
             if b.has_capacity && (b.limit_bytes as f64) <= b.domain_bytes {
                 let xc = self.x_of(b, b.limit_bytes as f64) as f32;
-                marks_lines.push(LineInstance {
-                    x0: xc,
-                    y0: map_top as f32,
-                    x1: xc,
-                    y1: map_bottom as f32,
-                    width: 2.0,
-                    rgba: CAPACITY_RGBA,
-                });
+                marks_lines.push(LineInstance { x0: xc, y0: map_top as f32, x1: xc, y1: map_bottom as f32, width: 2.0, rgba: p.danger });
             }
         }
         // the picked source line
@@ -561,7 +550,7 @@ impl MapRenderer {
                 y: y0 as f32,
                 w: (w - LEFT_PX) as f32,
                 h: (y1 - y0).max(2.0) as f32,
-                rgba: LINE_PICK_RGBA,
+                rgba: p.line_pick,
             });
         }
         self.gl.draw_rects(&self.rects);
@@ -585,9 +574,9 @@ impl MapRenderer {
                 (y - 7.0) as f32,
                 ((right - left - 4.0).min(8.0 + 6.5 * label.len() as f64)) as f32,
                 14.0,
-                [235, 236, 240, 230],
+                p.reserved_label,
             );
-            self.text.fill_text_fitted(&label, (left + 4.0) as f32, y as f32, (right - left - 8.0) as f32, LABEL_FONT, [50, 54, 62, 255]);
+            self.text.fill_text_fitted(&label, (left + 4.0) as f32, y as f32, (right - left - 8.0) as f32, LABEL_FONT, p.reserved_text);
         }
         // text: box labels (clipped to the map area by skipping what does not fit)
         for (i, r, rgba) in labels {
@@ -618,8 +607,8 @@ impl MapRenderer {
             }
         }
         // band headers over the top margin
-        self.text.fill_rect(0.0, 0.0, w as f32, TOP_PX as f32, [250, 250, 252, 255]);
-        self.text.line(0.0, TOP_PX as f32 - 0.5, w as f32, TOP_PX as f32 - 0.5, 1.0, [214, 219, 228, 255]);
+        self.text.fill_rect(0.0, 0.0, w as f32, TOP_PX as f32, p.surface);
+        self.text.line(0.0, TOP_PX as f32 - 0.5, w as f32, TOP_PX as f32 - 0.5, 1.0, p.grid);
         for b in &self.bands {
             let x0 = self.x_of(b, 0.0).max(LEFT_PX);
             let x1 = self.x_of(b, b.domain_bytes).min(w);
@@ -629,18 +618,18 @@ impl MapRenderer {
             let pct = if b.limit_bytes > 0 { b.hwm_bytes as f64 * 100.0 / b.limit_bytes as f64 } else { 0.0 };
             let cap = if b.has_capacity { human_bytes(b.limit_bytes) } else { "no capacity on this chip".to_owned() };
             let head_rgba = if pct >= 95.0 {
-                [190, 20, 30, 255]
+                p.head_danger
             } else if pct >= 80.0 {
-                [170, 100, 0, 255]
+                p.head_warn
             } else {
-                [30, 34, 42, 255]
+                p.text
             };
             self.text.fill_text_fitted(&b.space, (x0 + 2.0) as f32, 12.0, (x1 - x0 - 4.0) as f32, HEAD_FONT, head_rgba);
             let sub = format!("{pct:.1}% · hwm {} / {cap}", human_bytes(b.hwm_bytes));
-            self.text.fill_text_fitted(&sub, (x0 + 2.0) as f32, 29.0, (x1 - x0 - 4.0) as f32, SUB_FONT, [90, 96, 108, 255]);
+            self.text.fill_text_fitted(&sub, (x0 + 2.0) as f32, 29.0, (x1 - x0 - 4.0) as f32, SUB_FONT, p.text_muted);
         }
         // line numbers in the left margin
-        self.text.fill_rect(0.0, TOP_PX as f32, LEFT_PX as f32 - 2.0, (h - TOP_PX) as f32, [250, 250, 252, 255]);
+        self.text.fill_rect(0.0, TOP_PX as f32, LEFT_PX as f32 - 2.0, (h - TOP_PX) as f32, p.surface);
         let step = self.line_step(16.0);
         let mut l = first_visible - first_visible % step;
         while l <= f.src_end {
@@ -649,12 +638,12 @@ impl MapRenderer {
                 break;
             }
             if l >= f.src_start && y >= TOP_PX + 4.0 {
-                let rgba = if Some(l) == self.line { SELECT_RGBA } else { [100, 106, 118, 255] };
+                let rgba = if Some(l) == self.line { p.accent } else { p.text_muted };
                 self.text.fill_text_aligned(&l.to_string(), (LEFT_PX - 6.0) as f32, y as f32, AXIS_FONT, rgba, TextAlign::Right);
             }
             l += step;
         }
-        self.text.fill_text_aligned("line", (LEFT_PX - 6.0) as f32, 29.0, AXIS_FONT, [100, 106, 118, 255], TextAlign::Right);
+        self.text.fill_text_aligned("line", (LEFT_PX - 6.0) as f32, 29.0, AXIS_FONT, p.text_muted, TextAlign::Right);
         // test attributes
         let c = &self.container;
         let set = |k: &str, v: &str| {

@@ -435,6 +435,12 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         });
         map.redraw();
     });
+    // Another theme: the map's palette changes (read at each frame).
+    let prefs = crate::settings::Settings::get();
+    Effect::new(move |_| {
+        prefs.scheme.track();
+        map.redraw_later();
+    });
     Effect::new(move |_| {
         let (sel, line, xs) = (ui.selected_box.get(), ui.selected_line.get(), ui.x_scale.get());
         map.with(|r| {

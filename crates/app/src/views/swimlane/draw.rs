@@ -13,6 +13,7 @@
 use leptos::prelude::*;
 use pypto_protocol::timeline::{FLAG_OBSERVED_PATH, FLAG_SPMD, FLAG_STATIC_PATH};
 use pypto_render::lanes::{LaneGeometry, VisitedBar};
+use pypto_render::theme::{self, CanvasPalette};
 use pypto_render::{axis, palette, LineInstance, RectInstance};
 
 use super::data::Timeline;
@@ -23,7 +24,6 @@ use super::{KeyAction, SwimlaneRenderer};
 use crate::nav::{LabelMode, PathMode};
 use pypto_protocol::TaskId;
 
-const BACKGROUND_RGBA: [f32; 4] = [0.985, 0.985, 0.99, 1.0];
 const LABEL_FONT: &str = "11px system-ui, sans-serif";
 const BOLD_FONT: &str = "600 11px system-ui, sans-serif";
 /// Bars at least this wide get a text label.
@@ -32,14 +32,9 @@ const LABEL_MIN_PX: f64 = 28.0;
 /// LOD pyramid (when the pyramid has a level of a pixel or less).
 const EXACT_BARS_PER_PX: f64 = 1.0;
 
-fn dim(c: [u8; 4]) -> [u8; 4] {
-    let grey = |v: u8| ((u16::from(v) + 3 * 225) / 4) as u8;
-    [grey(c[0]), grey(c[1]), grey(c[2]), 255]
-}
-
-fn lighter(c: [u8; 4]) -> [u8; 4] {
-    let l = |v: u8| u16::midpoint(u16::from(v), 255) as u8;
-    [l(c[0]), l(c[1]), l(c[2]), 255]
+/// The canvas colours of the effective theme (`settings`), read once per frame.
+fn colours() -> &'static CanvasPalette {
+    crate::settings::canvas_palette()
 }
 
 /// The settings one frame reads.
@@ -224,7 +219,7 @@ impl SwimlaneRenderer {
         self.labels.clear();
         self.lod_lanes = 0;
         let Some(data) = self.data.clone() else {
-            self.gl.begin_frame(BACKGROUND_RGBA);
+            self.gl.begin_frame(theme::clear_color(colours()));
             self.text.clear();
             self.draw_empty();
             return None;
@@ -265,7 +260,7 @@ impl SwimlaneRenderer {
                     y: top as f32,
                     w: self.css_width as f32,
                     h: row.h as f32,
-                    rgba: [40, 50, 90, 22],
+                    rgba: colours().group_band,
                 }),
                 RowKind::Absent(_) => {}
             }
@@ -288,7 +283,7 @@ impl SwimlaneRenderer {
     fn submit_frame(&mut self, frame: &PreparedFrame) {
         let PreparedFrame { data, settings, ticks, visible, t0, t1 } = frame;
         let (gutter, plot_w, lanes_top) = (GUTTER_WIDTH_PX as f32, self.plot_width(), self.lanes_top());
-        self.gl.begin_frame(BACKGROUND_RGBA);
+        self.gl.begin_frame(theme::clear_color(colours()));
         self.text.clear();
         let plot_h = (self.css_height - lanes_top) as f32;
         self.gl.set_scissor(Some((gutter, lanes_top as f32, plot_w as f32, plot_h)));
@@ -308,11 +303,12 @@ impl SwimlaneRenderer {
         let _ = self.container.set_attribute("data-view-end-us", &format!("{t1:.3}"));
         let _ = self.container.set_attribute("data-drawn-rects", &(self.rects.len() + self.pinned_rects.len()).to_string());
         let _ = self.container.set_attribute("data-lod-lanes", &self.lod_lanes.to_string());
+        let _ = self.container.set_attribute("data-scheme", colours().scheme.key());
     }
 
     fn draw_empty(&mut self) {
         let msg = if self.ui.loading.get_untracked() { "Loading the timeline…" } else { "No timeline." };
-        self.text.fill_text(msg, 16.0, 24.0, LABEL_FONT, [90, 90, 100, 255]);
+        self.text.fill_text(msg, 16.0, 24.0, LABEL_FONT, colours().text_muted);
     }
 
     /// Appends the rects (bars, setup regions) and labels of one track whose top is at `top`.
@@ -324,10 +320,11 @@ impl SwimlaneRenderer {
             return;
         }
         let out = if pinned { &mut self.pinned_rects } else { &mut self.rects };
+        let p = colours();
         if pinned {
-            out.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: h as f32, rgba: [255, 251, 235, 255] });
+            out.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: h as f32, rgba: p.pinned_row });
         } else if stripe {
-            out.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: h as f32, rgba: [0, 0, 40, 9] });
+            out.push(RectInstance { x: 0.0, y: top as f32, w: self.css_width as f32, h: h as f32, rgba: p.lane_stripe });
         }
         let (t0, t1) = self.camera.visible_range_us();
         let Some(lanes) = data.track_lanes.get(track).cloned() else { return };
@@ -342,9 +339,9 @@ impl SwimlaneRenderer {
             let hl = self.ui.highlight_mask(data.header.timeline_id);
             let hl = hl.as_deref().map(Vec::as_slice);
             let color = |g: usize| {
-                let c = palette::color_for_key(data.color_key_of(g));
+                let c = palette::color_for_key(p.scheme, data.color_key_of(g));
                 if super::highlight::dimmed(path, hl, data.flags_of(g), g) {
-                    dim(c)
+                    theme::dim(p, c)
                 } else {
                     c
                 }
@@ -353,9 +350,9 @@ impl SwimlaneRenderer {
             // the LOD is not used while a task highlight is set (its mask is per bar).
             let tag_color = |tag: u16| {
                 let (key, flags) = super::data::lod_tag_parts(tag);
-                let c = palette::color_for_key(key);
+                let c = palette::color_for_key(p.scheme, key);
                 if is_dimmed(path, flags) {
-                    dim(c)
+                    theme::dim(p, c)
                 } else {
                     c
                 }
@@ -378,8 +375,12 @@ impl SwimlaneRenderer {
                     return;
                 }
                 if let Some((sx0, sx1)) = show_setup.then(|| setup_span_px(data, &cam, g)).flatten() {
-                    let c = palette::color_for_key(data.color_key_of(g));
-                    let c = if super::highlight::dimmed(path, hl, data.flags_of(g), g) { dim(c) } else { lighter(c) };
+                    let c = palette::color_for_key(p.scheme, data.color_key_of(g));
+                    let c = if super::highlight::dimmed(path, hl, data.flags_of(g), g) {
+                        theme::dim(p, c)
+                    } else {
+                        theme::toward_background(p, c)
+                    };
                     let rect =
                         RectInstance { x: gutter + sx0 as f32, y: y + 3.0, w: (sx1 - sx0) as f32, h: BAR_HEIGHT_PX as f32 - 6.0, rgba: c };
                     match setup_out.as_deref_mut() {
@@ -418,6 +419,7 @@ impl SwimlaneRenderer {
     }
 
     fn emit_selection(&mut self, data: &Timeline) {
+        let p = colours();
         let gutter = GUTTER_WIDTH_PX as f32;
         let clamp = |x: f64| x.clamp(f64::from(gutter) - 4.0, self.css_width + 4.0) as f32;
         // No per-frame copy of the group; off-screen members are culled before their outline.
@@ -427,13 +429,13 @@ impl SwimlaneRenderer {
                 if x1 < f64::from(gutter) - 4.0 || x0 > self.css_width + 4.0 || y + h < HEADER_HEIGHT_PX || y > self.css_height {
                     continue;
                 }
-                outline(&mut self.lines, clamp(x0), y as f32 - 1.0, clamp(x1), (y + h) as f32 + 1.0, 1.5, [230, 120, 0, 255]);
+                outline(&mut self.lines, clamp(x0), y as f32 - 1.0, clamp(x1), (y + h) as f32 + 1.0, 1.5, p.warm);
             }
         }
         self.group = group;
         if let Some(bar) = self.selected {
             if let Some((x0, y, x1, h)) = self.bar_rect(bar) {
-                outline(&mut self.lines, clamp(x0), y as f32 - 1.5, clamp(x1), (y + h) as f32 + 1.5, 2.0, [20, 20, 20, 255]);
+                outline(&mut self.lines, clamp(x0), y as f32 - 1.5, clamp(x1), (y + h) as f32 + 1.5, 2.0, p.selection);
             }
             let spmd = data.global(bar).is_some_and(|g| data.flags_of(g) & FLAG_SPMD != 0);
             let _ = self.container.set_attribute("data-selected-spmd", if spmd { "true" } else { "false" });
@@ -451,13 +453,14 @@ impl SwimlaneRenderer {
     fn emit_arrows(&mut self, _data: &Timeline) {
         for arrow in &self.arrows {
             let Some((x0, y0, x1, y1)) = self.arrow_geometry(arrow) else { continue };
-            let rgba = if arrow.violation { [220, 30, 30, 255] } else { [40, 60, 140, 220] };
+            let rgba = if arrow.violation { colours().danger } else { colours().arrow };
             self.arrow_lines.push(LineInstance { x0: x0 as f32, y0: y0 as f32, x1: x1 as f32, y1: y1 as f32, width: 1.5, rgba });
         }
     }
 
     /// Markers, measure and area selection lines/shades.
     fn emit_overlays(&mut self) {
+        let p = colours();
         let gutter = GUTTER_WIDTH_PX;
         let h = self.css_height as f32;
         let top = HEADER_HEIGHT_PX as f32;
@@ -470,18 +473,18 @@ impl SwimlaneRenderer {
         if let Some((a, b)) = measure {
             for t in [a, b] {
                 let x = (gutter + self.camera.us_to_px(t)) as f32;
-                self.lines.push(LineInstance { x0: x, y0: top, x1: x, y1: h, width: 1.0, rgba: [200, 0, 120, 255] });
+                self.lines.push(LineInstance { x0: x, y0: top, x1: x, y1: h, width: 1.0, rgba: p.measure });
             }
             let xa = (gutter + self.camera.us_to_px(a.min(b))) as f32;
             let xb = (gutter + self.camera.us_to_px(a.max(b))) as f32;
-            self.rects.push(RectInstance { x: xa, y: top, w: (xb - xa).max(0.0), h: h - top, rgba: [200, 0, 120, 18] });
+            self.rects.push(RectInstance { x: xa, y: top, w: (xb - xa).max(0.0), h: h - top, rgba: p.measure_fill });
         }
         if let Some((a, b, y0, y1)) = self.area {
             let xa = (gutter + self.camera.us_to_px(a.min(b))) as f32;
             let xb = (gutter + self.camera.us_to_px(a.max(b))) as f32;
             let (ya, yb) = (y0.min(y1) as f32, y0.max(y1) as f32);
-            self.rects.push(RectInstance { x: xa, y: ya, w: (xb - xa).max(1.0), h: (yb - ya).max(1.0), rgba: [30, 110, 220, 40] });
-            outline(&mut self.lines, xa, ya, xb, yb, 1.0, [30, 110, 220, 200]);
+            self.rects.push(RectInstance { x: xa, y: ya, w: (xb - xa).max(1.0), h: (yb - ya).max(1.0), rgba: p.area_fill });
+            outline(&mut self.lines, xa, ya, xb, yb, 1.0, p.area_edge);
         }
     }
 
@@ -508,6 +511,7 @@ impl SwimlaneRenderer {
 
     #[allow(clippy::too_many_lines)] // the text layer in drawing order reads best in one place
     fn draw_text(&mut self, data: &Timeline, settings: FrameSettings, ticks: &[axis::Tick], visible: std::ops::Range<usize>) {
+        let p = colours();
         let w = self.css_width as f32;
         let h = self.css_height as f32;
         let gutter = GUTTER_WIDTH_PX as f32;
@@ -525,17 +529,17 @@ impl SwimlaneRenderer {
             let visible_x = x.max(gutter);
             let room = (x + width).min(w) - visible_x - 6.0;
             if room >= 14.0 {
-                let c = palette::color_for_key(data.color_key_of(g));
+                let c = palette::color_for_key(p.scheme, data.color_key_of(g));
                 let dimmed = super::highlight::dimmed(settings.path, hl.as_deref().map(Vec::as_slice), data.flags_of(g), g);
-                let ink = if dimmed { [130, 130, 130, 255] } else { palette::text_color_on(c) };
+                let ink = if dimmed { p.dim_text } else { palette::text_color_on(c) };
                 let label = self.bar_label(data, settings.label_mode, g);
                 self.text.fill_text_fitted(&label, visible_x + 3.0, y + BAR_HEIGHT_PX as f32 / 2.0 + 0.5, room, LABEL_FONT, ink);
             }
         }
         self.labels = labels;
         // Gutter.
-        self.text.fill_rect(0.0, header, gutter, h - header, [246, 246, 249, 255]);
-        self.text.line(gutter, header, gutter, h, 1.0, [200, 200, 210, 255]);
+        self.text.fill_rect(0.0, header, gutter, h - header, p.surface);
+        self.text.line(gutter, header, gutter, h, 1.0, p.rule);
         let scroll = self.scroll_y_px as f32;
         for ri in visible {
             let Some(row) = self.layout.rows.get(ri).copied() else { continue };
@@ -548,15 +552,15 @@ impl SwimlaneRenderer {
                 RowKind::Group(gi) => {
                     let Some(group) = data.header.groups.get(gi) else { continue };
                     let collapsed = self.collapsed.get(gi).copied().unwrap_or(false);
-                    self.text.fill_rect(0.0, top.max(lanes_top), w, row.h as f32, [228, 231, 242, 235]);
+                    self.text.fill_rect(0.0, top.max(lanes_top), w, row.h as f32, p.group_heading);
                     let arrow = if collapsed { "▸" } else { "▾" };
                     let text = format!("{arrow} {} ({} tracks)", group.label, group.tracks.len());
-                    self.text.fill_text(&text, 6.0, mid, BOLD_FONT, [30, 40, 80, 255]);
+                    self.text.fill_text(&text, 6.0, mid, BOLD_FONT, p.group_text);
                 }
                 RowKind::Absent(ai) => {
                     let Some(a) = data.header.absent.get(ai) else { continue };
                     let text = format!("{} — absent: {}", a.view.title(), a.reason);
-                    self.text.fill_text_fitted(&text, 10.0, mid, w - 20.0, "italic 11px system-ui, sans-serif", [120, 110, 100, 255]);
+                    self.text.fill_text_fitted(&text, 10.0, mid, w - 20.0, "italic 11px system-ui, sans-serif", p.absent_text);
                 }
                 RowKind::Track(track) => self.draw_track_label(data, track, top, lanes_top),
             }
@@ -564,7 +568,7 @@ impl SwimlaneRenderer {
         // Pinned area.
         if self.layout.pinned_height > 0.0 {
             let ph = self.layout.pinned_height as f32;
-            self.text.fill_rect(0.0, header, gutter, ph, [255, 246, 214, 255]);
+            self.text.fill_rect(0.0, header, gutter, ph, p.pinned_gutter);
             let pinned = std::mem::take(&mut self.layout.pinned);
             for row in &pinned {
                 if let RowKind::Track(track) = row.kind {
@@ -572,7 +576,7 @@ impl SwimlaneRenderer {
                 }
             }
             self.layout.pinned = pinned;
-            self.text.line(0.0, header + ph - 2.0, w, header + ph - 2.0, 2.0, [200, 160, 60, 255]);
+            self.text.line(0.0, header + ph - 2.0, w, header + ph - 2.0, 2.0, p.pinned_rule);
         }
         self.draw_markers_text();
         self.draw_axis(data, ticks);
@@ -584,20 +588,21 @@ impl SwimlaneRenderer {
         if y < clip_top + 5.0 {
             return;
         }
+        let p = colours();
         let color = match info.core_type.as_deref() {
-            Some("AIC") => [30, 70, 160, 255],
-            Some("AIV") => [20, 120, 80, 255],
-            _ => [70, 60, 90, 255],
+            Some("AIC") => p.lane_aic,
+            Some("AIV") => p.lane_aiv,
+            _ => p.lane_other,
         };
         let gutter = GUTTER_WIDTH_PX as f32;
         if info.rows > 1 && info.view == pypto_protocol::TimelineView::Trace {
             let folded = self.folded.get(track).copied().unwrap_or(false);
-            self.text.fill_text(if folded { "▸" } else { "▾" }, 3.0, y, LABEL_FONT, [90, 90, 110, 255]);
+            self.text.fill_text(if folded { "▸" } else { "▾" }, 3.0, y, LABEL_FONT, p.text_muted);
         }
         self.text.fill_text_fitted(&info.label, 14.0, y, gutter - 36.0, LABEL_FONT, color);
         let pinned = self.pinned.contains(&track);
         if pinned || self.hover_track == Some(track) {
-            let ink = if pinned { [200, 120, 0, 255] } else { [150, 150, 160, 255] };
+            let ink = if pinned { p.warm } else { p.pin_hover };
             self.text.fill_text("📌", gutter - 20.0, y, LABEL_FONT, ink);
         }
     }
@@ -615,8 +620,9 @@ impl SwimlaneRenderer {
             let text = format!("{} {}", m.label, axis::format_duration_us(m.t_us));
             let tw = self.text.measure(&text, LABEL_FONT) + 8.0;
             let x0 = x.min(w - tw);
-            self.text.fill_rect(x0, header + 1.0, tw, 15.0, super::markers::rgba(m));
-            self.text.fill_text(&text, x0 + 4.0, header + 9.0, LABEL_FONT, [255, 255, 255, 255]);
+            let fill = super::markers::rgba(m);
+            self.text.fill_rect(x0, header + 1.0, tw, 15.0, fill);
+            self.text.fill_text(&text, x0 + 4.0, header + 9.0, LABEL_FONT, palette::text_color_on(fill));
         }
         let measure = self.ui.measure.get_untracked();
         let text = measure.map(|(a, b)| format!("Δt = {}", axis::format_duration_us((b - a).abs())));
@@ -626,8 +632,8 @@ impl SwimlaneRenderer {
             let tw = self.text.measure(text, BOLD_FONT) + 10.0;
             let x0 = (f32::midpoint(xa, xb) - tw / 2.0).clamp(GUTTER_WIDTH_PX as f32, (w - tw).max(GUTTER_WIDTH_PX as f32));
             let y = header + 20.0;
-            self.text.fill_rect(x0, y, tw, 16.0, [200, 0, 120, 235]);
-            self.text.fill_text(text, x0 + 5.0, y + 8.0, BOLD_FONT, [255, 255, 255, 255]);
+            self.text.fill_rect(x0, y, tw, 16.0, colours().measure_label);
+            self.text.fill_text(text, x0 + 5.0, y + 8.0, BOLD_FONT, colours().on_strong);
         }
         if let Some(el) = &self.measure_el {
             el.set_inner_text(text.as_deref().unwrap_or(""));
@@ -643,41 +649,42 @@ impl SwimlaneRenderer {
     }
 
     fn draw_axis(&mut self, data: &Timeline, ticks: &[axis::Tick]) {
+        let p = colours();
         let w = self.css_width as f32;
         let gutter = GUTTER_WIDTH_PX as f32;
         let header = HEADER_HEIGHT_PX as f32;
         let ov = OVERVIEW_HEIGHT_PX as f32;
         let plot_w = self.plot_width() as f32;
         // Overview strip: the whole capture, the visible window highlighted.
-        self.text.fill_rect(0.0, 0.0, w, ov, [222, 225, 235, 255]);
+        self.text.fill_rect(0.0, 0.0, w, ov, p.overview);
         let (first, last) = (data.header.first_start_us, data.header.last_end_us);
         let span = (last - first).max(1e-9);
         let (t0, t1) = self.camera.visible_range_us();
         let ox = |t: f64| gutter + (((t - first) / span) as f32 * plot_w);
         let (wa, wb) = (ox(t0).clamp(gutter, w), ox(t1).clamp(gutter, w));
-        self.text.fill_rect(wa, 1.0, (wb - wa).max(2.0), ov - 2.0, [90, 120, 220, 150]);
+        self.text.fill_rect(wa, 1.0, (wb - wa).max(2.0), ov - 2.0, p.overview_window);
         for m in self.nav.markers.get_untracked() {
             let x = ox(m.t_us);
             self.text.line(x, 0.0, x, ov, 1.0, super::markers::rgba(&m));
         }
-        self.text.fill_text(&format!("{} total", axis::format_duration_us(span)), 6.0, ov / 2.0 + 0.5, LABEL_FONT, [60, 60, 80, 255]);
+        self.text.fill_text(&format!("{} total", axis::format_duration_us(span)), 6.0, ov / 2.0 + 0.5, LABEL_FONT, p.text);
         // Detailed axis.
-        self.text.fill_rect(gutter, ov, w - gutter, header - ov, [236, 237, 242, 255]);
-        self.text.line(0.0, header, w, header, 1.0, [190, 190, 200, 255]);
-        self.text.line(0.0, ov, w, ov, 1.0, [190, 190, 200, 255]);
+        self.text.fill_rect(gutter, ov, w - gutter, header - ov, p.axis_band);
+        self.text.line(0.0, header, w, header, 1.0, p.rule);
+        self.text.line(0.0, ov, w, ov, 1.0, p.rule);
         for tick in ticks {
             let x = gutter + self.camera.us_to_px_f32(tick.us);
             if x < gutter || x > w {
                 continue;
             }
             let tick_h = if tick.major { 8.0 } else { 4.0 };
-            self.text.line(x, header - tick_h, x, header, 1.0, [90, 90, 100, 255]);
+            self.text.line(x, header - tick_h, x, header, 1.0, p.tick);
             if !tick.label.is_empty() {
-                self.text.fill_text(&tick.label, x + 3.0, ov + 9.0, LABEL_FONT, [40, 40, 50, 255]);
+                self.text.fill_text(&tick.label, x + 3.0, ov + 9.0, LABEL_FONT, p.text);
             }
         }
-        self.text.fill_rect(0.0, ov, gutter, header - ov, [226, 228, 236, 255]);
+        self.text.fill_rect(0.0, ov, gutter, header - ov, p.overview);
         let window = format!("{} window", axis::format_duration_us(t1 - t0));
-        self.text.fill_text_fitted(&window, 6.0, ov + 13.0, gutter - 10.0, BOLD_FONT, [40, 40, 50, 255]);
+        self.text.fill_text_fitted(&window, 6.0, ov + 13.0, gutter - 10.0, BOLD_FONT, p.text);
     }
 }

@@ -31,7 +31,8 @@ pub(super) fn export_png(r: &mut SwimlaneRenderer) {
     let Some(ctx) = out.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()) else {
         return;
     };
-    ctx.set_fill_style_str("#fbfbfc");
+    let [red, green, blue, _] = crate::settings::canvas_palette().background;
+    ctx.set_fill_style_str(&format!("rgb({red},{green},{blue})"));
     ctx.fill_rect(0.0, 0.0, f64::from(out.width()), f64::from(out.height()));
     let (w, h) = (f64::from(out.width()), f64::from(out.height()));
     let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(gl_canvas, 0.0, 0.0, w, h);

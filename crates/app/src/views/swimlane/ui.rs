@@ -239,11 +239,11 @@ fn KeySettings() -> impl IntoView {
 
 #[component]
 fn Legend() -> impl IntoView {
-    let swim = SwimlaneUi::get();
+    let (swim, prefs) = (SwimlaneUi::get(), crate::settings::Settings::get());
     view! {
         <div id="swimlane-legend" class="legend">
             {move || swim.legend.get().into_iter().take(64).map(|e| {
-                let [r, g, b, _] = palette::color_for_key(e.color_key);
+                let [r, g, b, _] = palette::color_for_key(prefs.scheme.get(), e.color_key);
                 let style = format!("background: rgb({r},{g},{b})");
                 view! { <span class="legend-entry" title=tr_with("sw-legend-bars", &[("count", Arg::from(e.bars))])><span class="swatch" style=style></span>{e.name}</span> }
             }).collect_view()}
@@ -485,6 +485,12 @@ pub fn SwimlaneView() -> impl IntoView {
         nav.swimlane.track();
         nav.markers.track();
         ui.measure.track();
+        lane.redraw();
+    });
+    // Another theme: the canvas' palette changes (read at each frame).
+    let prefs = crate::settings::Settings::get();
+    Effect::new(move |_| {
+        prefs.scheme.track();
         lane.redraw();
     });
     let _ = leptos_use_resize_observer::use_resize_observer(container, move |_, _| {
