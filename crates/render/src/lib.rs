@@ -6,7 +6,8 @@
 //! * [`camera::TimeCamera`] maps `f64` µs to pixels (exact at deep zoom on long traces),
 //!   [`axis::time_ticks`] makes ruler ticks and labels, [`lanes`] culls and merges a lane's bars,
 //!   [`lane_lod`] keeps a per-lane level-of-detail pyramid for zoomed-out frames,
-//!   [`palette`] colours categories, [`text::TextOverlay`] draws labels on a `Canvas2D` overlay.
+//!   [`palette`] colours categories, [`text::TextOverlay`] draws labels on a `Canvas2D` overlay,
+//!   [`svg::SvgDoc`] writes what a frame drew as SVG (text as text) for exports.
 //!
 //! The pure modules (`camera`, `axis`, `lanes`, `palette`) build and test natively; the web
 //! modules compile natively too (web-sys does) but only work in a browser.
@@ -18,6 +19,7 @@ mod gl;
 pub mod lane_lod;
 pub mod lanes;
 pub mod palette;
+pub mod svg;
 pub mod text;
 
 pub use error::RenderError;
