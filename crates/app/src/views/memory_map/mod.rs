@@ -26,6 +26,8 @@
 //! (the table), `mm-map` (`data-function`, `data-boxes`, `data-scale`, `data-selected`,
 //! `data-line`, `data-highlighted`), `mm-fit`, `mm-zoom-in`, `mm-zoom-out`, `mm-details`,
 //! `mm-source` (lines `data-line`, `data-mark` = `def` / `use` / `live`), `mm-tooltip`.
+//! `mm-export-png` (the map as drawn, `memory-map-<snapshot>-<function>.png`), `mm-details-csv`
+//! (the tile's details, `tile-details-<snapshot>-<function>-<tile>.csv`),
 //! `mm-reserved` (`mm-reserved-row`, `mm-ring-tile`), `mm-reserved-tooltip`,
 //! `mm-summary-reserved`. `window.__pyptoMemoryMap()` returns the drawn boxes' (and
 //! reserved windows') viewport rectangles.
@@ -585,6 +587,13 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         })
     };
 
+    // `memory-map-<snapshot>-<function>.png`.
+    let export_png = move || {
+        let snapshot = ui.data.with_untracked(|d| d.as_ref().map(|d| d.file.clone())).unwrap_or_default();
+        let function = ui.function.get_untracked().unwrap_or_default();
+        let name = crate::exports::file_name("memory-map", &[&snapshot, &function], "png");
+        map.with(|r| r.export_png(&name));
+    };
     view! {
         <div class="mm-body">
             <div class="mm-map-col">
@@ -597,6 +606,7 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
                     <button data-testid="mm-fit" title="fit (F)" on:click=move |_| fit()>"Fit"</button>
                     <button data-testid="mm-zoom-in" title="zoom in (+)" on:click=move |_| zoom_centre(1.5)>"+"</button>
                     <button data-testid="mm-zoom-out" title="zoom out (−)" on:click=move |_| zoom_centre(1.0 / 1.5)>"−"</button>
+                    <button data-testid="mm-export-png" title="Download the map as drawn as PNG" on:click=move |_| export_png()>"PNG"</button>
                     <span class="mm-legend">
                         <span class="mm-sw mm-sw-box"></span>"tile"
                         <span class="mm-sw mm-sw-view"></span>"view"
@@ -637,6 +647,38 @@ fn overlaps_bytes(a: &MemBoxRow, b: &MemBoxRow) -> bool {
 
 fn overlaps_lines(a: &MemBoxRow, b: &MemBoxRow) -> bool {
     a.start_line <= b.end_line && b.start_line <= a.end_line
+}
+
+/// Box `i`'s details as the details table shows them, as `(field, value)` rows for the CSV
+/// (every use line, not the first 200; no links).
+fn tile_fields(boxes: &[MemBoxRow], i: usize) -> Vec<(String, String)> {
+    let Some(b) = boxes.get(i) else { return Vec::new() };
+    let others: Vec<&MemBoxRow> = boxes.iter().enumerate().filter(|(j, o)| *j != i && overlaps_bytes(b, o)).map(|(_, o)| o).collect();
+    let conflicts: Vec<String> = others.iter().filter(|o| o.base != b.base && overlaps_lines(b, o)).map(|o| o.name.clone()).collect();
+    let reused: Vec<String> =
+        others.iter().filter(|o| !overlaps_lines(b, o)).map(|o| format!("{} ({}–{})", o.name, o.start_line, o.end_line)).collect();
+    let join = |v: &[String]| if v.is_empty() { "—".to_owned() } else { v.join(", ") };
+    let lines = |v: Vec<String>| v.join(", ");
+    let flags = match (b.view, b.conflict) {
+        (true, _) => "view: a narrower box on the same base inside a wider one",
+        (_, true) => "CONFLICT: overlaps a box of another base while both are live",
+        _ => "—",
+    };
+    vec![
+        ("tile".to_owned(), b.name.clone()),
+        (format!("aliases ({})", b.aliases.len()), join(&b.aliases)),
+        ("space · base".to_owned(), format!("{} · {}", b.space, b.base)),
+        ("address".to_owned(), address_range(b)),
+        ("size".to_owned(), format!("{} B (0x{:X}, {})", b.size_bytes, b.size_bytes, human_bytes(b.size_bytes))),
+        ("shape".to_owned(), format!("[{}] {}", b.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), b.dtype)),
+        ("producer".to_owned(), b.op.clone()),
+        ("live".to_owned(), format!("lines {}–{} ({} lines)", b.start_line, b.end_line, b.end_line - b.start_line + 1)),
+        ("defined at".to_owned(), lines(b.defined.iter().map(|&(s, e)| if s == e { s.to_string() } else { format!("{s}–{e}") }).collect())),
+        (format!("used at ({})", b.used.len()), lines(b.used.iter().map(u32::to_string).collect())),
+        ("flags".to_owned(), flags.to_owned()),
+        ("conflicts with".to_owned(), join(&conflicts)),
+        ("address reused by".to_owned(), join(&reused)),
+    ]
 }
 
 #[component]
@@ -685,7 +727,14 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
                 _ => "—".to_owned(),
             };
             let shape = format!("[{}] {}", b.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), b.dtype);
+            let csv = crate::exports::fields_csv(None, &tile_fields(&f.boxes, i));
+            let csv_name = {
+                let snapshot = ui.data.with_untracked(|d| d.as_ref().map(|d| d.file.clone())).unwrap_or_default();
+                crate::exports::file_name("tile-details", &[&snapshot, &f.name, &b.name], "csv")
+            };
             return Some(view! {
+                <button class="details-csv" data-testid="mm-details-csv" title="Download these details as CSV"
+                    on:click=move |_| crate::exports::download_csv(&csv_name, &csv)>"CSV"</button>
                 <table class="details mm-details-table" data-testid="mm-details-table" data-name=b.name.clone()
                     data-offset=b.offset_bytes.to_string() data-size=b.size_bytes.to_string()
                     data-start=b.start_line.to_string() data-end=b.end_line.to_string() data-space=b.space.clone()>
@@ -983,5 +1032,45 @@ pub fn MemoryMapView() -> impl IntoView {
                 }
             }}
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tile(name: &str, base: &str, offset_bytes: i64, size_bytes: i64, lines: (u32, u32)) -> MemBoxRow {
+        MemBoxRow {
+            name: name.to_owned(),
+            space: "UB".to_owned(),
+            base: base.to_owned(),
+            offset_bytes,
+            size_bytes,
+            start_line: lines.0,
+            end_line: lines.1,
+            ..MemBoxRow::default()
+        }
+    }
+
+    #[test]
+    fn tile_fields_are_the_details_table() {
+        let mut a = tile("a_tile", "mem_0", 0, 256, (10, 20));
+        a.aliases = vec!["a, alias".to_owned()];
+        a.shape = vec![16, 8];
+        a.dtype = "fp16".to_owned();
+        a.op = "tile.load".to_owned();
+        a.defined = vec![(10, 10), (11, 12)];
+        a.used = (13..=230).collect();
+        let boxes = vec![a, tile("b_tile", "mem_1", 128, 256, (15, 30)), tile("c_tile", "mem_0", 0, 64, (25, 40))];
+        let f: std::collections::HashMap<String, String> = tile_fields(&boxes, 0).into_iter().collect();
+        assert_eq!(f["tile"], "a_tile");
+        assert_eq!(f["aliases (1)"], "a, alias");
+        assert_eq!(f["address"], "0x0–0xFF (0–255)");
+        assert_eq!(f["shape"], "[16, 8] fp16");
+        assert_eq!(f["defined at"], "10, 11–12");
+        assert_eq!(f["used at (218)"].split(", ").count(), 218, "every use, not the table's first 200");
+        assert_eq!(f["conflicts with"], "b_tile");
+        assert_eq!(f["address reused by"], "c_tile (25–40)");
+        assert!(tile_fields(&boxes, 9).is_empty());
     }
 }

@@ -89,6 +89,13 @@ fn Toolbar(lane: Lane) -> impl IntoView {
         })
     };
     let paths = move || swim.paths.get();
+    let session = Session::get();
+    // The shown dataset for export file names (the first, `+n` for the others of a timeline).
+    let export_dataset = move || {
+        let ids = nav.datasets.get_untracked();
+        let first = crate::exports::dataset_name(session, ids.first().copied());
+        if ids.len() > 1 { format!("{first}+{}", ids.len() - 1) } else { first }
+    };
     view! {
         <div class="swimlane-toolbar">
             <input id="swimlane-search" type="search" placeholder="Search function or rXtY (Enter / Shift+Enter)"
@@ -141,7 +148,10 @@ fn Toolbar(lane: Lane) -> impl IntoView {
                 on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.setup_in_duration = v); }/>" setup in duration"</label>
             </Show>
             <button id="fit-view" title="Fit the selection or everything (F)" on:click=move |_| { lane.with(SwimlaneRenderer::fit); lane.redraw(); }>"Fit"</button>
-            <button id="export-png" title="Export the current view as PNG" on:click=move |_| { lane.with(super::export::export_png); }>"PNG"</button>
+            <button id="export-png" data-testid="swimlane-export-png" title="Export the current view as PNG"
+                on:click=move |_| { let name = export_dataset(); lane.with(|r| super::export::export_png(r, &name)); }>"PNG"</button>
+            <button id="export-svg" data-testid="swimlane-export-svg" title="Export the visible window as SVG (text as text)"
+                on:click=move |_| { let name = export_dataset(); lane.with(|r| super::export::export_svg(r, &name)); }>"SVG"</button>
             <Show when=move || !trace_mode()><super::perfetto::PerfettoExportButton lane=lane/></Show>
             <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
             <Show when=move || !trace_mode()>
@@ -284,8 +294,17 @@ fn Details() -> impl IntoView {
             // The page's preview has its own title class, so `.details-title` always means
             // the worker's full details.
             let title_class = if d.complete { "details-title" } else { "details-title-preview" };
+            // The details as shown, as CSV (field, value; the tensor arguments are `Arg k` rows).
+            let csv = crate::exports::fields_csv(Some(&d.title), &d.fields);
+            let csv_name = {
+                let dataset = crate::exports::dataset_name(session, nav.datasets.with_untracked(|d| d.first().copied()));
+                let subject = d.task.map_or_else(|| d.title.clone(), |t| t.to_string());
+                crate::exports::file_name("task-details", &[&dataset, &subject], "csv")
+            };
             view! {
                 <div data-complete=d.complete.to_string()>
+                    <button class="details-csv" data-testid="task-details-csv" title="Download these details as CSV"
+                        on:click=move |_| crate::exports::download_csv(&csv_name, &csv)>"CSV"</button>
                     <h3 class=title_class>{d.title.clone()}</h3>
                     <table class="details">
                         {d.fields.into_iter().map(|(label, value)| {
