@@ -80,7 +80,8 @@ impl SvgDoc {
         if w <= 0.0 || h <= 0.0 || rgba[3] == 0 {
             return;
         }
-        let _ = writeln!(self.body, r#"<rect x="{}" y="{}" width="{}" height="{}" {}/>"#, num(x), num(y), num(w), num(h), paint("fill", rgba));
+        let _ =
+            writeln!(self.body, r#"<rect x="{}" y="{}" width="{}" height="{}" {}/>"#, num(x), num(y), num(w), num(h), paint("fill", rgba));
     }
 
     /// The instanced rectangles the GL renderer draws.

@@ -94,7 +94,11 @@ fn Toolbar(lane: Lane) -> impl IntoView {
     let export_dataset = move || {
         let ids = nav.datasets.get_untracked();
         let first = crate::exports::dataset_name(session, ids.first().copied());
-        if ids.len() > 1 { format!("{first}+{}", ids.len() - 1) } else { first }
+        if ids.len() > 1 {
+            format!("{first}+{}", ids.len() - 1)
+        } else {
+            first
+        }
     };
     view! {
         <div class="swimlane-toolbar">
