@@ -24,8 +24,8 @@ pub fn slug(text: &str) -> String {
             out.push('_');
         }
     }
-    let trimmed: String = out.trim_matches(|c| matches!(c, '_' | '.' | '-')).chars().take(MAX_PART_CHARS).collect();
-    trimmed.trim_end_matches(|c| matches!(c, '_' | '.' | '-')).to_owned()
+    let trimmed: String = out.trim_matches(['_', '.', '-']).chars().take(MAX_PART_CHARS).collect();
+    trimmed.trim_end_matches(['_', '.', '-']).to_owned()
 }
 
 /// A time in µs for a file name: at most 3 decimals, no trailing zeros.

@@ -50,7 +50,7 @@ fn prefix(text: &str, chars: usize) -> &str {
 
 /// One pane's visible rows, drawn at the origin (the caller translates and clips): the pane is
 /// `w` × `h` CSS px, scrolled to `(scroll_left, scroll_top)`; `side` as in [`row_cells`].
-#[allow(clippy::too_many_arguments)] // the pane's geometry, one to one
+#[allow(clippy::too_many_arguments, clippy::many_single_char_names)] // the pane's geometry: x, y, w, h
 fn draw_pane(
     ctx: &web_sys::CanvasRenderingContext2d,
     d: &pypto_protocol::pass_trace::PassDiffData,
@@ -134,7 +134,7 @@ impl DiffPanes {
         // Each pane's box (its border included) and its client (scrolled) area.
         let boxes: Vec<(f64, f64, f64)> = panes
             .iter()
-            .map(|(_, e)| (f64::from(e.get_bounding_client_rect().width()), f64::from(e.client_width()), f64::from(e.client_height())))
+            .map(|(_, e)| (e.get_bounding_client_rect().width(), f64::from(e.client_width()), f64::from(e.client_height())))
             .collect();
         let total_w = boxes.iter().map(|b| b.0).sum::<f64>().max(200.0);
         let panes_h = boxes.iter().map(|b| b.2).fold(ROW_H, f64::max);
