@@ -14,7 +14,8 @@ use crate::table::csv_field;
 const MAX_PART_CHARS: usize = 60;
 
 /// `text` as a file-name part: ASCII letters, digits, `.`, `_`, `+` and `-` kept, runs of
-/// anything else one `_`, no leading / trailing `_`, `.` or `-`, at most 60 characters.
+/// anything else one `_`, no leading `_` or `.`, no trailing `_`, `.` or `-`, at most 60
+/// characters.
 pub fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
@@ -24,7 +25,8 @@ pub fn slug(text: &str) -> String {
             out.push('_');
         }
     }
-    let trimmed: String = out.trim_matches(['_', '.', '-']).chars().take(MAX_PART_CHARS).collect();
+    // A leading `-` stays: a negative time (`--3078.876-157022.676us`: −3078.876 to 157022.676).
+    let trimmed: String = out.trim_start_matches(['_', '.']).trim_end_matches(['_', '.', '-']).chars().take(MAX_PART_CHARS).collect();
     trimmed.trim_end_matches(['_', '.', '-']).to_owned()
 }
 
@@ -148,6 +150,7 @@ mod tests {
         assert_eq!(range_part(0.0, 1250.5), "0-1250.5us");
         assert_eq!(range_part(12.345_67, 40.0), "12.346-40us");
         assert_eq!(range_part(-0.000_1, f64::NAN), "0-0us");
+        assert_eq!(file_name("swimlane", &["run", &range_part(-3078.876, 15.0)], "png"), "swimlane-run--3078.876-15us.png");
     }
 
     #[test]
