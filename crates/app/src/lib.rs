@@ -19,6 +19,7 @@ pub mod browser;
 mod compiler_note;
 pub mod diff_view;
 pub mod embed;
+pub mod exports;
 pub mod folder;
 pub mod i18n;
 pub mod nav;

@@ -7,7 +7,8 @@
 //!   [`axis::time_ticks`] makes ruler ticks and labels, [`lanes`] culls and merges a lane's bars,
 //!   [`lane_lod`] keeps a per-lane level-of-detail pyramid for zoomed-out frames,
 //!   [`palette`] colours categories, [`theme`] holds the light and dark canvas palettes,
-//!   [`text::TextOverlay`] draws labels on a `Canvas2D` overlay.
+//!   [`text::TextOverlay`] draws labels on a `Canvas2D` overlay, [`svg::SvgDoc`] writes what a
+//!   frame drew as SVG (text as text) for exports.
 //!
 //! The pure modules (`camera`, `axis`, `lanes`, `palette`) build and test natively; the web
 //! modules compile natively too (web-sys does) but only work in a browser.
@@ -19,6 +20,7 @@ mod gl;
 pub mod lane_lod;
 pub mod lanes;
 pub mod palette;
+pub mod svg;
 pub mod text;
 pub mod theme;
 

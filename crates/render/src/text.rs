@@ -54,6 +54,8 @@ pub struct TextOverlay {
     align: TextAlign,
     style_buf: String,
     fit_buf: String,
+    /// While recording (an SVG export), every text, rectangle and line drawn also goes here.
+    recording: Option<crate::svg::SvgDoc>,
 }
 
 impl TextOverlay {
@@ -81,6 +83,7 @@ impl TextOverlay {
             align: TextAlign::Left,
             style_buf: String::with_capacity(32),
             fit_buf: String::new(),
+            recording: None,
         };
         overlay.reset_state();
         Ok(overlay)
@@ -128,6 +131,9 @@ impl TextOverlay {
         self.set_fill(rgba);
         self.set_align(align);
         self.ctx.fill_text(text, f64::from(x), f64::from(y)).ok();
+        if let Some(doc) = &mut self.recording {
+            doc.text(text, x, y, css_font, rgba, align);
+        }
     }
 
     /// Draws as much of `text` as fits in `max_width` CSS px, ending with "…" when cut; draws
@@ -178,6 +184,9 @@ impl TextOverlay {
     pub fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, rgba: [u8; 4]) {
         self.set_fill(rgba);
         self.ctx.fill_rect(f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        if let Some(doc) = &mut self.recording {
+            doc.rect(x, y, w, h, rgba);
+        }
     }
 
     /// Strokes a line segment `width` CSS px thick.
@@ -191,6 +200,20 @@ impl TextOverlay {
         self.ctx.move_to(f64::from(x0), f64::from(y0));
         self.ctx.line_to(f64::from(x1), f64::from(y1));
         self.ctx.stroke();
+        if let Some(doc) = &mut self.recording {
+            doc.line(x0, y0, x1, y1, width, rgba);
+        }
+    }
+
+    /// Records everything drawn from now on into `doc` as well (text as `<text>`), until
+    /// [`TextOverlay::take_recording`].
+    pub fn start_recording(&mut self, doc: crate::svg::SvgDoc) {
+        self.recording = Some(doc);
+    }
+
+    /// Stops recording and returns the document.
+    pub fn take_recording(&mut self) -> Option<crate::svg::SvgDoc> {
+        self.recording.take()
     }
 
     /// The overlay canvas.

@@ -234,3 +234,4 @@ app-theme-dark = Dark
 app-table-rows = { $count } rows
 app-full-screen = Full screen
 app-exit-full-screen = Exit full screen
+app-download-the-diff-as-shown = Download the diff as shown as PNG

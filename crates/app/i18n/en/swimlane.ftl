@@ -68,3 +68,5 @@ sw-device-lanes = Device lanes
 sw-all-workers-per-span = All workers, per span
 sw-serving-spans-by-name = Serving spans by name
 sw-announce = Selected { $task } { $function } on { $lane }, { $time }
+sw-export-svg = Export the visible window as SVG (text as text)
+sw-download-these-details-as-csv = Download these details as CSV

@@ -216,3 +216,4 @@ app-theme-dark = 深色
 app-table-rows = { $count } 行
 app-full-screen = 全屏
 app-exit-full-screen = 退出全屏
+app-download-the-diff-as-shown = 将当前显示的差异下载为 PNG

@@ -68,3 +68,5 @@ sw-device-lanes = 设备泳道
 sw-all-workers-per-span = 全部 worker，按区间
 sw-serving-spans-by-name = 按名称统计的 serving 区间
 sw-announce = 已选中 { $lane } 上的 { $task } { $function }，{ $time }
+sw-export-svg = 将可见窗口导出为 SVG（文字保留为文本）
+sw-download-these-details-as-csv = 将这些详情下载为 CSV

@@ -439,6 +439,7 @@ pub fn ComparePassesView() -> impl IntoView {
                                 <button data-testid="compare-pass-expand-all" on:click=move |_| panes.expand_all.update(|v| *v = !*v)>
                                     {move || if panes.expand_all.get() { "Fold unchanged" } else { "Expand all" }}
                                 </button>
+                                {panes.png_button("compare-pass-diff-png", "pass-compare")}
                             </div>
                             {panes.view("compare-pass-diff")}
                         </div>

@@ -416,6 +416,7 @@ pub fn PassTraceView() -> impl IntoView {
                     <button data-testid="pass-expand-all" on:click=move |_| expand_all.update(|v| *v = !*v)>
                         {move || if expand_all.get() { "Fold unchanged" } else { "Expand all" }}
                     </button>
+                    {panes.png_button("pass-diff-png", "pass-trace")}
                 </div>
                 <CompilerNote note=note/>
                 {problem_banner}

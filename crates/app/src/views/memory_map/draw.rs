@@ -405,6 +405,15 @@ impl MapRenderer {
         step
     }
 
+    /// Downloads the map as drawn (the WebGL boxes and the text layer: bands, axis, labels) as
+    /// a PNG named `file_name`, at device pixels.
+    pub fn export_png(&mut self, file_name: &str) {
+        // Draw now so the GL drawing buffer holds this frame while it is copied.
+        self.frame();
+        let [red, green, blue, _] = crate::settings::canvas_palette().background;
+        crate::exports::download_canvas_png(file_name, &[self.gl.canvas(), self.text.canvas()], &format!("rgb({red},{green},{blue})"));
+    }
+
     #[allow(clippy::too_many_lines)] // bands, grid, boxes, marks, then the text layer
     pub fn frame(&mut self) {
         self.resize();

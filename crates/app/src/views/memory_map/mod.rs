@@ -26,6 +26,8 @@
 //! (the table), `mm-map` (`data-function`, `data-boxes`, `data-scale`, `data-selected`,
 //! `data-line`, `data-highlighted`), `mm-fit`, `mm-zoom-in`, `mm-zoom-out`, `mm-details`,
 //! `mm-source` (lines `data-line`, `data-mark` = `def` / `use` / `live`), `mm-tooltip`.
+//! `mm-export-png` (the map as drawn, `memory-map-<snapshot>-<function>.png`), `mm-details-csv`
+//! (the tile's details, `tile-details-<snapshot>-<function>-<tile>.csv`),
 //! `mm-reserved` (`mm-reserved-row`, `mm-ring-tile`), `mm-reserved-tooltip`,
 //! `mm-summary-reserved`. `window.__pyptoMemoryMap()` returns the drawn boxes' (and
 //! reserved windows') viewport rectangles.
@@ -34,6 +36,7 @@ pub mod draw;
 
 use std::sync::Arc;
 
+use crate::i18n::t;
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -221,14 +224,14 @@ fn Overview(ui: MemoryMapUi) -> impl IntoView {
             Some(view! {
                 <div class="mm-summary" data-testid="mm-summary" data-functions=d.functions.len().to_string()
                     data-spaces=d.spaces.len().to_string() data-warning=warn.to_string() data-danger=danger.to_string()>
-                    <span><b>{d.functions.len()}</b>" compute functions"</span>
-                    <span><b>{d.spaces.len()}</b>" memory spaces (" {d.spaces.join(", ")} ")"</span>
-                    <span>"highest usage " <b>{format!("{:.1}%", highest.0)}</b> " (" {highest.1} ")"</span>
+                    <span><b>{d.functions.len()}</b>" "{t("mm-compute-functions")}</span>
+                    <span><b>{d.spaces.len()}</b>" "{t("mm-memory-spaces")} {d.spaces.join(", ")} ")"</span>
+                    <span>{t("mm-highest-usage")}" " <b>{format!("{:.1}%", highest.0)}</b> " (" {highest.1} ")"</span>
                     <span class:mm-amber={warn > 0}>{format!("{warn} cells ≥ 80 %")}</span>
                     <span class:dt-warn={danger > 0}>{format!("{danger} cells ≥ 95 %")}</span>
                     {(reserved + ring > 0).then(|| view! {
                         <span data-testid="mm-summary-reserved" data-reserved=reserved.to_string() data-ring-tiles=ring.to_string()
-                            title="pl.system.reserve_buffer windows (cross-core pipe rings, drawn hatched) and tiles popped into them without a MemRef; neither is a box">
+                            title=t("mm-pl-system-reserve-buffer-windows")>
                             {format!("{reserved} reserved windows · {ring} tiles in ring (no MemRef)")}
                         </span>
                     })}
@@ -246,17 +249,17 @@ fn Overview(ui: MemoryMapUi) -> impl IntoView {
         <div class="mm-overview-page">
             {summary}
             <div class="mm-overview-bar">
-                <span class="hint">"All Functions Buffer Usage Overview: compute functions (AIC / AIV / InCore) × memory spaces. Click a row to open that function's map."</span>
+                <span class="hint">{t("mm-all-functions-buffer-usage-overview")}</span>
                 <span class="spacer"></span>
-                <button data-testid="mm-overview-as-table" class:active=move || !matrix.get() on:click=move |_| matrix.set(false)>"Table"</button>
-                <button data-testid="mm-overview-as-matrix" class:active=move || matrix.get() on:click=move |_| matrix.set(true)>"Matrix"</button>
+                <button data-testid="mm-overview-as-table" class:active=move || !matrix.get() on:click=move |_| matrix.set(false)>{t("mm-table")}</button>
+                <button data-testid="mm-overview-as-matrix" class:active=move || matrix.get() on:click=move |_| matrix.set(true)>{t("mm-matrix")}</button>
             </div>
             {move || if matrix.get() {
                 view! { <Matrix ui=ui on_open=Callback::new(open_fn)/> }.into_any()
             } else {
                 view! {
                     <div class="mm-overview-table">
-                        <DataTable data=table testid="mm-overview" csv_name="buffer_usage_overview" title="Buffer usage" on_row_click=on_row/>
+                        <DataTable data=table testid="mm-overview" csv_name="buffer_usage_overview" title=t("mm-buffer-usage") on_row_click=on_row/>
                     </div>
                 }.into_any()
             }}
@@ -306,7 +309,7 @@ fn Matrix(ui: MemoryMapUi, on_open: Callback<String>) -> impl IntoView {
             Some(view! {
                 <div class="mm-matrix-scroll">
                     <table class="mm-matrix" data-testid="mm-matrix">
-                        <thead><tr><th>"Function"</th>{head}</tr></thead>
+                        <thead><tr><th>{t("mm-function")}</th>{head}</tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
@@ -593,31 +596,39 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         })
     };
 
+    // `memory-map-<snapshot>-<function>.png`.
+    let export_png = move || {
+        let snapshot = ui.data.with_untracked(|d| d.as_ref().map(|d| d.file.clone())).unwrap_or_default();
+        let function = ui.function.get_untracked().unwrap_or_default();
+        let name = crate::exports::file_name("memory-map", &[&snapshot, &function], "png");
+        map.with(|r| r.export_png(&name));
+    };
     view! {
         <div class="mm-body">
             <div class="mm-map-col">
                 <div class="mm-map-bar">
-                    <span class="mm-xscale" role="group" title="What a band's width spans">
+                    <span class="mm-xscale" role="group" title=t("mm-what-a-band-s-width")>
                         "x: "
-                        <button data-testid="mm-xscale-used" class:active=move || ui.x_scale.get() == XScale::Used on:click=move |_| ui.x_scale.set(XScale::Used)>"used"</button>
-                        <button data-testid="mm-xscale-capacity" class:active=move || ui.x_scale.get() == XScale::Capacity on:click=move |_| ui.x_scale.set(XScale::Capacity)>"capacity"</button>
+                        <button data-testid="mm-xscale-used" class:active=move || ui.x_scale.get() == XScale::Used on:click=move |_| ui.x_scale.set(XScale::Used)>{t("mm-used")}</button>
+                        <button data-testid="mm-xscale-capacity" class:active=move || ui.x_scale.get() == XScale::Capacity on:click=move |_| ui.x_scale.set(XScale::Capacity)>{t("mm-capacity")}</button>
                     </span>
-                    <button data-testid="mm-fit" title="fit (F)" on:click=move |_| fit()>"Fit"</button>
-                    <button data-testid="mm-zoom-in" title="zoom in (+)" on:click=move |_| zoom_centre(1.5)>"+"</button>
-                    <button data-testid="mm-zoom-out" title="zoom out (−)" on:click=move |_| zoom_centre(1.0 / 1.5)>"−"</button>
+                    <button data-testid="mm-fit" title=t("mm-fit-f") on:click=move |_| fit()>{t("mm-fit")}</button>
+                    <button data-testid="mm-zoom-in" title=t("mm-zoom-in") on:click=move |_| zoom_centre(1.5)>"+"</button>
+                    <button data-testid="mm-zoom-out" title=t("mm-zoom-out") on:click=move |_| zoom_centre(1.0 / 1.5)>"−"</button>
+                    <button data-testid="mm-export-png" title=t("mm-download-the-map-as-drawn") on:click=move |_| export_png()>"PNG"</button>
                     <span class="mm-legend">
-                        <span class="mm-sw mm-sw-box"></span>"tile"
-                        <span class="mm-sw mm-sw-view"></span>"view"
-                        <span class="mm-sw mm-sw-conflict"></span>"conflict"
-                        <span class="mm-sw mm-sw-cap"></span>"capacity"
-                        <span class="mm-sw mm-sw-hwm"></span>"high-water"
+                        <span class="mm-sw mm-sw-box"></span>{t("mm-tile")}
+                        <span class="mm-sw mm-sw-view"></span>{t("mm-view")}
+                        <span class="mm-sw mm-sw-conflict"></span>{t("mm-conflict")}
+                        <span class="mm-sw mm-sw-cap"></span>{t("mm-capacity")}
+                        <span class="mm-sw mm-sw-hwm"></span>{t("mm-high-water")}
                         {move || func.with(|f| f.as_ref().is_some_and(|f| !f.reserved.is_empty())).then(|| view! {
-                            <span class="mm-sw mm-sw-reserved" data-testid="mm-legend-reserved"></span>"reserved"
+                            <span class="mm-sw mm-sw-reserved" data-testid="mm-legend-reserved"></span>{t("mm-reserved")}
                         })}
                     </span>
                 </div>
                 <div class="mm-map" data-testid="mm-map" tabindex="0" node_ref=container
-                    title="wheel zooms at the cursor (Shift: x only, Alt: y only) · drag pans · F fits · click a tile for its details"
+                    title=t("mm-wheel-zooms-at-the-cursor")
                     on:mousedown=on_down on:mousemove=on_move on:mouseup=on_up on:mouseleave=on_leave on:wheel=on_wheel on:keydown=on_key>
                     <canvas class="gl-layer" node_ref=canvas></canvas>
                     <canvas class="text-layer" node_ref=overlay></canvas>
@@ -645,6 +656,38 @@ fn overlaps_bytes(a: &MemBoxRow, b: &MemBoxRow) -> bool {
 
 fn overlaps_lines(a: &MemBoxRow, b: &MemBoxRow) -> bool {
     a.start_line <= b.end_line && b.start_line <= a.end_line
+}
+
+/// Box `i`'s details as the details table shows them, as `(field, value)` rows for the CSV
+/// (every use line, not the first 200; no links).
+fn tile_fields(boxes: &[MemBoxRow], i: usize) -> Vec<(String, String)> {
+    let Some(b) = boxes.get(i) else { return Vec::new() };
+    let others: Vec<&MemBoxRow> = boxes.iter().enumerate().filter(|(j, o)| *j != i && overlaps_bytes(b, o)).map(|(_, o)| o).collect();
+    let conflicts: Vec<String> = others.iter().filter(|o| o.base != b.base && overlaps_lines(b, o)).map(|o| o.name.clone()).collect();
+    let reused: Vec<String> =
+        others.iter().filter(|o| !overlaps_lines(b, o)).map(|o| format!("{} ({}–{})", o.name, o.start_line, o.end_line)).collect();
+    let join = |v: &[String]| if v.is_empty() { "—".to_owned() } else { v.join(", ") };
+    let lines = |v: Vec<String>| v.join(", ");
+    let flags = match (b.view, b.conflict) {
+        (true, _) => "view: a narrower box on the same base inside a wider one",
+        (_, true) => "CONFLICT: overlaps a box of another base while both are live",
+        _ => "—",
+    };
+    vec![
+        ("tile".to_owned(), b.name.clone()),
+        (format!("aliases ({})", b.aliases.len()), join(&b.aliases)),
+        ("space · base".to_owned(), format!("{} · {}", b.space, b.base)),
+        ("address".to_owned(), address_range(b)),
+        ("size".to_owned(), format!("{} B (0x{:X}, {})", b.size_bytes, b.size_bytes, human_bytes(b.size_bytes))),
+        ("shape".to_owned(), format!("[{}] {}", b.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), b.dtype)),
+        ("producer".to_owned(), b.op.clone()),
+        ("live".to_owned(), format!("lines {}–{} ({} lines)", b.start_line, b.end_line, b.end_line - b.start_line + 1)),
+        ("defined at".to_owned(), lines(b.defined.iter().map(|&(s, e)| if s == e { s.to_string() } else { format!("{s}–{e}") }).collect())),
+        (format!("used at ({})", b.used.len()), lines(b.used.iter().map(u32::to_string).collect())),
+        ("flags".to_owned(), flags.to_owned()),
+        ("conflicts with".to_owned(), join(&conflicts)),
+        ("address reused by".to_owned(), join(&reused)),
+    ]
 }
 
 #[component]
@@ -693,25 +736,32 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
                 _ => "—".to_owned(),
             };
             let shape = format!("[{}] {}", b.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), b.dtype);
+            let csv = crate::exports::fields_csv(None, &tile_fields(&f.boxes, i));
+            let csv_name = {
+                let snapshot = ui.data.with_untracked(|d| d.as_ref().map(|d| d.file.clone())).unwrap_or_default();
+                crate::exports::file_name("tile-details", &[&snapshot, &f.name, &b.name], "csv")
+            };
             return Some(view! {
+                <button class="details-csv" data-testid="mm-details-csv" title=t("mm-download-these-details-as-csv")
+                    on:click=move |_| crate::exports::download_csv(&csv_name, &csv)>"CSV"</button>
                 <table class="details mm-details-table" data-testid="mm-details-table" data-name=b.name.clone()
                     data-offset=b.offset_bytes.to_string() data-size=b.size_bytes.to_string()
                     data-start=b.start_line.to_string() data-end=b.end_line.to_string() data-space=b.space.clone()>
-                    <tr><th>"tile"</th><td class="mm-tile-name">{b.name.clone()}</td></tr>
+                    <tr><th>{t("mm-tile")}</th><td class="mm-tile-name">{b.name.clone()}</td></tr>
                     <tr><th>{format!("aliases ({})", b.aliases.len())}</th><td>{if b.aliases.is_empty() { "—".to_owned() } else { b.aliases.join(", ") }}</td></tr>
-                    <tr><th>"space · base"</th><td>{format!("{} · {}", b.space, b.base)}</td></tr>
-                    <tr><th>"address"</th><td data-testid="mm-detail-address">{address_range(&b)}</td></tr>
-                    <tr><th>"size"</th><td data-testid="mm-detail-size">{format!("{} B (0x{:X}, {})", b.size_bytes, b.size_bytes, human_bytes(b.size_bytes))}</td></tr>
-                    <tr><th>"shape"</th><td>{shape}</td></tr>
-                    <tr><th>"producer"</th><td>{b.op.clone()}</td></tr>
-                    <tr><th>"live"</th><td data-testid="mm-detail-live">{format!("lines {}–{} ({} lines)", b.start_line, b.end_line, b.end_line - b.start_line + 1)}</td></tr>
-                    <tr><th>"defined at"</th><td data-testid="mm-detail-defined">{defined}
-                        <button class="mm-link" data-testid="mm-show-in-trace" title="Open the IR Pass Trace at the line that defines this tile"
-                            on:click=show_in_trace(&b, f.name.clone())>"→ IR Pass Trace"</button></td></tr>
+                    <tr><th>{t("mm-space-base")}</th><td>{format!("{} · {}", b.space, b.base)}</td></tr>
+                    <tr><th>{t("mm-address")}</th><td data-testid="mm-detail-address">{address_range(&b)}</td></tr>
+                    <tr><th>{t("mm-size")}</th><td data-testid="mm-detail-size">{format!("{} B (0x{:X}, {})", b.size_bytes, b.size_bytes, human_bytes(b.size_bytes))}</td></tr>
+                    <tr><th>{t("mm-shape")}</th><td>{shape}</td></tr>
+                    <tr><th>{t("mm-producer")}</th><td>{b.op.clone()}</td></tr>
+                    <tr><th>{t("mm-live")}</th><td data-testid="mm-detail-live">{format!("lines {}–{} ({} lines)", b.start_line, b.end_line, b.end_line - b.start_line + 1)}</td></tr>
+                    <tr><th>{t("mm-defined-at")}</th><td data-testid="mm-detail-defined">{defined}
+                        <button class="mm-link" data-testid="mm-show-in-trace" title=t("mm-open-the-ir-pass-trace")
+                            on:click=show_in_trace(&b, f.name.clone())>{t("mm-ir-pass-trace")}</button></td></tr>
                     <tr><th>{format!("used at ({})", b.used.len())}</th><td data-testid="mm-detail-used">{used}{(more > 0).then(|| format!(" … +{more}"))}</td></tr>
-                    <tr><th>"flags"</th><td class:dt-warn=b.conflict>{flags}</td></tr>
-                    {(!conflicts.is_empty()).then(|| view! { <tr><th>"conflicts with"</th><td>{conflicts.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
-                    {(!reused.is_empty()).then(|| view! { <tr><th>"address reused by"</th><td>{reused.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
+                    <tr><th>{t("mm-flags")}</th><td class:dt-warn=b.conflict>{flags}</td></tr>
+                    {(!conflicts.is_empty()).then(|| view! { <tr><th>{t("mm-conflicts-with")}</th><td>{conflicts.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
+                    {(!reused.is_empty()).then(|| view! { <tr><th>{t("mm-address-reused-by")}</th><td>{reused.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
                 </table>
             }
             .into_any());
@@ -735,11 +785,11 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
             let live_bytes: i64 = f.boxes.iter().filter(|b| !b.view && b.start_line <= l && l <= b.end_line).map(|b| b.size_bytes).sum();
             return Some(view! {
                 <table class="details" data-testid="mm-line-details" data-line=l.to_string()>
-                    <tr><th>"line"</th><td>{l.to_string()}</td></tr>
-                    <tr><th>"code"</th><td class="mm-code-cell">{text.trim().to_owned()}</td></tr>
+                    <tr><th>{t("mm-line")}</th><td>{l.to_string()}</td></tr>
+                    <tr><th>{t("mm-code")}</th><td class="mm-code-cell">{text.trim().to_owned()}</td></tr>
                     <tr><th>{format!("tiles here ({})", touched.len())}</th><td>{touched.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr>
                     <tr><th>{format!("live ({})", live.len())}</th><td>{live.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr>
-                    <tr><th>"live bytes"</th><td>{format!("{live_bytes} B ({})", human_bytes(live_bytes))}</td></tr>
+                    <tr><th>{t("mm-live-bytes")}</th><td>{format!("{live_bytes} B ({})", human_bytes(live_bytes))}</td></tr>
                 </table>
             }
             .into_any());
@@ -749,7 +799,7 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
     view! {
         <div class="mm-details" data-testid="mm-details">
             {move || body().unwrap_or_else(|| view! {
-                <span class="hint">"Hover a tile for its summary; click it for its details and its lines in the source below. Click a source line to highlight the tiles live on it. Keys: F fit, +/− zoom, Esc clear."</span>
+                <span class="hint">{t("mm-hover-a-tile-for-its")}</span>
             }.into_any())}
             {move || func.get().map(|f| view! { <ReservedList f=f line_btn=Callback::new(move |l: u32| goto_line(l))/> })}
         </div>
@@ -775,7 +825,7 @@ fn ReservedList(f: MemFunctionMap, line_btn: Callback<u32>) -> impl IntoView {
             view! {
                 <tr data-testid="mm-reserved-row" data-name=w.name.clone() data-space=w.space.clone()
                     data-base=w.base_bytes.map(|b| b.to_string()).unwrap_or_default() data-size=w.size_bytes.to_string()>
-                    <th>"reserved"</th>
+                    <th>{t("mm-reserved")}</th>
                     <td><b>{w.name.clone()}</b>{format!(" · {} ({}) · {range} · {} · ", w.space, w.space_from, human_bytes(w.size_bytes))}{link(w.line)}</td>
                 </tr>
             }
@@ -784,12 +834,12 @@ fn ReservedList(f: MemFunctionMap, line_btn: Callback<u32>) -> impl IntoView {
     let ring = f
         .ring_tiles
         .iter()
-        .map(|t| {
-            let shape = format!("[{}] {}", t.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), t.dtype);
+        .map(|tile| {
+            let shape = format!("[{}] {}", tile.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), tile.dtype);
             view! {
-                <tr data-testid="mm-ring-tile" data-name=t.name.clone()>
-                    <th>"in ring (no MemRef)"</th>
-                    <td><b>{t.name.clone()}</b>{format!(" · {} · {shape} · {} · ", t.space, t.op)}{link(t.line)}</td>
+                <tr data-testid="mm-ring-tile" data-name=tile.name.clone()>
+                    <th>{t("mm-in-ring-no-memref")}</th>
+                    <td><b>{tile.name.clone()}</b>{format!(" · {} · {shape} · {} · ", tile.space, tile.op)}{link(tile.line)}</td>
                 </tr>
             }
         })
@@ -858,7 +908,7 @@ fn SnapshotProblems(problems: Vec<SnapshotProblem>) -> impl IntoView {
         .collect_view();
     view! {
         <div class="snapshot-problems" data-testid="mm-snapshot-problems" role="alert">
-            <strong>"This snapshot is damaged or cut short: the map is of the text as read."</strong>
+            <strong>{t("mm-this-snapshot-is-damaged-or")}</strong>
             <ul>{items}</ul>
         </div>
     }
@@ -972,13 +1022,13 @@ pub fn MemoryMapView() -> impl IntoView {
                     ui.selected_line.set(None);
                     ui.function.set(if v.is_empty() { None } else { Some(v) });
                 }>
-                    <option value="" selected=move || ui.function.get().is_none()>"All functions: buffer usage overview"</option>
+                    <option value="" selected=move || ui.function.get().is_none()>{t("mm-all-functions-buffer-usage-overview-2")}</option>
                     {function_options}
                 </select>
-                <label>"snapshot " <select data-testid="mm-snapshot" on:change=move |ev| ui.file.set(Some(event_target_value(&ev)))>{snapshot_options}</select></label>
-                <label>"chip " <select data-testid="mm-chip" on:change=move |ev| { let v = event_target_value(&ev); ui.chip.set(if v.is_empty() { None } else { Some(v) }); }>{chip_options}</select></label>
+                <label>{t("mm-snapshot")}" " <select data-testid="mm-snapshot" on:change=move |ev| ui.file.set(Some(event_target_value(&ev)))>{snapshot_options}</select></label>
+                <label>{t("mm-chip")}" " <select data-testid="mm-chip" on:change=move |ev| { let v = event_target_value(&ev); ui.chip.set(if v.is_empty() { None } else { Some(v) }); }>{chip_options}</select></label>
                 <span class="hint" data-testid="mm-chip-source">{chip_source}</span>
-                {move || ui.loading.get().then(|| view! { <span class="hint">"building the map…"</span> })}
+                {move || ui.loading.get().then(|| view! { <span class="hint">{t("mm-building-the-map")}</span> })}
             </div>
             <CompilerNote note=note/>
             {problems}
@@ -991,5 +1041,45 @@ pub fn MemoryMapView() -> impl IntoView {
                 }
             }}
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tile(name: &str, base: &str, offset_bytes: i64, size_bytes: i64, lines: (u32, u32)) -> MemBoxRow {
+        MemBoxRow {
+            name: name.to_owned(),
+            space: "UB".to_owned(),
+            base: base.to_owned(),
+            offset_bytes,
+            size_bytes,
+            start_line: lines.0,
+            end_line: lines.1,
+            ..MemBoxRow::default()
+        }
+    }
+
+    #[test]
+    fn tile_fields_are_the_details_table() {
+        let mut a = tile("a_tile", "mem_0", 0, 256, (10, 20));
+        a.aliases = vec!["a, alias".to_owned()];
+        a.shape = vec![16, 8];
+        a.dtype = "fp16".to_owned();
+        a.op = "tile.load".to_owned();
+        a.defined = vec![(10, 10), (11, 12)];
+        a.used = (13..=230).collect();
+        let boxes = vec![a, tile("b_tile", "mem_1", 128, 256, (15, 30)), tile("c_tile", "mem_0", 0, 64, (25, 40))];
+        let f: std::collections::HashMap<String, String> = tile_fields(&boxes, 0).into_iter().collect();
+        assert_eq!(f["tile"], "a_tile");
+        assert_eq!(f["aliases (1)"], "a, alias");
+        assert_eq!(f["address"], "0x0–0xFF (0–255)");
+        assert_eq!(f["shape"], "[16, 8] fp16");
+        assert_eq!(f["defined at"], "10, 11–12");
+        assert_eq!(f["used at (218)"].split(", ").count(), 218, "every use, not the table's first 200");
+        assert_eq!(f["conflicts with"], "b_tile");
+        assert_eq!(f["address reused by"], "c_tile (25–40)");
+        assert!(tile_fields(&boxes, 9).is_empty());
     }
 }

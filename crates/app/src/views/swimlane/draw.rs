@@ -306,6 +306,37 @@ impl SwimlaneRenderer {
         let _ = self.container.set_attribute("data-scheme", colours().scheme.key());
     }
 
+    /// The frame as drawn, as SVG (the export of the visible window): the same prepared
+    /// rects, lines and arrows the GL layer draws (clipped like its scissors), then the text
+    /// layer's drawing recorded as it draws (lane labels, bar labels, the axis and its tick
+    /// labels as `<text>`). Redraws the frame on both canvases. `None` without a timeline.
+    pub(super) fn frame_svg(&mut self, comment: &str) -> Option<String> {
+        let frame = self.prepare_frame()?;
+        let (w, h) = (self.css_width as f32, self.css_height as f32);
+        let (gutter, plot_w, lanes_top) = (GUTTER_WIDTH_PX as f32, self.plot_width() as f32, self.lanes_top() as f32);
+        let header = HEADER_HEIGHT_PX as f32;
+        let mut doc = pypto_render::svg::SvgDoc::new(w, h);
+        doc.comment(comment);
+        let bg = colours().background;
+        doc.background(bg);
+        doc.begin_clip(gutter, lanes_top, plot_w, h - lanes_top);
+        doc.rects(&self.setup_rects);
+        doc.rects(&self.rects);
+        doc.end_group();
+        if self.layout.pinned_height > 0.0 {
+            doc.begin_clip(gutter, header, plot_w, self.layout.pinned_height as f32);
+            doc.rects(&self.pinned_rects);
+            doc.end_group();
+        }
+        doc.begin_clip(gutter, header, plot_w, h - header);
+        doc.lines(&self.lines);
+        doc.arrows(&self.arrow_lines, 7.0);
+        doc.end_group();
+        self.text.start_recording(doc);
+        self.submit_frame(&frame);
+        self.text.take_recording().map(pypto_render::svg::SvgDoc::finish)
+    }
+
     fn draw_empty(&mut self) {
         let msg = if self.ui.loading.get_untracked() { "Loading the timeline…" } else { "No timeline." };
         self.text.fill_text(msg, 16.0, 24.0, LABEL_FONT, colours().text_muted);

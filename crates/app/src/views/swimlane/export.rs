@@ -1,5 +1,6 @@
 //! PNG export of the current view (the GL canvas and the text overlay composited at device
-//! pixel ratio, downloaded), and `window.__pyptoSwimlane`, the geometry-only automation API the
+//! pixel ratio, downloaded), SVG export of the visible window (the frame's own rects, lines and
+//! recorded text: text as `<text>`; `swimlane-<dataset>-<t0>-<t1>us.svg`), and `window.__pyptoSwimlane`, the geometry-only automation API the
 //! e2e tests use: `barRect(track, index)`, `barTimes(track, index)` (`{setup, start, end}` µs
 //! on the timeline's axis), `trackIndex(label)`, `state()`, `arrows()`, `isDimmed(track, index)`,
 //! `groups()`, `alignment()` (`{label, datasets: [{dataset, offsetUs, alignedBy}]}`),
@@ -15,30 +16,33 @@
 use leptos::prelude::*;
 use pypto_protocol::timeline::BarRef;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::{Lane, SwimlaneRenderer, SwimlaneUi};
 
-pub(super) fn export_png(r: &mut SwimlaneRenderer) {
+/// `swimlane-<dataset>-<t0>-<t1>us.<ext>`: what is shown and its visible window.
+fn export_name(r: &SwimlaneRenderer, dataset: &str, ext: &str) -> String {
+    let (t0, t1) = r.camera.visible_range_us();
+    crate::exports::file_name("swimlane", &[dataset, &crate::exports::range_part(t0, t1)], ext)
+}
+
+/// Downloads the view as drawn (both canvases, device pixels) as a PNG.
+pub(super) fn export_png(r: &mut SwimlaneRenderer, dataset: &str) {
     // Draw now so the GL drawing buffer holds this frame while we copy it.
     r.draw();
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    let gl_canvas = r.gl.canvas();
-    let text_canvas = r.text.canvas();
-    let Some(out) = document.create_element("canvas").ok().and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok()) else { return };
-    out.set_width(gl_canvas.width());
-    out.set_height(gl_canvas.height());
-    let Some(ctx) = out.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok()) else {
-        return;
-    };
+    let name = export_name(r, dataset, "png");
     let [red, green, blue, _] = crate::settings::canvas_palette().background;
-    ctx.set_fill_style_str(&format!("rgb({red},{green},{blue})"));
-    ctx.fill_rect(0.0, 0.0, f64::from(out.width()), f64::from(out.height()));
-    let (w, h) = (f64::from(out.width()), f64::from(out.height()));
-    let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(gl_canvas, 0.0, 0.0, w, h);
-    let _ = ctx.draw_image_with_html_canvas_element_and_dw_and_dh(text_canvas, 0.0, 0.0, w, h);
-    let Ok(url) = out.to_data_url_with_type("image/png") else { return };
-    crate::browser::download_url("pypto-swimlane.png", &url);
+    crate::exports::download_canvas_png(&name, &[r.gl.canvas(), r.text.canvas()], &format!("rgb({red},{green},{blue})"));
+}
+
+/// Downloads the visible window as SVG: bars as `<rect>`s in their function colours, lane
+/// labels, bar labels and the time axis's tick labels as `<text>`, selection, dependency
+/// arrows, critical-path dimming and markers as drawn.
+pub(super) fn export_svg(r: &mut SwimlaneRenderer, dataset: &str) {
+    let (t0, t1) = r.camera.visible_range_us();
+    let comment = format!("PyPTO viewer swimlane: {dataset}, {t0:.3}–{t1:.3} µs");
+    let Some(svg) = r.frame_svg(&comment) else { return };
+    let name = export_name(r, dataset, "svg");
+    crate::browser::download_text(&name, "image/svg+xml;charset=utf-8", &svg);
 }
 
 /// How many recent frame durations `frameStats()` summarises.

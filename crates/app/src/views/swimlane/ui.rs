@@ -90,6 +90,17 @@ fn Toolbar(lane: Lane) -> impl IntoView {
         })
     };
     let paths = move || swim.paths.get();
+    let session = Session::get();
+    // The shown dataset for export file names (the first, `+n` for the others of a timeline).
+    let export_dataset = move || {
+        let ids = nav.datasets.get_untracked();
+        let first = crate::exports::dataset_name(session, ids.first().copied());
+        if ids.len() > 1 {
+            format!("{first}+{}", ids.len() - 1)
+        } else {
+            first
+        }
+    };
     view! {
         <div class="swimlane-toolbar">
             <input id="swimlane-search" type="search" placeholder=t("sw-search-function-or-rxty-enter")
@@ -142,7 +153,10 @@ fn Toolbar(lane: Lane) -> impl IntoView {
                 on:change=move |ev| { let v = checked(&ev); settings.update(|s| s.setup_in_duration = v); }/>" "{t("sw-setup-in-duration")}</label>
             </Show>
             <button id="fit-view" title=t("sw-fit-the-selection-or-everything") on:click=move |_| { lane.with(SwimlaneRenderer::fit); lane.redraw(); }>{t("sw-fit")}</button>
-            <button id="export-png" title=t("sw-export-the-current-view-as") on:click=move |_| { lane.with(super::export::export_png); }>"PNG"</button>
+            <button id="export-png" data-testid="swimlane-export-png" title=t("sw-export-the-current-view-as")
+                on:click=move |_| { let name = export_dataset(); lane.with(|r| super::export::export_png(r, &name)); }>"PNG"</button>
+            <button id="export-svg" data-testid="swimlane-export-svg" title=t("sw-export-svg")
+                on:click=move |_| { let name = export_dataset(); lane.with(|r| super::export::export_svg(r, &name)); }>"SVG"</button>
             <Show when=move || !trace_mode()><super::perfetto::PerfettoExportButton lane=lane/></Show>
             <button id="swimlane-settings-toggle" on:click=move |_| swim.show_settings.update(|v| *v = !*v)>"⚙"</button>
             <Show when=move || !trace_mode()>
@@ -286,8 +300,17 @@ fn Details() -> impl IntoView {
             // The page's preview has its own title class, so `.details-title` always means
             // the worker's full details.
             let title_class = if d.complete { "details-title" } else { "details-title-preview" };
+            // The details as shown, as CSV (field, value; the tensor arguments are `Arg k` rows).
+            let csv = crate::exports::fields_csv(Some(&d.title), &d.fields);
+            let csv_name = {
+                let dataset = crate::exports::dataset_name(session, nav.datasets.with_untracked(|d| d.first().copied()));
+                let subject = d.task.map_or_else(|| d.title.clone(), |t| t.to_string());
+                crate::exports::file_name("task-details", &[&dataset, &subject], "csv")
+            };
             view! {
                 <div data-complete=d.complete.to_string()>
+                    <button class="details-csv" data-testid="task-details-csv" title=t("sw-download-these-details-as-csv")
+                        on:click=move |_| crate::exports::download_csv(&csv_name, &csv)>"CSV"</button>
                     <h3 class=title_class>{d.title.clone()}</h3>
                     <table class="details">
                         {d.fields.into_iter().map(|(label, value)| {

@@ -8,11 +8,15 @@
 //! A view makes one [`DiffPanes`] (its signals: the diff, layout, folds, jump, scroll), sets
 //! its `diff`, and places [`DiffPanes::view`] where the diff goes; the panes' container carries
 //! the test id it is given and `data-rows`, `data-display-rows`, `data-added`, `data-removed`,
-//! `data-function`, `data-pass`; fold rows are `diff-fold`.
+//! `data-function`, `data-pass`; fold rows are `diff-fold`. [`DiffPanes::png_button`] downloads
+//! the diff as shown as a PNG (`png`).
+
+mod png;
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::i18n::t;
 use leptos::prelude::*;
 use pypto_protocol::pass_trace::PassDiffData;
 use wasm_bindgen::JsCast;
@@ -109,17 +113,20 @@ fn syntax_classes(line: &str) -> Vec<u8> {
 /// `0, 0, …` made 700 000 spans, which took the page 12 s to build on every render.
 const LONG_LINE: usize = 4096;
 
-/// The code of one line as spans: syntax classes, changed ranges marked (a line longer than
-/// [`LONG_LINE`]: one span, marked changed when any of it is).
-fn code_view(line: &str, changed: &[(u32, u32)], side: u8) -> AnyView {
+/// One span of a line's code: its byte range, syntax class (0 plain, 1 keyword, 2 string,
+/// 3 comment, 4 number) and whether it is in a changed range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeSpan {
+    pub range: std::ops::Range<usize>,
+    pub syntax: u8,
+    pub changed: bool,
+}
+
+/// The code of one line as spans of one syntax class and changed state (a line longer than
+/// [`LONG_LINE`]: one plain span, changed when any of it is).
+pub fn code_spans(line: &str, changed: &[(u32, u32)]) -> Vec<CodeSpan> {
     if line.len() > LONG_LINE {
-        let ch = match (changed.is_empty(), side) {
-            (true, _) => "",
-            (false, 1) => "tok-del",
-            (false, _) => "tok-ins",
-        };
-        return view! { <span class=ch title=format!("{} characters: shown without colouring", line.chars().count())>{line.to_owned()}</span> }
-            .into_any();
+        return vec![CodeSpan { range: 0..line.len(), syntax: 0, changed: !changed.is_empty() }];
     }
     let cls = syntax_classes(line);
     let is_changed = |i: usize| changed.iter().any(|&(s, e)| (s as usize) <= i && i < e as usize);
@@ -131,24 +138,105 @@ fn code_view(line: &str, changed: &[(u32, u32)], side: u8) -> AnyView {
         let boundary =
             i == n || (line.is_char_boundary(i) && i > start && (cls.get(i) != cls.get(start) || is_changed(i) != is_changed(start)));
         if boundary && i > start {
-            let text = line.get(start..i).unwrap_or("").to_owned();
-            let syn =
-                ["", "syn-kw", "syn-str", "syn-com", "syn-num"].get(cls.get(start).copied().unwrap_or(0) as usize).copied().unwrap_or("");
-            let ch = if is_changed(start) {
-                if side == 1 {
-                    " tok-del"
-                } else {
-                    " tok-ins"
-                }
-            } else {
-                ""
-            };
-            spans.push(view! { <span class=format!("{syn}{ch}")>{text}</span> });
+            spans.push(CodeSpan { range: start..i, syntax: cls.get(start).copied().unwrap_or(0), changed: is_changed(start) });
             start = i;
         }
         i += 1;
     }
-    spans.into_any()
+    spans
+}
+
+/// The code of one line as DOM spans: syntax classes, changed ranges marked (`side` 1: the
+/// before file's, deleted; else inserted).
+fn code_view(line: &str, changed: &[(u32, u32)], side: u8) -> AnyView {
+    let ch = if side == 1 { "tok-del" } else { "tok-ins" };
+    if line.len() > LONG_LINE {
+        let ch = if changed.is_empty() { "" } else { ch };
+        return view! { <span class=ch title=format!("{} characters: shown without colouring", line.chars().count())>{line.to_owned()}</span> }
+            .into_any();
+    }
+    code_spans(line, changed)
+        .into_iter()
+        .map(|sp| {
+            let syn = ["", "syn-kw", "syn-str", "syn-com", "syn-num"].get(sp.syntax as usize).copied().unwrap_or("");
+            let class = match (syn.is_empty(), sp.changed) {
+                (_, false) => syn.to_owned(),
+                (true, true) => ch.to_owned(),
+                (false, true) => format!("{syn} {ch}"),
+            };
+            view! { <span class=class>{line.get(sp.range).unwrap_or("").to_owned()}</span> }
+        })
+        .collect_view()
+        .into_any()
+}
+
+/// What one pane row of a diff row shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowCells {
+    /// `diff-row` plus `diff-del`, `diff-ins` or `diff-empty`.
+    pub class: &'static str,
+    /// Line numbers (1-based; empty where the file has no line): the pane's file, or before
+    /// and after in the stacked pane.
+    pub numbers: (String, String),
+    /// `-`, `+` or a space.
+    pub mark: &'static str,
+    pub text: String,
+    /// Changed byte ranges of `text`.
+    pub changed: Vec<(u32, u32)>,
+    /// The file shown: 1 before, 2 after.
+    pub show: u8,
+    /// 0-based line of the shown file (−1 none) and of the before file.
+    pub line: i32,
+    pub before_line: i32,
+}
+
+/// Diff row `row` in pane `side` (1 before, 2 after, 0 stacked, where `st_side` says which
+/// side the display row shows: 0 both, 1 before, 2 after).
+pub fn row_cells(d: &PassDiffData, row: u32, st_side: u8, side: u8) -> RowCells {
+    let kind = d.kinds.get(row as usize).copied().unwrap_or(0);
+    let b = d.before.get(row as usize).copied().unwrap_or(-1);
+    let a = d.after.get(row as usize).copied().unwrap_or(-1);
+    // `changes` is in row order.
+    let ch = d.changes.binary_search_by_key(&row, |c| c.0).ok().and_then(|k| d.changes.get(k));
+    // Which file this pane row shows.
+    let show = match (side, st_side) {
+        (0, 1) => 1,
+        (0, _) => 2,
+        _ => side,
+    };
+    let idx = if show == 1 { b } else { a };
+    let text = if idx < 0 {
+        String::new()
+    } else if show == 1 {
+        d.before_lines.get(idx as usize).cloned().unwrap_or_default()
+    } else {
+        d.after_lines.get(idx as usize).cloned().unwrap_or_default()
+    };
+    let changed: Vec<(u32, u32)> = ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
+    let class = match (kind, idx < 0, show) {
+        (0, ..) => "diff-row",
+        (_, true, _) => "diff-row diff-empty",
+        (_, false, 1) => "diff-row diff-del",
+        _ => "diff-row diff-ins",
+    };
+    let num = |v: i32| if v < 0 { String::new() } else { (v + 1).to_string() };
+    let numbers = if side == 0 {
+        (if st_side == 2 { String::new() } else { num(b) }, if st_side == 1 { String::new() } else { num(a) })
+    } else {
+        (num(idx), String::new())
+    };
+    let mark = match class {
+        "diff-row diff-del" => "-",
+        "diff-row diff-ins" => "+",
+        _ => " ",
+    };
+    RowCells { class, numbers, mark, text, changed, show, line: idx, before_line: b }
+}
+
+/// A file's name without its directory and `.py`.
+fn file_stem(path: &str) -> &str {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.strip_suffix(".py").unwrap_or(name)
 }
 
 fn scroll_el(r: NodeRef<leptos::html::Div>) -> Option<web_sys::Element> {
@@ -250,6 +338,26 @@ impl DiffPanes {
         );
     }
 
+    /// A "PNG" button (test id `testid`) that downloads the diff as shown:
+    /// `<view_name>-<before>-vs-<after>[-<function>].png`.
+    pub fn png_button(self, testid: &'static str, view_name: &'static str) -> impl IntoView {
+        let on_click = move |_| {
+            let name = self.diff.with_untracked(|d| {
+                d.as_ref().map(|d| {
+                    let function = d.function.as_deref().unwrap_or("");
+                    crate::exports::file_name(view_name, &[file_stem(&d.before_file), "vs", file_stem(&d.after_file), function], "png")
+                })
+            });
+            if let Some(name) = name {
+                self.export_png(&name);
+            }
+        };
+        view! {
+            <button data-testid=testid title=t("app-download-the-diff-as-shown") disabled=move || self.diff.with(Option::is_none)
+                on:click=on_click>"PNG"</button>
+        }
+    }
+
     /// The panes (side by side or stacked), in a container with test id `testid`.
     #[allow(clippy::too_many_lines)] // the panes' rows, scrolling and markup read best in one place
     pub fn view(self, testid: &'static str) -> impl IntoView {
@@ -293,48 +401,8 @@ impl DiffPanes {
                             }
                             .into_any(),
                             Disp::Row(row, st_side) => {
-                                let kind = d.kinds.get(row as usize).copied().unwrap_or(0);
-                                let b = d.before.get(row as usize).copied().unwrap_or(-1);
-                                let a = d.after.get(row as usize).copied().unwrap_or(-1);
-                                // `changes` is in row order.
-                                let ch = d.changes.binary_search_by_key(&row, |c| c.0).ok().and_then(|k| d.changes.get(k));
-                                // Which file this pane row shows.
-                                let show = if side == 0 {
-                                    if st_side == 1 {
-                                        1
-                                    } else {
-                                        2
-                                    }
-                                } else {
-                                    side
-                                };
-                                let idx = if show == 1 { b } else { a };
-                                let text = if idx < 0 {
-                                    String::new()
-                                } else if show == 1 {
-                                    d.before_lines.get(idx as usize).cloned().unwrap_or_default()
-                                } else {
-                                    d.after_lines.get(idx as usize).cloned().unwrap_or_default()
-                                };
-                                let changed: Vec<(u32, u32)> =
-                                    ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
-                                let cls = match (kind, idx < 0, show) {
-                                    (0, ..) => "diff-row",
-                                    (_, true, _) => "diff-row diff-empty",
-                                    (_, false, 1) => "diff-row diff-del",
-                                    _ => "diff-row diff-ins",
-                                };
-                                let num = |v: i32| if v < 0 { String::new() } else { (v + 1).to_string() };
-                                let (n1, n2) = if side == 0 {
-                                    (if st_side == 2 { String::new() } else { num(b) }, if st_side == 1 { String::new() } else { num(a) })
-                                } else {
-                                    (num(idx), String::new())
-                                };
-                                let mark = match cls {
-                                    "diff-row diff-del" => "-",
-                                    "diff-row diff-ins" => "+",
-                                    _ => " ",
-                                };
+                                let RowCells { class: cls, numbers: (n1, n2), mark, text, changed, show, line: idx, before_line: b } =
+                                    row_cells(&d, row, st_side, side);
                                 let code_side = if show == 1 { 1 } else { 2 };
                                 // (a stacked unchanged row is both sides' line)
                                 let jump = jump_line.get_untracked();
@@ -393,5 +461,47 @@ impl DiffPanes {
                 }}
             </div>
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_split_at_syntax_and_changes() {
+        let line = "x = load(a, 'k')";
+        let spans = code_spans(line, &[(4, 8)]);
+        let text: Vec<(&str, u8, bool)> = spans.iter().map(|s| (&line[s.range.clone()], s.syntax, s.changed)).collect();
+        assert_eq!(text.first(), Some(&("x = ", 0, false)));
+        assert!(text.contains(&("load", 0, true)), "{text:?}");
+        assert!(text.contains(&("'k'", 2, false)), "{text:?}");
+        assert_eq!(spans.iter().map(|s| s.range.len()).sum::<usize>(), line.len());
+        let long = "0, ".repeat(LONG_LINE);
+        assert_eq!(code_spans(&long, &[(0, 1)]), vec![CodeSpan { range: 0..long.len(), syntax: 0, changed: true }]);
+    }
+
+    #[test]
+    fn row_cells_name_lines_marks_and_sides() {
+        let d = PassDiffData {
+            before_file: "a.py".to_owned(),
+            after_file: "b.py".to_owned(),
+            before_lines: vec!["keep".to_owned(), "old".to_owned()],
+            after_lines: vec!["keep".to_owned(), "new".to_owned(), "added".to_owned()],
+            kinds: vec![0, 3, 2],
+            before: vec![0, 1, -1],
+            after: vec![0, 1, 2],
+            ..PassDiffData::default()
+        };
+        let c = row_cells(&d, 1, 0, 1);
+        assert_eq!((c.class, c.mark, c.text.as_str(), c.numbers.0.as_str()), ("diff-row diff-del", "-", "old", "2"));
+        let c = row_cells(&d, 2, 0, 1);
+        assert_eq!((c.class, c.text.as_str(), c.numbers.0.as_str()), ("diff-row diff-empty", "", ""));
+        let c = row_cells(&d, 2, 2, 0);
+        assert_eq!((c.class, c.mark, c.text.as_str()), ("diff-row diff-ins", "+", "added"));
+        assert_eq!(c.numbers, (String::new(), "3".to_owned()));
+        let c = row_cells(&d, 0, 0, 0);
+        assert_eq!((c.class, c.mark, c.numbers.clone()), ("diff-row", " ", ("1".to_owned(), "1".to_owned())));
+        assert_eq!(file_stem("dump/12_after_Pass.py"), "12_after_Pass");
     }
 }
