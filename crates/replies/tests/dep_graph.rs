@@ -108,7 +108,12 @@ fn the_graph_has_deps_viewers_nodes_kinds_and_edges_on_every_fixture() {
                 let (y0, y1) = c.y.iter().fold((f64::MAX, f64::MIN), |(a, b), &y| (a.min(y), b.max(y)));
                 let (w, hgt) = (x1 - x0 + 150.0, y1 - y0 + 36.0);
                 let unpacked = laid.columns.x.iter().fold(0f64, |a, &x| a.max(x)) / laid.columns.y.iter().fold(1f64, |a, &y| a.max(y));
-                assert!(w / hgt < unpacked.max(16.0 / 9.0 * 1.6), "{name} {}: packed aspect {:.2} (unpacked {unpacked:.2})", mode.as_str(), w / hgt);
+                assert!(
+                    w / hgt < unpacked.max(16.0 / 9.0 * 1.6),
+                    "{name} {}: packed aspect {:.2} (unpacked {unpacked:.2})",
+                    mode.as_str(),
+                    w / hgt
+                );
                 let [bx0, by0, bx1, by1] = packed.header.largest_component;
                 assert!(bx1 > bx0 && by1 > by0, "{name}: the largest component's box");
             }

@@ -23,18 +23,20 @@ pub struct Packed {
     pub components: Vec<(u32, BBox)>,
 }
 
+/// Union-find root of `v`, halving the path.
+fn find(parent: &mut [u32], mut v: u32) -> u32 {
+    while parent[v as usize] != v {
+        let up = parent[parent[v as usize] as usize];
+        parent[v as usize] = up;
+        v = up;
+    }
+    v
+}
+
 /// Weakly-connected components: per node its component, numbered by decreasing node count
 /// (ties: by the smallest node index in it), and the node count of each.
 pub fn components(n: usize, edges: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn find(parent: &mut [u32], mut v: u32) -> u32 {
-        while parent[v as usize] != v {
-            let up = parent[parent[v as usize] as usize];
-            parent[v as usize] = up;
-            v = up;
-        }
-        v
-    }
     for &(u, v) in edges {
         if (u as usize) < n && (v as usize) < n {
             let (a, b) = (find(&mut parent, u), find(&mut parent, v));
@@ -123,7 +125,8 @@ pub fn layout_packed(
         };
         parts.push(part);
     }
-    let boxes: Vec<(f64, f64)> = parts.iter().map(|p| (f64::from(p.bbox.max_x - p.bbox.min_x), f64::from(p.bbox.max_y - p.bbox.min_y))).collect();
+    let boxes: Vec<(f64, f64)> =
+        parts.iter().map(|p| (f64::from(p.bbox.max_x - p.bbox.min_x), f64::from(p.bbox.max_y - p.bbox.min_y))).collect();
     let origins = shelves(&boxes, aspect, gap);
     // Merge, each component moved to its origin.
     let mut out = Layout {
@@ -182,7 +185,12 @@ pub fn layout_packed(
     }
     out.bbox = comp_boxes.iter().fold(
         BBox { min_x: f32::INFINITY, min_y: f32::INFINITY, max_x: f32::NEG_INFINITY, max_y: f32::NEG_INFINITY },
-        |a, (_, b)| BBox { min_x: a.min_x.min(b.min_x), min_y: a.min_y.min(b.min_y), max_x: a.max_x.max(b.max_x), max_y: a.max_y.max(b.max_y) },
+        |a, (_, b)| BBox {
+            min_x: a.min_x.min(b.min_x),
+            min_y: a.min_y.min(b.min_y),
+            max_x: a.max_x.max(b.max_x),
+            max_y: a.max_y.max(b.max_y),
+        },
     );
     Ok(Packed { layout: out, component, components: comp_boxes })
 }

@@ -290,7 +290,14 @@ fn many_components(k: usize, seed: u64) -> (Vec<NodeSize>, Vec<(u32, u32)>, usiz
         base[c] = base[c - 1] + counts[c - 1] as u32;
     }
     let total: usize = counts.iter().sum();
-    let edges = parts.iter().enumerate().flat_map(|(c, es)| { let b = base[c]; es.iter().map(move |&(u, v)| (u + b, v + b)) }).collect();
+    let edges = parts
+        .iter()
+        .enumerate()
+        .flat_map(|(c, es)| {
+            let b = base[c];
+            es.iter().map(move |&(u, v)| (u + b, v + b))
+        })
+        .collect();
     (sizes(total), edges, total)
 }
 
@@ -299,7 +306,8 @@ fn many_components(k: usize, seed: u64) -> (Vec<NodeSize>, Vec<(u32, u32)>, usiz
 fn check_packed(sz: &[NodeSize], edges: &[(u32, u32)], opts: &LayoutOptions, l: &Layout) {
     let n = sz.len();
     assert_eq!((l.x.len(), l.y.len(), l.edge_offsets.len()), (n, n, edges.len() + 1));
-    let rect = |v: usize| (l.x[v] - sz[v].width / 2.0, l.y[v] - sz[v].height / 2.0, l.x[v] + sz[v].width / 2.0, l.y[v] + sz[v].height / 2.0);
+    let rect =
+        |v: usize| (l.x[v] - sz[v].width / 2.0, l.y[v] - sz[v].height / 2.0, l.x[v] + sz[v].width / 2.0, l.y[v] + sz[v].height / 2.0);
     for a in 0..n {
         let ra = rect(a);
         assert!(ra.0 >= l.bbox.min_x - 1e-3 && ra.2 <= l.bbox.max_x + 1e-3 && ra.1 >= l.bbox.min_y - 1e-3 && ra.3 <= l.bbox.max_y + 1e-3);
