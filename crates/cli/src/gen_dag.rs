@@ -127,6 +127,7 @@ const ALLOC_BASE: u64 = 1 << 40;
 
 impl DagModel {
     /// Builds the DAG of `tasks` tasks.
+    #[cfg(test)]
     pub fn build(tasks: usize, seed: u64) -> (Self, usize) {
         Self::build_streams(tasks, seed, 1)
     }

@@ -77,6 +77,7 @@ pub fn components(n: usize, edges: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
 /// Lays out `sizes` / `edges` (as [`super::layout`]) with its components packed to the aspect
 /// ratio `aspect` (width / height of the canvas; not finite or ≤ 0: 1). `gap` separates
 /// neighbouring components. One component: [`super::layout`]'s output unchanged.
+#[allow(clippy::too_many_lines)] // components, their layouts, shelves, the merge: in sequence
 pub fn layout_packed(
     sizes: &[NodeSize],
     edges: &[(u32, u32)],

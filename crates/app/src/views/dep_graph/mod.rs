@@ -1411,11 +1411,12 @@ fn DetailTable(
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+#[allow(clippy::float_cmp)] // exact layout values
+mod tests {
     use super::*;
 
     /// Three nodes (an SPMD AIC with the flame, an AIV with the star, an alloc) and two edges.
-    pub(crate) fn sample_graph() -> GraphData {
+    pub(super) fn sample_graph() -> GraphData {
         let header = DepGraphHeader {
             dataset_id: 1,
             mode: EdgeMode::Full,
