@@ -537,21 +537,22 @@ impl GraphUi {
 
 /// Scale and offset showing `bbox` in a `css_w` × `css_h` canvas (margins of
 /// [`FIT_MARGIN_PX`]), at a scale of at least `min_scale` (at most 2): centred along an axis it
-/// fits in, from its start (top, left) along one it does not.
-fn fit_box(bbox: [f32; 4], css_w: f32, css_h: f32, min_scale: f32) -> (f32, f32, f32) {
+/// fits in; along the layers' axis (down, or right when `left_right`) from its first layer when
+/// it does not, across them still centred (a layered graph's sources sit near the middle).
+fn fit_box(bbox: [f32; 4], css_w: f32, css_h: f32, min_scale: f32, left_right: bool) -> (f32, f32, f32) {
     let [x0, y0, x1, y1] = bbox;
     let m = FIT_MARGIN_PX;
     let sx = (css_w - 2.0 * m) / (x1 - x0).max(1.0);
     let sy = (css_h - 2.0 * m) / (y1 - y0).max(1.0);
     let s = sx.min(sy).max(min_scale).clamp(1e-4, 2.0);
-    let place = |lo: f32, hi: f32, room: f32| {
-        if (hi - lo) * s <= room - 2.0 * m + 0.5 {
+    let place = |lo: f32, hi: f32, room: f32, flow: bool| {
+        if !flow || (hi - lo) * s <= room - 2.0 * m + 0.5 {
             room / 2.0 - f32::midpoint(lo, hi) * s
         } else {
             m - lo * s
         }
     };
-    (s, place(x0, x1, css_w), place(y0, y1, css_h))
+    (s, place(x0, x1, css_w, left_right), place(y0, y1, css_h, !left_right))
 }
 
 fn set_attr(el: &web_sys::HtmlElement, k: &str, v: &str) {
@@ -574,7 +575,7 @@ impl Renderer {
     /// Shows the whole graph (Fit, F), however small its nodes get.
     fn fit(&mut self) {
         let Some(d) = &self.data else { return };
-        let (scale, ox, oy) = fit_box(d.bbox, self.css_w, self.css_h, 1e-4);
+        let (scale, ox, oy) = fit_box(d.bbox, self.css_w, self.css_h, 1e-4, d.header.left_right);
         (self.scale, self.ox, self.oy) = (scale, ox, oy);
         self.fit_kind = "all";
     }
@@ -588,7 +589,7 @@ impl Renderer {
         if self.scale >= min_scale {
             return;
         }
-        let (scale, ox, oy) = fit_box(d.largest, self.css_w, self.css_h, min_scale);
+        let (scale, ox, oy) = fit_box(d.largest, self.css_w, self.css_h, min_scale, d.header.left_right);
         (self.scale, self.ox, self.oy) = (scale, ox, oy);
         self.fit_kind = "largest";
     }
@@ -1470,12 +1471,15 @@ mod tests {
     #[test]
     fn fit_box_keeps_a_minimum_scale_and_starts_at_the_top_left() {
         // Fits: centred.
-        let (s, ox, oy) = fit_box([0.0, 0.0, 100.0, 50.0], 248.0, 148.0, 0.1);
+        let (s, ox, oy) = fit_box([0.0, 0.0, 100.0, 50.0], 248.0, 148.0, 0.1, false);
         assert!((s - 2.0).abs() < 1e-6 && (ox - 24.0).abs() < 1e-3 && (oy - 24.0).abs() < 1e-3, "{s} {ox} {oy}");
-        // Too big at the minimum scale: the minimum, from its top left.
-        let (s, ox, oy) = fit_box([100.0, 200.0, 100_100.0, 10_200.0], 1000.0, 600.0, 0.5);
+        // Too big at the minimum scale: the minimum, from its first layer, centred across.
+        let bbox = [100.0, 200.0, 100_100.0, 10_200.0];
+        let (s, ox, oy) = fit_box(bbox, 1000.0, 600.0, 0.5, false);
         assert!((s - 0.5).abs() < 1e-6);
-        assert!((ox - (24.0 - 50.0)).abs() < 1e-3 && (oy - (24.0 - 100.0)).abs() < 1e-3, "{ox} {oy}");
+        assert!((ox - (500.0 - 50_100.0 * 0.5)).abs() < 1e-2 && (oy - (24.0 - 100.0)).abs() < 1e-3, "top to bottom: {ox} {oy}");
+        let (_, ox, oy) = fit_box(bbox, 1000.0, 600.0, 0.5, true);
+        assert!((ox - (24.0 - 50.0)).abs() < 1e-3 && (oy - (300.0 - 5_200.0 * 0.5)).abs() < 1e-2, "left to right: {ox} {oy}");
     }
 
     #[test]
