@@ -145,12 +145,13 @@ test('selecting a task highlights its deps.json neighbours; search by rXtY centr
   const task = facts.deps.tasks.find((t) => String(t.task_id) === best.id);
   const annRows = facts.deps.edges.filter((e) => String(e.pred) === best.id || String(e.succ) === best.id).length;
   await page.waitForSelector('[data-testid="dep-edges"]', { timeout: TIMEOUT_MS });
-  const argRows = await page.$$eval('[data-testid="dep-args"] tr', (r) => r.length - 1);
-  const edgeRows = await page.$$eval('[data-testid="dep-edges"] tr', (r) => r.length - 1);
+  // The details' tables are DataTables: `data-rows` counts their rows.
+  const argRows = Number(await page.$eval('[data-testid="dep-args"]', (el) => el.dataset.rows));
+  const edgeRows = Number(await page.$eval('[data-testid="dep-edges"]', (el) => el.dataset.rows));
   assert.equal(argRows, task?.args?.length ?? 0, 'one row per tensor argument');
   assert.equal(edgeRows, annRows, 'one row per deps.json edge annotation of the task');
   const creatorRows = facts.deps.edges.filter((e) => (String(e.pred) === best.id || String(e.succ) === best.id) && e.source === 'creator').length;
-  const shownCreator = await page.$$eval('[data-testid="dep-edges"] td:nth-child(3)', (c) => c.filter((x) => x.textContent === 'creator').length);
+  const shownCreator = await page.$$eval('[data-testid="dep-edges-row"] [data-col="source"]', (c) => c.filter((x) => x.textContent === 'creator').length);
   assert.equal(shownCreator, creatorRows, 'edge sources');
   await screenshot(page, 'dep-graph-selected');
   // Clicking the centred node keeps it selected (hit testing); clicking empty space clears.
@@ -364,6 +365,14 @@ test('a generated 100k-task DAG opens, lays out in the worker and pans / zooms',
       await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       frameMs.push(Number(await attr('data-frame-ms')));
     };
+    await p.mouse.move(cx, cy);
+    await frame();
+    // The first fit keeps nodes legible (issue 20): a part of the graph and the minimap.
+    assert.ok(Number(await attr('data-node-px')) >= 14, `first fit: nodes ${await attr('data-node-px')} px tall`);
+    assert.equal(await attr('data-minimap'), '1', 'the minimap shows the whole graph');
+    await screenshot(p, 'dep-graph-100k-first-fit');
+    // Fit shows everything.
+    await p.click('[data-testid="dep-fit"]');
     await p.mouse.move(cx, cy);
     await frame();
     const fitEdges = Number(await attr('data-visible-edges'));

@@ -1,4 +1,4 @@
-//! `pypto-viewer gen <dir> --dag [--tasks N] [--seed S] [--name-map]`: writes a seeded
+//! `pypto-viewer gen <dir> --dag [--tasks N] [--seed S] [--name-map] [--components K]`: writes a seeded
 //! synthetic `deps.json` (and optionally a name map) whose task DAG has the shapes of real
 //! captures at any scale, for the dependency-graph layout benchmark (`bench-layout`) and the
 //! graph view's big-graph tests. No records file: only the graph matters here.
@@ -23,6 +23,10 @@
 //! - every 4th layer a dummy barrier task (`kernel_ids` all −1) sits between `ffn_residual`
 //!   and the next layer's first `qk` (`explicit` edges).
 //!
+//! `--components K` (default 1): K independent streams of such layers, each from its own model
+//! input task, layer `l` in stream `l mod K`: a graph of K weakly-connected components of
+//! different sizes (the graph view's packing and minimap tests). K = 1 is the graph above.
+//!
 //! Generation stops once `--tasks` `tasks[]` entries exist (the last layer may be partial).
 //! Ids: tasks `2 << 32 | submit index`, allocs `1 << 32 | alloc index`. Predecessors
 //! always precede successors in submit order, so the DAG is acyclic. Edge rows are grouped by
@@ -36,7 +40,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Usage line for the DAG generator.
-pub const USAGE: &str = "  pypto-viewer gen <out-dir> --dag [--tasks N] [--seed S] [--name-map]   (deps.json only)";
+pub const USAGE: &str = "  pypto-viewer gen <out-dir> --dag [--tasks N] [--seed S] [--name-map] [--components K]   (deps.json only)";
 
 const TASK_RING: u64 = 2;
 const ALLOC_RING: u64 = 1;
@@ -123,13 +127,21 @@ const ALLOC_BASE: u64 = 1 << 40;
 
 impl DagModel {
     /// Builds the DAG of `tasks` tasks.
+    #[cfg(test)]
     pub fn build(tasks: usize, seed: u64) -> (Self, usize) {
+        Self::build_streams(tasks, seed, 1)
+    }
+
+    /// Builds `tasks` tasks in `streams` (≥ 1) independent streams of layers.
+    pub fn build_streams(tasks: usize, seed: u64, streams: usize) -> (Self, usize) {
         let mut rng = Rng(seed ^ 0xDA6_0000);
         let mut m = DagModel::default();
-        // The model input: one task producing the first layer input.
-        let mut input = m.push([7, -1, -1], 16, Vec::new());
+        // The model inputs: one task per stream producing its first layer input.
+        let mut inputs: Vec<u64> = (0..streams.max(1)).map(|_| m.push([7, -1, -1], 16, Vec::new())).collect();
         let mut layers = 0;
         while m.tasks.len() < tasks {
+            let stream = layers % inputs.len();
+            let mut input = inputs[stream];
             layers += 1;
             let chains = rng.pick(&[4u32, 8, 8, 16]);
             let blocks = 4 + (rng.next() % 13) as u32;
@@ -164,6 +176,7 @@ impl DagModel {
                 let barrier = Dep { pred: input, source: Source::Explicit, buffer: u32::MAX };
                 input = m.push([-1, -1, -1], 1, vec![barrier]);
             }
+            inputs[stream] = input;
         }
         // Predecessors come first, so truncation leaves no dangling edge; allocs are
         // referenced in order, so the last referenced one bounds the count.
@@ -359,11 +372,19 @@ fn write_name_map(w: &mut dyn Write) -> io::Result<()> {
 
 /// Writes `deps.json` (and `name_map_TestGenDag_seed<S>.json`) into `dir`.
 pub fn generate(dir: &Path, tasks: usize, seed: u64, name_map: bool) -> Result<DagSummary, String> {
+    generate_streams(dir, tasks, seed, name_map, 1)
+}
+
+/// [`generate`] with `components` independent streams (see the module doc).
+pub fn generate_streams(dir: &Path, tasks: usize, seed: u64, name_map: bool, components: usize) -> Result<DagSummary, String> {
+    if components == 0 || components > tasks {
+        return Err("--components must be in 1..=--tasks".into());
+    }
     if tasks == 0 || tasks >= 1 << 31 {
         return Err("--tasks must be in 1..2^31".into());
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let (m, layers) = DagModel::build(tasks, seed);
+    let (m, layers) = DagModel::build_streams(tasks, seed, components);
     let mut s = DagSummary { tasks: m.tasks.len(), allocs: m.allocs as usize, layers, ..DagSummary::default() };
     let mut write = |name: &str, f: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>| -> Result<(), String> {
         let path = dir.join(name);
@@ -390,16 +411,20 @@ pub fn generate(dir: &Path, tasks: usize, seed: u64, name_map: bool) -> Result<D
 /// `gen --dag` entry point (all `gen` arguments).
 pub fn run(args: &[&str]) -> ExitCode {
     let mut dir = None;
-    let (mut tasks, mut seed, mut name_map) = (10_000usize, 1u64, false);
+    let (mut tasks, mut seed, mut name_map, mut components) = (10_000usize, 1u64, false, 1usize);
     let mut it = args.iter().copied();
     let mut bad = None;
     while let Some(a) = it.next() {
         match a {
             "--dag" => {}
             "--name-map" => name_map = true,
-            "--tasks" | "--seed" => {
+            "--tasks" | "--seed" | "--components" => {
                 let v = it.next().unwrap_or("");
-                let ok = if a == "--tasks" { v.parse().map(|x| tasks = x).is_ok() } else { v.parse().map(|x| seed = x).is_ok() };
+                let ok = match a {
+                    "--tasks" => v.parse().map(|x| tasks = x).is_ok(),
+                    "--seed" => v.parse().map(|x| seed = x).is_ok(),
+                    _ => v.parse().map(|x| components = x).is_ok(),
+                };
                 if !ok {
                     bad = Some(format!("{a}: cannot parse {v:?}"));
                 }
@@ -414,7 +439,7 @@ pub fn run(args: &[&str]) -> ExitCode {
         return ExitCode::from(2);
     };
     let t0 = Instant::now();
-    match generate(Path::new(dir), tasks, seed, name_map) {
+    match generate_streams(Path::new(dir), tasks, seed, name_map, components) {
         Ok(s) => {
             println!(
                 "wrote {dir}: {} tasks, {} alloc, {} edge rows, {} transformer layers, seed {seed} in {:.2} s",
@@ -466,5 +491,26 @@ mod tests {
         assert_eq!(m.edge_count(), s.edge_rows);
         std::fs::remove_dir_all(&dir).ok();
         std::fs::remove_dir_all(&again).ok();
+    }
+
+    #[test]
+    fn components_are_independent_streams() {
+        let dir = std::env::temp_dir().join(format!("pypto-gen-dag-k-{}", std::process::id()));
+        generate_streams(&dir, 3000, 5, false, 12).unwrap();
+        let deps = pypto_formats::deps::parse("deps.json", &std::fs::read(dir.join("deps.json")).unwrap()).unwrap();
+        let g = DepsGraph::build(&deps, &[], &|_| false);
+        let edges: Vec<(u32, u32)> = g.edge_pred.iter().copied().zip(g.edge_succ.iter().copied()).collect();
+        let (_, counts) = pypto_analysis::dag_layout::pack::components(g.node_count(), &edges);
+        assert_eq!(counts.len(), 12, "one component per stream: {counts:?}");
+        assert!(counts[0] > counts[11], "of different sizes: {counts:?}");
+        // One stream is the plain generator.
+        let one = std::env::temp_dir().join(format!("pypto-gen-dag-k1-{}", std::process::id()));
+        let plain = std::env::temp_dir().join(format!("pypto-gen-dag-k1p-{}", std::process::id()));
+        generate_streams(&one, 2000, 3, false, 1).unwrap();
+        generate(&plain, 2000, 3, false).unwrap();
+        assert_eq!(std::fs::read(one.join("deps.json")).unwrap(), std::fs::read(plain.join("deps.json")).unwrap());
+        for d in [dir, one, plain] {
+            std::fs::remove_dir_all(d).ok();
+        }
     }
 }

@@ -39,6 +39,10 @@ pub struct DepGraphRequest {
     pub dataset_id: u32,
     pub mode: EdgeMode,
     pub left_right: bool,
+    /// Width / height of the canvas the graph is shown on: the worker packs the graph's
+    /// disconnected components to it (0: no packing, components side by side).
+    #[serde(default)]
+    pub aspect: f64,
 }
 
 /// One node of the last graph: its tensor arguments and edge annotations. Reply: [`DepNodeDetails`].
@@ -97,6 +101,13 @@ pub struct DepGraphHeader {
     pub mode_counts: Vec<u64>,
     pub node_count: u64,
     pub crossings: u64,
+    /// Weakly-connected components of the shown edges.
+    #[serde(default)]
+    pub component_count: u64,
+    /// Box of the component with the most nodes, `[min_x, min_y, max_x, max_y]` in layout px
+    /// (the whole graph's when it is one component; zeros when empty).
+    #[serde(default)]
+    pub largest_component: [f64; 4],
     /// Time of the layout call in the worker (`performance.now()` around it).
     pub layout_ms: f64,
     /// Time of the one-off JIT warm-up layout run before this request's file read (0 when

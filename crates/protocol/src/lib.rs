@@ -224,6 +224,8 @@ mod tests {
             mode_counts: vec![],
             node_count: 2,
             crossings: 0,
+            component_count: 2,
+            largest_component: [0.0, 0.0, 150.0, 36.0],
             layout_ms: 0.0,
             warmup_ms: 0.0,
             warnings: vec![],

@@ -40,6 +40,9 @@ pub const NODE_WIDTH: f32 = 150.0;
 /// Layout height of a node.
 pub const NODE_HEIGHT: f32 = DEP_NODE_HEIGHT;
 
+/// Gap between packed components, in layout units.
+pub const COMPONENT_GAP: f32 = 60.0;
+
 /// Most hits a `DepSearchHits` carries.
 pub const MAX_SEARCH_HITS: usize = 10_000;
 
@@ -163,14 +166,17 @@ impl DepGraph {
         self.selections.get(mode.index())
     }
 
-    /// `DepGraph`: lays out `mode`'s edges top→bottom (or left→right) and answers the header
-    /// (`layout_ms`: the layout call timed by `now_ms`; `warmup_ms` 0, the worker's to fill)
-    /// and the columns. `control` gets the layout's progress (`false` stops it).
+    /// `DepGraph`: lays out `mode`'s edges top→bottom (or left→right), its disconnected
+    /// components packed to the canvas's `aspect` (width / height; ≤ 0: the plain layout, see
+    /// `dag_layout::pack`), and answers the header (`layout_ms`: the layout call timed by
+    /// `now_ms`; `warmup_ms` 0, the worker's to fill) and the columns. `control` gets the
+    /// layout's progress (`false` stops it).
     pub fn layout(
         &self,
         dataset_id: u32,
         mode: EdgeMode,
         left_right: bool,
+        aspect: f64,
         now_ms: &dyn Fn() -> f64,
         control: &mut dyn FnMut(dag_layout::Progress) -> bool,
     ) -> Result<LaidOutGraph, String> {
@@ -183,7 +189,17 @@ impl DepGraph {
         let direction = if left_right { Direction::LeftRight } else { Direction::TopBottom };
         let opts = LayoutOptions { direction, ..LayoutOptions::default() };
         let started_ms = now_ms();
-        let layout = dag_layout::layout(&sizes, &edges, &opts, control).map_err(|e| format!("dependency graph layout failed: {e}"))?;
+        let failed = |e: dag_layout::LayoutError| format!("dependency graph layout failed: {e}");
+        let (layout, component_count, largest) = if aspect > 0.0 && aspect.is_finite() {
+            let packed = dag_layout::layout_packed(&sizes, &edges, &opts, aspect, f64::from(COMPONENT_GAP), control).map_err(failed)?;
+            let largest = packed.components.first().map_or(dag_layout::BBox::default(), |c| c.1);
+            (packed.layout, packed.components.len() as u64, largest)
+        } else {
+            let layout = dag_layout::layout(&sizes, &edges, &opts, control).map_err(failed)?;
+            let count = dag_layout::pack::components(n, &edges).1.len() as u64;
+            let bbox = layout.bbox;
+            (layout, count, bbox)
+        };
         let layout_ms = now_ms() - started_ms;
         let mut warnings = self.warnings.clone();
         if !layout.reversed_edges.is_empty() {
@@ -198,6 +214,8 @@ impl DepGraph {
             mode_counts: self.selections.iter().map(|s| s.shown.len() as u64).collect(),
             node_count: n as u64,
             crossings: layout.crossings,
+            component_count,
+            largest_component: [largest.min_x, largest.min_y, largest.max_x, largest.max_y].map(f64::from),
             layout_ms,
             warmup_ms: 0.0,
             warnings,

@@ -79,7 +79,7 @@ fn the_graph_has_deps_viewers_nodes_kinds_and_edges_on_every_fixture() {
 
         // The reply the page gets: header and columns of that graph, per mode.
         for mode in EdgeMode::ALL {
-            let laid = graph.layout(7, mode, mode == EdgeMode::Reduced, &|| 0.0, &mut |_| true).unwrap();
+            let laid = graph.layout(7, mode, mode == EdgeMode::Reduced, 0.0, &|| 0.0, &mut |_| true).unwrap();
             let (h, col) = (&laid.header, &laid.columns);
             assert_eq!((h.dataset_id, h.mode, h.left_right), (7, mode, mode == EdgeMode::Reduced));
             assert_eq!(h.node_count as usize, tasks, "{name}: header node count");
@@ -96,6 +96,27 @@ fn the_graph_has_deps_viewers_nodes_kinds_and_edges_on_every_fixture() {
             assert_eq!(col.points.len() as u32, 2 * col.point_offsets.last().copied().unwrap_or(0), "{name}: polyline points");
             let full: BTreeSet<(u32, u32)> = col.full_pred.iter().copied().zip(col.full_succ.iter().copied()).collect();
             assert!(col.pred.iter().zip(&col.succ).all(|(&p, &s)| full.contains(&(p, s))), "{name}: shown edges are graph edges");
+            // Packed to a 16:9 canvas: one component is laid out as before; several are
+            // packed wider than tall, none overlapping another's nodes.
+            let packed = graph.layout(7, mode, mode == EdgeMode::Reduced, 16.0 / 9.0, &|| 0.0, &mut |_| true).unwrap();
+            assert_eq!(packed.header.component_count, h.component_count, "{name}: components");
+            if h.component_count == 1 {
+                assert_eq!(packed.columns, laid.columns, "{name}: one component is laid out as before");
+            } else {
+                let c = &packed.columns;
+                let (x0, x1) = c.x.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+                let (y0, y1) = c.y.iter().fold((f64::MAX, f64::MIN), |(a, b), &y| (a.min(y), b.max(y)));
+                let (w, hgt) = (x1 - x0 + 150.0, y1 - y0 + 36.0);
+                let unpacked = laid.columns.x.iter().fold(0f64, |a, &x| a.max(x)) / laid.columns.y.iter().fold(1f64, |a, &y| a.max(y));
+                assert!(
+                    w / hgt < unpacked.max(16.0 / 9.0 * 1.6),
+                    "{name} {}: packed aspect {:.2} (unpacked {unpacked:.2})",
+                    mode.as_str(),
+                    w / hgt
+                );
+                let [bx0, by0, bx1, by1] = packed.header.largest_component;
+                assert!(bx1 > bx0 && by1 > by0, "{name}: the largest component's box");
+            }
         }
         checked += 1;
     }

@@ -3,7 +3,8 @@
 //! lean), builds the graph — `deps_viewer`'s nodes: deps.json's tasks and edge endpoints and
 //! the tasks of the records (the perf sidecar, from the resident model) — and the edge
 //! selections of the five `deps_viewer` modes once per dataset, lays out the selected mode's
-//! edges in the worker ([`pypto_analysis::dag_layout`], progress posted per phase; after the
+//! edges in the worker ([`pypto_analysis::dag_layout`], disconnected components packed to the
+//! canvas's aspect ratio the request carries, progress posted per phase; after the
 //! JIT warm-up, `layout_warm_up`) and hands the page node columns and edge polylines as
 //! transferred typed arrays; answers `DepNodeDetails` and `DepSearch`. The graph, its
 //! columns, node details and search are `pypto_replies::dep_graph`'s; this module reads the
@@ -41,7 +42,7 @@ thread_local! {
 
 /// `ToWorker::DepGraph`: (re)build the dataset's graph if needed, lay out `mode`'s edges, answer.
 pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest>) {
-    let DepGraphRequest { dataset_id, mode, left_right } = request;
+    let DepGraphRequest { dataset_id, mode, left_right, aspect } = request;
     let (generation, file) = SESSION.with_borrow(|s| (s.generation, s.runtime.get(&dataset_id).and_then(|d| d.deps_file.clone())));
     let fresh = BUILT.with_borrow(|b| b.as_ref().is_some_and(|b| b.generation == generation && b.dataset_id == dataset_id));
     if !fresh {
@@ -73,7 +74,7 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
         BUILT.with_borrow_mut(|b| *b = Some(built));
     }
     let laid_out = BUILT.with_borrow(|b| match b.as_ref() {
-        Some(b) => layout(b, mode, left_right),
+        Some(b) => layout(b, mode, left_right, aspect),
         None => Err("the dependency graph was not built".to_owned()),
     });
     match laid_out {
@@ -82,17 +83,20 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
     }
 }
 
-fn layout(b: &Built, mode: EdgeMode, left_right: bool) -> Result<(DepGraphHeader, Columns), String> {
+fn layout(b: &Built, mode: EdgeMode, left_right: bool, aspect: f64) -> Result<(DepGraphHeader, Columns), String> {
     let big = b.graph.graph.node_count() > 2000;
+    // Packed components lay out one by one: progress at most every 50 ms.
+    let mut last_post_ms = f64::NEG_INFINITY;
     let mut control = |p: dag_layout::Progress| {
-        if big {
+        if big && now_ms() - last_post_ms >= 50.0 {
+            last_post_ms = now_ms();
             let label = format!("laying out the graph: {}", p.phase.as_str());
             let progress = Progress { path: label, done_bytes: u64::from(p.step), total_bytes: u64::from(p.steps.max(1)) };
             transport::post(&FromWorker::Progress(progress), None);
         }
         true
     };
-    let LaidOutGraph { mut header, columns: c } = b.graph.layout(b.dataset_id, mode, left_right, &now_ms, &mut control)?;
+    let LaidOutGraph { mut header, columns: c } = b.graph.layout(b.dataset_id, mode, left_right, aspect, &now_ms, &mut control)?;
     header.warmup_ms = layout_warm_up::take_ms();
     let mut columns = Columns::new();
     columns.f64(col::X, &c.x);

@@ -21,7 +21,7 @@ use crate::rust_source::{self, Blank};
 use crate::util;
 
 /// Files with literals not yet in the catalogue, and how many (may only go down).
-pub const KNOWN_UNTRANSLATED: &[(&str, usize)] = &[("crates/app/src/views/dep_graph.rs", 13)];
+pub const KNOWN_UNTRANSLATED: &[(&str, usize)] = &[];
 
 const CATALOGUE_DIR: &str = "crates/app/i18n";
 const LANGUAGES: [&str; 2] = ["en", "zh-CN"];

@@ -20,6 +20,9 @@
 //! 6. Routing (here): each edge's polyline leaves its source's side facing the next layer,
 //!    passes through its dummies' centres and enters its target's facing side.
 //!
+//! [`pack`] lays out a graph of several weakly-connected components one component at a time
+//! and packs the components' boxes in shelves to a canvas's aspect ratio.
+//!
 //! [`metrics`] measures polylines (length, geometric crossings) for the benchmark.
 //!
 //! Cost: O((V + E + D) log) per sweep, D = dummy nodes (the sum over edges of the layers
@@ -29,10 +32,12 @@ mod acyclic;
 mod layered;
 pub mod metrics;
 mod order;
+pub mod pack;
 mod position;
 mod rank;
 
 pub use order::OrderHeuristic;
+pub use pack::{layout_packed, Packed};
 
 /// Which way layers advance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -273,3 +273,129 @@ fn drawn_crossings_equal_counted_crossings() {
         }
     }
 }
+
+/// `k` random DAGs of varied sizes side by side (node indices interleaved across components).
+fn many_components(k: usize, seed: u64) -> (Vec<NodeSize>, Vec<(u32, u32)>, usize) {
+    let mut s = seed;
+    let mut parts: Vec<Vec<(u32, u32)>> = Vec::new();
+    let mut counts = Vec::new();
+    for c in 0..k {
+        let n = 1 + (xorshift(&mut s) % 60) as usize + if c == 0 { 120 } else { 0 };
+        counts.push(n);
+        parts.push(random_dag(seed + c as u64, n));
+    }
+    // Global index of component c's i-th node: components' nodes are numbered in blocks.
+    let mut base = vec![0u32; k];
+    for c in 1..k {
+        base[c] = base[c - 1] + counts[c - 1] as u32;
+    }
+    let total: usize = counts.iter().sum();
+    let edges = parts
+        .iter()
+        .enumerate()
+        .flat_map(|(c, es)| {
+            let b = base[c];
+            es.iter().map(move |&(u, v)| (u + b, v + b))
+        })
+        .collect();
+    (sizes(total), edges, total)
+}
+
+/// What the view relies on in a packed layout (layers and orders are per component): no two
+/// nodes overlap, polylines run from their source to their target, the box holds everything.
+fn check_packed(sz: &[NodeSize], edges: &[(u32, u32)], opts: &LayoutOptions, l: &Layout) {
+    let n = sz.len();
+    assert_eq!((l.x.len(), l.y.len(), l.edge_offsets.len()), (n, n, edges.len() + 1));
+    let rect =
+        |v: usize| (l.x[v] - sz[v].width / 2.0, l.y[v] - sz[v].height / 2.0, l.x[v] + sz[v].width / 2.0, l.y[v] + sz[v].height / 2.0);
+    for a in 0..n {
+        let ra = rect(a);
+        assert!(ra.0 >= l.bbox.min_x - 1e-3 && ra.2 <= l.bbox.max_x + 1e-3 && ra.1 >= l.bbox.min_y - 1e-3 && ra.3 <= l.bbox.max_y + 1e-3);
+        for b in a + 1..n {
+            let rb = rect(b);
+            let apart = ra.2 <= rb.0 + 1e-3 || rb.2 <= ra.0 + 1e-3 || ra.3 <= rb.1 + 1e-3 || rb.3 <= ra.1 + 1e-3;
+            assert!(apart, "nodes {a} and {b} overlap");
+        }
+    }
+    let lr = opts.direction == Direction::LeftRight;
+    for (e, &(u, v)) in edges.iter().enumerate() {
+        let pl = l.polyline(e);
+        if u == v {
+            assert!(pl.is_empty());
+            continue;
+        }
+        let along = |p: [f32; 2]| if lr { p[1] } else { p[0] };
+        let at = |v: u32| if lr { l.y[v as usize] } else { l.x[v as usize] };
+        assert!((along(pl[0]) - at(u)).abs() < 1e-2 && (along(pl[pl.len() - 1]) - at(v)).abs() < 1e-2, "edge {e} ends");
+    }
+}
+
+#[test]
+fn packed_components_do_not_overlap_and_approach_the_aspect() {
+    let (sz, edges, n) = many_components(40, 9);
+    for opts in both_directions() {
+        for aspect in [16.0 / 9.0, 1.0, 0.5, 3.0] {
+            let p = layout_packed(&sz, &edges, &opts, aspect, 40.0, &mut |_| true).unwrap();
+            let l = &p.layout;
+            assert_eq!(p.components.len(), 40);
+            check_packed(&sz, &edges, &opts, l);
+            // Component boxes are disjoint and hold their nodes and polylines.
+            for (i, (_, a)) in p.components.iter().enumerate() {
+                for (_, b) in &p.components[i + 1..] {
+                    let apart = a.max_x <= b.min_x || b.max_x <= a.min_x || a.max_y <= b.min_y || b.max_y <= a.min_y;
+                    assert!(apart, "components overlap: {a:?} {b:?}");
+                }
+            }
+            for v in 0..n {
+                let b = p.components[p.component[v] as usize].1;
+                assert!(l.x[v] >= b.min_x && l.x[v] <= b.max_x && l.y[v] >= b.min_y && l.y[v] <= b.max_y);
+            }
+            for (e, &(u, _)) in edges.iter().enumerate() {
+                let b = p.components[p.component[u as usize] as usize].1;
+                for q in l.polyline(e) {
+                    assert!(q[0] >= b.min_x - 0.01 && q[0] <= b.max_x + 0.01 && q[1] >= b.min_y - 0.01 && q[1] <= b.max_y + 0.01);
+                }
+            }
+            let got = f64::from(l.bbox.max_x - l.bbox.min_x) / f64::from(l.bbox.max_y - l.bbox.min_y);
+            assert!((got / aspect).ln().abs() < 0.15_f64, "aspect {got:.2} for target {aspect:.2} ({:?})", opts.direction);
+            // Numbered by size: component 0 is the biggest.
+            assert!(p.components.windows(2).all(|w| w[0].0 >= w[1].0));
+        }
+    }
+}
+
+#[test]
+fn packing_one_component_is_the_plain_layout() {
+    let edges = random_dag(3, 300);
+    let sz = sizes(300);
+    for opts in both_directions() {
+        let plain = layout_all(&sz, &edges, &opts).unwrap();
+        let p = layout_packed(&sz, &edges, &opts, 16.0 / 9.0, 40.0, &mut |_| true).unwrap();
+        assert_eq!(p.layout, plain);
+        assert_eq!(p.components, vec![(300, plain.bbox)]);
+    }
+}
+
+#[test]
+fn packing_isolated_nodes_and_is_deterministic() {
+    // 500 lone nodes and one small chain.
+    let sz = sizes(503);
+    let edges = vec![(500, 501), (501, 502)];
+    let opts = LayoutOptions::default();
+    let a = layout_packed(&sz, &edges, &opts, 2.0, 20.0, &mut |_| true).unwrap();
+    let b = layout_packed(&sz, &edges, &opts, 2.0, 20.0, &mut |_| true).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.components.len(), 501);
+    assert_eq!(a.components[0].0, 3, "the chain is component 0");
+    let l = &a.layout;
+    let got = f64::from(l.bbox.max_x - l.bbox.min_x) / f64::from(l.bbox.max_y - l.bbox.min_y);
+    assert!((got / 2.0).ln().abs() < 0.35, "aspect {got}");
+    check_packed(&sz, &edges, &opts, l);
+}
+
+#[test]
+fn components_are_weakly_connected_sets() {
+    let (comp, counts) = pack::components(7, &[(0, 1), (3, 2), (2, 1), (5, 6)]);
+    assert_eq!(counts, vec![4, 2, 1]);
+    assert_eq!(comp, vec![0, 0, 0, 0, 2, 1, 1]);
+}

@@ -1,0 +1,28 @@
+# The Task Dependency Graph.
+gr-layers-top-bottom-or-left = layers top→bottom or left→right
+gr-fit-the-whole-graph-to = fit the whole graph to the screen (F)
+gr-fit = Fit
+gr-save-the-graph-as-drawn = save the graph as drawn (PNG)
+gr-save-the-whole-graph-as = save the whole graph as SVG
+gr-save-the-graph-s-nodes = save the graph's nodes as CSV
+gr-depth = Depth
+gr-0-off = 0 (off)
+gr-all = all
+gr-search-rxty-or-function-name = search rXtY or function name
+gr-laying-out = laying out…
+gr-static-properties-of-the-graph = Static properties of the graph, not what happened at run time: flame = alloc task or early_dispatch: true in deps.json; star = every predecessor has the flame and one of them is not alloc
+gr-early-dispatch-capable = early-dispatch capable ·
+gr-all-preds-early-static = all preds early (static)
+gr-the-whole-graph-press-or = the whole graph: press or drag to move the view
+gr-hover-or-click-a-task = Hover or click a task to highlight its predecessors (orange) and successors (blue) to the chosen depth; fan-in / fan-out are over all deps.json edges.
+gr-show-in-swimlane = Show in swimlane
+gr-names-from = Function names come from the newest name_map*.json beside deps.json (the lexicographically greatest name = the newest timestamp): { $path }. Keys: 1–5 edge mode, F fit, Esc clear; ? lists every shortcut.
+gr-edge-mode = Edge mode
+gr-no-name-map = none (names fall back to func_<id>)
+gr-mode-title = edge mode { $mode } (key { $key })
+gr-mode-full = Full
+gr-mode-reduced = Reduced
+gr-mode-omitted = Omitted
+gr-mode-reduced-df = Reduced DF
+gr-mode-omitted-df = Omitted DF
+gr-hud = { $nodes } nodes · edges: { $edges } · layout { $layout_ms } ms · { $crossings } crossings

@@ -1,0 +1,28 @@
+# 任务依赖图。
+gr-layers-top-bottom-or-left = 分层方向：自上而下或自左向右
+gr-fit-the-whole-graph-to = 将整个依赖图适配到屏幕（F）
+gr-fit = 适配
+gr-save-the-graph-as-drawn = 按当前绘制保存依赖图（PNG）
+gr-save-the-whole-graph-as = 将整个依赖图保存为 SVG
+gr-save-the-graph-s-nodes = 将依赖图的节点保存为 CSV
+gr-depth = 深度
+gr-0-off = 0（关闭）
+gr-all = 全部
+gr-search-rxty-or-function-name = 搜索 rXtY 或函数名
+gr-laying-out = 正在布局…
+gr-static-properties-of-the-graph = 依赖图的静态属性，而非运行时实际发生的情况：火焰 = alloc 任务或 deps.json 中 early_dispatch: true；星形 = 所有前驱都带火焰且其中至少一个不是 alloc
+gr-early-dispatch-capable = 可提前派发 ·
+gr-all-preds-early-static = 所有前驱均可提前（静态）
+gr-the-whole-graph-press-or = 整个依赖图：按下或拖动以移动视图
+gr-hover-or-click-a-task = 悬停或单击任务，按所选深度高亮其前驱（橙色）与后继（蓝色）；扇入 / 扇出按 deps.json 的全部边统计。
+gr-show-in-swimlane = 在泳道图中显示
+gr-names-from = 函数名来自 deps.json 旁最新的 name_map*.json（字典序最大的文件名 = 最新的时间戳）：{ $path }。按键：1–5 边模式，F 适配，Esc 清除；? 列出全部快捷键。
+gr-edge-mode = 边模式
+gr-no-name-map = 无（函数名回退为 func_<id>）
+gr-mode-title = 边模式 { $mode }（按键 { $key }）
+gr-mode-full = 完整
+gr-mode-reduced = 精简
+gr-mode-omitted = 省略
+gr-mode-reduced-df = 精简 DF
+gr-mode-omitted-df = 省略 DF
+gr-hud = { $nodes } 个节点 · 边：{ $edges } · 布局 { $layout_ms } ms · { $crossings } 处交叉

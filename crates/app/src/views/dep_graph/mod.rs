@@ -13,18 +13,30 @@
 //! out-port on its outgoing side (the edges of the shown mode attach there), labelled with
 //! the in / out degree when legible.
 //!
+//! Legible on opening: the worker packs disconnected components to the canvas's aspect ratio
+//! (the request carries it); the first fit shows the whole graph only while its nodes stay at
+//! least [`MIN_NODE_PX`] tall, else the largest component at that size, and a minimap
+//! (`minimap`) shows the whole graph and the viewport whenever part of it is off screen. Fit
+//! (F) shows everything. A wheel notch zooms by at most [`WHEEL_STEP_MAX`]. The 🔥 / ⭐
+//! markers are drawn shapes (`markers`), no emoji font needed. Exports (`export`): PNG, SVG,
+//! the nodes as CSV; the details' tables are `DataTable`s with their own CSV.
+//!
 //! Test hooks on `#dep-graph`: `data-nodes`, `data-mode`, `data-mode-counts` (comma list in
 //! mode order), `data-visible-edges`, `data-selected` (`rXtY`), `data-highlight` (the
 //! highlighted `rXtY`s), `data-selected-screen` (`x,y` of the selected node in CSS px),
 //! `data-marker-counts` (🔥 nodes, ⭐ nodes), `data-hover` (`rXtY` under the pointer),
 //! `data-layout-ms` / `data-warmup-ms` (the worker's layout call and JIT warm-up times),
 //! `data-search-total` (matches of the last search), `data-frame-ms` (the last frame's
-//! CPU time).
+//! CPU time), `data-scale`, `data-node-px` (a node's height on screen), `data-fit` (what the
+//! last fit showed: `all`, `largest` or `link`), `data-components`, `data-minimap` (`1` while
+//! the minimap shows), `data-markers-drawn` (flame, star shapes drawn in the last frame) and
+//! `data-text-emoji` (drawn canvas strings holding an emoji: 0).
 
 #![allow(clippy::many_single_char_names)] // geometry: x, y, w, h, s(cale), d(ata)
 
 use std::collections::VecDeque;
 
+use crate::i18n::{t, tr, tr_with, Arg};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -35,9 +47,17 @@ use pypto_render::{GlRenderer, LineInstance, RectInstance};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
+mod export;
+mod markers;
+mod minimap;
+
+use markers::{MarkerIcon, FIRE, STAR};
+use minimap::Minimap;
+
 use crate::nav::{Focus, GraphCamera, GraphNav, Nav, Selected};
 use crate::owned::{FrameRequest, Owned};
 use crate::session::{DatasetRow, Session};
+use crate::table::{Cell, Column, DataTable, TableData};
 use crate::view_spec::{no_init, nothing_docked, ViewSpec};
 use crate::worker_client::{Slot, WorkerClient};
 
@@ -55,7 +75,8 @@ pub const SPEC: ViewSpec = ViewSpec {
     docked: nothing_docked,
 };
 
-const MODE_LABELS: [&str; 5] = ["Full", "Reduced", "Omitted", "Reduced DF", "Omitted DF"];
+/// The edge modes' names (message ids).
+const MODE_LABELS: [&str; 5] = ["gr-mode-full", "gr-mode-reduced", "gr-mode-omitted", "gr-mode-reduced-df", "gr-mode-omitted-df"];
 const NAME_FONT: &str = "600 11px system-ui, sans-serif";
 const ID_FONT: &str = "10px ui-monospace, monospace";
 /// Node height on screen from which labels are drawn.
@@ -69,6 +90,37 @@ const PORT_THICK: f32 = 12.0;
 const PORT_FONT: &str = "600 9px system-ui, sans-serif";
 /// Port thickness on screen from which the degree is written in it.
 const PORT_TEXT_MIN_PX: f32 = 11.0;
+/// The first fit keeps nodes at least this tall on screen (the labels' size).
+pub const MIN_NODE_PX: f32 = LABEL_MIN_PX;
+/// Most a wheel notch zooms (in; out by its inverse), whatever its delta.
+pub const WHEEL_STEP_MAX: f32 = 1.25;
+/// Node height on screen from which the markers are drawn.
+const MARKER_MIN_NODE_PX: f32 = 10.0;
+/// Margin of a fit, CSS px.
+const FIT_MARGIN_PX: f32 = 24.0;
+
+/// The zoom factor of one wheel event: its delta in px (lines of 16 px, pages of 800 px),
+/// bounded to a step of [`WHEEL_STEP_MAX`].
+pub fn wheel_factor(delta_y: f64, delta_mode: u32) -> f32 {
+    let px = match delta_mode {
+        1 => delta_y * 16.0,
+        2 => delta_y * 800.0,
+        _ => delta_y,
+    };
+    let f = (-px as f32 * 0.0015).exp();
+    if f.is_finite() {
+        f.clamp(1.0 / WHEEL_STEP_MAX, WHEEL_STEP_MAX)
+    } else if px < 0.0 {
+        WHEEL_STEP_MAX
+    } else {
+        1.0 / WHEEL_STEP_MAX
+    }
+}
+
+/// Whether `text` holds an emoji (drawn as a box where no emoji font is installed).
+fn has_emoji(text: &str) -> bool {
+    text.chars().any(|c| matches!(c as u32, 0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2B50 | 0x2B55 | 0xFE0F))
+}
 
 /// A laid-out graph as the worker sent it, plus adjacency for highlighting and details.
 struct GraphData {
@@ -97,6 +149,27 @@ struct GraphData {
     full_out: Vec<Vec<u32>>,
     full_in: Vec<Vec<u32>>,
     bbox: [f32; 4],
+    /// The box of the component with the most nodes (the whole graph's when it is one).
+    largest: [f32; 4],
+}
+
+/// The columns of a laid-out graph, as plain vectors (keys of `pypto_protocol::dep_graph::columns`).
+#[derive(Default)]
+struct Cols {
+    x: Vec<f32>,
+    y: Vec<f32>,
+    w: Vec<f32>,
+    h: Vec<f32>,
+    kind: Vec<u8>,
+    markers: Vec<u8>,
+    block_num: Vec<u32>,
+    name_index: Vec<u32>,
+    pred: Vec<u32>,
+    succ: Vec<u32>,
+    point_offsets: Vec<u32>,
+    points: Vec<f32>,
+    full_pred: Vec<u32>,
+    full_succ: Vec<u32>,
 }
 
 fn typed<T: JsCast>(columns: &JsValue, name: &str) -> Option<T> {
@@ -130,16 +203,29 @@ impl GraphData {
     }
 
     fn from_js(header: DepGraphHeader, columns: &JsValue) -> GraphData {
-        let x = col_f32(columns, col::X);
+        let u8s = |name: &str| typed::<js_sys::Uint8Array>(columns, name).map(|a| a.to_vec()).unwrap_or_default();
+        let cols = Cols {
+            x: col_f32(columns, col::X),
+            y: col_f32(columns, col::Y),
+            w: col_f32(columns, col::W),
+            h: col_f32(columns, col::H),
+            kind: u8s(col::KIND),
+            markers: u8s(col::MARKERS),
+            block_num: col_u32(columns, col::BLOCK_NUM),
+            name_index: col_u32(columns, col::NAME_INDEX),
+            pred: col_u32(columns, col::PRED),
+            succ: col_u32(columns, col::SUCC),
+            point_offsets: col_u32(columns, col::POINT_OFFSETS),
+            points: col_f32(columns, col::POINTS),
+            full_pred: col_u32(columns, col::FULL_PRED),
+            full_succ: col_u32(columns, col::FULL_SUCC),
+        };
+        Self::from_columns(header, cols)
+    }
+
+    fn from_columns(header: DepGraphHeader, c: Cols) -> GraphData {
+        let Cols { x, y, w, h, kind, markers, block_num, name_index, pred, succ, point_offsets, points, full_pred, full_succ } = c;
         let n = x.len();
-        let y = col_f32(columns, col::Y);
-        let w = col_f32(columns, col::W);
-        let h = col_f32(columns, col::H);
-        let kind = typed::<js_sys::Uint8Array>(columns, col::KIND).map(|a| a.to_vec()).unwrap_or_default();
-        let pred = col_u32(columns, col::PRED);
-        let succ = col_u32(columns, col::SUCC);
-        let point_offsets = col_u32(columns, col::POINT_OFFSETS);
-        let points = col_f32(columns, col::POINTS);
         let edge_box: Vec<[f32; 4]> = (0..pred.len())
             .map(|e| {
                 let a = point_offsets.get(e).copied().unwrap_or(0) as usize;
@@ -153,7 +239,7 @@ impl GraphData {
             })
             .collect();
         let (out_adj, in_adj) = adjacency(n, &pred, &succ);
-        let (full_out, full_in) = adjacency(n, &col_u32(columns, col::FULL_PRED), &col_u32(columns, col::FULL_SUCC));
+        let (full_out, full_in) = adjacency(n, &full_pred, &full_succ);
         let mut bbox = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
         for (i, &cx) in x.iter().enumerate() {
             let cy = y.get(i).copied().unwrap_or(0.0);
@@ -166,6 +252,8 @@ impl GraphData {
         if n == 0 {
             bbox = [0.0, 0.0, 1.0, 1.0];
         }
+        let l = header.largest_component.map(|v| v as f32);
+        let largest = if l[2] > l[0] && l[3] > l[1] { l } else { bbox };
         GraphData {
             labels: header.task_ids.iter().map(ToString::to_string).collect(),
             header,
@@ -174,9 +262,9 @@ impl GraphData {
             w,
             h,
             kind,
-            markers: typed::<js_sys::Uint8Array>(columns, col::MARKERS).map(|a| a.to_vec()).unwrap_or_default(),
-            block_num: col_u32(columns, col::BLOCK_NUM),
-            name_index: col_u32(columns, col::NAME_INDEX),
+            markers,
+            block_num,
+            name_index,
             pred,
             succ,
             point_offsets,
@@ -187,6 +275,7 @@ impl GraphData {
             full_out,
             full_in,
             bbox,
+            largest,
         }
     }
 
@@ -270,6 +359,11 @@ struct Renderer {
     graph_nav: RwSignal<GraphNav>,
     /// The camera last reported to (or applied from) nav.
     last_camera: Option<GraphCamera>,
+    /// The overview in the corner, and whether it still shows an older graph.
+    minimap: Option<Minimap>,
+    minimap_stale: bool,
+    /// What the last fit showed (`data-fit`).
+    fit_kind: &'static str,
 }
 
 impl GraphUi {
@@ -301,6 +395,7 @@ impl GraphUi {
                     .as_ref()
                     .is_some_and(|d| d.header.left_right == data.header.left_right && d.header.dataset_id == data.header.dataset_id);
                 r.data = Some(data);
+                r.minimap_stale = true;
                 r.fit_pending = r.fit_pending || !keep_view;
             }
         });
@@ -314,18 +409,36 @@ impl GraphUi {
             let node = self.with(|r| r.data.as_ref().and_then(|d| d.header.task_ids.iter().position(|t| *t == task))).flatten();
             if let Some(node) = node {
                 self.with(|r| r.fit_pending = false);
-                self.with(Renderer::fit);
+                self.with(Renderer::first_fit);
                 self.select(Some(node as u32), true);
             }
         }
         self.version.update(|v| *v += 1);
     }
 
+    /// Width / height of the graph's canvas (of the window before the canvas is laid out).
+    fn canvas_aspect(self) -> f64 {
+        let canvas = self
+            .with(|r| {
+                r.resize();
+                (r.css_w > 1.0 && r.css_h > 1.0).then(|| f64::from(r.css_w) / f64::from(r.css_h))
+            })
+            .flatten();
+        canvas
+            .or_else(|| {
+                let w = web_sys::window()?;
+                let (iw, ih) = (w.inner_width().ok()?.as_f64()?, w.inner_height().ok()?.as_f64()?);
+                // The canvas is the window less the toolbars and the details below it.
+                (iw > 1.0 && ih > 1.0).then(|| iw / (ih * 0.6))
+            })
+            .unwrap_or(16.0 / 9.0)
+    }
+
     /// Asks for the layout of the current mode and direction.
     fn request(self, dataset_id: u32) {
         self.loading.set(true);
         let mode = EdgeMode::ALL.get(self.mode.get_untracked()).copied().unwrap_or_default();
-        let request = DepGraphRequest { dataset_id, mode, left_right: self.left_right.get_untracked() };
+        let request = DepGraphRequest { dataset_id, mode, left_right: self.left_right.get_untracked(), aspect: self.canvas_aspect() };
         let reply = self.client.ask_columns(self.layout_slot, request);
         leptos::task::spawn_local(async move {
             if let Ok((header, columns)) = reply.await {
@@ -417,6 +530,26 @@ impl GraphUi {
     }
 }
 
+/// Scale and offset showing `bbox` in a `css_w` × `css_h` canvas (margins of
+/// [`FIT_MARGIN_PX`]), at a scale of at least `min_scale` (at most 2): centred along an axis it
+/// fits in; along the layers' axis (down, or right when `left_right`) from its first layer when
+/// it does not, across them still centred (a layered graph's sources sit near the middle).
+fn fit_box(bbox: [f32; 4], css_w: f32, css_h: f32, min_scale: f32, left_right: bool) -> (f32, f32, f32) {
+    let [x0, y0, x1, y1] = bbox;
+    let m = FIT_MARGIN_PX;
+    let sx = (css_w - 2.0 * m) / (x1 - x0).max(1.0);
+    let sy = (css_h - 2.0 * m) / (y1 - y0).max(1.0);
+    let s = sx.min(sy).max(min_scale).clamp(1e-4, 2.0);
+    let place = |lo: f32, hi: f32, room: f32, flow: bool| {
+        if !flow || (hi - lo) * s <= room - 2.0 * m + 0.5 {
+            room / 2.0 - f32::midpoint(lo, hi) * s
+        } else {
+            m - lo * s
+        }
+    };
+    (s, place(x0, x1, css_w, left_right), place(y0, y1, css_h, !left_right))
+}
+
 fn set_attr(el: &web_sys::HtmlElement, k: &str, v: &str) {
     let _ = el.set_attribute(k, v);
 }
@@ -434,15 +567,26 @@ impl Renderer {
         }
     }
 
+    /// Shows the whole graph (Fit, F), however small its nodes get.
     fn fit(&mut self) {
         let Some(d) = &self.data else { return };
-        let [x0, y0, x1, y1] = d.bbox;
-        let margin = 24.0;
-        let sx = (self.css_w - 2.0 * margin) / (x1 - x0).max(1.0);
-        let sy = (self.css_h - 2.0 * margin) / (y1 - y0).max(1.0);
-        self.scale = sx.min(sy).clamp(1e-4, 2.0);
-        self.ox = self.css_w / 2.0 - f32::midpoint(x0, x1) * self.scale;
-        self.oy = self.css_h / 2.0 - f32::midpoint(y0, y1) * self.scale;
+        let (scale, ox, oy) = fit_box(d.bbox, self.css_w, self.css_h, 1e-4, d.header.left_right);
+        (self.scale, self.ox, self.oy) = (scale, ox, oy);
+        self.fit_kind = "all";
+    }
+
+    /// The first fit of a graph: the whole graph while its nodes stay [`MIN_NODE_PX`] tall,
+    /// else the largest component at no less than that (its start when it does not fit).
+    fn first_fit(&mut self) {
+        self.fit();
+        let Some(d) = &self.data else { return };
+        let min_scale = MIN_NODE_PX / NODE_LAYOUT_H;
+        if self.scale >= min_scale {
+            return;
+        }
+        let (scale, ox, oy) = fit_box(d.largest, self.css_w, self.css_h, min_scale, d.header.left_right);
+        (self.scale, self.ox, self.oy) = (scale, ox, oy);
+        self.fit_kind = "largest";
     }
 
     fn centre_on(&mut self, node: usize) {
@@ -451,6 +595,12 @@ impl Renderer {
         self.scale = self.scale.max(0.8);
         self.ox = self.css_w / 2.0 - cx * self.scale;
         self.oy = self.css_h / 2.0 - cy * self.scale;
+    }
+
+    /// Centres the view on layout point `(x, y)` (the minimap's press and drag).
+    fn centre_at(&mut self, x: f32, y: f32) {
+        self.ox = self.css_w / 2.0 - x * self.scale;
+        self.oy = self.css_h / 2.0 - y * self.scale;
     }
 
     fn zoom_at(&mut self, sx: f32, sy: f32, factor: f32) {
@@ -463,6 +613,7 @@ impl Renderer {
 
     /// Shows `c` (the layout point at the centre, the zoom).
     fn apply_camera(&mut self, c: GraphCamera) {
+        self.fit_kind = "link";
         self.scale = c.scale.clamp(1e-4, 8.0);
         self.ox = self.css_w / 2.0 - c.cx * self.scale;
         self.oy = self.css_h / 2.0 - c.cy * self.scale;
@@ -525,7 +676,7 @@ impl Renderer {
             self.fit_pending = false;
             match self.graph_nav.with_untracked(|g| g.camera) {
                 Some(c) => self.apply_camera(c),
-                None => self.fit(),
+                None => self.first_fit(),
             }
         }
         // The effective theme's colours (`settings`), read once per frame; predecessors warm,
@@ -595,8 +746,10 @@ impl Renderer {
                 self.lines.push(last);
             }
         }
-        let show_labels = 36.0 * s >= LABEL_MIN_PX;
+        let show_labels = NODE_LAYOUT_H * s >= LABEL_MIN_PX;
+        let show_markers = NODE_LAYOUT_H * s >= MARKER_MIN_NODE_PX;
         let mut labels: Vec<(usize, f32, f32, f32)> = Vec::new();
+        let mut marked: Vec<(u8, f32, f32)> = Vec::new();
         let mut outlines: Vec<LineInstance> = Vec::new();
         let mut ports: Vec<RectInstance> = Vec::new();
         let mut port_labels: Vec<(usize, f32, f32)> = Vec::new();
@@ -693,6 +846,8 @@ impl Renderer {
             }
             if show_labels {
                 labels.push((i, x, y, w));
+            } else if show_markers && d.markers.get(i).is_some_and(|&m| m != 0) {
+                marked.push((d.markers[i], x, y));
             }
         }
         let head = (7.0 * s.sqrt()).clamp(3.0, 9.0);
@@ -704,19 +859,34 @@ impl Renderer {
         for (degree, px, py) in port_labels {
             self.text.fill_text_aligned(&degree.to_string(), px, py, PORT_FONT, p.port_text, pypto_render::text::TextAlign::Center);
         }
-        let h_px = 36.0 * s;
+        let h_px = NODE_LAYOUT_H * s;
+        let icon_px = (h_px * 0.3).clamp(7.0, 14.0);
+        let mut emoji_texts = 0u32;
+        let mut marker_counts = [0u32; 2];
+        // The markers at a node's top left (labels follow them); returns the room they took.
+        let mut paint_markers = |text: &TextOverlay, marks: u8, x: f32, y: f32| -> f32 {
+            let mut at = x + 4.0;
+            for (k, bit) in [FIRE, STAR].into_iter().enumerate() {
+                if marks & bit != 0 {
+                    markers::draw(text.context(), bit, at, y + h_px * 0.32 - icon_px / 2.0, icon_px);
+                    marker_counts[k] += 1;
+                    at += icon_px + 2.0;
+                }
+            }
+            at - x - 4.0
+        };
+        for &(marks, x, y) in &marked {
+            paint_markers(&self.text, marks, x, y);
+        }
         for (i, x, y, w) in labels {
             let kind = d.kind.get(i).copied().unwrap_or(KIND_DUMMY);
             let hollow = kind == KIND_ALLOC || kind == KIND_DUMMY;
             let fg = if hollow { p.node_hollow_text } else { p.node_text };
             let blocks = d.block_num.get(i).copied().unwrap_or(1);
-            let name = match d.markers.get(i).copied().unwrap_or(0) {
-                3 => format!("🔥⭐ {}", d.name(i)),
-                1 => format!("🔥 {}", d.name(i)),
-                2 => format!("⭐ {}", d.name(i)),
-                _ => d.name(i).to_string(),
-            };
-            self.text.fill_text_fitted(&name, x + 5.0, y + h_px * 0.32, w - 10.0, NAME_FONT, fg);
+            let room = paint_markers(&self.text, d.markers.get(i).copied().unwrap_or(0), x, y);
+            let name = d.name(i);
+            emoji_texts += u32::from(has_emoji(name)) + u32::from(has_emoji(d.label(i)));
+            self.text.fill_text_fitted(name, x + 5.0 + room, y + h_px * 0.32, w - 10.0 - room, NAME_FONT, fg);
             self.text.fill_text_fitted(d.label(i), x + 5.0, y + h_px * 0.72, w - 10.0, ID_FONT, fg);
             if blocks > 1 {
                 let badge = format!("×{blocks}");
@@ -736,9 +906,21 @@ impl Renderer {
         set_attr(c, "data-direction", if d.header.left_right { "LR" } else { "TB" });
         set_attr(c, "data-mode-counts", &d.header.mode_counts.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
         set_attr(c, "data-visible-edges", &visible_edges.to_string());
-        set_attr(c, "data-scale", &format!("{s:.4}"));
+        set_attr(c, "data-scale", &format!("{s:.6}"));
+        set_attr(c, "data-node-px", &format!("{h_px:.2}"));
+        set_attr(c, "data-fit", self.fit_kind);
+        set_attr(c, "data-components", &d.header.component_count.to_string());
+        set_attr(c, "data-markers-drawn", &format!("{},{}", marker_counts[0], marker_counts[1]));
+        set_attr(c, "data-text-emoji", &emoji_texts.to_string());
+        if let Some(m) = self.minimap.as_mut() {
+            if std::mem::take(&mut self.minimap_stale) {
+                m.set_graph(d);
+            }
+            m.update(view, d.bbox);
+            set_attr(c, "data-minimap", if m.shown { "1" } else { "0" });
+        }
         let count = |bit: u8| d.markers.iter().filter(|&&m| m & bit != 0).count();
-        set_attr(c, "data-marker-counts", &format!("{},{}", count(1), count(2)));
+        set_attr(c, "data-marker-counts", &format!("{},{}", count(FIRE), count(STAR)));
         if let Some(i) = self.selected.map(|i| i as usize).filter(|&i| i < d.x.len()) {
             set_attr(c, "data-selected", d.label(i));
             set_attr(c, "data-selected-screen", &format!("{:.1},{:.1}", d.x[i] * s + ox, d.y[i] * s + oy));
@@ -774,6 +956,7 @@ fn mount(
     container: &web_sys::HtmlElement,
     canvas: &web_sys::HtmlCanvasElement,
     overlay: &web_sys::HtmlCanvasElement,
+    minimap: Option<Minimap>,
 ) -> Result<(), String> {
     let gl = GlRenderer::new(canvas).map_err(|e| format!("the dependency graph cannot draw: {e}"))?;
     let text = TextOverlay::new(overlay).map_err(|_| "the dependency graph cannot draw text (no 2D canvas)".to_string())?;
@@ -799,6 +982,9 @@ fn mount(
         search_total: 0,
         graph_nav: ui.nav.graph,
         last_camera: None,
+        minimap,
+        minimap_stale: true,
+        fit_kind: "all",
     };
     ui.renderer.with(|v| *v = Some(r));
     Ok(())
@@ -831,12 +1017,19 @@ pub fn DepGraphView() -> impl IntoView {
     let container = NodeRef::<leptos::html::Div>::new();
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let overlay = NodeRef::<leptos::html::Canvas>::new();
+    let mm_root = NodeRef::<leptos::html::Div>::new();
+    let mm_canvas = NodeRef::<leptos::html::Canvas>::new();
+    let mm_view = NodeRef::<leptos::html::Div>::new();
     let dataset = move || nav.dataset();
     // Mount once the canvases exist.
     Effect::new(move |_| {
         let (Some(div), Some(gl_canvas), Some(text_canvas)) = (container.get(), canvas.get(), overlay.get()) else { return };
         if !ui.renderer.is_some() {
-            if let Err(message) = mount(ui, &div.into(), &gl_canvas, &text_canvas) {
+            let minimap = match (mm_root.get(), mm_canvas.get(), mm_view.get()) {
+                (Some(root), Some(c), Some(v)) => Some(Minimap::new(root.into(), c, v.into())),
+                _ => None,
+            };
+            if let Err(message) = mount(ui, &div.into(), &gl_canvas, &text_canvas, minimap) {
                 session.problem(message);
             }
         }
@@ -968,13 +1161,52 @@ pub fn DepGraphView() -> impl IntoView {
     };
     let on_wheel = move |ev: web_sys::WheelEvent| {
         ev.prevent_default();
-        let factor = (-ev.delta_y() as f32 * 0.0015).exp();
+        let factor = wheel_factor(ev.delta_y(), ev.delta_mode());
         ui.with(|r| r.zoom_at(ev.offset_x() as f32, ev.offset_y() as f32, factor));
         ui.redraw_later();
     };
     let fit = move || {
         ui.with(Renderer::fit);
         ui.redraw();
+    };
+    // The minimap: a press or a drag centres the view there; nothing reaches the canvas below.
+    let mm_centre = move |ev: &web_sys::MouseEvent| {
+        ui.with(|r| {
+            let Some(m) = r.minimap.as_ref() else { return };
+            let (cx, cy) = m.client_origin();
+            let (x, y) = m.to_layout(ev.client_x() as f32 - cx, ev.client_y() as f32 - cy);
+            r.centre_at(x, y);
+        });
+        ui.redraw_later();
+    };
+    let mm_down = move |ev: web_sys::MouseEvent| {
+        ev.stop_propagation();
+        ev.prevent_default();
+        ui.with(|r| r.minimap.as_mut().map(|m| m.drag = true));
+        mm_centre(&ev);
+    };
+    let mm_move = move |ev: web_sys::MouseEvent| {
+        ev.stop_propagation();
+        if ui.with(|r| r.minimap.as_ref().is_some_and(|m| m.drag)) == Some(true) {
+            mm_centre(&ev);
+        }
+    };
+    let mm_end = move |ev: web_sys::MouseEvent| {
+        ev.stop_propagation();
+        ui.with(|r| r.minimap.as_mut().map(|m| m.drag = false));
+    };
+    let export_png = move |_| {
+        ui.with(export::export_png);
+    };
+    let export_svg = move |_| {
+        if let Some(svg) = ui.with(|r| r.data.as_ref().map(export::to_svg)).flatten() {
+            crate::browser::download_text("pypto-task-graph.svg", "image/svg+xml", &svg);
+        }
+    };
+    let export_csv = move |_| {
+        if let Some(csv) = ui.with(|r| r.data.as_ref().map(export::nodes_csv)).flatten() {
+            crate::browser::download_text("pypto-task-graph-nodes.csv", "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
+        }
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
         let key = ev.key();
@@ -999,13 +1231,15 @@ pub fn DepGraphView() -> impl IntoView {
         ui.version.track();
         ui.with(|r| {
             r.data.as_ref().map(|d| {
-                let counts: Vec<String> = MODE_LABELS.iter().zip(&d.header.mode_counts).map(|(l, c)| format!("{l} {c}")).collect();
-                format!(
-                    "{} nodes · edges: {} · layout {:.0} ms · {} crossings",
-                    d.header.node_count,
-                    counts.join(" | "),
-                    d.header.layout_ms,
-                    d.header.crossings
+                let counts: Vec<String> = MODE_LABELS.iter().zip(&d.header.mode_counts).map(|(l, c)| format!("{} {c}", tr(l))).collect();
+                tr_with(
+                    "gr-hud",
+                    &[
+                        ("nodes", Arg::from(d.header.node_count as u64)),
+                        ("edges", Arg::from(counts.join(" | "))),
+                        ("layout_ms", Arg::from(format!("{:.0}", d.header.layout_ms))),
+                        ("crossings", Arg::from(d.header.crossings as u64)),
+                    ],
                 )
             })
         })
@@ -1019,32 +1253,37 @@ pub fn DepGraphView() -> impl IntoView {
     view! {
         <div class="dep-graph-page">
             <div class="dep-toolbar">
-                <span class="dep-modes" role="tablist">
+                <span class="dep-modes" role="group" aria-label=t("gr-edge-mode")>
                     {MODE_LABELS.iter().enumerate().map(|(i, l)| view! {
                         <button data-testid=format!("dep-mode-{}", EdgeMode::ALL[i].as_str()) class:active=move || ui.mode.get() == i
-                            title=format!("edge mode {} (key {})", EdgeMode::ALL[i].as_str(), i + 1)
-                            on:click=move |_| ui.mode.set(i)>{format!("{} {l}", i + 1)}</button>
+                            title=move || tr_with("gr-mode-title", &[("mode", Arg::from(EdgeMode::ALL[i].as_str())), ("key", Arg::from(i + 1))])
+                            on:click=move |_| ui.mode.set(i)>{move || format!("{} {}", i + 1, tr(l))}</button>
                     }).collect_view()}
                 </span>
-                <button data-testid="dep-direction" title="layers top→bottom or left→right"
+                <button data-testid="dep-direction" title=t("gr-layers-top-bottom-or-left")
                     on:click=move |_| ui.left_right.update(|v| *v = !*v)>{move || if ui.left_right.get() { "LR" } else { "TB" }}</button>
-                <button data-testid="dep-fit" title="fit to screen (F)" on:click=move |_| fit()>"Fit"</button>
-                <label class="dep-depth">"Depth "
+                <button data-testid="dep-fit" title=t("gr-fit-the-whole-graph-to") on:click=move |_| fit()>{t("gr-fit")}</button>
+                <span class="dep-exports">
+                    <button data-testid="dep-export-png" title=t("gr-save-the-graph-as-drawn") on:click=export_png>"PNG"</button>
+                    <button data-testid="dep-export-svg" title=t("gr-save-the-whole-graph-as") on:click=export_svg>"SVG"</button>
+                    <button data-testid="dep-export-csv" title=t("gr-save-the-graph-s-nodes") on:click=export_csv>"CSV"</button>
+                </span>
+                <label class="dep-depth">{t("gr-depth")}" "
                     <select data-testid="dep-depth" prop:value=move || ui.depth.get().to_string()
                         on:change=move |ev| ui.depth.set(event_target_value(&ev).parse().unwrap_or(1))>
-                        <option value="0">"0 (off)"</option>
+                        <option value="0">{t("gr-0-off")}</option>
                         <option value="1">"1"</option>
                         <option value="2">"2"</option>
                         <option value="3">"3"</option>
-                        <option value="-1">"all"</option>
+                        <option value="-1">{t("gr-all")}</option>
                     </select>
                 </label>
-                <input data-testid="dep-search" class="dep-search" placeholder="search rXtY or function name"
+                <input data-testid="dep-search" class="dep-search" placeholder=t("gr-search-rxty-or-function-name")
                     prop:value=move || ui.search.get()
                     on:input=move |ev| { ui.client.drop_slot(ui.search_slot); ui.search.set(event_target_value(&ev)); }
                     on:keydown=move |ev: web_sys::KeyboardEvent| { ev.stop_propagation(); if ev.key() == "Enter" { ui.run_search(); } }/>
                 <span class="hint" data-testid="dep-search-msg">{move || ui.search_msg.get()}</span>
-                {move || ui.loading.get().then(|| view! { <span class="hint" data-testid="dep-loading">"laying out…"</span> })}
+                {move || ui.loading.get().then(|| view! { <span class="hint" data-testid="dep-loading">{t("gr-laying-out")}</span> })}
             </div>
             <div class="dep-hud" data-testid="dep-hud">
                 <span>{hud}</span> " · " <span class="dep-hud-visible"></span>
@@ -1053,8 +1292,8 @@ pub fn DepGraphView() -> impl IntoView {
                         <span class="dep-swatch" style=format!("background: rgb({},{},{})", c[0], c[1], c[2])></span>{*k}
                     }).collect_view()}
                     <span class="dep-swatch spmd"></span>"SPMD ×N"
-                    <span class="dep-markers" title="Static properties of the graph, not what happened at run time: 🔥 = alloc task or early_dispatch: true in deps.json; ⭐ = every predecessor is 🔥 and one of them is not alloc">
-                        "🔥 early-dispatch capable · ⭐ all preds 🔥 (static)"</span>
+                    <span class="dep-markers" data-testid="dep-legend-markers" title=t("gr-static-properties-of-the-graph")>
+                        <MarkerIcon bit=FIRE/>" "{t("gr-early-dispatch-capable")}" "<MarkerIcon bit=STAR/>" "{t("gr-all-preds-early-static")}</span>
                 </span>
             </div>
             {move || { let w = warnings(); (!w.is_empty()).then(|| view! { <div class="dep-warning">{w}</div> }) }}
@@ -1062,6 +1301,14 @@ pub fn DepGraphView() -> impl IntoView {
                 on:mousedown=on_down on:mousemove=on_move on:mouseup=on_up on:mouseleave=on_leave on:wheel=on_wheel on:keydown=on_key>
                 <canvas class="gl-layer" node_ref=canvas></canvas>
                 <canvas class="text-layer" node_ref=overlay></canvas>
+                <div class="dep-minimap" data-testid="dep-minimap" node_ref=mm_root style="display:none"
+                    title=t("gr-the-whole-graph-press-or")
+                    on:mousedown=mm_down on:mousemove=mm_move on:mouseup=mm_end on:mouseleave=mm_end
+                    on:click=|ev: web_sys::MouseEvent| ev.stop_propagation()
+                    on:wheel=|ev: web_sys::WheelEvent| { ev.stop_propagation(); ev.prevent_default(); }>
+                    <canvas node_ref=mm_canvas></canvas>
+                    <div class="dep-minimap-view" data-testid="dep-minimap-view" node_ref=mm_view></div>
+                </div>
             </div>
             <DetailsPanel ui=ui on_show=Callback::new(show_in_swimlane)/>
         </div>
@@ -1075,7 +1322,7 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
         nav.dataset()
             .and_then(|id| session.row(id))
             .and_then(|r| r.file(FileRole::NameMap).map(|f| f.path.clone()))
-            .unwrap_or_else(|| "none (names fall back to func_<id>)".to_string())
+            .unwrap_or_else(|| tr("gr-no-name-map"))
     };
     let body = move || {
         ui.version.track();
@@ -1100,19 +1347,19 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
             let kind = DEP_KIND_NAMES.get(d.kind.get(i).copied().unwrap_or(KIND_DUMMY) as usize).copied().unwrap_or("?");
             let marks = d.markers.get(i).copied().unwrap_or(0);
             let marker_text = match marks {
-                3 => "🔥 ⭐ (static)",
-                1 => "🔥 (static)",
-                2 => "⭐ (static)",
+                3 => "early-dispatch capable, all preds early (static)",
+                1 => "early-dispatch capable (static)",
+                2 => "all preds early (static)",
                 _ => "none",
             };
             Some(vec![
-                ("func name".to_string(), d.name(i).to_string()),
-                ("task".to_string(), d.label(i).to_string()),
-                ("kind".to_string(), kind.to_string()),
-                ("block_num".to_string(), d.block_num.get(i).copied().unwrap_or(1).to_string()),
-                ("markers".to_string(), marker_text.to_string()),
-                (format!("fan-in ({})", fin.len()), list(fin)),
-                (format!("fan-out ({})", fout.len()), list(fout)),
+                ("func name".to_string(), d.name(i).to_string(), 0),
+                ("task".to_string(), d.label(i).to_string(), 0),
+                ("kind".to_string(), kind.to_string(), 0),
+                ("block_num".to_string(), d.block_num.get(i).copied().unwrap_or(1).to_string(), 0),
+                ("markers".to_string(), marker_text.to_string(), marks),
+                (format!("fan-in ({})", fin.len()), list(fin), 0),
+                (format!("fan-out ({})", fout.len()), list(fout), 0),
             ])
         })
         .flatten()
@@ -1120,19 +1367,24 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
     view! {
         <div class="details-panel dep-details" data-testid="dep-details">
             {move || match body() {
-                None => view! { <span class="hint">"Hover or click a task to highlight its predecessors (orange) and successors (blue) to the chosen depth; fan-in / fan-out are over all deps.json edges. "
-                    "Function names come from the newest name_map*.json beside deps.json (the lexicographically greatest name = the newest timestamp): " {name_map_path}
-                    ". Keys: 1–5 edge mode, F fit, Esc clear."</span> }.into_any(),
+                None => view! { <span class="hint">{t("gr-hover-or-click-a-task")}" "
+                    {move || tr_with("gr-names-from", &[("path", Arg::from(name_map_path()))])}</span> }.into_any(),
                 Some(rows) => view! {
-                    <button data-testid="dep-show-swimlane" on:click=move |_: web_sys::MouseEvent| on_show.run(())>"Show in swimlane"</button>
+                    <button data-testid="dep-show-swimlane" on:click=move |_: web_sys::MouseEvent| on_show.run(())>{t("gr-show-in-swimlane")}</button>
                     <table class="details">
-                        {rows.into_iter().map(|(k, v)| view! { <tr><th>{k}</th><td>{v}</td></tr> }).collect_view()}
+                        {rows.into_iter().map(|(k, v, marks)| view! { <tr><th>{k}</th><td data-testid=(marks != 0).then_some("dep-details-markers")>
+                            {(marks & FIRE != 0).then(|| view! { <MarkerIcon bit=FIRE/> })}
+                            {(marks & STAR != 0).then(|| view! { <MarkerIcon bit=STAR/> })}
+                            {if marks != 0 { " " } else { "" }}{v}</td></tr> }).collect_view()}
                     </table>
-                    {move || ui.node_details.get().map(|nd| view! {
-                        <DetailTable testid="dep-args" title=format!("Tensor arguments ({})", nd.args.len())
-                            head=&["index", "type", "tensor", "dtype", "shape", "strides", "offset"] rows=nd.args/>
-                        <DetailTable testid="dep-edges" title=format!("Edge annotations ({})", nd.edges.len())
-                            head=&["edge", "peer", "source", "flags", "arg", "tensor", "overlap"] rows=nd.edges/>
+                    {move || ui.node_details.get().map(|nd| {
+                        let task = ui.with(|r| r.data.as_ref().map(|d| d.label(nd.node as usize).to_string())).flatten().unwrap_or_default();
+                        view! {
+                            <DetailTable testid="dep-args" csv_name=format!("{task}-arguments") title=format!("Tensor arguments ({})", nd.args.len())
+                                head=&["index", "type", "tensor", "dtype", "shape", "strides", "offset"] rows=nd.args/>
+                            <DetailTable testid="dep-edges" csv_name=format!("{task}-edges") title=format!("Edge annotations ({})", nd.edges.len())
+                                head=&["edge", "peer", "source", "flags", "arg", "tensor", "overlap"] rows=nd.edges/>
+                        }
                     })}
                 }.into_any(),
             }}
@@ -1140,15 +1392,106 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
     }
 }
 
+/// One of the selected node's tables, a `DataTable` (sort, CSV of its rows: `{testid}-csv`).
 #[component]
-fn DetailTable(testid: &'static str, title: String, head: &'static [&'static str], rows: Vec<Vec<String>>) -> impl IntoView {
+fn DetailTable(
+    testid: &'static str,
+    csv_name: String,
+    title: String,
+    head: &'static [&'static str],
+    rows: Vec<Vec<String>>,
+) -> impl IntoView {
+    let data = TableData {
+        columns: head.iter().map(|h| Column::text(h, h, if *h == "shape" || *h == "strides" { 120.0 } else { 72.0 })).collect(),
+        rows: rows.into_iter().map(|r| r.into_iter().map(Cell::text).collect()).collect(),
+    };
     view! {
-        <div class="dep-detail-table" data-testid=testid>
-            <h4>{title}</h4>
-            <table class="details">
-                <tr>{head.iter().map(|h| view! { <th>{*h}</th> }).collect_view()}</tr>
-                {rows.into_iter().map(|r| view! { <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }).collect_view()}
-            </table>
+        <div class="dep-detail-table">
+            <DataTable data=Signal::derive(move || data.clone()) testid=testid csv_name=csv_name title=title/>
         </div>
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)] // exact layout values
+mod tests {
+    use super::*;
+
+    /// Three nodes (an SPMD AIC with the flame, an AIV with the star, an alloc) and two edges.
+    pub(super) fn sample_graph() -> GraphData {
+        let header = DepGraphHeader {
+            dataset_id: 1,
+            mode: EdgeMode::Full,
+            left_right: false,
+            task_ids: vec![TaskId(1), TaskId(2), TaskId(3)],
+            names: vec!["qk <matmul>".into(), "softmax".into(), "alloc".into()],
+            mode_counts: vec![2, 2, 2, 2, 2],
+            node_count: 3,
+            crossings: 0,
+            component_count: 1,
+            largest_component: [0.0; 4],
+            layout_ms: 1.0,
+            warmup_ms: 0.0,
+            warnings: vec![],
+        };
+        GraphData::from_columns(
+            header,
+            Cols {
+                x: vec![75.0, 75.0, 245.0],
+                y: vec![18.0, 102.0, 18.0],
+                w: vec![150.0; 3],
+                h: vec![36.0; 3],
+                kind: vec![0, 1, 3],
+                markers: vec![FIRE, STAR, 0],
+                block_num: vec![4, 1, 1],
+                name_index: vec![0, 1, 2],
+                pred: vec![0, 2],
+                succ: vec![1, 1],
+                point_offsets: vec![0, 2, 4],
+                points: vec![75.0, 36.0, 75.0, 84.0, 245.0, 36.0, 75.0, 84.0],
+                full_pred: vec![0, 2],
+                full_succ: vec![1, 1],
+            },
+        )
+    }
+
+    #[test]
+    fn wheel_steps_are_bounded_whatever_the_delta() {
+        for (dy, mode) in [(-1e9, 0), (-300.0, 0), (-3.0, 1), (-1.0, 2), (f64::NEG_INFINITY, 0)] {
+            let f = wheel_factor(dy, mode);
+            assert!((1.0..=WHEEL_STEP_MAX).contains(&f), "{dy} {mode}: {f}");
+        }
+        for (dy, mode) in [(1e9, 0), (300.0, 0), (3.0, 1), (1.0, 2)] {
+            let f = wheel_factor(dy, mode);
+            assert!((1.0 / WHEEL_STEP_MAX..=1.0).contains(&f), "{dy} {mode}: {f}");
+        }
+        assert!((wheel_factor(-100.0, 0) - 0.15f32.exp()).abs() < 1e-5, "small deltas zoom smoothly");
+        assert!((wheel_factor(0.0, 0) - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn fit_box_keeps_a_minimum_scale_and_starts_at_the_top_left() {
+        // Fits: centred.
+        let (s, ox, oy) = fit_box([0.0, 0.0, 100.0, 50.0], 248.0, 148.0, 0.1, false);
+        assert!((s - 2.0).abs() < 1e-6 && (ox - 24.0).abs() < 1e-3 && (oy - 24.0).abs() < 1e-3, "{s} {ox} {oy}");
+        // Too big at the minimum scale: the minimum, from its first layer, centred across.
+        let bbox = [100.0, 200.0, 100_100.0, 10_200.0];
+        let (s, ox, oy) = fit_box(bbox, 1000.0, 600.0, 0.5, false);
+        assert!((s - 0.5).abs() < 1e-6);
+        assert!((ox - (500.0 - 50_100.0 * 0.5)).abs() < 1e-2 && (oy - (24.0 - 100.0)).abs() < 1e-3, "top to bottom: {ox} {oy}");
+        let (_, ox, oy) = fit_box(bbox, 1000.0, 600.0, 0.5, true);
+        assert!((ox - (24.0 - 50.0)).abs() < 1e-3 && (oy - (300.0 - 5_200.0 * 0.5)).abs() < 1e-2, "left to right: {ox} {oy}");
+    }
+
+    #[test]
+    fn emoji_are_recognised() {
+        assert!(has_emoji("🔥 qk") && has_emoji("⭐") && !has_emoji("qk_matmul ×16 rXtY →"));
+    }
+
+    #[test]
+    fn sample_graph_box_and_largest_component() {
+        let d = sample_graph();
+        assert_eq!(d.bbox, [0.0, 0.0, 320.0, 120.0]);
+        assert_eq!(d.largest, d.bbox, "no component box: the whole graph");
     }
 }
