@@ -120,6 +120,7 @@ impl From<&String> for Arg {
 }
 macro_rules! number_arg {
     ($($t:ty),*) => {$(impl From<$t> for Arg {
+        #[allow(clippy::cast_lossless)] // one body for every integer width
         fn from(n: $t) -> Self { Self::Number(n as f64) }
     })*};
 }
@@ -172,7 +173,7 @@ pub fn fmt_count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);

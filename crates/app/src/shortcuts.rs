@@ -144,7 +144,7 @@ pub fn keys_of(binding: &Binding, map: &KeyMap) -> Vec<String> {
     if let Some(r) = binding.remap {
         let bound = r.key(map).trim();
         if !bound.is_empty() {
-            keys[0] = bound.to_owned();
+            bound.clone_into(&mut keys[0]);
         }
     }
     keys

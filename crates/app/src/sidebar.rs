@@ -59,13 +59,11 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
         ));
     }
     if let Some(d) = &summary.deps {
-        lines.push(tr_with(
-            "side-deps",
-            &[("tasks", Arg::from(d.tasks as u64)), ("edges", Arg::from(d.edges as u64)), ("tensors", Arg::from(d.tensors as u64))],
-        ));
+        lines
+            .push(tr_with("side-deps", &[("tasks", Arg::from(d.tasks)), ("edges", Arg::from(d.edges)), ("tensors", Arg::from(d.tensors))]));
     }
     if let Some(n) = summary.name_map_entries {
-        lines.push(tr_with("side-name-map", &[("count", Arg::from(n as u64))]));
+        lines.push(tr_with("side-name-map", &[("count", Arg::from(n))]));
     }
     if let Some(h) = &summary.host_phases {
         lines.push(tr_with(
@@ -76,7 +74,7 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
     if let Some(p) = &summary.pass_dump {
         lines.push(tr_with(
             if p.has_frontend { "side-passes-frontend" } else { "side-passes" },
-            &[("count", Arg::from(p.pass_count as u64))],
+            &[("count", Arg::from(u64::from(p.pass_count)))],
         ));
         lines.extend(p.problems.iter().map(|problem| format!("⚠ {problem}")));
     }
@@ -84,10 +82,10 @@ fn summary_view(summary: &DatasetSummary) -> AnyView {
         lines.push(tr_with(
             "side-trace",
             &[
-                ("processes", Arg::from(t.processes as u64)),
-                ("lanes", Arg::from(t.lanes as u64)),
-                ("spans", Arg::from(t.spans as u64)),
-                ("instants", Arg::from(t.instants as u64)),
+                ("processes", Arg::from(u64::from(t.processes))),
+                ("lanes", Arg::from(u64::from(t.lanes))),
+                ("spans", Arg::from(t.spans)),
+                ("instants", Arg::from(t.instants)),
                 ("span", Arg::from(format!("{:.3}", t.span_us))),
             ],
         ));
@@ -124,10 +122,9 @@ fn warning_place(w: &Warning) -> String {
     let file = w.path.rsplit('/').next().unwrap_or(&w.path);
     match (file.is_empty(), w.line > 0) {
         (true, _) => String::new(),
-        (false, true) => tr_with(
-            "side-file-line-column",
-            &[("file", Arg::from(file)), ("line", Arg::from(w.line as u64)), ("column", Arg::from(w.column as u64))],
-        ),
+        (false, true) => {
+            tr_with("side-file-line-column", &[("file", Arg::from(file)), ("line", Arg::from(w.line)), ("column", Arg::from(w.column))])
+        }
         (false, false) => file.to_owned(),
     }
 }
@@ -346,7 +343,7 @@ fn ErrorsPanel() -> impl IntoView {
         </Show>
         <ul id="errors">
             {move || session.file_errors.get().into_iter().map(|e| {
-                let position = if e.line > 0 { tr_with("side-line-column", &[("line", Arg::from(e.line as u64)), ("column", Arg::from(e.column as u64))]) } else { tr("side-whole-file") };
+                let position = if e.line > 0 { tr_with("side-line-column", &[("line", Arg::from(e.line)), ("column", Arg::from(e.column))]) } else { tr("side-whole-file") };
                 view! {
                     <li class="file-error" data-path=e.path.clone()>
                         <span class="error-path">{e.path.clone()}</span>

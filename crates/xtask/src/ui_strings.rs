@@ -233,7 +233,7 @@ pub fn check(catalogues: &BTreeMap<String, [String; 2]>, files: &[(String, Strin
         let (en_ids, zh_ids) = (message_ids(en), message_ids(zh));
         for (lang, ids) in [("en", &en_ids), ("zh-CN", &zh_ids)] {
             let mut seen = BTreeSet::new();
-            for id in ids.iter() {
+            for id in ids {
                 if !seen.insert(*id) {
                     report.problems.push(format!("{CATALOGUE_DIR}/{lang}/{area}.ftl: {id} is defined twice"));
                 }

@@ -344,13 +344,13 @@ fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
     let counts = tr_with(
         "cmp-task-counts",
         &[
-            ("matched", Arg::from(tasks.matched as u64)),
-            ("by_id", Arg::from(tasks.matched_by_id as u64)),
-            ("by_order", Arg::from(tasks.matched_by_order as u64)),
-            ("only_a", Arg::from(tasks.only_a as u64)),
-            ("only_b", Arg::from(tasks.only_b as u64)),
-            ("tasks_a", Arg::from(tasks.tasks[0] as u64)),
-            ("tasks_b", Arg::from(tasks.tasks[1] as u64)),
+            ("matched", Arg::from(tasks.matched)),
+            ("by_id", Arg::from(tasks.matched_by_id)),
+            ("by_order", Arg::from(tasks.matched_by_order)),
+            ("only_a", Arg::from(tasks.only_a)),
+            ("only_b", Arg::from(tasks.only_b)),
+            ("tasks_a", Arg::from(tasks.tasks[0])),
+            ("tasks_b", Arg::from(tasks.tasks[1])),
         ],
     );
     // The function shown: nav's, else the one whose total changed most, else the first.

@@ -1235,10 +1235,10 @@ pub fn DepGraphView() -> impl IntoView {
                 tr_with(
                     "gr-hud",
                     &[
-                        ("nodes", Arg::from(d.header.node_count as u64)),
+                        ("nodes", Arg::from(d.header.node_count)),
                         ("edges", Arg::from(counts.join(" | "))),
                         ("layout_ms", Arg::from(format!("{:.0}", d.header.layout_ms))),
-                        ("crossings", Arg::from(d.header.crossings as u64)),
+                        ("crossings", Arg::from(d.header.crossings)),
                     ],
                 )
             })

@@ -928,13 +928,15 @@ impl SwimlaneRenderer {
 
     /// Keyboard: the next (`delta` 1) or previous (-1) bar on the selected bar's lane, else
     /// the first bar of the first shown lane; brought into view and selected.
-    fn step_bar(&mut self, delta: i64) {
+    fn step_bar(&mut self, delta: isize) {
         let Some(d) = self.data.clone() else { return };
         let target = match self.selected {
             Some(bar) => {
-                let len = d.track_range(bar.track as usize).len() as i64;
-                let index = i64::from(bar.index) + delta;
-                (0..len).contains(&index).then(|| BarRef { track: bar.track, index: index as u32 })
+                let len = d.track_range(bar.track as usize).len();
+                (bar.index as usize)
+                    .checked_add_signed(delta)
+                    .filter(|&index| index < len)
+                    .map(|index| BarRef { track: bar.track, index: index as u32 })
             }
             None => self.shown_tracks().into_iter().find(|&t| !d.track_range(t).is_empty()).map(|t| BarRef { track: t as u32, index: 0 }),
         };
@@ -945,13 +947,13 @@ impl SwimlaneRenderer {
 
     /// Keyboard: the bar nearest in time on the next (`delta` 1) or previous (-1) shown lane
     /// with bars.
-    fn step_lane(&mut self, delta: i64) {
+    fn step_lane(&mut self, delta: isize) {
         let Some(d) = self.data.clone() else { return };
         let Some(bar) = self.selected else { return self.step_bar(1) };
         let Some(at_us) = d.global(bar).and_then(|g| d.start_us.get(g).copied()) else { return };
         let tracks: Vec<usize> = self.shown_tracks().into_iter().filter(|&t| !d.track_range(t).is_empty()).collect();
         let Some(pos) = tracks.iter().position(|&t| t == bar.track as usize) else { return };
-        let Some(&track) = usize::try_from(pos as i64 + delta).ok().and_then(|p| tracks.get(p)) else { return };
+        let Some(&track) = pos.checked_add_signed(delta).and_then(|p| tracks.get(p)) else { return };
         let range = d.track_range(track);
         let starts = &d.start_us[range.clone()];
         let k = starts.partition_point(|&s| s < at_us);
