@@ -65,6 +65,8 @@ test('a Chinese browser gets the Chinese page; every view speaks Chinese; the sw
     await page.waitForFunction(() => document.documentElement.lang === 'en', null, { timeout: TIMEOUT_MS });
     assert.equal((await page.textContent('#open-demo')).trim(), 'Open demo');
     assert.match(await page.textContent('.view-switcher'), /IR Pass Trace/);
+    // Stored a moment after the change: wait for it, then reload.
+    await page.waitForFunction(() => (localStorage.getItem('pypto-viewer.settings.v1') ?? '').includes('"language":"en"'), null, { timeout: TIMEOUT_MS });
     await page.reload();
     await page.waitForSelector('#open-demo', { timeout: TIMEOUT_MS });
     assert.equal(await page.getAttribute('html', 'lang'), 'en');

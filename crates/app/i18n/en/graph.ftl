@@ -26,3 +26,6 @@ gr-mode-omitted = Omitted
 gr-mode-reduced-df = Reduced DF
 gr-mode-omitted-df = Omitted DF
 gr-hud = { $nodes } nodes · edges: { $edges } · layout { $layout_ms } ms · { $crossings } crossings
+gr-hit-of = { $n } of { $total }
+gr-searching = searching…
+gr-no-match = no task matches “{ $query }”

@@ -26,3 +26,6 @@ gr-mode-omitted = 省略
 gr-mode-reduced-df = 精简 DF
 gr-mode-omitted-df = 省略 DF
 gr-hud = { $nodes } 个节点 · 边：{ $edges } · 布局 { $layout_ms } ms · { $crossings } 处交叉
+gr-hit-of = 第 { $n } 个，共 { $total } 个
+gr-searching = 搜索中…
+gr-no-match = 没有任务匹配“{ $query }”

@@ -495,7 +495,10 @@ impl GraphUi {
         let step = self.search_hits.with(|(q, hits, cur)| {
             (*q == query && !hits.is_empty()).then(|| {
                 *cur = (*cur + 1) % hits.len();
-                (hits.get(*cur).copied().unwrap_or(0), format!("{} of {}", *cur + 1, hits.len()))
+                (
+                    hits.get(*cur).copied().unwrap_or(0),
+                    tr_with("gr-hit-of", &[("n", Arg::from(*cur + 1)), ("total", Arg::from(hits.len()))]),
+                )
             })
         });
         if let Some(Some((node, msg))) = step {
@@ -504,7 +507,7 @@ impl GraphUi {
             return;
         }
         let Some(dataset_id) = self.with(|r| r.data.as_ref().map(|d| d.header.dataset_id)).flatten() else { return };
-        self.search_msg.set("searching…".to_string());
+        self.search_msg.set(tr("gr-searching"));
         let reply = self.client.ask_in(self.search_slot, DepSearchRequest { dataset_id, query });
         leptos::task::spawn_local(async move {
             if let Ok(hits) = reply.await {
@@ -521,7 +524,11 @@ impl GraphUi {
         let first = nodes.first().copied();
         self.search_hits.with(|h| *h = (query.to_string(), nodes, 0));
         self.with(|r| r.search_total = total);
-        self.search_msg.set(if first.is_some() { format!("1 of {total}") } else { format!("no task matches “{query}”") });
+        self.search_msg.set(if first.is_some() {
+            tr_with("gr-hit-of", &[("n", Arg::from(1usize)), ("total", Arg::from(total))])
+        } else {
+            tr_with("gr-no-match", &[("query", Arg::from(query))])
+        });
         if first.is_some() {
             self.select(first, true);
         } else {

@@ -1016,7 +1016,7 @@ pub fn MemoryMapView() -> impl IntoView {
         <div class="mm-page" data-testid="mm-page" data-file=move || data().map(|d| d.file.clone()).unwrap_or_default()
             data-chip=move || data().map(|d| d.chip.clone()).unwrap_or_default() data-loading=move || ui.loading.get().to_string()>
             <div class="mm-toolbar">
-                <select data-testid="mm-function" on:change=move |ev| {
+                <select data-testid="mm-function" aria-label=t("mm-function") on:change=move |ev| {
                     let v = event_target_value(&ev);
                     ui.selected_box.set(None);
                     ui.selected_line.set(None);
