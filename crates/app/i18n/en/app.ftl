@@ -235,3 +235,6 @@ app-table-rows = { $count } rows
 app-full-screen = Full screen
 app-exit-full-screen = Exit full screen
 app-download-the-diff-as-shown = Download the diff as shown as PNG
+app-diff-pane-before = The snapshot before (left)
+app-diff-pane-after = The snapshot after (right)
+app-diff-pane-stacked = The diff

@@ -217,3 +217,6 @@ app-table-rows = { $count } 行
 app-full-screen = 全屏
 app-exit-full-screen = 退出全屏
 app-download-the-diff-as-shown = 将当前显示的差异下载为 PNG
+app-diff-pane-before = 之前的快照（左）
+app-diff-pane-after = 之后的快照（右）
+app-diff-pane-stacked = 差异

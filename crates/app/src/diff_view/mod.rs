@@ -16,7 +16,7 @@ mod png;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr};
 use leptos::prelude::*;
 use pypto_protocol::pass_trace::PassDiffData;
 use wasm_bindgen::JsCast;
@@ -437,7 +437,14 @@ impl DiffPanes {
                 })
             };
             view! {
-                <div class="diff-pane" node_ref=node on:scroll=move |_| on_scroll(node, other)>
+                // Focusable, so the keyboard scrolls it too (arrows, Page Up/Down).
+                <div class="diff-pane" node_ref=node tabindex="0" role="region"
+                    aria-label=move || tr(match side {
+                        1 => "app-diff-pane-before",
+                        2 => "app-diff-pane-after",
+                        _ => "app-diff-pane-stacked",
+                    })
+                    on:scroll=move |_| on_scroll(node, other)>
                     <div class="diff-inner" style=move || format!("height:{}px;min-width:calc({}ch + 9em)", disp.with(Vec::len) as f64 * ROW_H, width_ch())>
                         {rows_view}
                     </div>
