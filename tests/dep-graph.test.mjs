@@ -345,7 +345,7 @@ test('a generated 100k-task DAG opens, lays out in the worker and pans / zooms',
     await p.click('[data-testid="view-switch-dep-graph"]');
     // Progress of the layout phases is shown while the worker works.
     const poll = setInterval(async () => {
-      const t = await p.evaluate(() => document.body.innerText.match(/laying out the graph: \w+/)?.[0]).catch(() => null);
+      const t = await p.evaluate(() => document.body.innerText.match(/Laying out the graph: \w+/)?.[0]).catch(() => null);
       if (t) progress.add(t);
     }, 100);
     await p.waitForFunction(() => Number(document.querySelector('#dep-graph')?.dataset.nodes) > 100_000, null, { timeout: 180_000, polling: 100 });

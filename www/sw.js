@@ -1,7 +1,10 @@
 // Service worker: keeps the viewer usable offline. App files are precached at install
-// (stable names, see Trunk.toml); every same-origin GET is network-first with the cache as
-// fallback, so a new build is picked up when online and the last one works when offline.
-const CACHE = 'pypto-viewer-v1';
+// (stable names, see Trunk.toml); the app's own files and the bundled demo are network-first
+// with the cache as fallback, so a new build is picked up when online and the last one works
+// when offline. Everything else — a hosted dataset (`?src=`), byte ranges — is not touched:
+// it would be copied whole into the cache (a capture is gigabytes) and read to its end even
+// after the page stopped wanting it (a cancelled load).
+const CACHE = 'pypto-viewer-v2';
 const APP_FILES = [
   './', './index.html', './boot.js', './style.css', './icon.svg', './icon-32.png', './manifest.webmanifest',
   './pypto-app.js', './pypto-app_bg.wasm',
@@ -24,9 +27,18 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+/** The paths (under the service worker's scope) it serves: the app's files and the demo. */
+function ownsPath(url) {
+  const scope = new URL(self.registration.scope);
+  if (!url.pathname.startsWith(scope.pathname)) return false;
+  const rel = './' + url.pathname.slice(scope.pathname.length);
+  return APP_FILES.includes(rel) || rel.startsWith('./demo/');
+}
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
-  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== self.location.origin || request.headers.has('range') || !ownsPath(url)) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     try {

@@ -25,6 +25,7 @@ pub mod i18n;
 pub mod nav;
 pub mod owned;
 mod parts;
+pub mod progress;
 pub mod session;
 pub mod settings;
 pub mod shortcuts;

@@ -7,7 +7,9 @@
 //! of views or of what the user looks at (`nav`).
 
 use leptos::prelude::*;
-use pypto_protocol::datasets::{DatasetFile, DatasetInfo, DatasetLoaded, DatasetSummary, Datasets, FileError, LoadFinished, Progress};
+use pypto_protocol::datasets::{
+    DatasetFile, DatasetInfo, DatasetLoaded, DatasetSummary, Datasets, FileError, LoadFinished, Progress, ProgressStage,
+};
 use pypto_protocol::{DatasetKind, Feature, FileRole, FromWorker};
 
 /// Lifecycle of the analysis worker as the page sees it.
@@ -120,8 +122,11 @@ pub struct Session {
     pub errors: RwSignal<Vec<String>>,
     /// Why the worker crashed, until the user reloads the data.
     pub crash: RwSignal<Option<String>>,
-    /// What the worker is reading or laying out, in words.
-    pub progress: RwSignal<Option<String>>,
+    /// What long work the worker is doing and how far it is (the progress bar).
+    pub progress: RwSignal<Option<LoadProgress>>,
+    /// The user pressed Cancel and the worker has not yet said it stopped (progress messages
+    /// of the stopped work are ignored meanwhile).
+    pub cancelling: RwSignal<bool>,
     pub load_elapsed_ms: RwSignal<Option<f64>>,
     /// Bumped by every open: parts drop what they hold of the previous folder.
     pub generation: RwSignal<u64>,
@@ -142,6 +147,7 @@ impl Session {
             errors: RwSignal::new(Vec::new()),
             crash: RwSignal::new(None),
             progress: RwSignal::new(None),
+            cancelling: RwSignal::new(false),
             load_elapsed_ms: RwSignal::new(None),
             generation: RwSignal::new(0),
         }
@@ -179,6 +185,8 @@ impl Session {
 
     /// The worker stopped (crashed): no load runs.
     pub fn stop_loads(&self) {
+        self.cancelling.set(false);
+        self.progress.set(None);
         self.loading.set((false, false));
         self.load.set(LoadState::Idle);
     }
@@ -187,7 +195,25 @@ impl Session {
     /// is not an announcement.
     pub fn announce(&self, msg: FromWorker) -> Option<FromWorker> {
         match msg {
-            FromWorker::Progress(p) => self.progress.set(Some(progress_text(&p))),
+            FromWorker::Progress(p) => {
+                if self.cancelling.get_untracked() {
+                    // The stopped work's last words.
+                } else if matches!(p.stage, ProgressStage::Model | ProgressStage::Timeline)
+                    && p.total_bytes > 0
+                    && p.done_bytes >= p.total_bytes
+                {
+                    // A job's model or timeline at its last step is over (a job that goes on
+                    // after the load ended, as a prebuilt timeline, says so this way).
+                    self.progress.set(None);
+                } else {
+                    let now_ms = js_sys::Date::now();
+                    self.progress.update(|current| *current = Some(LoadProgress::next(current.as_ref(), p, now_ms)));
+                }
+            }
+            FromWorker::Cancelled { .. } => {
+                self.cancelling.set(false);
+                self.progress.set(None);
+            }
             FromWorker::Datasets(Datasets { source_label, datasets, ignored_files, comparison }) => {
                 let new = datasets.into_iter().map(|info| DatasetRow { info, summary: None });
                 if comparison {
@@ -273,22 +299,120 @@ pub fn short_label(label: &str) -> &str {
     trimmed.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(label)
 }
 
-/// `reading deps.json: 40%`, or a layout step's `laying out the graph: order (3/8)`.
-fn progress_text(p: &Progress) -> String {
-    if p.path.starts_with("laying out") {
-        format!("{} ({}/{})", p.path, p.done_bytes, p.total_bytes)
-    } else {
-        let percent = if p.total_bytes == 0 { 100.0 } else { p.done_bytes as f64 * 100.0 / p.total_bytes as f64 };
+/// The catalogue's name of `stage` ("Reading", "Laying out the graph"…).
+pub fn stage_message_id(stage: ProgressStage) -> &'static str {
+    match stage {
+        ProgressStage::Read => "progress-stage-read",
+        ProgressStage::Model => "progress-stage-model",
+        ProgressStage::Timeline => "progress-stage-timeline",
+        ProgressStage::Layout => "progress-stage-layout",
+        ProgressStage::Diff => "progress-stage-diff",
+    }
+}
+
+/// The worker's last progress message and what the page derives from the messages of the
+/// same work (same stage and path): when that work began here, hence its rate and time left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadProgress {
+    pub progress: Progress,
+    /// When the first message of this work came, ms (`Date.now()`), and how far it was then.
+    pub began_ms: f64,
+    pub began_done: u64,
+    /// When the last message came, ms.
+    pub at_ms: f64,
+}
+
+impl LoadProgress {
+    /// The state after `p` came at `now_ms`, following `current`.
+    pub fn next(current: Option<&Self>, p: Progress, now_ms: f64) -> Self {
+        match current {
+            Some(c) if c.progress.stage == p.stage && c.progress.path == p.path && p.done_bytes >= c.progress.done_bytes => {
+                Self { progress: p, began_ms: c.began_ms, began_done: c.began_done, at_ms: now_ms }
+            }
+            _ => Self { began_done: p.done_bytes, progress: p, began_ms: now_ms, at_ms: now_ms },
+        }
+    }
+
+    pub fn stage(&self) -> ProgressStage {
+        self.progress.stage
+    }
+
+    /// Done of total, 0..=1 (`None` when the total is unknown).
+    pub fn fraction(&self) -> Option<f64> {
+        let Progress { done_bytes, total_bytes, .. } = self.progress;
+        (total_bytes > 0).then(|| (done_bytes as f64 / total_bytes as f64).clamp(0.0, 1.0))
+    }
+
+    /// Seconds left at the rate since this work began here; `None` until there is a rate
+    /// worth believing (half a second and some progress).
+    pub fn seconds_left(&self) -> Option<f64> {
+        let elapsed_ms = self.at_ms - self.began_ms;
+        let done = self.progress.done_bytes.saturating_sub(self.began_done);
+        if elapsed_ms < 500.0 || done == 0 || self.progress.total_bytes == 0 {
+            return None;
+        }
+        let left = self.progress.total_bytes.saturating_sub(self.progress.done_bytes);
+        Some(left as f64 / done as f64 * elapsed_ms / 1000.0)
+    }
+
+    /// One line for the embedded viewer's bar and tests: `Reading deps.json: 40%`.
+    pub fn text(&self) -> String {
+        let percent = self.fraction().map_or_else(String::new, |f| format!("{:.0}", f * 100.0));
         crate::i18n::tr_with(
-            "app-progress-reading",
-            &[("path", crate::i18n::Arg::from(&p.path)), ("percent", crate::i18n::Arg::from(format!("{percent:.0}")))],
+            "app-progress-line",
+            &[
+                ("stage", crate::i18n::Arg::from(crate::i18n::tr(stage_message_id(self.stage())))),
+                ("path", crate::i18n::Arg::from(&self.progress.path)),
+                ("percent", crate::i18n::Arg::from(percent)),
+            ],
         )
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::short_label;
+    use super::{short_label, stage_message_id, LoadProgress};
+    use crate::i18n::format_in;
+    use crate::settings::Language;
+    use pypto_protocol::datasets::{Progress, ProgressStage};
+
+    fn progress(stage: ProgressStage, path: &str, done: u64, total: u64) -> Progress {
+        Progress { path: path.to_owned(), done_bytes: done, total_bytes: total, stage }
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // exact inputs, exact results
+    fn time_left_follows_the_rate_since_the_work_began() {
+        let read = ProgressStage::Read;
+        let first = LoadProgress::next(None, progress(read, "a.json", 10, 110), 1_000.0);
+        assert_eq!(first.seconds_left(), None, "no rate from one message");
+        // 50 more bytes in 2 s: 50 left at 25 B/s is 2 s.
+        let later = LoadProgress::next(Some(&first), progress(read, "a.json", 60, 110), 3_000.0);
+        assert_eq!((later.began_ms, later.began_done), (1_000.0, 10));
+        assert_eq!(later.seconds_left(), Some(2.0));
+        assert_eq!(later.fraction().map(|f| (f * 100.0).round()), Some(55.0));
+        // Another file (or stage) is other work: its clock starts again.
+        let other = LoadProgress::next(Some(&later), progress(read, "b.json", 5, 10), 3_100.0);
+        assert_eq!((other.began_ms, other.began_done, other.seconds_left()), (3_100.0, 5, None));
+        let layout = LoadProgress::next(Some(&other), progress(ProgressStage::Layout, "b.json", 5, 10), 3_200.0);
+        assert_eq!(layout.began_ms, 3_200.0);
+        // An unknown total (an open-ended step) has no fraction and no time left.
+        let diff = LoadProgress::next(None, progress(ProgressStage::Diff, "x.py", 0, 0), 0.0);
+        assert_eq!((diff.fraction(), diff.seconds_left()), (None, None));
+    }
+
+    #[test]
+    fn every_stage_is_named_in_both_languages() {
+        let stages = [ProgressStage::Read, ProgressStage::Model, ProgressStage::Timeline, ProgressStage::Layout, ProgressStage::Diff];
+        for stage in stages {
+            let id = stage_message_id(stage);
+            for language in [Language::English, Language::Chinese] {
+                assert_ne!(format_in(language, id, &[]), id, "{id} in {language:?}");
+            }
+        }
+        let zh = format_in(Language::Chinese, stage_message_id(ProgressStage::Read), &[]);
+        assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "Chinese stage name: {zh}");
+    }
 
     #[test]
     fn short_labels_are_a_sources_last_name() {

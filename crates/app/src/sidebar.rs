@@ -227,6 +227,12 @@ fn DatasetItem(row: DatasetRow, peers: Vec<(u32, String)>) -> impl IntoView {
             <ul class="missing">{info.missing.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
             <ul class="notes">{info.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
             {match row.summary {
+                Some(summary) if summary.cancelled => view! {
+                    <div class="cancelled" data-testid="dataset-cancelled">{t("side-cancelled")}" "
+                        <button class="retry" data-testid="load-again" title=t("side-load-again-title")
+                            on:click=move |ev| { ev.stop_propagation(); WorkerClient::get().reopen_last(); }>{t("side-load-again")}</button>
+                    </div>
+                }.into_any(),
                 Some(summary) => summary_view(&summary),
                 None => view! { <div class="pending">{t("side-pending")}</div> }.into_any(),
             }}

@@ -200,7 +200,7 @@ pub fn Toolbar() -> impl IntoView {
                     on:click=move |_| copy_link(copied, clear_copied)>{t("app-copy-link")}</button>
             </Show>
             {move || copied.get().map(|note| view! { <span class="copy-note" data-testid="copy-link-status" role="status">{t(note)}</span> })}
-            <span class="progress">{move || session.progress.get().unwrap_or_default()}</span>
+            <crate::progress::LoadProgressBar/>
             <span class="source">{move || session.source_label.get()}</span>
             {move || session.comparison_label.get().map(|label| view! {
                 <span class="source comparison-source" data-testid="comparison-source" title={let l = label.clone(); move || tr_with("app-compared-with", &[("label", Arg::from(&l))])}>

@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 use futures_channel::oneshot;
 use leptos::prelude::*;
-use pypto_protocol::datasets::{EntryMeta, OpenFolder, OpenUrl};
+use pypto_protocol::datasets::{Cancel, EntryMeta, OpenFolder, OpenUrl, CANCELLED};
 use pypto_protocol::{envelope, FromWorker, Request, RequestId, ToWorker};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -409,6 +409,10 @@ impl WorkerClient {
         // The work whose progress was shown (files read again, a layout) is done.
         self.session.progress.set(None);
         let answer = match msg {
+            // Work the user cancelled is no problem to list.
+            FromWorker::Error { message } if message.ends_with(CANCELLED) => {
+                Err(WorkerError::Failed(crate::i18n::tr("progress-cancelled")))
+            }
             FromWorker::Error { message } => {
                 self.session.problem(message.clone());
                 Err(WorkerError::Failed(message))
@@ -416,6 +420,14 @@ impl WorkerClient {
             msg => Ok((msg, columns)),
         };
         let _ = pending.done.send(answer);
+    }
+
+    /// Stops the worker's long work (the progress bar's Cancel): its load jobs are terminated,
+    /// its reads fail; the session ignores the stopped work's progress until the worker says
+    /// it stopped (`FromWorker::Cancelled`).
+    pub fn cancel(self) {
+        self.session.cancelling.set(true);
+        self.post(&ToWorker::Cancel(Cancel {}), None, None);
     }
 
     /// Test hook: `window.__pyptoDebugPanic()` makes the worker panic.

@@ -42,14 +42,64 @@ pub struct OpenUrl {
     pub as_comparison: bool,
 }
 
-/// Reading (or laying out) progress: `path` names the file (or the step), `done_bytes` of
-/// `total_bytes` (steps for a layout).
+/// Progress of the worker's long work, for the page's progress bar: `stage` says what runs,
+/// `path` names the file (or the dataset, or a layout's phase), `done_bytes` of `total_bytes`
+/// — bytes while a file is read (and parsed as it streams in), steps in the other stages
+/// ([`ProgressStage::counts_bytes`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     pub path: String,
     pub done_bytes: u64,
     pub total_bytes: u64,
+    #[serde(default)]
+    pub stage: ProgressStage,
 }
+
+/// What long work a [`Progress`] reports. The page names the stage in its own language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProgressStage {
+    /// A file read (records and deps.json are parsed while they stream in): bytes.
+    #[default]
+    Read,
+    /// A runtime dataset's model built from its parsed files: steps.
+    Model,
+    /// A swimlane timeline laid out: steps.
+    Timeline,
+    /// The task graph laid out (`path` is the layout phase): steps.
+    Layout,
+    /// A big diff of two snapshots computed: steps.
+    Diff,
+}
+
+impl ProgressStage {
+    /// `done_bytes`/`total_bytes` count bytes (else steps).
+    pub fn counts_bytes(self) -> bool {
+        self == Self::Read
+    }
+
+    /// Its stable key (test ids, the catalogue's `progress-stage-<key>`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Read => "read",
+            Self::Model => "model",
+            Self::Timeline => "timeline",
+            Self::Layout => "layout",
+            Self::Diff => "diff",
+        }
+    }
+}
+
+/// Stop the long work running (announcement, no reply): the running load jobs are
+/// terminated (their memory goes back to the browser), reads in flight fail, the datasets of
+/// the open still to load are left unloaded and marked [`DatasetSummary::cancelled`]; what
+/// is loaded stays usable. A request whose work was stopped is answered with an error.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cancel {}
+
+/// What an error message of work the user cancelled ends with (the page does not list such
+/// an error as a problem).
+pub const CANCELLED: &str = "cancelled by the user";
 
 /// Discovery's result for an [`OpenFolder`] / [`OpenUrl`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -212,4 +262,8 @@ pub struct DatasetSummary {
     /// `pypto-viewer report` prints for the dataset.
     #[serde(default)]
     pub warnings: Vec<Warning>,
+    /// The user cancelled its load ([`Cancel`]): nothing of it was kept; opening the folder
+    /// again loads it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
 }

@@ -77,7 +77,7 @@ pub mod timeline;
 
 use compare::{CompareRequest, Comparison, TaskMatch, TaskMatchRequest};
 use compare_passes::{MemoryCompareRequest, MemoryComparison, PassCompareRequest, PassComparison, PassCrossDiffRequest};
-use datasets::{DatasetLoaded, Datasets, LoadFinished, OpenFolder, OpenUrl, Progress};
+use datasets::{Cancel, DatasetLoaded, Datasets, LoadFinished, OpenFolder, OpenUrl, Progress};
 use dep_graph::{DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest};
 use memory_map::{MemoryMapData, MemoryMapRequest};
 use pass_trace::{PassDiffData, PassDiffRequest, PassListData, PassListRequest};
@@ -104,7 +104,7 @@ pub mod envelope {
 /// The page's id of a request, copied onto its reply.
 pub type RequestId = u32;
 
-/// Page → worker. Every variant but the opens and [`ToWorker::DebugPanic`] is a [`Request`]
+/// Page → worker. Every variant but the opens, [`ToWorker::Cancel`] and [`ToWorker::DebugPanic`] is a [`Request`]
 /// with one reply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -135,6 +135,8 @@ pub enum ToWorker {
     DepSearch(DepSearchRequest),
     Compare(CompareRequest),
     TaskMatch(TaskMatchRequest),
+    /// Stop the long work running (see [`Cancel`]; announcement, no reply).
+    Cancel(Cancel),
     /// Test hook for the crash-recovery path: the worker panics on purpose.
     DebugPanic,
 }
@@ -177,6 +179,11 @@ pub enum FromWorker {
     /// A request could not be answered (with its id), or something failed outside one.
     Error {
         message: String,
+    },
+    /// A [`ToWorker::Cancel`] was carried out: `stopped_jobs` jobs were terminated. Every
+    /// message about the stopped work came before it.
+    Cancelled {
+        stopped_jobs: u32,
     },
     /// The worker panicked; the page must restart it.
     Panic {

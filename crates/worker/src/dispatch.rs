@@ -50,6 +50,7 @@ pub fn handle(incoming: Incoming) {
         ToWorker::PassCompare(r) => crate::compare_passes::compare(&r, Reply::to(id)),
         ToWorker::PassCrossDiff(r) => crate::compare_passes::cross_diff(r, Reply::to(id)),
         ToWorker::MemoryCompare(r) => crate::compare_passes::memory(r, Reply::to(id)),
+        ToWorker::Cancel(_) => crate::open::cancel(),
         ToWorker::DebugPanic => debug_panic(),
     }
 }

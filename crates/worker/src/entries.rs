@@ -3,7 +3,7 @@
 //! that cannot be read becomes a [`FileError`] naming it.
 
 use pypto_formats::{deps, records, FormatError};
-use pypto_protocol::datasets::{EntryMeta, FileError, Progress};
+use pypto_protocol::datasets::{EntryMeta, FileError, Progress, ProgressStage};
 use pypto_protocol::FromWorker;
 use pypto_replies::datasets::read_error;
 use wasm_bindgen::JsValue;
@@ -23,7 +23,7 @@ pub(crate) async fn read_entry(
     let source = sources.get(entry_index)?;
     let path = entry.path.clone();
     let mut on_progress = |done_bytes, total_bytes| {
-        transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes }), None);
+        transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes, stage: ProgressStage::Read }), None);
     };
     match reading::read_bytes(source, &mut on_progress).await {
         Ok(bytes) => Some((entry.path.clone(), bytes)),
@@ -39,7 +39,7 @@ pub(crate) async fn read_entry(
 async fn stream_entry(entry: &EntryMeta, source: &JsValue, sink: &mut dyn FnMut(&[u8]), errors: &mut Vec<FileError>) -> bool {
     let path = entry.path.clone();
     let mut on_progress = |done_bytes, total_bytes| {
-        transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes }), None);
+        transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes, stage: ProgressStage::Read }), None);
     };
     let started_ms = now_ms();
     match reading::read_slices(source, sink, &mut on_progress).await {

@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use pypto_analysis::dag_layout;
 use pypto_analysis::edge_modes::EdgeMode;
 use pypto_formats::deps;
-use pypto_protocol::datasets::Progress;
+use pypto_protocol::datasets::{Progress, ProgressStage};
 use pypto_protocol::dep_graph::{
     columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest,
 };
@@ -52,7 +52,10 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
         layout_warm_up::warm_up_for(entry.size_bytes);
         let path = entry.path.clone();
         let mut on_progress = |done_bytes, total_bytes| {
-            transport::post(&FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes }), None);
+            transport::post(
+                &FromWorker::Progress(Progress { path: path.clone(), done_bytes, total_bytes, stage: ProgressStage::Read }),
+                None,
+            );
         };
         let bytes = match reading::read_bytes(&source, &mut on_progress).await {
             Ok(b) => b,
@@ -90,8 +93,12 @@ fn layout(b: &Built, mode: EdgeMode, left_right: bool, aspect: f64) -> Result<(D
     let mut control = |p: dag_layout::Progress| {
         if big && now_ms() - last_post_ms >= 50.0 {
             last_post_ms = now_ms();
-            let label = format!("laying out the graph: {}", p.phase.as_str());
-            let progress = Progress { path: label, done_bytes: u64::from(p.step), total_bytes: u64::from(p.steps.max(1)) };
+            let progress = Progress {
+                path: p.phase.as_str().to_owned(),
+                done_bytes: u64::from(p.step),
+                total_bytes: u64::from(p.steps.max(1)),
+                stage: ProgressStage::Layout,
+            };
             transport::post(&FromWorker::Progress(progress), None);
         }
         true

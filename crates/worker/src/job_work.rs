@@ -10,7 +10,7 @@ use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::timeline::{self, TimelineBuilder};
 use pypto_formats::host_phase_records::{self, HostPhaseRecords};
 use pypto_formats::{cpm, name_map, Warning};
-use pypto_protocol::datasets::{DatasetSummary, HostPhasesSummary};
+use pypto_protocol::datasets::{DatasetSummary, HostPhasesSummary, Progress, ProgressStage};
 use pypto_replies::datasets::{self, file_error, WarningSources};
 use serde::Serialize;
 use wasm_bindgen::JsValue;
@@ -21,6 +21,15 @@ use crate::entries::{parse_deps, parse_records, read_entry};
 use crate::jobs::{self, FromJob, LoadedRuntime, PathResult, RuntimeInputs, ToJob};
 use crate::reading;
 use crate::render_columns::{self, JsColumns};
+
+/// The steps `RuntimeModel::build_owned_with` reports (its `step` calls).
+const MODEL_STEPS: u64 = 7;
+
+/// Tells the page how far this job's `stage` is (`done` of `total` steps of `path`).
+fn progress(stage: ProgressStage, path: &str, done: u64, total: u64) {
+    let progress = Progress { path: path.to_owned(), done_bytes: done, total_bytes: total, stage };
+    crate::transport::post(&pypto_protocol::FromWorker::Progress(progress), None);
+}
 
 /// Handles the `{ job }` message that makes this instance a job: runs it and posts its answer.
 pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
@@ -111,11 +120,15 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
             Ok(parsed) => {
                 let build_started_ms = now_ms();
                 let mut last_ms = build_started_ms;
+                let mut steps_done = 0u64;
                 let mut step = |name: &str| {
                     let now = now_ms();
                     bench_log(&format!("pypto-worker model step {name}: {:.0} ms", now - last_ms));
                     last_ms = now;
+                    steps_done += 1;
+                    progress(ProgressStage::Model, &inputs.path, steps_done.min(MODEL_STEPS), MODEL_STEPS);
                 };
+                progress(ProgressStage::Model, &inputs.path, 0, MODEL_STEPS);
                 let (built, facts) = RuntimeModel::build_owned_with(parsed, deps_model.take(), names_model.take(), cpm_inputs, &mut step);
                 bench_log(&format!("pypto-worker model {path}: built in {:.0} ms", now_ms() - build_started_ms));
                 records_warnings = Some((path.clone(), facts.warnings.clone()));
@@ -243,8 +256,10 @@ async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, 
     if let Some(whole) = whole_phases {
         model.phases = whole;
     }
+    progress(ProgressStage::Timeline, &inputs.path, 0, 1);
     let (mut t, timeline_columns) = render_columns::build_columns(&[(inputs.path.as_str(), &model)]);
     drop(model);
+    progress(ProgressStage::Timeline, &inputs.path, 1, 1);
     let header = pypto_replies::timeline::header(0, &[inputs.dataset_id], &t);
     let columns = js_sys::Object::new();
     set(&columns, "timeline", &timeline_columns);
@@ -286,11 +301,17 @@ async fn build_timeline(
     let mut builder = TimelineBuilder::new(&mut sink, datasets.len() > 1).aligned(alignment);
     for (k, inputs) in datasets.iter().enumerate() {
         match model_of(datasets, sources, k).await {
-            Ok(model) => builder.add(&inputs.path, &model),
+            Ok(model) => {
+                progress(ProgressStage::Timeline, &inputs.path, k as u64, datasets.len() as u64);
+                builder.add(&inputs.path, &model);
+            }
             Err(message) => return (FromJob::Failed { message }, js_sys::Object::new()),
         }
     }
     let mut t = builder.finish();
+    if let Some(last) = datasets.last() {
+        progress(ProgressStage::Timeline, &last.path, datasets.len() as u64, datasets.len() as u64);
+    }
     let header = pypto_replies::timeline::header(0, dataset_ids, &t);
     let columns = js_sys::Object::new();
     set(&columns, "timeline", &sink.into_columns(&t.track_offsets, &t.name_index).into_object());

@@ -167,13 +167,20 @@ fn finish(id: u32) {
 /// Nobody waiting is no error: the answers are channels, not promises, so a cancelled job's
 /// answer that no one reads leaves no unhandled rejection.
 pub(crate) fn cancel_all() {
+    cancel_all_because("cancelled: another folder was opened");
+}
+
+/// Stops every running job (terminated: its memory goes back to the browser); whoever waits
+/// for one gets `why` as its error. Returns how many were stopped.
+pub(crate) fn cancel_all_because(why: &str) -> usize {
     let all: Vec<Running> = RUNNING.with_borrow_mut(|r| r.drain().map(|(_, j)| j).collect());
-    for job in all {
+    for job in &all {
         job.worker.terminate();
         for settle in &job.settle {
-            settle.settle(Err("cancelled: another folder was opened".to_owned()));
+            settle.settle(Err(why.to_owned()));
         }
     }
+    all.len()
 }
 
 fn text_of(v: &JsValue) -> String {

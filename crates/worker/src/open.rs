@@ -9,6 +9,11 @@
 //! folder instead: the folder stays, the previous comparison source is forgotten, and the new
 //! one's entries are prefixed with its name (so every path stays unique: links name datasets by
 //! path) and its datasets numbered from [`COMPARISON_ID_BASE`].
+//!
+//! The user's Cancel ([`cancel`]) stops the long work running: load jobs are terminated,
+//! reads fail; the open goes on without loading — its runtime and STRACE datasets still to
+//! load are announced [`DatasetSummary::cancelled`], pass dumps (read on demand) are kept — and
+//! ends as usual, so whatever loaded stays usable.
 
 use pypto_analysis::trace_timeline;
 use pypto_formats::{discovery, manifest};
@@ -88,17 +93,25 @@ struct Source {
     generation: u64,
     /// For a comparison source: its own generation (a newer comparison source stops it).
     comparison: Option<u64>,
+    /// The cancel epoch when it began ([`reading::cancel_epoch`]).
+    cancel_epoch: u64,
 }
 
 impl Source {
     /// Forgets what the new source replaces and returns it.
     fn begin(as_comparison: bool) -> Self {
+        let cancel_epoch = reading::cancel_epoch();
         if as_comparison {
             let (generation, comparison) = forget_comparison();
-            Self { generation, comparison: Some(comparison) }
+            Self { generation, comparison: Some(comparison), cancel_epoch }
         } else {
-            Self { generation: forget_previous(), comparison: None }
+            Self { generation: forget_previous(), comparison: None, cancel_epoch }
         }
+    }
+
+    /// Whether the user cancelled since it began (its loads stop; the open goes on).
+    fn cancelled(&self) -> bool {
+        reading::cancelled_since(self.cancel_epoch)
     }
 
     /// Whether something newer was opened since (this load must stop).
@@ -200,6 +213,7 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
         }
         let dataset_id = source.dataset_id(index);
         let summary = match dataset.kind {
+            discovery::DatasetKind::Runtime | discovery::DatasetKind::ServingStrace if source.cancelled() => cancelled_summary(),
             discovery::DatasetKind::Runtime => {
                 // The page opens the first dataset with records: its load job builds the
                 // timeline too.
@@ -211,7 +225,14 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
                 pass_dumps::remember(dataset_id, dataset, &entries, &sources);
                 datasets::pass_dump_summary(dataset, &entries)
             }
-            discovery::DatasetKind::ServingStrace => load_strace(&dataset.path).await,
+            discovery::DatasetKind::ServingStrace => {
+                let summary = load_strace(&dataset.path).await;
+                if source.cancelled() {
+                    cancelled_summary()
+                } else {
+                    summary
+                }
+            }
         };
         if source.stale() {
             return;
@@ -219,6 +240,21 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
         transport::post(&FromWorker::DatasetLoaded(DatasetLoaded { dataset_id, summary }), None);
     }
     transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: now_ms() - started_ms, comparison }), None);
+}
+
+/// The user's Cancel (`ToWorker::Cancel`): reads under way fail, every running job is
+/// terminated (its memory goes back to the browser; whoever waits for it gets
+/// [`reading::CANCELLED`]), then the page is told (after every message of the stopped work).
+pub(crate) fn cancel() {
+    reading::cancel_reads();
+    let stopped = jobs::cancel_all_because(reading::CANCELLED);
+    bench_log(&format!("pypto-worker cancel: {stopped} job(s) terminated"));
+    transport::post(&FromWorker::Cancelled { stopped_jobs: u32::try_from(stopped).unwrap_or(u32::MAX) }, None);
+}
+
+/// A dataset the user's Cancel left unloaded.
+fn cancelled_summary() -> DatasetSummary {
+    DatasetSummary { cancelled: true, ..DatasetSummary::default() }
 }
 
 /// Open time, `ServingStrace` dataset: parse the file, summarise it (errors go to the
@@ -301,6 +337,7 @@ async fn load_runtime(
     let (mut summary, columns) = match jobs::answer(started.part).await {
         Ok((FromJob::RuntimeLoaded { summary }, columns)) => (summary, columns),
         Ok(_) => return failed("the load job answered something else".to_owned()),
+        Err(_) if source.cancelled() => return cancelled_summary(),
         Err(message) => return failed(message),
     };
     let decoded_from_ms = now_ms();

@@ -9,7 +9,9 @@ use std::rc::Rc;
 
 use pypto_analysis::pass_trace::{Decoded, PassList};
 use pypto_formats::passes_dump;
+use pypto_protocol::datasets::{Progress, ProgressStage};
 use pypto_protocol::pass_trace::{PassDiffData, PassDiffRequest, PassListRequest};
+use pypto_protocol::FromWorker;
 use pypto_replies::pass_trace;
 
 use crate::pass_dumps;
@@ -84,5 +86,18 @@ async fn diff(dataset_id: u32, pass: u32, function: Option<String>) -> Result<Pa
         after_regions: after_regions.as_deref(),
         log: log.as_deref(),
     };
+    announce_big_diff(&entry.file_name, before_text.len() + after_text.len());
     Ok(pass_trace::build_diff(dataset_id, pass, &input, function.as_deref()))
+}
+
+/// Snapshots of more bytes than this together show the progress bar while they are diffed.
+const BIG_DIFF_BYTES: usize = 4 << 20;
+
+/// Tells the page a big diff of `name` is being computed (an open-ended step: the diff runs
+/// in one piece; the page shows the bar until the reply comes).
+pub(crate) fn announce_big_diff(name: &str, bytes: usize) {
+    if bytes >= BIG_DIFF_BYTES {
+        let progress = Progress { path: name.to_owned(), done_bytes: 0, total_bytes: 0, stage: ProgressStage::Diff };
+        crate::transport::post(&FromWorker::Progress(progress), None);
+    }
 }

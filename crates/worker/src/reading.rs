@@ -6,6 +6,9 @@
 //! piece of its body) fails when no bytes come for the stall timeout ([`STALL_TIMEOUT_MS`],
 //! or what the page's open request set, [`set_stall_timeout_ms`]) with "no bytes from <file or
 //! url> for 30 s"; a stalled request is aborted. The caller reports it as that file's error.
+//!
+//! The user can stop what is being read ([`cancel_reads`], the page's Cancel): every read under
+//! way fails at its next slice or network piece with [`CANCELLED`] (its request aborted).
 
 use std::cell::Cell;
 use std::future::Future;
@@ -26,6 +29,35 @@ pub const STALL_TIMEOUT_MS: u32 = 30_000;
 thread_local! {
     /// This instance's stall timeout (the page may shorten it for tests: `?stall_ms=`).
     static STALL_TIMEOUT: Cell<u32> = const { Cell::new(STALL_TIMEOUT_MS) };
+    /// Bumped by every [`cancel_reads`]: a read begun before fails.
+    static CANCEL_EPOCH: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Why a read (or a job) stopped when the user cancelled it.
+pub use pypto_protocol::datasets::CANCELLED;
+
+/// Makes every read under way fail with [`CANCELLED`] at its next slice.
+pub fn cancel_reads() {
+    CANCEL_EPOCH.set(CANCEL_EPOCH.get().wrapping_add(1));
+}
+
+/// The current cancel epoch: work begun at it was cancelled when [`cancelled_since`] says so.
+pub fn cancel_epoch() -> u64 {
+    CANCEL_EPOCH.get()
+}
+
+/// Whether the user cancelled since `epoch` ([`cancel_epoch`]).
+pub fn cancelled_since(epoch: u64) -> bool {
+    CANCEL_EPOCH.get() != epoch
+}
+
+/// `Err(CANCELLED)` when the user cancelled since `epoch`.
+fn unless_cancelled(epoch: u64) -> Result<(), String> {
+    if cancelled_since(epoch) {
+        Err(CANCELLED.to_owned())
+    } else {
+        Ok(())
+    }
 }
 
 /// Sets this instance's stall timeout: `None` (or 0) is [`STALL_TIMEOUT_MS`].
@@ -79,8 +111,9 @@ async fn blob_bytes(label: &str, blob: &web_sys::Blob) -> Result<Vec<u8>, String
 /// read slice by slice and `on_progress(done_bytes, total_bytes)` is called after each slice.
 pub async fn read_bytes(source: &JsValue, on_progress: &mut dyn FnMut(u64, u64)) -> Result<Vec<u8>, String> {
     if let Some(url) = source.as_string() {
-        return fetch_bytes(&url).await;
+        return Download::start(&url, None).await?.body_bytes_with(on_progress).await;
     }
+    let epoch = cancel_epoch();
     let blob: web_sys::Blob = source.clone().dyn_into().map_err(|_| "entry has neither a File nor a URL".to_string())?;
     let total = blob.size() as u64;
     let label = blob_label(&blob);
@@ -90,6 +123,7 @@ pub async fn read_bytes(source: &JsValue, on_progress: &mut dyn FnMut(u64, u64))
     let mut bytes = Vec::with_capacity(total as usize);
     let mut done = 0u64;
     while done < total {
+        unless_cancelled(epoch)?;
         let end = (done + SLICE_BYTES).min(total);
         let slice = blob.slice_with_f64_and_f64(done as f64, end as f64).map_err(|e| js_error_text(&e))?;
         bytes.extend_from_slice(&blob_bytes(&label, &slice).await?);
@@ -130,10 +164,12 @@ pub async fn read_slices(
     };
     let mut timing = ReadTiming::default();
     let mut buf: Vec<u8> = Vec::new();
+    let epoch = cancel_epoch();
     let mut pending = if total > 0 { Some(read(0)?) } else { None };
     while let Some((end, promise)) = pending.take() {
         let waited_from = now_ms();
         let array = buffer_of(&label, promise).await?;
+        unless_cancelled(epoch)?;
         buf.resize(array.length() as usize, 0);
         array.copy_to(&mut buf);
         drop(array);
@@ -217,11 +253,25 @@ impl Download {
 
     /// The whole (rest of the) body.
     async fn body_bytes(&self) -> Result<Vec<u8>, String> {
-        let mut bytes = Vec::with_capacity(usize::try_from(self.content_length_bytes()).unwrap_or(0));
+        self.body_bytes_with(&mut |_, _| {}).await
+    }
+
+    /// The whole (rest of the) body, `on_progress(done_bytes, total_bytes)` called after each
+    /// slice's worth of pieces; stops when the user cancels.
+    async fn body_bytes_with(&self, on_progress: &mut dyn FnMut(u64, u64)) -> Result<Vec<u8>, String> {
+        let epoch = cancel_epoch();
+        let total = self.content_length_bytes();
+        let mut bytes = Vec::with_capacity(usize::try_from(total).unwrap_or(0));
+        let mut reported = 0usize;
         while let Some(piece) = self.next_piece().await? {
+            unless_cancelled(epoch)?;
             let at = bytes.len();
             bytes.resize(at + piece.length() as usize, 0);
             piece.copy_to(bytes.get_mut(at..).unwrap_or_default());
+            if bytes.len() - reported >= SLICE_BYTES as usize {
+                reported = bytes.len();
+                on_progress(reported as u64, total.max(reported as u64));
+            }
         }
         Ok(bytes)
     }
@@ -243,9 +293,11 @@ async fn fetch_slices(url: &str, sink: &mut dyn FnMut(&[u8]), on_progress: &mut 
     let slice = SLICE_BYTES as usize;
     let mut buf: Vec<u8> = Vec::with_capacity(slice);
     let mut done = 0u64;
+    let epoch = cancel_epoch();
     loop {
         let waited_from = now_ms();
         let piece = download.next_piece().await?;
+        unless_cancelled(epoch)?;
         timing.wait_ms += now_ms() - waited_from;
         timing.reads += 1;
         let finished = piece.is_none();

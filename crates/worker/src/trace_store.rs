@@ -11,7 +11,7 @@ use std::rc::Rc;
 use pypto_analysis::trace_timeline::TraceTimeline;
 use pypto_formats::chrome_trace::{self, ParseOptions};
 use pypto_formats::strace::{self, ServingStrace};
-use pypto_protocol::datasets::{EntryMeta, FileError, Progress};
+use pypto_protocol::datasets::{EntryMeta, FileError, Progress, ProgressStage};
 use pypto_protocol::FromWorker;
 use pypto_replies::datasets::{file_error, read_error};
 use wasm_bindgen::JsValue;
@@ -91,7 +91,7 @@ pub(crate) async fn load(path: &str) -> Result<Rc<ServingStrace>, FileError> {
     };
     let owned = path.to_owned();
     let mut on_progress = |done_bytes, total_bytes| {
-        transport::post(&FromWorker::Progress(Progress { path: owned.clone(), done_bytes, total_bytes }), None);
+        transport::post(&FromWorker::Progress(Progress { path: owned.clone(), done_bytes, total_bytes, stage: ProgressStage::Read }), None);
     };
     let bytes = reading::read_bytes(&source, &mut on_progress).await.map_err(|m| read_error(path, &m))?;
     let trace = chrome_trace::parse_with(path, &bytes, ParseOptions { keep_args: true }).map_err(file_error)?;

@@ -431,7 +431,7 @@ pub fn EmbedBar() -> impl IntoView {
     let status = move || {
         let problems = session.file_errors.with(Vec::len) + session.errors.with(Vec::len);
         match (session.progress.get(), session.load.get()) {
-            (Some(progress), _) => progress,
+            (Some(progress), _) => progress.text(),
             (None, LoadState::Loading) => "loading…".to_owned(),
             _ if session.crash.with(Option::is_some) => "the analysis worker crashed".to_owned(),
             _ if problems > 0 => format!("⚠ {problems} problem{}", if problems == 1 { "" } else { "s" }),
