@@ -80,10 +80,12 @@ pub(super) fn reading_order(d: &GraphData) -> Vec<u32> {
     for nodes in &mut members {
         nodes.sort_by(by_position);
     }
-    members.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| match (a.first(), b.first()) {
-        (Some(x), Some(y)) => by_position(x, y),
-        _ => Ordering::Equal,
-    }));
+    members.sort_by(|a, b| {
+        b.len().cmp(&a.len()).then_with(|| match (a.first(), b.first()) {
+            (Some(x), Some(y)) => by_position(x, y),
+            _ => Ordering::Equal,
+        })
+    });
     members.into_iter().flatten().collect()
 }
 
@@ -98,21 +100,24 @@ pub(super) fn target(d: &GraphData, order: &[u32], rank: &[u32], from: Option<u3
     let lr = d.header.left_right;
     // Along the layers: successors ahead, predecessors behind; across: within the layer.
     let (forward, backward) = if lr { (Move::Right, Move::Left) } else { (Move::Down, Move::Up) };
-    let step = |delta: isize| {
-        let at = rank.get(from as usize).map_or(0, |&r| r as isize);
-        let len = order.len() as isize;
-        order.get((at + delta).rem_euclid(len) as usize).copied().unwrap_or(first)
+    let step = |ahead: bool| {
+        let (at, len) = (rank.get(from as usize).map_or(0, |&r| r as usize), order.len());
+        order.get(if ahead { (at + 1) % len } else { (at + len - 1) % len }).copied().unwrap_or(first)
     };
     let (layer0, cross0) = axes(d, from as usize);
     match m {
-        Move::Next => Ok(step(1)),
-        Move::Previous => Ok(step(-1)),
+        Move::Next => Ok(step(true)),
+        Move::Previous => Ok(step(false)),
         m if m == forward || m == backward => {
             let adj = if m == forward { &d.out_adj } else { &d.in_adj };
             let nearest = adj.get(from as usize).into_iter().flatten().copied().min_by(|&a, &b| {
                 let (la, ca) = axes(d, a as usize);
                 let (lb, cb) = axes(d, b as usize);
-                (ca - cross0).abs().total_cmp(&(cb - cross0).abs()).then((la - layer0).abs().total_cmp(&(lb - layer0).abs())).then(a.cmp(&b))
+                (ca - cross0)
+                    .abs()
+                    .total_cmp(&(cb - cross0).abs())
+                    .then((la - layer0).abs().total_cmp(&(lb - layer0).abs()))
+                    .then(a.cmp(&b))
             });
             nearest.ok_or(if m == forward { Miss::NoSuccessor } else { Miss::NoPredecessor })
         }

@@ -527,7 +527,11 @@ impl GraphUi {
     /// why there is none.
     fn step(self, m: keyboard::Move) {
         let reached = self
-            .with(|r| r.data.as_ref().map(|d| (keyboard::target(d, &d.order, &d.rank, r.selected, m), r.selected.map(|s| d.label(s as usize).to_string()))))
+            .with(|r| {
+                r.data
+                    .as_ref()
+                    .map(|d| (keyboard::target(d, &d.order, &d.rank, r.selected, m), r.selected.map(|s| d.label(s as usize).to_string())))
+            })
             .flatten();
         let Some((reached, from)) = reached else { return };
         match reached {
@@ -1339,7 +1343,12 @@ pub fn DepGraphView() -> impl IntoView {
         let (along, back, across) = if ui.left_right.get() { ("→", "←", "↑ ↓") } else { ("↓", "↑", "← →") };
         tr_with(
             "gr-canvas-label",
-            &[("nodes", Arg::from(nodes)), ("successor", Arg::from(along)), ("predecessor", Arg::from(back)), ("across", Arg::from(across))],
+            &[
+                ("nodes", Arg::from(nodes)),
+                ("successor", Arg::from(along)),
+                ("predecessor", Arg::from(back)),
+                ("across", Arg::from(across)),
+            ],
         )
     };
     let show_in_swimlane = move |(): ()| {
