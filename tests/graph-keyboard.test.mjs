@@ -129,6 +129,16 @@ test('the graph is driven by keyboard: reading order, edges, layers, reveal, liv
     await page.waitForTimeout(300);
     await screenshot(page, 'graph-keyboard-selected');
 
+    // Zoomed far out (sub-pixel nodes): the next move zooms in to see the selection, centred.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    for (let k = 0; k < 20; k++) await page.mouse.wheel(0, 1000);
+    await page.waitForFunction(() => Number(document.querySelector('#dep-graph').dataset.nodePx) < 1, null, { timeout: TIMEOUT_MS });
+    await page.focus('#dep-graph');
+    await press(page, ']', await attr(page, 'data-selected'));
+    await page.waitForFunction(() => Number(document.querySelector('#dep-graph').dataset.nodePx) >= 20, null, { timeout: TIMEOUT_MS });
+    const [cx, cy] = (await attr(page, 'data-selected-screen')).split(',').map(Number);
+    assert.ok(Math.abs(cx - box.width / 2) < 2 && Math.abs(cy - box.height / 2) < 2, `zoomed in on the selection, centred: ${cx},${cy}`);
+
     // Left to right: → follows the edges.
     await page.click('[data-testid=dep-direction]');
     await page.waitForFunction(() => document.querySelector('#dep-graph')?.dataset.direction === 'LR', null, { timeout: TIMEOUT_MS });

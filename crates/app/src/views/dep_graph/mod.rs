@@ -677,12 +677,13 @@ impl Renderer {
         let Some(d) = &self.data else { return };
         let (cx, cy) = (d.x.get(node).copied().unwrap_or(0.0), d.y.get(node).copied().unwrap_or(0.0));
         let (hw, hh) = (d.w.get(node).copied().unwrap_or(0.0) / 2.0, d.h.get(node).copied().unwrap_or(0.0) / 2.0);
-        if NODE_LAYOUT_H * self.scale < ARROW_MIN_NODE_PX {
+        let zoom = NODE_LAYOUT_H * self.scale < ARROW_MIN_NODE_PX;
+        if zoom {
             self.scale = MIN_NODE_PX / NODE_LAYOUT_H;
         }
         let (s, m) = (self.scale, FIT_MARGIN_PX);
         let (x0, y0, x1, y1) = ((cx - hw) * s + self.ox, (cy - hh) * s + self.oy, (cx + hw) * s + self.ox, (cy + hh) * s + self.oy);
-        if x0 < m || y0 < m || x1 > self.css_w - m || y1 > self.css_h - m {
+        if zoom || x0 < m || y0 < m || x1 > self.css_w - m || y1 > self.css_h - m {
             self.centre_at(cx, cy);
         }
     }
