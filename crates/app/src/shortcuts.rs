@@ -65,6 +65,13 @@ pub enum Action {
     PreviousLane,
     /// The graph's edge modes, by their number.
     EdgeMode,
+    /// The graph's arrow keys: along the layers they follow the edges (successor ahead,
+    /// predecessor behind), across them they move within the layer — which is which depends
+    /// on the layout's direction (top to bottom, left to right).
+    MoveDown,
+    MoveUp,
+    MoveLeft,
+    MoveRight,
     /// A mouse gesture: listed, never matched.
     Gesture,
 }
@@ -129,6 +136,12 @@ pub const TABLE: &[Binding] = &[
     key(Scope::Graph, Action::Fit, &["f"], "keys-fit-graph"),
     key(Scope::Graph, Action::EdgeMode, &["1", "2", "3", "4", "5"], "keys-edge-mode"),
     key(Scope::Graph, Action::Clear, &["Escape"], "keys-clear-graph"),
+    key(Scope::Graph, Action::NextItem, &["]", "n"], "keys-graph-next"),
+    key(Scope::Graph, Action::PreviousItem, &["[", "p"], "keys-graph-previous"),
+    key(Scope::Graph, Action::MoveDown, &["ArrowDown"], "keys-graph-down"),
+    key(Scope::Graph, Action::MoveUp, &["ArrowUp"], "keys-graph-up"),
+    key(Scope::Graph, Action::MoveRight, &["ArrowRight"], "keys-graph-right"),
+    key(Scope::Graph, Action::MoveLeft, &["ArrowLeft"], "keys-graph-left"),
     key(Scope::Graph, Action::Gesture, &["Wheel"], "keys-wheel-zoom-graph"),
     key(Scope::PassTrace, Action::NextItem, &["j", "ArrowDown"], "keys-next-pass"),
     key(Scope::PassTrace, Action::PreviousItem, &["k", "ArrowUp"], "keys-previous-pass"),
@@ -247,6 +260,10 @@ mod tests {
         assert_eq!(action(Scope::Swimlane, "0", "Digit0", &map), Some(Action::Fit));
         assert_eq!(action(Scope::Graph, "w", "KeyW", &map), None);
         assert_eq!(action(Scope::PassTrace, "j", "KeyJ", &map), Some(Action::NextItem));
+        assert_eq!(action(Scope::Graph, "]", "BracketRight", &map), Some(Action::NextItem));
+        assert_eq!(action(Scope::Graph, "p", "KeyP", &map), Some(Action::PreviousItem));
+        assert_eq!(action(Scope::Graph, "ArrowDown", "ArrowDown", &map), Some(Action::MoveDown));
+        assert_eq!(action(Scope::Graph, "ArrowLeft", "ArrowLeft", &map), Some(Action::MoveLeft));
         map.zoom_in = "i".into();
         assert_eq!(action(Scope::Swimlane, "w", "KeyW", &map), None);
         assert_eq!(action(Scope::Swimlane, "i", "KeyI", &map), Some(Action::ZoomIn));

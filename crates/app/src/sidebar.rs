@@ -306,7 +306,7 @@ pub fn Sidebar() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <aside class="sidebar">
+        <aside class="sidebar" aria-label=t("side-datasets")>
             <h2>{t("side-datasets")}</h2>
             <Show when=move || session.datasets.with(Vec::is_empty)>
                 <p class="empty">

@@ -464,7 +464,8 @@ pub fn DataTable(
             <div class="dt-scroll" node_ref=scroller on:scroll=on_scroll tabindex="0">
                 <div class="dt-inner" role="table" aria-label=move || title.get() aria-rowcount=move || (total() + 1).to_string()
                     style=move || format!("width:{}px", total_width())>
-                    <div class="dt-head" role="row">{header}</div>
+                    // A row of no header cells (columns still to come) would be an invalid ARIA row.
+                    <div class="dt-head" role=move || data.with(|d| (!d.columns.is_empty()).then_some("row"))>{header}</div>
                     <div class="dt-body" role="rowgroup" style=move || format!("height:{}px", total() as f64 * ROW_HEIGHT_PX)>
                         <For each=visible key=|k| *k children=row_view/>
                     </div>

@@ -29,3 +29,19 @@ gr-hud = { $nodes } nodes · edges: { $edges } · layout { $layout_ms } ms · { 
 gr-hit-of = { $n } of { $total }
 gr-searching = searching…
 gr-no-match = no task matches “{ $query }”
+
+# Keyboard navigation of the graph: the canvas's name and the live region (issue 20, item 5).
+gr-canvas-role = task graph
+gr-canvas-label = Task dependency graph, { $nodes } tasks. Keys: ] and [ next and previous task; { $successor } to a successor, { $predecessor } to a predecessor, { $across } within a layer; Esc clears the selection; ? lists every shortcut. The selected task's details follow the graph.
+gr-announce = Task { $task } · { $function } · { $kind } · { $preds ->
+    [one] 1 predecessor
+   *[other] { $preds } predecessors
+}, { $succs ->
+    [one] 1 successor
+   *[other] { $succs } successors
+} · { $n } of { $total }
+gr-announce-no-successor = { $task } has no successor in this edge mode
+gr-announce-no-predecessor = { $task } has no predecessor in this edge mode
+gr-announce-layer-end = No further task in this layer
+gr-announce-empty = The graph has no tasks
+gr-announce-cleared = Selection cleared

@@ -31,3 +31,11 @@ keys-next-bar = Next task on the lane (selects it)
 keys-previous-bar = Previous task on the lane
 keys-next-lane = The lane below: its task nearest in time
 keys-previous-lane = The lane above: its task nearest in time
+
+# Keyboard navigation of the task graph (issue 20, item 5).
+keys-graph-next = Next task (largest component first, layer by layer)
+keys-graph-previous = Previous task
+keys-graph-down = ↓: to a successor (layers top→bottom) or the next task of the layer (left→right)
+keys-graph-up = ↑: to a predecessor (top→bottom) or the previous task of the layer (left→right)
+keys-graph-right = →: to a successor (layers left→right) or the next task of the layer (top→bottom)
+keys-graph-left = ←: to a predecessor (left→right) or the previous task of the layer (top→bottom)

@@ -70,3 +70,6 @@ sw-serving-spans-by-name = Serving spans by name
 sw-announce = Selected { $task } { $function } on { $lane }, { $time }
 sw-export-svg = Export the visible window as SVG (text as text)
 sw-download-these-details-as-csv = Download these details as CSV
+
+# The swimlane's legend, as assistive technology names it (issue 20, item 5).
+sw-legend-label = Legend of the bar colours

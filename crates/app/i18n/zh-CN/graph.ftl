@@ -29,3 +29,13 @@ gr-hud = { $nodes } 个节点 · 边：{ $edges } · 布局 { $layout_ms } ms ·
 gr-hit-of = 第 { $n } 个，共 { $total } 个
 gr-searching = 搜索中…
 gr-no-match = 没有任务匹配“{ $query }”
+
+# 依赖图的键盘导航：画布的名称与实时播报区域（issue 20，第 5 项）。
+gr-canvas-role = 任务依赖图
+gr-canvas-label = 任务依赖图，共 { $nodes } 个任务。按键：] 和 [ 下一个 / 上一个任务；{ $successor } 到后继，{ $predecessor } 到前驱，{ $across } 在本层内移动；Esc 清除选择；? 列出全部快捷键。所选任务的详情在依赖图下方。
+gr-announce = 任务 { $task } · { $function } · { $kind } · { $preds } 个前驱，{ $succs } 个后继 · 第 { $n } 个，共 { $total } 个
+gr-announce-no-successor = { $task } 在当前边模式下没有后继
+gr-announce-no-predecessor = { $task } 在当前边模式下没有前驱
+gr-announce-layer-end = 本层在该方向上没有更多任务
+gr-announce-empty = 依赖图中没有任务
+gr-announce-cleared = 已清除选择

@@ -31,3 +31,11 @@ keys-next-bar = 泳道上的下一个任务（并选中）
 keys-previous-bar = 泳道上的上一个任务
 keys-next-lane = 下方泳道中时间最接近的任务
 keys-previous-lane = 上方泳道中时间最接近的任务
+
+# 依赖图的键盘导航（issue 20，第 5 项）。
+keys-graph-next = 下一个任务（先最大的连通分量，逐层）
+keys-graph-previous = 上一个任务
+keys-graph-down = ↓：到一个后继（自上而下分层）或本层的下一个任务（自左向右）
+keys-graph-up = ↑：到一个前驱（自上而下）或本层的上一个任务（自左向右）
+keys-graph-right = →：到一个后继（自左向右分层）或本层的下一个任务（自上而下）
+keys-graph-left = ←：到一个前驱（自左向右）或本层的上一个任务（自上而下）

@@ -70,3 +70,6 @@ sw-serving-spans-by-name = 按名称统计的 serving 区间
 sw-announce = 已选中 { $lane } 上的 { $task } { $function }，{ $time }
 sw-export-svg = 将可见窗口导出为 SVG（文字保留为文本）
 sw-download-these-details-as-csv = 将这些详情下载为 CSV
+
+# 泳道图图例的无障碍名称（issue 20，第 5 项）。
+sw-legend-label = 色块颜色图例

@@ -243,7 +243,7 @@ pub fn PerfPanel() -> impl IntoView {
     move || {
         shown().then(|| {
             view! {
-                <aside class="perf-panel" data-testid="perf-panel" style=move || format!("width:{}px", perf.width_px.get())>
+                <aside class="perf-panel" data-testid="perf-panel" aria-label=t("pa-performance-analysis") style=move || format!("width:{}px", perf.width_px.get())>
                     <div class="perf-resize" title=t("pa-drag-to-resize")
                         on:pointerdown=move |ev: web_sys::PointerEvent| {
                             ev.prevent_default();

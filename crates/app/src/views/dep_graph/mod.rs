@@ -24,6 +24,7 @@
 //! Test hooks on `#dep-graph`: `data-nodes`, `data-mode`, `data-mode-counts` (comma list in
 //! mode order), `data-visible-edges`, `data-selected` (`rXtY`), `data-highlight` (the
 //! highlighted `rXtY`s), `data-selected-screen` (`x,y` of the selected node in CSS px),
+//! `data-selected-layout` (its centre in layout units),
 //! `data-marker-counts` (🔥 nodes, ⭐ nodes), `data-hover` (`rXtY` under the pointer),
 //! `data-layout-ms` / `data-warmup-ms` (the worker's layout call and JIT warm-up times),
 //! `data-search-total` (matches of the last search), `data-frame-ms` (the last frame's
@@ -31,6 +32,12 @@
 //! last fit showed: `all`, `largest` or `link`), `data-components`, `data-minimap` (`1` while
 //! the minimap shows), `data-markers-drawn` (flame, star shapes drawn in the last frame) and
 //! `data-text-emoji` (drawn canvas strings holding an emoji: 0).
+//!
+//! Keyboard (`keyboard`): the canvas is focusable (`role="application"`, its keys in its
+//! `aria-label`); `]` / `[` (n / p) step through the tasks in reading order, the arrows follow
+//! the shown edges along the layers and move within a layer; the selection is revealed
+//! (panned to, zoomed in when too small to see), highlighted as a click's, and announced in the
+//! polite live region `dep-announce` (task, function, kind, shown degrees, position).
 
 #![allow(clippy::many_single_char_names)] // geometry: x, y, w, h, s(cale), d(ata)
 
@@ -48,6 +55,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 
 mod export;
+mod keyboard;
 mod markers;
 mod minimap;
 
@@ -151,6 +159,10 @@ struct GraphData {
     bbox: [f32; 4],
     /// The box of the component with the most nodes (the whole graph's when it is one).
     largest: [f32; 4],
+    /// The nodes in keyboard reading order (`keyboard::reading_order`), and each node's
+    /// position in it.
+    order: Vec<u32>,
+    rank: Vec<u32>,
 }
 
 /// The columns of a laid-out graph, as plain vectors (keys of `pypto_protocol::dep_graph::columns`).
@@ -254,7 +266,7 @@ impl GraphData {
         }
         let l = header.largest_component.map(|v| v as f32);
         let largest = if l[2] > l[0] && l[3] > l[1] { l } else { bbox };
-        GraphData {
+        let mut d = GraphData {
             labels: header.task_ids.iter().map(ToString::to_string).collect(),
             header,
             x,
@@ -276,7 +288,29 @@ impl GraphData {
             full_in,
             bbox,
             largest,
-        }
+            order: Vec::new(),
+            rank: Vec::new(),
+        };
+        d.order = keyboard::reading_order(&d);
+        d.rank = keyboard::ranks(&d.order);
+        d
+    }
+
+    /// What the live region says of node `n`: task, function, kind, shown degrees, position.
+    fn announcement(&self, n: usize) -> String {
+        let kind = DEP_KIND_NAMES.get(self.kind.get(n).copied().unwrap_or(KIND_DUMMY) as usize).copied().unwrap_or("?");
+        tr_with(
+            "gr-announce",
+            &[
+                ("task", Arg::from(self.label(n))),
+                ("function", Arg::from(self.name(n))),
+                ("kind", Arg::from(kind)),
+                ("preds", Arg::from(self.in_adj.get(n).map_or(0, Vec::len))),
+                ("succs", Arg::from(self.out_adj.get(n).map_or(0, Vec::len))),
+                ("n", Arg::from(self.rank.get(n).map_or(0, |&r| r as usize + 1))),
+                ("total", Arg::from(self.x.len())),
+            ],
+        )
     }
 
     fn name(&self, node: usize) -> &str {
@@ -317,6 +351,8 @@ struct GraphUi {
     search_msg: RwSignal<String>,
     /// The worker's tensor arguments and edge annotations of `(dataset, node)`.
     node_details: RwSignal<Option<NodeDetails>>,
+    /// What the live region says (the selection, or why a key moved nothing).
+    announce: RwSignal<String>,
 }
 
 /// Rows of the selected node's argument and edge-annotation tables.
@@ -467,6 +503,8 @@ impl GraphUi {
             }
         }
         self.node_details.set(None);
+        let said = node.and_then(|n| self.with(|r| r.data.as_ref().map(|d| d.announcement(n as usize))).flatten());
+        self.announce.set(said.unwrap_or_default());
         let described = node.and_then(|n| self.with(|r| r.data.as_ref().and_then(|d| d.described(n as usize))).flatten());
         if self.nav.selected.with_untracked(|s| *s != described) {
             self.nav.selected.set(described);
@@ -483,6 +521,35 @@ impl GraphUi {
             });
         }
         self.redraw();
+    }
+
+    /// A keyboard move (`keyboard`): selects the node it reaches, shown on screen, or says
+    /// why there is none.
+    fn step(self, m: keyboard::Move) {
+        let reached = self
+            .with(|r| {
+                r.data
+                    .as_ref()
+                    .map(|d| (keyboard::target(d, &d.order, &d.rank, r.selected, m), r.selected.map(|s| d.label(s as usize).to_string())))
+            })
+            .flatten();
+        let Some((reached, from)) = reached else { return };
+        match reached {
+            Ok(node) => {
+                self.select(Some(node), false);
+                self.with(|r| r.reveal(node as usize));
+                self.redraw();
+            }
+            Err(miss) => {
+                let id = match miss {
+                    keyboard::Miss::Empty => "gr-announce-empty",
+                    keyboard::Miss::NoSuccessor => "gr-announce-no-successor",
+                    keyboard::Miss::NoPredecessor => "gr-announce-no-predecessor",
+                    keyboard::Miss::LayerEnd => "gr-announce-layer-end",
+                };
+                self.announce.set(tr_with(id, &[("task", Arg::from(from.unwrap_or_default()))]));
+            }
+        }
     }
 
     /// Search: `rXtY` exact, else function names fuzzily — asked of the worker; Enter again with
@@ -602,6 +669,23 @@ impl Renderer {
         self.scale = self.scale.max(0.8);
         self.ox = self.css_w / 2.0 - cx * self.scale;
         self.oy = self.css_h / 2.0 - cy * self.scale;
+    }
+
+    /// Brings `node` on screen for a keyboard move: centred when any of it is off screen,
+    /// zoomed in to [`MIN_NODE_PX`] first when it is too small to see its outline.
+    fn reveal(&mut self, node: usize) {
+        let Some(d) = &self.data else { return };
+        let (cx, cy) = (d.x.get(node).copied().unwrap_or(0.0), d.y.get(node).copied().unwrap_or(0.0));
+        let (hw, hh) = (d.w.get(node).copied().unwrap_or(0.0) / 2.0, d.h.get(node).copied().unwrap_or(0.0) / 2.0);
+        let zoom = NODE_LAYOUT_H * self.scale < ARROW_MIN_NODE_PX;
+        if zoom {
+            self.scale = MIN_NODE_PX / NODE_LAYOUT_H;
+        }
+        let (s, m) = (self.scale, FIT_MARGIN_PX);
+        let (x0, y0, x1, y1) = ((cx - hw) * s + self.ox, (cy - hh) * s + self.oy, (cx + hw) * s + self.ox, (cy + hh) * s + self.oy);
+        if zoom || x0 < m || y0 < m || x1 > self.css_w - m || y1 > self.css_h - m {
+            self.centre_at(cx, cy);
+        }
     }
 
     /// Centres the view on layout point `(x, y)` (the minimap's press and drag).
@@ -931,9 +1015,11 @@ impl Renderer {
         if let Some(i) = self.selected.map(|i| i as usize).filter(|&i| i < d.x.len()) {
             set_attr(c, "data-selected", d.label(i));
             set_attr(c, "data-selected-screen", &format!("{:.1},{:.1}", d.x[i] * s + ox, d.y[i] * s + oy));
+            set_attr(c, "data-selected-layout", &format!("{:.1},{:.1}", d.x[i], d.y[i]));
         } else {
             let _ = c.remove_attribute("data-selected");
             let _ = c.remove_attribute("data-selected-screen");
+            let _ = c.remove_attribute("data-selected-layout");
         }
         set_attr(c, "data-hover", self.hover.map_or("", |h| d.label(h as usize)));
         let hl_ids: Vec<String> = self
@@ -1020,6 +1106,7 @@ pub fn DepGraphView() -> impl IntoView {
         search: RwSignal::new(String::new()),
         search_msg: RwSignal::new(String::new()),
         node_details: RwSignal::new(None),
+        announce: RwSignal::new(String::new()),
     };
     let container = NodeRef::<leptos::html::Div>::new();
     let canvas = NodeRef::<leptos::html::Canvas>::new();
@@ -1216,17 +1303,54 @@ pub fn DepGraphView() -> impl IntoView {
         }
     };
     let on_key = move |ev: web_sys::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
         let key = ev.key();
-        match shortcuts::action(Scope::Graph, &key, &ev.code(), &KeyMap::default()) {
+        let action = shortcuts::action(Scope::Graph, &key, &ev.code(), &KeyMap::default());
+        let step = match action {
+            Some(Action::NextItem) => Some(keyboard::Move::Next),
+            Some(Action::PreviousItem) => Some(keyboard::Move::Previous),
+            Some(Action::MoveDown) => Some(keyboard::Move::Down),
+            Some(Action::MoveUp) => Some(keyboard::Move::Up),
+            Some(Action::MoveLeft) => Some(keyboard::Move::Left),
+            Some(Action::MoveRight) => Some(keyboard::Move::Right),
+            _ => None,
+        };
+        if let Some(m) = step {
+            // Arrows would scroll the page.
+            ev.prevent_default();
+            ui.step(m);
+            return;
+        }
+        match action {
             Some(Action::EdgeMode) => {
                 if let Some(m) = key.parse::<usize>().ok().filter(|m| (1..=5).contains(m)) {
                     ui.mode.set(m - 1);
                 }
             }
             Some(Action::Fit) => fit(),
-            Some(Action::Clear) => ui.select(None, false),
+            Some(Action::Clear) => {
+                ui.select(None, false);
+                ui.announce.set(tr("gr-announce-cleared"));
+            }
             _ => {}
         }
+    };
+    // The canvas's name for assistive technology: what it is and its keys, by the layout's direction.
+    let canvas_label = move || {
+        ui.version.track();
+        let nodes = ui.with(|r| r.data.as_ref().map_or(0, |d| d.x.len())).unwrap_or(0);
+        let (along, back, across) = if ui.left_right.get() { ("→", "←", "↑ ↓") } else { ("↓", "↑", "← →") };
+        tr_with(
+            "gr-canvas-label",
+            &[
+                ("nodes", Arg::from(nodes)),
+                ("successor", Arg::from(along)),
+                ("predecessor", Arg::from(back)),
+                ("across", Arg::from(across)),
+            ],
+        )
     };
     let show_in_swimlane = move |(): ()| {
         let Some(label) = ui.with(|r| r.selected.and_then(|s| r.data.as_ref().map(|d| d.label(s as usize).to_string()))).flatten() else {
@@ -1304,7 +1428,8 @@ pub fn DepGraphView() -> impl IntoView {
                 </span>
             </div>
             {move || { let w = warnings(); (!w.is_empty()).then(|| view! { <div class="dep-warning">{w}</div> }) }}
-            <div id="dep-graph" class="dep-graph" tabindex="0" node_ref=container
+            <div id="dep-graph" class="dep-graph" tabindex="0" role="application" aria-label=canvas_label
+                aria-roledescription=t("gr-canvas-role") node_ref=container
                 on:mousedown=on_down on:mousemove=on_move on:mouseup=on_up on:mouseleave=on_leave on:wheel=on_wheel on:keydown=on_key>
                 <canvas class="gl-layer" node_ref=canvas></canvas>
                 <canvas class="text-layer" node_ref=overlay></canvas>
@@ -1317,6 +1442,8 @@ pub fn DepGraphView() -> impl IntoView {
                     <div class="dep-minimap-view" data-testid="dep-minimap-view" node_ref=mm_view></div>
                 </div>
             </div>
+            // What the keyboard selected, said by screen readers (] [ and the arrows move it).
+            <div class="sr-only" aria-live="polite" data-testid="dep-announce">{move || ui.announce.get()}</div>
             <DetailsPanel ui=ui on_show=Callback::new(show_in_swimlane)/>
         </div>
     }

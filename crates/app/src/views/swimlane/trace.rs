@@ -212,7 +212,7 @@ pub fn TraceStatsPanel() -> impl IntoView {
         let numbers = swim.trace.with(|t| t.as_ref().and_then(|i| i.stats.clone()))?;
         let wait = numbers.wait_worker_output.clone();
         Some(view! {
-            <aside id="trace-stats" class="trace-stats-panel" data-total-us=us(numbers.total_duration_us)
+            <aside id="trace-stats" class="trace-stats-panel" aria-label=t("sw-serving-strace-statistics") data-total-us=us(numbers.total_duration_us)
                 data-spans=numbers.span_count.to_string() data-instants=numbers.instant_count.to_string()>
                 <div class="trace-stats-head">
                     <strong>{t("sw-serving-strace-statistics")}</strong>

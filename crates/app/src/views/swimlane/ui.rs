@@ -255,7 +255,8 @@ fn KeySettings() -> impl IntoView {
 fn Legend() -> impl IntoView {
     let (swim, prefs) = (SwimlaneUi::get(), crate::settings::Settings::get());
     view! {
-        <div id="swimlane-legend" class="legend">
+        // Scrolls when it overflows: focusable, so keyboard users can scroll it too.
+        <div id="swimlane-legend" class="legend" tabindex="0" role="region" aria-label=t("sw-legend-label")>
             {move || swim.legend.get().into_iter().take(64).map(|e| {
                 let [r, g, b, _] = palette::color_for_key(prefs.scheme.get(), e.color_key);
                 let style = format!("background: rgb({r},{g},{b})");
