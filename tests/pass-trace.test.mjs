@@ -228,10 +228,21 @@ test('a 200k-line pair: diff shown and scrolled with a bounded DOM', async () =>
     await loadVia(p, () => p.click('#open-folder'));
     const sel = datasetSel('pass_dump', 'big/passes_dump');
     await summaryOf(p, sel, 'data-passes');
+    // Every stage the progress bar shows (item 4: a big diff shows it while it is computed).
+    await p.evaluate(() => {
+      window.__progressStages = [];
+      new MutationObserver(() => {
+        const stage = document.querySelector('[data-testid=load-progress]')?.dataset.stage;
+        if (stage && window.__progressStages.at(-1) !== stage) window.__progressStages.push(stage);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     const t0 = Date.now();
     await p.click(sel, { position: { x: 40, y: 14 } });
     await p.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '0' && document.querySelector('.diff-row'), null, { timeout: TIMEOUT_MS });
     const openMs = Date.now() - t0;
+    const stages = await p.evaluate(() => window.__progressStages);
+    assert.ok(stages.includes('diff'), `the progress bar showed the diff being computed: ${stages}`);
+    await p.waitForSelector('[data-testid=load-progress]', { state: 'detached' });
     const d = await p.$eval('[data-testid=pass-diff]', (e) => ({ ...e.dataset }));
     assert.equal(Number(d.added), 40);
     assert.equal(Number(d.removed), 40);
