@@ -238,3 +238,7 @@ app-download-the-diff-as-shown = Download the diff as shown as PNG
 app-diff-pane-before = The snapshot before (left)
 app-diff-pane-after = The snapshot after (right)
 app-diff-pane-stacked = The diff
+# i18n-rest
+app-drop-no-files = the dropped items hold no files
+app-drop-unreadable = could not read the dropped folder: { $message }
+app-worker-start-failed = could not start the analysis worker: { $error }

@@ -29,3 +29,7 @@ gr-hud = { $nodes } nodes · edges: { $edges } · layout { $layout_ms } ms · { 
 gr-hit-of = { $n } of { $total }
 gr-searching = searching…
 gr-no-match = no task matches “{ $query }”
+# i18n-rest
+gr-edges-on-screen = { $count } edges on screen
+gr-tensor-arguments = Tensor arguments ({ $count })
+gr-edge-annotations = Edge annotations ({ $count })

@@ -220,3 +220,7 @@ app-download-the-diff-as-shown = 将当前显示的差异下载为 PNG
 app-diff-pane-before = 之前的快照（左）
 app-diff-pane-after = 之后的快照（右）
 app-diff-pane-stacked = 差异
+# i18n-rest
+app-drop-no-files = 拖入的项目中没有文件
+app-drop-unreadable = 无法读取拖入的文件夹：{ $message }
+app-worker-start-failed = 无法启动分析 Worker：{ $error }

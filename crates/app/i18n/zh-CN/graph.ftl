@@ -29,3 +29,7 @@ gr-hud = { $nodes } 个节点 · 边：{ $edges } · 布局 { $layout_ms } ms ·
 gr-hit-of = 第 { $n } 个，共 { $total } 个
 gr-searching = 搜索中…
 gr-no-match = 没有任务匹配“{ $query }”
+# i18n-rest
+gr-edges-on-screen = 屏幕上 { $count } 条边
+gr-tensor-arguments = 张量参数（{ $count }）
+gr-edge-annotations = 边注释（{ $count }）

@@ -60,6 +60,11 @@ struct Compared {
 /// A comparison's key: A, B and the folder's generation.
 type PairKey = (u32, u32, u64);
 
+/// SVG `text-anchor` values of the histogram's axis labels.
+const ANCHOR_START: &str = "start";
+const ANCHOR_MIDDLE: &str = "middle";
+const ANCHOR_END: &str = "end";
+
 fn init() {
     provide_context(Compared { last: StoredValue::new(None) });
 }
@@ -302,7 +307,7 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
             } else {
                 "hist-bar"
             };
-            let title = format!("{n} task(s) with Δ exec in [{e0:.3}, {e1:.3}) µs");
+            let title = tr_with("cmp-hist-bin", &[("count", Arg::from(n)), ("from", Arg::from(format!("{e0:.3}"))), ("to", Arg::from(format!("{e1:.3}")))]);
             view! {
                 <rect class=class x=format!("{x0:.2}") y=format!("{:.2}", 8.0 + plot_h - h) width=format!("{:.2}", (x1 - x0 - 1.0).max(1.0))
                     height=format!("{h:.2}")><title>{title}</title></rect>
@@ -321,14 +326,14 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
     view! {
         <svg class="compare-histogram" data-testid="compare-histogram" data-function=deltas.function.clone() data-bins=bins.to_string()
             viewBox=format!("0 0 {HIST_W} {HIST_H}") role="img"
-            aria-label=format!("Histogram of per-task Δ exec of {}", deltas.function)>
+            aria-label=tr_with("cmp-histogram-label", &[("function", Arg::from(&deltas.function))])>
             <line class="hist-axis" x1=HIST_PAD_LEFT.to_string() x2=(HIST_W - 8.0).to_string() y1=axis_y.to_string() y2=axis_y.to_string()/>
             {bars}
             {zero}
             {if single {
-                label(HIST_PAD_LEFT + plot_w / 2.0, format!("every Δ {lo:+.3} µs"), "middle").into_any()
+                label(HIST_PAD_LEFT + plot_w / 2.0, tr_with("cmp-every-delta", &[("delta", Arg::from(format!("{lo:+.3}")))]), ANCHOR_MIDDLE).into_any()
             } else {
-                view! { {label(HIST_PAD_LEFT, format!("{lo:+.3} µs"), "start")} {label(HIST_W - 8.0, format!("{hi:+.3} µs"), "end")} }.into_any()
+                view! { {label(HIST_PAD_LEFT, format!("{lo:+.3} µs"), ANCHOR_START)} {label(HIST_W - 8.0, format!("{hi:+.3} µs"), ANCHOR_END)} }.into_any()
             }}
             <text class="hist-label" x=(HIST_PAD_LEFT - 4.0).to_string() y="16" text-anchor="end">{count_label}</text>
             <text class="hist-label" x=(HIST_PAD_LEFT - 4.0).to_string() y=axis_y.to_string() text-anchor="end">"0"</text>
@@ -402,7 +407,7 @@ fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
             <label class="compare-function-pick">{t("cmp-per-task-exec-of")}" "
                 <select data-testid="compare-histogram-function" on:change=on_function prop:value=move || shown.get().unwrap_or_default()>
                     {options.into_iter().map(|(f, n)| {
-                        let label = format!("{f} ({n} matched)");
+                        let label = tr_with("cmp-function-matched", &[("function", Arg::from(&f)), ("count", Arg::from(n))]);
                         let value = f.clone();
                         let selected = move || shown.get().as_deref() == Some(f.as_str());
                         view! { <option value=value selected=selected>{label}</option> }
@@ -452,7 +457,7 @@ pub fn CompareRunsView() -> impl IntoView {
     });
     let body = move || {
         if let Some(message) = error.get() {
-            return view! { <p class="error-message" data-testid="compare-error">{format!("The runs could not be compared: {message}")}</p> }
+            return view! { <p class="error-message" data-testid="compare-error">{tr_with("cmp-error", &[("message", Arg::from(message))])}</p> }
                 .into_any();
         }
         let Some(c) = comparison.get() else {
@@ -482,7 +487,7 @@ pub fn CompareRunsView() -> impl IntoView {
                 nav.show_with(ViewKind::ChipSwimlane, Focus::Search(name.clone()));
             }
         });
-        let by = if c.function_key == "func_id" { "func id (the runs have no function names)" } else { "name" };
+        let by = if c.function_key == "func_id" { tr("cmp-by-func-id") } else { tr("cmp-by-name") };
         view! {
             <div class="compare-runs" data-testid="compare-runs" data-matched=c.tasks.matched.to_string()
                 data-only-a=c.tasks.only_a.to_string() data-only-b=c.tasks.only_b.to_string()>
@@ -495,7 +500,7 @@ pub fn CompareRunsView() -> impl IntoView {
                 </section>
                 <section class="compare-section compare-functions">
                     <h3>{t("cmp-functions")}</h3>
-                    <p class="hint">{format!("Each run's per-function table (the reference converter's), matched by {by}, sorted by the change in total exec time. Red: slower in B, green: faster. Click a row to search both swimlanes for the function.")}</p>
+                    <p class="hint">{tr_with("cmp-functions-hint", &[("by", Arg::from(by))])}</p>
                     <div class="compare-table compare-functions-table" style=fit_height(c.functions.len(), 420)>
                         <DataTable data=functions testid="compare-functions" csv_name="compare_functions" title=t("cmp-per-function") on_row_click=on_function/>
                     </div>

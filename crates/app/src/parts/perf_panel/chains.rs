@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::{ChainRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -112,8 +112,8 @@ pub fn ChainsTab() -> impl IntoView {
             <p class="hint" data-testid="chains-note" data-count=move || count().map_or(String::new(), |c| c.to_string())>{note}</p>
             <p class="hint" data-testid="chains-highlight" data-chain=move || chain.get().map_or(String::new(), |c| c.to_string())
                 data-bars=move || bars.get().to_string()>
-                {move || chain.get().map_or_else(|| "Click a chain to highlight it in the swimlane.".to_string(),
-                    |c| format!("Chain #{c} highlighted; Esc restores the swimlane."))}
+                {move || chain.get().map_or_else(|| tr("pa-chain-hint"),
+                    |c| tr_with("pa-chain-highlighted", &[("chain", Arg::from(c.to_string()))]))}
             </p>
             <div class="perf-table-slot">
                 <DataTable data=table testid="chains-table" csv_name="single_dependency_chains" title=t("pa-continuous-single-dependency-chains")

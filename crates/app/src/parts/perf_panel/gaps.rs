@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::{GapRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -139,7 +139,7 @@ pub fn GapsTab() -> impl IntoView {
                         prop:value=move || panel.threshold_text.get() on:input=on_input/>
                 </label>
                 <span class="hint" data-testid="gap-above" data-count=move || above_count().to_string()>
-                    {move || format!(" {} gaps above", above_count())}</span>
+                    " "{move || tr_with("pa-gaps-above", &[("count", Arg::from(above_count()))])}</span>
                 <button data-testid="gap-draw" disabled=move || selected.get().is_none()
                     title=t("pa-markers-at-the-selected-row-2")
                     on:click=move |_| { if let Some(i) = selected.get_untracked() { draw(i); } }>{t("pa-draw-gap")}</button>
