@@ -382,7 +382,7 @@ fn runtime_datasets_find_the_pass_dump_of_their_case() {
     assert!(
         mlp.notes
             .iter()
-            .any(|n| n.starts_with("3 pass dumps of this case; using the newest, build_output/mlp/passes_dump_20260103_080000")),
+            .any(|n| n.to_string().starts_with("3 pass dumps of this case; using the newest, build_output/mlp/passes_dump_20260103_080000")),
         "{:?}",
         mlp.notes
     );
