@@ -19,6 +19,17 @@ fn stat(test_id: &'static str, label: fn() -> String, value: Option<f64>, text: 
     }
 }
 
+/// What a collection level allows the viewer to show (the worker's `level_allows`, by level).
+fn level_allows(level: u32) -> String {
+    tr(match level {
+        1 => "pa-ov-level-allows-1",
+        2 => "pa-ov-level-allows-2",
+        3 => "pa-ov-level-allows-3",
+        4 => "pa-ov-level-allows-4",
+        _ => "pa-ov-level-allows-unknown",
+    })
+}
+
 fn us(v: f64) -> String {
     axis::format_duration_us(v)
 }
@@ -54,7 +65,7 @@ pub fn OverviewTab() -> impl IntoView {
                 {stat("ov-avg_latency_us", || tr("pa-ov-avg-latency-us"), o.avg_latency_us, o.avg_latency_us.map_or_else(|| "—".to_string(), us), || tr("pa-ov-avg-latency-us-tip"))}
                 {stat("ov-level", || tr("pa-ov-level"), Some(f64::from(o.level)), tr_with("pa-ov-level-n", &[("level", Arg::from(o.level))]), || tr("pa-ov-level-tip"))}
             </div>
-            <p class="ov-level" data-testid="ov-level-allows">{o.level_allows.clone()}</p>
+            <p class="ov-level" data-testid="ov-level-allows">{level_allows(o.level)}</p>
             <h4>{t("pa-warnings")}</h4>
             {if o.warnings.is_empty() {
                 view! { <p class="hint" data-testid="ov-no-warnings">{t("pa-the-readers-reported-no-warnings")}</p> }.into_any()

@@ -589,7 +589,7 @@ impl SwimlaneRenderer {
                 }
                 RowKind::Absent(ai) => {
                     let Some(a) = data.header.absent.get(ai) else { continue };
-                    let text = crate::i18n::tr_with("swd-absent", &[("view", crate::i18n::Arg::from(super::words::view_title(a.view))), ("reason", crate::i18n::Arg::from(&a.reason))]);
+                    let text = crate::i18n::tr_with("swd-absent", &[("view", crate::i18n::Arg::from(super::words::view_title(a.view))), ("reason", crate::i18n::Arg::from(super::words::absent_reason(&a.reason)))]);
                     self.text.fill_text_fitted(&text, 10.0, mid, w - 20.0, "italic 11px system-ui, sans-serif", p.absent_text);
                 }
                 RowKind::Track(track) => self.draw_track_label(data, track, top, lanes_top),

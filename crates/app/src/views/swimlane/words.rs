@@ -126,3 +126,24 @@ pub fn group_heading(group: &TrackGroupInfo, collapsed: bool) -> String {
     let arrow = if collapsed { "▸" } else { "▾" };
     tr_with("swd-group-heading", &[("arrow", Arg::from(arrow)), ("name", Arg::from(group_name(group))), ("count", Arg::from(group.tracks.len()))])
 }
+
+/// Why a view is absent: the worker's reasons are fixed sentences (keys), some naming the
+/// capture's level (`level 1 captures hold …`); shown in the page language when known.
+pub fn absent_reason(reason: &str) -> String {
+    let (level, rest) = match reason.strip_prefix("level ").and_then(|r| r.split_once(' ')) {
+        Some((n, rest)) if n.parse::<u32>().is_ok() => (Some(n), rest),
+        _ => (None, reason),
+    };
+    let id = match (level.is_some(), rest) {
+        (true, "captures hold AICore timing only: no AICPU dispatch/finish (needs level ≥ 2)") => "swd-absent-level-no-dispatch",
+        (true, "captures hold no scheduler phases (needs level ≥ 3)") => "swd-absent-level-no-phases",
+        (true, "captures hold no orchestrator records (needs level 4)") => "swd-absent-level-no-orchestrator",
+        (false, "the capture has no AICore task rows") => "swd-absent-no-aicore-rows",
+        (false, "no task has AICPU dispatch/finish timing") => "swd-absent-no-dispatch",
+        (false, "the capture holds no scheduler phase records") => "swd-absent-no-phases",
+        (false, "the capture holds no orchestrator records") => "swd-absent-no-orchestrator",
+        (false, "no host_phase_records.jsonl beside the records (a host_build_graph run writes it)") => "swd-absent-no-host-phases",
+        _ => return reason.to_owned(),
+    };
+    tr_with(id, &[("level", Arg::from(level.unwrap_or_default()))])
+}
