@@ -168,6 +168,20 @@ pub fn t(id: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static
     move || tr(id)
 }
 
+/// A timeline view's title (`Worker View`, …) in the page language (the worker and the
+/// vocabulary spell it in English).
+pub fn timeline_view_title(view: pypto_vocab::TimelineView) -> String {
+    use pypto_vocab::TimelineView as V;
+    tr(match view {
+        V::Worker => "swd-view-worker",
+        V::Scheduler => "swd-view-scheduler",
+        V::AicpuScheduler => "swd-view-aicpu-scheduler",
+        V::Orchestrator => "swd-view-orchestrator",
+        V::HostPrepare => "swd-view-host-prepare",
+        V::Trace => "swd-view-trace",
+    })
+}
+
 /// `n` with its digits grouped by thousands, as both languages write counts.
 pub fn fmt_count(n: u64) -> String {
     let digits = n.to_string();

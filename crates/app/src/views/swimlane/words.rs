@@ -100,17 +100,7 @@ pub fn field_value(key: &str, value: &str) -> String {
     }
 }
 
-/// A timeline view's title (`Worker View`, …) in the page language.
-pub fn view_title(view: TimelineView) -> String {
-    tr(match view {
-        TimelineView::Worker => "swd-view-worker",
-        TimelineView::Scheduler => "swd-view-scheduler",
-        TimelineView::AicpuScheduler => "swd-view-aicpu-scheduler",
-        TimelineView::Orchestrator => "swd-view-orchestrator",
-        TimelineView::HostPrepare => "swd-view-host-prepare",
-        TimelineView::Trace => "swd-view-trace",
-    })
-}
+pub use crate::i18n::timeline_view_title as view_title;
 
 /// A group's name: the worker's label is `<prefix><view title>` (the prefix names the rank or
 /// the compared run); the view title is shown translated.
