@@ -88,3 +88,15 @@ pa-status-chain-no-bars = chain #{ $chain }: none of its tasks has a bar in the 
 pa-status-selected = selected { $task } in the { $view }
 pa-status-no-bar = { $task }: no bar in the { $view }
 pa-status-searching = { $task }: no { $view } bar; searching
+pa-setup-none = No execution has a setup: the records carry no AICore receive time (5-column or v1 capture).
+pa-setup-note = { $count } AICore executions have a setup (receive → start); the top { $top } of each board are listed.
+pa-gaps-note = { $count } tasks on the observed critical path (source: { $source }); gap = blocker release → task start.
+pa-early-needs-deps = Early dispatch needs deps.json (the tasks' predecessors); this capture has none.
+pa-early-note = { $targets } target tasks, { $early } dispatched before their predecessors' last FIN · { $flagged } producers flagged early_dispatch in deps.json · { $phases } scheduler early_dispatch phases staging { $blocks } blocks.
+pa-yes = yes
+pa-no = no
+pa-early-why-config-phase = config + phase
+pa-early-why-config = config
+pa-early-why-phase = phase
+pa-chains-need-deps = Single-dependency chains need deps.json; this capture has none.
+pa-chains-note = { $chains } chains covering { $tasks } tasks ({ $exec } µs of task time) · { $excluded } non-compute tasks excluded (AICPU-run, alloc, dummy) · { $edges } compute edges.

@@ -152,3 +152,6 @@ swd-absent-no-dispatch = no task has AICPU dispatch/finish timing
 swd-absent-no-phases = the capture holds no scheduler phase records
 swd-absent-no-orchestrator = the capture holds no orchestrator records
 swd-absent-no-host-phases = no host_phase_records.jsonl beside the records (a host_build_graph run writes it)
+sw-no-match = no match
+sw-with-setup = (with setup)
+sw-tooltip-setup = setup { $setup } µs

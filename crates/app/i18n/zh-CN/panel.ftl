@@ -88,3 +88,15 @@ pa-status-chain-no-bars = 第 { $chain } 条链：其任务在泳道图中都没
 pa-status-selected = 已在{ $view }中选中 { $task }
 pa-status-no-bar = { $task }：{ $view }中没有色块
 pa-status-searching = { $task }：没有{ $view }色块；正在搜索
+pa-setup-none = 没有执行带有准备阶段：记录中没有 AICore 接收时间（5 列或 v1 采集）。
+pa-setup-note = { $count } 次 AICore 执行带有准备阶段（接收 → 开始）；每个榜单列出前 { $top } 个。
+pa-gaps-note = 实测关键路径上有 { $count } 个任务（来源：{ $source }）；间隙 = 阻塞者释放 → 任务开始。
+pa-early-needs-deps = 提前派发分析需要 deps.json（任务的前驱）；此采集没有。
+pa-early-note = { $targets } 个目标任务，其中 { $early } 个在前驱最后一个 FIN 之前派发 · deps.json 中有 { $flagged } 个生产者标记了 early_dispatch · { $phases } 个调度器 early_dispatch 阶段预置了 { $blocks } 个 block。
+pa-yes = 是
+pa-no = 否
+pa-early-why-config-phase = 配置 + 阶段
+pa-early-why-config = 配置
+pa-early-why-phase = 阶段
+pa-chains-need-deps = 单依赖链分析需要 deps.json；此采集没有。
+pa-chains-note = { $chains } 条链，覆盖 { $tasks } 个任务（任务时间 { $exec } µs）· 排除了 { $excluded } 个非计算任务（AICPU 运行、alloc、dummy）· { $edges } 条计算边。

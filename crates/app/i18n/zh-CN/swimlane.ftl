@@ -152,3 +152,6 @@ swd-absent-no-dispatch = 没有任务带有 AICPU 派发/完成时间
 swd-absent-no-phases = 采集中没有调度阶段记录
 swd-absent-no-orchestrator = 采集中没有编排器记录
 swd-absent-no-host-phases = 记录旁没有 host_phase_records.jsonl（host_build_graph 运行会写出它）
+sw-no-match = 无匹配
+sw-with-setup = （含准备阶段）
+sw-tooltip-setup = 准备阶段 { $setup } µs

@@ -138,6 +138,49 @@ fn percent_cell(p: Option<f64>, class: Option<&'static str>) -> Cell {
     }
 }
 
+/// A summary metric the worker names by key, and its message.
+struct Metric {
+    key: &'static str,
+    label_id: &'static str,
+}
+
+const METRICS: &[Metric] = &[
+    Metric { key: "makespan_us", label_id: "cmp-metric-makespan" },
+    Metric { key: "total_test_time_us", label_id: "cmp-metric-total-test-time" },
+    Metric { key: "aicore_time_us", label_id: "cmp-metric-aicore-time" },
+    Metric { key: "utilisation_pct", label_id: "cmp-metric-utilisation" },
+    Metric { key: "exec_latency_pct", label_id: "cmp-metric-exec-latency" },
+    Metric { key: "static_path_us", label_id: "cmp-metric-static-path" },
+    Metric { key: "observed_path_us", label_id: "cmp-metric-observed-path" },
+    Metric { key: "stall_data_wait_us", label_id: "cmp-metric-stall-data-wait" },
+    Metric { key: "stall_core_wait_us", label_id: "cmp-metric-stall-core-wait" },
+    Metric { key: "stall_front_gap_us", label_id: "cmp-metric-stall-front-gap" },
+    Metric { key: "tasks_total", label_id: "cmp-metric-tasks-total" },
+    Metric { key: "aicore_rows", label_id: "cmp-metric-aicore-rows" },
+];
+
+/// A summary row's label in the page language (the worker's English label when unknown).
+fn metric_label(key: &str, label: &str) -> String {
+    if let Some(m) = METRICS.iter().find(|m| m.key == key) {
+        return tr(m.label_id);
+    }
+    match key.strip_prefix("tasks_") {
+        Some(kind) => {
+            let kind = match kind {
+                "regular" => tr("cmp-kind-regular"),
+                "dummy" => tr("cmp-kind-dummy"),
+                "alloc" => tr("cmp-kind-alloc"),
+                "predicated_skip" => tr("cmp-kind-predicated-skip"),
+                "graph_outer" => tr("cmp-kind-graph-outer"),
+                "graph_node" => tr("cmp-kind-graph-node"),
+                other => other.replace('_', " "),
+            };
+            tr_with("cmp-metric-tasks-kind", &[("kind", Arg::from(kind))])
+        }
+        None => label.to_owned(),
+    }
+}
+
 /// The summary table: metric, A, B, Δ, Δ%.
 pub fn summary_table(rows: &[SummaryRow]) -> TableData {
     let columns = vec![
@@ -155,7 +198,8 @@ pub fn summary_table(rows: &[SummaryRow]) -> TableData {
             let n = decimals(&r.unit);
             let (d, p) = delta(r.a, r.b);
             let class = change_class(r.a, r.b, r.better);
-            let label = if r.unit == "us" { format!("{} (µs)", r.label) } else { r.label.clone() };
+            let label = metric_label(&r.key, &r.label);
+            let label = if r.unit == "us" { format!("{label} (µs)") } else { label };
             let side = |v: Option<f64>| match v {
                 Some(v) if r.unit == "%" => Cell { text: format!("{v:.2}%"), value: Some(v), class: None },
                 v => Cell::opt(v, n),
@@ -373,14 +417,16 @@ fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
         move || {
             let name = shown.get()?;
             let d = per_function.iter().find(|d| d.function == name)?.clone();
-            let stats = format!(
-                "{}: {} matched, {} only in A, {} only in B · mean Δ {} µs · median Δ {} µs",
-                d.function,
-                d.matched,
-                d.only_a,
-                d.only_b,
-                d.mean_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)),
-                d.median_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)),
+            let stats = tr_with(
+                "cmp-histogram-stats",
+                &[
+                    ("function", Arg::from(&d.function)),
+                    ("matched", Arg::from(d.matched)),
+                    ("only_a", Arg::from(d.only_a)),
+                    ("only_b", Arg::from(d.only_b)),
+                    ("mean", Arg::from(d.mean_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)))),
+                    ("median", Arg::from(d.median_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)))),
+                ],
             );
             Some(view! {
                 <p class="hint" data-testid="compare-histogram-stats">{stats}</p>

@@ -89,18 +89,21 @@ pub fn ChainsTab() -> impl IntoView {
     let count = move || rows.with(|d| d.as_ref().and_then(|d| d.chains.as_ref()).map(Vec::len));
     let note = move || {
         rows.with(|d| match d {
-            None => "Computing…".to_string(),
+            None => tr("pa-computing"),
             Some(d) => match &d.chains {
-                None => "Single-dependency chains need deps.json; this capture has none.".to_string(),
+                None => tr("pa-chains-need-deps"),
                 Some(c) => {
                     let tasks: usize = c.iter().map(|x| x.task_ids.len()).sum();
                     let exec: f64 = c.iter().filter_map(|x| x.exec_us).sum();
-                    format!(
-                        "{} chains covering {tasks} tasks ({} µs of task time) · {} non-compute tasks excluded (AICPU-run, alloc, dummy) · {} compute edges.",
-                        c.len(),
-                        fmt_us(Some(exec)),
-                        d.chains_excluded_tasks,
-                        d.chains_compute_edges
+                    tr_with(
+                        "pa-chains-note",
+                        &[
+                            ("chains", Arg::from(c.len())),
+                            ("tasks", Arg::from(tasks)),
+                            ("exec", Arg::from(fmt_us(Some(exec)))),
+                            ("excluded", Arg::from(d.chains_excluded_tasks)),
+                            ("edges", Arg::from(d.chains_compute_edges)),
+                        ],
                     )
                 }
             },

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::{t, tr_with, Arg};
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::{GapRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -120,13 +120,9 @@ pub fn GapsTab() -> impl IntoView {
     };
     let note = move || {
         data.with(|d| match d {
-            None => "Computing…".to_string(),
+            None => tr("pa-computing"),
             Some(d) if d.critical_path_error.is_some() => d.critical_path_error.clone().unwrap_or_default(),
-            Some(d) => format!(
-                "{} tasks on the observed critical path (source: {}); gap = blocker release → task start.",
-                d.gap_rows.len(),
-                d.observed_path.source
-            ),
+            Some(d) => tr_with("pa-gaps-note", &[("count", Arg::from(d.gap_rows.len())), ("source", Arg::from(&d.observed_path.source))]),
         })
     };
     let above_count = move || check.with(|c| c.as_ref().filter(|c| c.error.is_none()).map_or(0, |c| c.above.len()));

@@ -83,7 +83,7 @@ fn Toolbar(lane: Lane) -> impl IntoView {
             if s.query.is_empty() {
                 String::new()
             } else if s.hits.is_empty() {
-                "no match".to_string()
+                crate::i18n::tr("sw-no-match")
             } else {
                 format!("{} / {}", s.current.map_or(0, |c| c + 1), s.total)
             }
