@@ -166,9 +166,10 @@ fn warning_place(w: &Warning) -> String {
     let file = w.path.rsplit('/').next().unwrap_or(&w.path);
     match (file.is_empty(), w.line > 0) {
         (true, _) => String::new(),
-        (false, true) => {
-            tr_with("side-file-line-column", &[("file", Arg::from(file)), ("line", Arg::from(w.line)), ("column", Arg::from(w.column))])
-        }
+        (false, true) => tr_with(
+            "side-file-line-column",
+            &[("file", Arg::from(file)), ("line", Arg::from(w.line.to_string())), ("column", Arg::from(w.column.to_string()))],
+        ),
         (false, false) => file.to_owned(),
     }
 }
@@ -387,7 +388,7 @@ fn ErrorsPanel() -> impl IntoView {
         </Show>
         <ul id="errors">
             {move || session.file_errors.get().into_iter().map(|e| {
-                let position = if e.line > 0 { tr_with("side-line-column", &[("line", Arg::from(e.line)), ("column", Arg::from(e.column))]) } else { tr("side-whole-file") };
+                let position = if e.line > 0 { tr_with("side-line-column", &[("line", Arg::from(e.line.to_string())), ("column", Arg::from(e.column.to_string()))]) } else { tr("side-whole-file") };
                 view! {
                     <li class="file-error" data-path=e.path.clone()>
                         <span class="error-path">{e.path.clone()}</span>

@@ -33,8 +33,8 @@
 
 use crate::passes_dump;
 
-use pypto_vocab::{DiscoveryNote, NoteFiles};
 pub use pypto_vocab::{DatasetKind, Feature, FileRole};
+use pypto_vocab::{DiscoveryNote, NoteFiles};
 
 /// One file of a dataset: its role and its index in the `entries` given to [`discover`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

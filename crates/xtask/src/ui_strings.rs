@@ -219,7 +219,10 @@ impl Scan<'_> {
                     attr = None;
                     k += 1;
                 }
-                '=' if in_tag && !matches!(c.get(k + 1), Some('=' | '>')) && !matches!(c.get(k.wrapping_sub(1)), Some('=' | '!' | '<' | '>')) => {
+                '=' if in_tag
+                    && !matches!(c.get(k + 1), Some('=' | '>'))
+                    && !matches!(c.get(k.wrapping_sub(1)), Some('=' | '!' | '<' | '>')) =>
+                {
                     let mut q = k;
                     while q > from && c[q - 1].is_whitespace() {
                         q -= 1;
@@ -285,9 +288,7 @@ impl Scan<'_> {
                             self.markup(open + 1, close);
                             k = close + 1;
                         }
-                        Some(open)
-                            if c[open] == '(' && (ID_CALLS.contains(&word.as_str()) || QUIET_CALLS.contains(&word.as_str())) =>
-                        {
+                        Some(open) if c[open] == '(' && (ID_CALLS.contains(&word.as_str()) || QUIET_CALLS.contains(&word.as_str())) => {
                             k = matching(c, open).min(to) + 1;
                         }
                         _ => k = end,

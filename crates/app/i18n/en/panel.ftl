@@ -100,3 +100,6 @@ pa-early-why-config = config
 pa-early-why-phase = phase
 pa-chains-need-deps = Single-dependency chains need deps.json; this capture has none.
 pa-chains-note = { $chains } chains covering { $tasks } tasks ({ $exec } µs of task time) · { $excluded } non-compute tasks excluded (AICPU-run, alloc, dummy) · { $edges } compute edges.
+pa-cause-same-core = same-core
+pa-cause-predecessor = predecessor
+pa-cause-launch = launch

@@ -351,7 +351,10 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
             } else {
                 "hist-bar"
             };
-            let title = tr_with("cmp-hist-bin", &[("count", Arg::from(n)), ("from", Arg::from(format!("{e0:.3}"))), ("to", Arg::from(format!("{e1:.3}")))]);
+            let title = tr_with(
+                "cmp-hist-bin",
+                &[("count", Arg::from(n)), ("from", Arg::from(format!("{e0:.3}"))), ("to", Arg::from(format!("{e1:.3}")))],
+            );
             view! {
                 <rect class=class x=format!("{x0:.2}") y=format!("{:.2}", 8.0 + plot_h - h) width=format!("{:.2}", (x1 - x0 - 1.0).max(1.0))
                     height=format!("{h:.2}")><title>{title}</title></rect>

@@ -22,7 +22,11 @@ use crate::table::{Cell, Column, DataTable, TableData};
 
 /// Where the static or observed path came from, in the page language.
 fn source_text(path: PathMode, p: &CriticalPathInfo) -> String {
-    let (kind, cpm) = if path == PathMode::Static { (tr("pa-cp-kind-static"), "CPM_static*.json") } else { (tr("pa-cp-kind-observed"), "CPM_observed*.json") };
+    let (kind, cpm) = if path == PathMode::Static {
+        (tr("pa-cp-kind-static"), "CPM_static*.json")
+    } else {
+        (tr("pa-cp-kind-observed"), "CPM_observed*.json")
+    };
     match p.source.as_str() {
         "" => tr_with("pa-cp-source-unknown", &[("kind", Arg::from(kind))]),
         "computed" => tr_with("pa-cp-source-computed", &[("kind", Arg::from(kind)), ("file", Arg::from(cpm))]),

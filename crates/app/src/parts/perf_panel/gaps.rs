@@ -20,6 +20,16 @@ use super::paths::{check_threshold, count_cell, draw_markers, esc_restores, raw_
 use super::Panel;
 use crate::table::{Cell, Column, DataTable, TableData};
 
+/// A gap's cause (the worker's key: `same-core`, `predecessor`, `launch`) in the page language.
+fn cause_text(cause: &str) -> String {
+    match cause {
+        "same-core" => tr("pa-cause-same-core"),
+        "predecessor" => tr("pa-cause-predecessor"),
+        "launch" => tr("pa-cause-launch"),
+        other => other.to_owned(),
+    }
+}
+
 fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) -> TableData {
     TableData {
         columns: vec![
@@ -45,7 +55,7 @@ fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) ->
                     task_cell(r.task_id),
                     Cell::text(r.name.clone()),
                     if hot { gap.class("dt-warn") } else { gap },
-                    Cell::text(r.cause.clone()),
+                    Cell::text(cause_text(&r.cause)),
                     Cell::text(r.blocker_task_id.map_or_else(|| "-".to_string(), |t| t.to_string())),
                     Cell::num(r.start_us, 3),
                     Cell::num(r.stall_us, 3),

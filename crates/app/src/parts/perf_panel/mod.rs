@@ -159,7 +159,10 @@ impl Panel {
                 self.chain.set((*bars > 0).then_some(i));
                 self.chain_bars.set(*bars);
                 if *bars > 0 {
-                    tr_with("pa-status-chain", &[("chain", Arg::from(i.to_string())), ("tasks", Arg::from(*tasks)), ("bars", Arg::from(*bars))])
+                    tr_with(
+                        "pa-status-chain",
+                        &[("chain", Arg::from(i.to_string())), ("tasks", Arg::from(*tasks)), ("bars", Arg::from(*bars))],
+                    )
                 } else {
                     tr_with("pa-status-chain-no-bars", &[("chain", Arg::from(i.to_string()))])
                 }
@@ -194,7 +197,12 @@ pub struct Tab {
 /// The panel's tabs, in order. Add a tab here (and its module above).
 pub fn tabs() -> Vec<Tab> {
     vec![
-        Tab { kind: PanelTab::Overview, id: "overview", title_id: "pa-tab-overview", body: || view! { <overview::OverviewTab/> }.into_any() },
+        Tab {
+            kind: PanelTab::Overview,
+            id: "overview",
+            title_id: "pa-tab-overview",
+            body: || view! { <overview::OverviewTab/> }.into_any(),
+        },
         Tab { kind: PanelTab::Kernels, id: "kernels", title_id: "pa-tab-kernels", body: || view! { <kernels::KernelsTab/> }.into_any() },
         Tab { kind: PanelTab::Setup, id: "setup", title_id: "pa-tab-setup", body: || view! { <setup::SetupTab/> }.into_any() },
         Tab {

@@ -59,9 +59,7 @@ pub fn SetupTab() -> impl IntoView {
     let note = move || {
         data.with(|d| match d {
             None => tr("pa-computing"),
-            Some(d) if d.rows_with_setup == 0 => {
-                tr("pa-setup-none")
-            }
+            Some(d) if d.rows_with_setup == 0 => tr("pa-setup-none"),
             Some(d) => tr_with("pa-setup-note", &[("count", Arg::from(d.rows_with_setup)), ("top", Arg::from(d.longest_setup.len()))]),
         })
     };

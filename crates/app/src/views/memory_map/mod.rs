@@ -573,7 +573,7 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
             <div class="mm-tooltip" data-testid="mm-reserved-tooltip" data-name=w.name.clone() style=format!("left:{left}px;top:{top}px;transform:translate({tx},{ty})")>
                 <div class="mm-tip-name">{tr_with("mm-reserved-name", &[("name", Arg::from(&w.name))])}</div>
                 <div>{format!("{} · 0x{:X}–0x{:X} ({}–{}) · {}", w.space, base, base + w.size_bytes - 1, base, base + w.size_bytes - 1, human_bytes(w.size_bytes))}</div>
-                <div>{tr_with("mm-reserved-line", &[("line", Arg::from(w.line))])}</div>
+                <div>{tr_with("mm-reserved-line", &[("line", Arg::from(w.line.to_string()))])}</div>
             </div>
         })
     };
@@ -590,7 +590,7 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
             <div class="mm-tooltip" data-testid="mm-tooltip" style=format!("left:{left}px;top:{top}px;transform:translate({tx},{ty})")>
                 <div class="mm-tip-name">{b.name.clone()} {(!b.aliases.is_empty()).then(|| format!(" {}", tr_with("mm-aliases-more", &[("count", Arg::from(b.aliases.len()))])))}</div>
                 <div>{format!("{} · {} · {}", b.space, b.base, address_range(&b))}</div>
-                <div>{format!("{} · {}", human_bytes(b.size_bytes), tr_with("mm-lines", &[("start", Arg::from(b.start_line)), ("end", Arg::from(b.end_line))]))}
+                <div>{format!("{} · {}", human_bytes(b.size_bytes), tr_with("mm-lines", &[("start", Arg::from(b.start_line.to_string())), ("end", Arg::from(b.end_line.to_string()))]))}
                     {b.view.then(|| format!(" · {}", tr("mm-view")))} {b.conflict.then(|| format!(" · {}", tr("mm-conflict").to_uppercase()))}</div>
             </div>
         })
@@ -754,7 +754,7 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
                     <tr><th>{t("mm-size")}</th><td data-testid="mm-detail-size">{format!("{} B (0x{:X}, {})", b.size_bytes, b.size_bytes, human_bytes(b.size_bytes))}</td></tr>
                     <tr><th>{t("mm-shape")}</th><td>{shape}</td></tr>
                     <tr><th>{t("mm-producer")}</th><td>{b.op.clone()}</td></tr>
-                    <tr><th>{t("mm-live")}</th><td data-testid="mm-detail-live">{tr_with("mm-lines-count", &[("start", Arg::from(b.start_line)), ("end", Arg::from(b.end_line)), ("count", Arg::from(b.end_line - b.start_line + 1))])}</td></tr>
+                    <tr><th>{t("mm-live")}</th><td data-testid="mm-detail-live">{tr_with("mm-lines-count", &[("start", Arg::from(b.start_line.to_string())), ("end", Arg::from(b.end_line.to_string())), ("count", Arg::from(b.end_line - b.start_line + 1))])}</td></tr>
                     <tr><th>{t("mm-defined-at")}</th><td data-testid="mm-detail-defined">{defined}
                         <button class="mm-link" data-testid="mm-show-in-trace" title=t("mm-open-the-ir-pass-trace")
                             on:click=show_in_trace(&b, f.name.clone())>{t("mm-ir-pass-trace")}</button></td></tr>
@@ -813,7 +813,7 @@ fn ReservedList(f: MemFunctionMap, line_btn: Callback<u32>) -> impl IntoView {
     if f.reserved.is_empty() && f.ring_tiles.is_empty() {
         return ().into_any();
     }
-    let link = move |l: u32| view! { <button class="mm-link" data-line=l.to_string() on:click=move |_| line_btn.run(l)>{tr_with("mm-line-n", &[("line", Arg::from(l))])}</button> };
+    let link = move |l: u32| view! { <button class="mm-link" data-line=l.to_string() on:click=move |_| line_btn.run(l)>{tr_with("mm-line-n", &[("line", Arg::from(l.to_string()))])}</button> };
     let windows = f
         .reserved
         .iter()

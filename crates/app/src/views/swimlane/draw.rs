@@ -589,7 +589,13 @@ impl SwimlaneRenderer {
                 }
                 RowKind::Absent(ai) => {
                     let Some(a) = data.header.absent.get(ai) else { continue };
-                    let text = crate::i18n::tr_with("swd-absent", &[("view", crate::i18n::Arg::from(super::words::view_title(a.view))), ("reason", crate::i18n::Arg::from(super::words::absent_reason(&a.reason)))]);
+                    let text = crate::i18n::tr_with(
+                        "swd-absent",
+                        &[
+                            ("view", crate::i18n::Arg::from(super::words::view_title(a.view))),
+                            ("reason", crate::i18n::Arg::from(super::words::absent_reason(&a.reason))),
+                        ],
+                    );
                     self.text.fill_text_fitted(&text, 10.0, mid, w - 20.0, "italic 11px system-ui, sans-serif", p.absent_text);
                 }
                 RowKind::Track(track) => self.draw_track_label(data, track, top, lanes_top),
@@ -697,7 +703,13 @@ impl SwimlaneRenderer {
             let x = ox(m.t_us);
             self.text.line(x, 0.0, x, ov, 1.0, super::markers::rgba(&m));
         }
-        self.text.fill_text(&crate::i18n::tr_with("sw-total", &[("duration", crate::i18n::Arg::from(axis::format_duration_us(span)))]), 6.0, ov / 2.0 + 0.5, LABEL_FONT, p.text);
+        self.text.fill_text(
+            &crate::i18n::tr_with("sw-total", &[("duration", crate::i18n::Arg::from(axis::format_duration_us(span)))]),
+            6.0,
+            ov / 2.0 + 0.5,
+            LABEL_FONT,
+            p.text,
+        );
         // Detailed axis.
         self.text.fill_rect(gutter, ov, w - gutter, header - ov, p.axis_band);
         self.text.line(0.0, header, w, header, 1.0, p.rule);

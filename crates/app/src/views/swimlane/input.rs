@@ -463,7 +463,11 @@ impl SwimlaneRenderer {
             let what = if with_setup && setup < s { format!(" {}", crate::i18n::tr("sw-with-setup")) } else { String::new() };
             let mut text = format!("{name}\n{lane}\n{s:.3} → {e:.3} µs\n{duration:.3} µs{what}");
             if setup < s {
-                let _ = write!(text, "\n{}", crate::i18n::tr_with("sw-tooltip-setup", &[("setup", crate::i18n::Arg::from(format!("{:.3}", s - setup)))]));
+                let _ = write!(
+                    text,
+                    "\n{}",
+                    crate::i18n::tr_with("sw-tooltip-setup", &[("setup", crate::i18n::Arg::from(format!("{:.3}", s - setup)))])
+                );
             }
             if let Some(id) = self.task_labels.get(&bar) {
                 text.push('\n');

@@ -114,7 +114,10 @@ pub fn group_name(group: &TrackGroupInfo) -> String {
 /// The canvas's heading of a group: fold arrow, name and track count.
 pub fn group_heading(group: &TrackGroupInfo, collapsed: bool) -> String {
     let arrow = if collapsed { "▸" } else { "▾" };
-    tr_with("swd-group-heading", &[("arrow", Arg::from(arrow)), ("name", Arg::from(group_name(group))), ("count", Arg::from(group.tracks.len()))])
+    tr_with(
+        "swd-group-heading",
+        &[("arrow", Arg::from(arrow)), ("name", Arg::from(group_name(group))), ("count", Arg::from(group.tracks.len()))],
+    )
 }
 
 /// Why a view is absent: the worker's reasons are fixed sentences (keys), some naming the
