@@ -57,3 +57,5 @@ cmp-kind-predicated-skip = predicated skip
 cmp-kind-graph-outer = graph outer
 cmp-kind-graph-node = graph node
 cmp-histogram-stats = { $function }: { $matched } matched, { $only_a } only in A, { $only_b } only in B · mean Δ { $mean } µs · median Δ { $median } µs
+cmp-rule-order = k-th execution
+cmp-rule-task-id = task id

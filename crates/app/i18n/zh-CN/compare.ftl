@@ -57,3 +57,5 @@ cmp-kind-predicated-skip = 谓词跳过
 cmp-kind-graph-outer = 图外层
 cmp-kind-graph-node = 图节点
 cmp-histogram-stats = { $function }：已匹配 { $matched } 个，仅 A 有 { $only_a } 个，仅 B 有 { $only_b } 个 · 平均 Δ { $mean } µs · 中位数 Δ { $median } µs
+cmp-rule-order = 第 k 次执行
+cmp-rule-task-id = 任务 ID

@@ -302,7 +302,7 @@ pub fn top_tasks_table(c: &Comparison) -> TableData {
                 Cell::num(t.a_exec_us, 3),
                 Cell::num(t.b_exec_us, 3),
                 delta_cell(Some(t.delta_us), 3, class),
-                Cell::text(if t.rule == "order" { "k-th execution" } else { "task id" }),
+                Cell::text(tr(if t.rule == "order" { "cmp-rule-order" } else { "cmp-rule-task-id" })),
                 Cell::num(t.a_start_us, 3),
                 Cell::num(t.b_start_us, 3),
             ]
