@@ -47,11 +47,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn notes_read_as_before_and_round_trip() {
+    fn notes_read_as_before_and_round_trip() -> Result<(), serde_json::Error> {
         let n = DiscoveryNote::PassDumps { count: 2, using: "a/passes_dump_2".into(), others: vec!["a/passes_dump_1".into()] };
         assert_eq!(n.to_string(), "2 pass dumps of this case; using the newest, a/passes_dump_2 (others: a/passes_dump_1)");
-        let json = serde_json::to_string(&n).unwrap();
-        assert_eq!(serde_json::from_str::<DiscoveryNote>(&json).unwrap(), n);
+        let json = serde_json::to_string(&n)?;
+        assert_eq!(serde_json::from_str::<DiscoveryNote>(&json)?, n);
         assert_eq!(DiscoveryNote::PassSnapshots { count: 3 }.to_string(), "3 pass snapshot(s)");
+        Ok(())
     }
 }
