@@ -577,7 +577,7 @@ fn a() -> impl IntoView {
 
     #[test]
     fn literals_in_blocks_helpers_and_sinks_are_found() {
-        let src = r##"
+        let src = r#"
 fn a() -> impl IntoView {
     view! {
         <div class=move || if on.get() { "pass-btn active" } else { "pass-btn" }>
@@ -596,7 +596,7 @@ fn draw(&mut self) {
     hud.set_text_content(Some(&format!("{n} edges on screen")));
     session.problem("the map cannot draw".to_owned());
 }
-"##;
+"#;
         let texts: Vec<String> = untranslated("a.rs", src).into_iter().map(|u| u.text).collect();
         assert_eq!(
             texts,
