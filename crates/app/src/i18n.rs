@@ -42,6 +42,20 @@ macro_rules! areas {
 /// Every area of the page with its own catalogue file (file name without `.ftl`).
 const AREAS: &[Area] = areas!["app", "views", "swimlane", "graph", "panel", "passes", "memory", "compare", "shortcuts"];
 
+/// Fluent's number formatter: an integer argument (a count) with its digits grouped by
+/// thousands (`1,120`); other numbers as Fluent writes them. Line numbers and ids go in as text.
+fn group_integers<M>(value: &FluentValue, _: &M) -> Option<String> {
+    match value {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked: a non-negative integer below 2^53
+        FluentValue::Number(n)
+            if n.value.fract() == 0.0 && n.value >= 1000.0 && n.value < 9.0e15 && n.options.minimum_fraction_digits.is_none() =>
+        {
+            Some(fmt_count(n.value as u64))
+        }
+        _ => None,
+    }
+}
+
 /// A language's messages.
 struct Catalogue {
     bundle: FluentBundle<FluentResource>,
@@ -53,6 +67,8 @@ impl Catalogue {
         let mut bundle = FluentBundle::new(vec![tag]);
         // No Unicode isolation marks around arguments: they would show in canvases and titles.
         bundle.set_use_isolating(false);
+        // Counts passed as numbers are grouped by thousands, as `fmt_count` writes them.
+        bundle.set_formatter(Some(group_integers));
         for area in AREAS {
             let text = match language {
                 Language::English => area.en,
@@ -168,6 +184,20 @@ pub fn t(id: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static
     move || tr(id)
 }
 
+/// A timeline view's title (`Worker View`, …) in the page language (the worker and the
+/// vocabulary spell it in English).
+pub fn timeline_view_title(view: pypto_vocab::TimelineView) -> String {
+    use pypto_vocab::TimelineView as V;
+    tr(match view {
+        V::Worker => "swd-view-worker",
+        V::Scheduler => "swd-view-scheduler",
+        V::AicpuScheduler => "swd-view-aicpu-scheduler",
+        V::Orchestrator => "swd-view-orchestrator",
+        V::HostPrepare => "swd-view-host-prepare",
+        V::Trace => "swd-view-trace",
+    })
+}
+
 /// `n` with its digits grouped by thousands, as both languages write counts.
 pub fn fmt_count(n: u64) -> String {
     let digits = n.to_string();
@@ -235,6 +265,16 @@ mod tests {
         let zh = format_in(Language::Chinese, "app-datasets-count", &[("count", Arg::from(3usize))]);
         assert!(en.contains('3') && zh.contains('3'), "{en} / {zh}");
         assert_ne!(en, zh);
+    }
+
+    #[test]
+    fn count_arguments_are_grouped_like_fmt_count() {
+        let en = format_in(Language::English, "app-datasets-count", &[("count", Arg::from(1120usize))]);
+        let zh = format_in(Language::Chinese, "app-datasets-count", &[("count", Arg::from(1_234_567usize))]);
+        assert!(en.contains("1,120"), "{en}");
+        assert!(zh.contains("1,234,567"), "{zh}");
+        let small = format_in(Language::English, "app-datasets-count", &[("count", Arg::from(999usize))]);
+        assert!(small.contains("999") && !small.contains(','), "{small}");
     }
 
     #[test]

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use pypto_protocol::datasets::DatasetSummary;
 use pypto_protocol::Feature;
 use pypto_protocol::{DatasetKind, Warning};
+use pypto_vocab::{DiscoveryNote, NoteFiles};
 
 use crate::i18n::{fmt_count, t, tr, tr_with, Arg};
 
@@ -38,6 +39,49 @@ pub fn feature_message(feature: Feature) -> &'static str {
         Feature::MemoryReuse => "feature-memory-reuse",
         Feature::ServingStraceSwimlane => "feature-strace-swimlane",
     }
+}
+
+/// A discovery note in the page language.
+fn note_text(note: &DiscoveryNote) -> String {
+    match note {
+        DiscoveryNote::SeveralFiles { files, count, using } => {
+            let id = match files {
+                NoteFiles::Records => "side-note-records-files",
+                NoteFiles::Deps => "side-note-deps-files",
+                NoteFiles::NameMap => "side-note-name-map-files",
+            };
+            tr_with(id, &[("count", Arg::from(*count)), ("using", Arg::from(using))])
+        }
+        DiscoveryNote::PassSnapshots { count } => tr_with("side-note-pass-snapshots", &[("count", Arg::from(*count))]),
+        DiscoveryNote::PassDump { path } => tr_with("side-note-pass-dump", &[("path", Arg::from(path))]),
+        DiscoveryNote::PassDumps { count, using, others } => tr_with(
+            "side-note-pass-dumps",
+            &[("count", Arg::from(*count)), ("using", Arg::from(using)), ("others", Arg::from(others.join(", ")))],
+        ),
+    }
+}
+
+/// What discovery says is missing, one fixed English sentence each (a key): in the page
+/// language when known, else as sent.
+struct Missing {
+    key: &'static str,
+    text_id: &'static str,
+}
+
+const MISSING: &[Missing] = &[
+    Missing { key: "no *after_AllocateMemoryAddr.py: no memory reuse map", text_id: "side-missing-memory-map" },
+    Missing { key: "no 00_frontend.py: the first pass cannot be compared", text_id: "side-missing-frontend" },
+    Missing {
+        key: "no chip_swimlane_records.json: no swimlane (deps.json alone gives the dependency graph)",
+        text_id: "side-missing-records-graph",
+    },
+    Missing { key: "no chip_swimlane_records.json: no swimlane", text_id: "side-missing-records" },
+    Missing { key: "no deps.json: function names and dependency lines unavailable", text_id: "side-missing-deps" },
+    Missing { key: "no name_map*.json: functions shown by id (func_N)", text_id: "side-missing-name-map" },
+];
+
+fn missing_text(sentence: &str) -> String {
+    MISSING.iter().find(|m| m.key == sentence).map_or_else(|| sentence.to_owned(), |m| tr(m.text_id))
 }
 
 fn summary_view(summary: &DatasetSummary) -> AnyView {
@@ -122,9 +166,10 @@ fn warning_place(w: &Warning) -> String {
     let file = w.path.rsplit('/').next().unwrap_or(&w.path);
     match (file.is_empty(), w.line > 0) {
         (true, _) => String::new(),
-        (false, true) => {
-            tr_with("side-file-line-column", &[("file", Arg::from(file)), ("line", Arg::from(w.line)), ("column", Arg::from(w.column))])
-        }
+        (false, true) => tr_with(
+            "side-file-line-column",
+            &[("file", Arg::from(file)), ("line", Arg::from(w.line.to_string())), ("column", Arg::from(w.column.to_string()))],
+        ),
         (false, false) => file.to_owned(),
     }
 }
@@ -224,8 +269,8 @@ fn DatasetItem(row: DatasetRow, peers: Vec<(u32, String)>) -> impl IntoView {
             <div class="dataset-kind">{move || kind_label(info.kind)}</div>
             <CompareWith id=id peers=peers/>
             <ul class="views">{info.views.iter().map(|v| view! { <li data-feature=v.title()>{t(feature_message(*v))}</li> }).collect_view()}</ul>
-            <ul class="missing">{info.missing.iter().map(|m| view! { <li>{m.clone()}</li> }).collect_view()}</ul>
-            <ul class="notes">{info.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
+            <ul class="missing">{info.missing.iter().map(|m| { let m = m.clone(); view! { <li>{move || missing_text(&m)}</li> } }).collect_view()}</ul>
+            <ul class="notes">{info.notes.iter().map(|n| { let n = n.clone(); view! { <li>{move || note_text(&n)}</li> } }).collect_view()}</ul>
             {match row.summary {
                 Some(summary) if summary.cancelled => view! {
                     <div class="cancelled" data-testid="dataset-cancelled">{t("side-cancelled")}" "
@@ -349,7 +394,7 @@ fn ErrorsPanel() -> impl IntoView {
         </Show>
         <ul id="errors">
             {move || session.file_errors.get().into_iter().map(|e| {
-                let position = if e.line > 0 { tr_with("side-line-column", &[("line", Arg::from(e.line)), ("column", Arg::from(e.column))]) } else { tr("side-whole-file") };
+                let position = if e.line > 0 { tr_with("side-line-column", &[("line", Arg::from(e.line.to_string())), ("column", Arg::from(e.column.to_string()))]) } else { tr("side-whole-file") };
                 view! {
                     <li class="file-error" data-path=e.path.clone()>
                         <span class="error-path">{e.path.clone()}</span>

@@ -94,8 +94,8 @@ pub fn on_drop(client: WorkerClient, session: Session, prefs: Settings, ev: &web
     wasm_bindgen_futures::spawn_local(async move {
         match folder::walk_drop(&transfer).await {
             Ok(walked) if !walked.entries.is_empty() => open_walked(client, prefs, walked),
-            Ok(_) => session.problem("the dropped items hold no files".to_string()),
-            Err(message) => session.problem(format!("could not read the dropped folder: {message}")),
+            Ok(_) => session.problem(tr("app-drop-no-files")),
+            Err(message) => session.problem(tr_with("app-drop-unreadable", &[("message", Arg::from(message))])),
         }
     });
 }

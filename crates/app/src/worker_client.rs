@@ -160,7 +160,11 @@ impl WorkerClient {
         options.set_type(web_sys::WorkerType::Module);
         let worker = match web_sys::Worker::new_with_options(WORKER_URL, &options) {
             Ok(worker) => worker,
-            Err(err) => return self.session.problem(format!("could not start the analysis worker: {err:?}")),
+            Err(err) => {
+                return self
+                    .session
+                    .problem(crate::i18n::tr_with("app-worker-start-failed", &[("error", crate::i18n::Arg::from(format!("{err:?}")))]))
+            }
         };
         let on_message = gloo::events::EventListener::new(&worker, "message", move |event| {
             if let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() {

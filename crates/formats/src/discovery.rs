@@ -34,6 +34,7 @@
 use crate::passes_dump;
 
 pub use pypto_vocab::{DatasetKind, Feature, FileRole};
+use pypto_vocab::{DiscoveryNote, NoteFiles};
 
 /// One file of a dataset: its role and its index in the `entries` given to [`discover`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -63,7 +64,7 @@ pub struct Dataset {
     /// Entry index of the name map to use (Runtime): see the module rule.
     pub name_map: Option<usize>,
     /// Informational notes (which of several candidates was chosen, ...).
-    pub notes: Vec<String>,
+    pub notes: Vec<pypto_vocab::DiscoveryNote>,
     /// Listing problems (`PassDump` validation).
     pub problems: Vec<String>,
     /// Runtime: the paths of the pass dumps of the same case, the one to use first (see the
@@ -232,7 +233,7 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
             records: None,
             deps: None,
             name_map: None,
-            notes: vec![format!("{} pass snapshot(s)", listing.snapshots.len())],
+            notes: vec![pypto_vocab::DiscoveryNote::PassSnapshots { count: listing.snapshots.len() }],
             problems: listing.problems,
             pass_dumps: Vec::new(),
         });
@@ -250,17 +251,13 @@ pub fn discover(entries: &[(String, u64)]) -> Discovery {
         let name = |i: Option<usize>| i.and_then(|i| entries.get(i)).map_or(String::new(), |e| split(&e.0).1.to_owned());
         let mut notes = Vec::new();
         if recs.len() > 1 {
-            notes.push(format!("{} records files; using {}", recs.len(), name(records)));
+            notes.push(DiscoveryNote::SeveralFiles { files: NoteFiles::Records, count: recs.len(), using: name(records) });
         }
         if deps.len() > 1 {
-            notes.push(format!("{} deps files; using {}", deps.len(), name(deps_i)));
+            notes.push(DiscoveryNote::SeveralFiles { files: NoteFiles::Deps, count: deps.len(), using: name(deps_i) });
         }
         if maps.len() > 1 {
-            notes.push(format!(
-                "{} name_map*.json files; using {} (lexicographically greatest = newest timestamp)",
-                maps.len(),
-                name(name_map)
-            ));
+            notes.push(DiscoveryNote::SeveralFiles { files: NoteFiles::NameMap, count: maps.len(), using: name(name_map) });
         }
         let mut views = Vec::new();
         let mut missing = Vec::new();
@@ -362,9 +359,9 @@ fn link_pass_dumps(datasets: &mut [Dataset]) {
         let Some(found) = found else { continue };
         if let Some((first, others)) = found.split_first() {
             d.notes.push(if others.is_empty() {
-                format!("pass dump of this case: {first}")
+                DiscoveryNote::PassDump { path: first.clone() }
             } else {
-                format!("{} pass dumps of this case; using the newest, {first} (others: {})", found.len(), others.join(", "))
+                DiscoveryNote::PassDumps { count: found.len(), using: first.clone(), others: others.to_vec() }
             });
         }
         d.pass_dumps = found;

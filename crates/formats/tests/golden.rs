@@ -380,9 +380,9 @@ fn runtime_datasets_find_the_pass_dump_of_their_case() {
     );
     let mlp = d.datasets.iter().find(|x| x.path == "build_output/mlp/dfx_outputs").expect("mlp");
     assert!(
-        mlp.notes
-            .iter()
-            .any(|n| n.starts_with("3 pass dumps of this case; using the newest, build_output/mlp/passes_dump_20260103_080000")),
+        mlp.notes.iter().any(|n| n
+            .to_string()
+            .starts_with("3 pass dumps of this case; using the newest, build_output/mlp/passes_dump_20260103_080000")),
         "{:?}",
         mlp.notes
     );

@@ -153,7 +153,7 @@ pub struct DatasetInfo {
     /// What the user loses because a sibling is missing, one sentence each.
     pub missing: Vec<String>,
     /// Informational notes (which of several candidate files was chosen, ...).
-    pub notes: Vec<String>,
+    pub notes: Vec<pypto_vocab::DiscoveryNote>,
     /// A runtime dataset's pass dumps of the same case (their `path`s), the one to open first
     /// (discovery's rule: same directory, parent, beside `dfx_outputs`; newest first).
     #[serde(default)]

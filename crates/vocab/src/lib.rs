@@ -14,11 +14,13 @@ mod align;
 mod edge_mode;
 pub mod kernel_function;
 mod kinds;
+mod note;
 mod task_id;
 mod warning;
 
 pub use align::{AlignedBy, TimelineAlign};
 pub use edge_mode::EdgeMode;
 pub use kinds::{DatasetKind, Feature, FileRole, TimelineView, ViewKind};
+pub use note::{DiscoveryNote, NoteFiles};
 pub use task_id::{ParseTaskIdError, TaskId};
 pub use warning::{Warning, WarningKind};

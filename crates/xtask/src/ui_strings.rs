@@ -5,14 +5,24 @@
 //! - an area's English and Chinese files differ in message ids (a key lacks a translation), or
 //!   an id is defined twice;
 //! - code uses a message id (`tr("…"`, `tr_with("…"`, `_id: "…"`) that no catalogue defines;
-//! - a `view!` macro shows a literal with words in it — a text node (`<b>"Open"</b>`) or a
-//!   `title`/`aria-label`/`placeholder`/`alt` attribute — beyond the per-file counts of
+//! - the page shows a literal with words in it (see [`untranslated`]): in a `view!` macro a
+//!   text node (`<b>"Open"</b>`), a `title`/`aria-label`/`placeholder`/`alt` value, or any
+//!   literal inside a `{…}` child block or such an attribute's expression — a branch
+//!   (`{move || if all { "Fold unchanged" } else { "Expand all" }}`), a helper's argument
+//!   (`{filter_btn(Filter::All, "All")}`), a `format!` string, a nested `view!`; and anywhere
+//!   in the app the text argument of a text sink (`.fill_text(…)` on a canvas,
+//!   `.set_text_content(…)`, `session.problem(…)`) — beyond the per-file counts of
 //!   [`KNOWN_UNTRANSLATED`], a ratchet that may only shrink (a count above the real one is
 //!   stale and fails too, so the list is kept exact).
 //!
+//! Not shown, and so not looked at: other attributes' values (`class`, `style`, `id`,
+//! `data-testid`, `href`, `type`, event handlers), compared literals and match patterns
+//! (`ev.key() == "Enter"`, `"a" | "b" =>`), the arguments of message-id calls (`tr_with("id",
+//! &[("count", …)])`) and of quiet calls (`.contains("…")`, `set_attribute`, logging).
 //! Not words, and so allowed: symbols and numbers (`·`, `→`, `×2`), units (`µs`, `KiB`),
-//! acronyms of at most six capitals (`AIC`, `PNG`), and identifiers and file names
-//! (`deps.json`, `aicore_tasks`, `--json`) — the same in every language.
+//! acronyms of at most six capitals (`AIC`, `PNG`), CamelCase names (`ArrowDown`), kebab-case
+//! ids and classes (`pass-filter-changed`), and identifiers and file names (`deps.json`,
+//! `aicore_tasks`, `--json`) — the same in every language.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -65,15 +75,58 @@ pub fn has_words(text: &str) -> bool {
             let number_unit = w.starts_with(|c: char| c.is_ascii_digit());
             // CamelCase (`ArrowDown`, `AllocateMemoryAddr`, `rXtY`): a name, not a word.
             let camel = w.chars().skip(1).any(|c| c.is_ascii_uppercase()) && w.chars().any(|c| c.is_ascii_lowercase());
-            !(identifier || acronym || number_unit || camel)
+            // kebab-case (`pass-filter-changed`, `badge-noop`): a test id, class or message id.
+            let kebab = w.contains('-') && !w.chars().any(char::is_uppercase);
+            !(identifier || acronym || number_unit || camel || kebab)
         })
 }
 
-/// The literals with words that `view!` macros in `text` show as text or in a checked attribute.
+/// Calls whose first argument is shown to the user wherever they are (canvas text, DOM text,
+/// the sidebar's problems): `.fill_text(…`, `.set_text_content(…`, `.problem(…`.
+const TEXT_SINKS: [&str; 6] = ["fill_text", "fill_text_fitted", "fill_text_aligned", "set_text_content", "set_inner_text", "problem"];
+/// Calls whose arguments are message ids and their arguments' names, never shown words.
+const ID_CALLS: [&str; 4] = ["tr", "t", "tr_with", "format_in"];
+/// Calls and macros whose string arguments are not shown: matching, DOM plumbing, logging.
+const QUIET_CALLS: [&str; 24] = [
+    "contains",
+    "starts_with",
+    "ends_with",
+    "strip_prefix",
+    "strip_suffix",
+    "split",
+    "split_once",
+    "replace",
+    "find",
+    "get",
+    "get_attribute",
+    "set_attribute",
+    "remove_attribute",
+    "query_selector",
+    "get_element_by_id",
+    "create_element",
+    "warn",
+    "warn_1",
+    "log_1",
+    "error_1",
+    "expect",
+    "panic",
+    "assert",
+    "debug_assert",
+];
+
+/// The literals with words that `text` shows: in `view!` macros a text node, a
+/// `title`/`aria-label`/`placeholder`/`alt` value, and any literal inside a `{…}` child block
+/// or such an attribute's expression, outside `let` initialisers (`{move || if on { "Expand all" } else { "Fold" }}`,
+/// `{button(Filter::All, "All")}`) unless it is compared, a match pattern or the argument of
+/// a message-id call or of a quiet call ([`QUIET_CALLS`]); and anywhere, the first argument of
+/// a text sink ([`TEXT_SINKS`]). Code after `#[cfg(test)]` is not looked at.
 pub fn untranslated(file: &str, text: &str) -> Vec<Untranslated> {
     let code = rust_source::blank(text, Blank::Comments);
-    let chars: Vec<char> = code.chars().collect();
-    let mut out = Vec::new();
+    let mut chars: Vec<char> = code.chars().collect();
+    if let Some(tests) = find(&chars, 0, "#[cfg(test)]") {
+        chars.truncate(tests);
+    }
+    let mut scan = Scan { chars: &chars, found: Vec::new() };
     let mut i = 0;
     while let Some(start) = find(&chars, i, "view!") {
         let Some(open) = (start + 5..chars.len()).find(|&k| !chars[k].is_whitespace()) else { break };
@@ -82,25 +135,212 @@ pub fn untranslated(file: &str, text: &str) -> Vec<Untranslated> {
             continue;
         }
         let end = matching(&chars, open);
-        let mut k = open + 1;
-        while k < end {
-            if chars[k] == '"' && !raw_prefix(&chars, k) {
-                let close = string_end(&chars, k);
-                let literal: String = chars[k + 1..close].iter().collect();
-                if shown(&chars, k) && has_words(&literal) {
-                    let line = chars[..k].iter().filter(|&&c| c == '\n').count() + 1;
-                    out.push(Untranslated { file: file.to_owned(), line, text: literal });
-                }
-                k = close + 1;
-            } else if chars[k] == '\'' && chars.get(k + 2) == Some(&'\'') {
-                k += 3;
-            } else {
-                k += 1;
-            }
-        }
+        scan.markup(open + 1, end);
         i = end.max(start + 5);
     }
-    out
+    for sink in TEXT_SINKS {
+        let mut from = 0;
+        while let Some(at) = find(&chars, from, sink) {
+            from = at + sink.len();
+            let open = at + sink.len();
+            if at == 0 || chars[at - 1] != '.' || chars.get(open) != Some(&'(') {
+                continue;
+            }
+            let close = matching(&chars, open);
+            let first_arg_end = (open + 1..close).find(|&k| chars[k] == ',' && depth_between(&chars, open + 1, k) == 0).unwrap_or(close);
+            scan.expression(open + 1, first_arg_end);
+        }
+    }
+    scan.found.sort_unstable();
+    scan.found.dedup();
+    scan.found
+        .into_iter()
+        .map(|k| {
+            let close = string_end(&chars, k);
+            let line = chars[..k].iter().filter(|&&c| c == '\n').count() + 1;
+            Untranslated { file: file.to_owned(), line, text: chars[k + 1..close].iter().collect() }
+        })
+        .collect()
+}
+
+/// The bracket depth at `to` counted from `from` (strings skipped).
+fn depth_between(chars: &[char], from: usize, to: usize) -> i32 {
+    let mut depth = 0;
+    let mut k = from;
+    while k < to {
+        match chars[k] {
+            '"' => k = string_end(chars, k),
+            '{' | '(' | '[' => depth += 1,
+            '}' | ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        k += 1;
+    }
+    depth
+}
+
+/// Walks `view!` markup and the Rust expressions shown in it, collecting the start index of
+/// every shown literal with words.
+struct Scan<'a> {
+    chars: &'a [char],
+    found: Vec<usize>,
+}
+
+impl Scan<'_> {
+    fn check(&mut self, k: usize, close: usize) {
+        let literal: String = self.chars[k + 1..close].iter().collect();
+        if has_words(&literal) {
+            self.found.push(k);
+        }
+    }
+
+    /// `view!` content between `from` and `to`: elements, attributes, text, blocks.
+    fn markup(&mut self, from: usize, to: usize) {
+        let c = self.chars;
+        let (mut k, mut in_tag, mut attr) = (from, false, None::<String>);
+        while k < to {
+            match c[k] {
+                '"' if raw_prefix(c, k) => k = raw_end(c, k) + 1,
+                '"' => {
+                    let close = string_end(c, k);
+                    if !in_tag || attr.as_deref().is_some_and(|a| ATTRIBUTES.contains(&a)) {
+                        self.check(k, close);
+                    }
+                    k = close + 1;
+                }
+                '\'' if c.get(k + 2) == Some(&'\'') => k += 3,
+                '<' if !in_tag => {
+                    in_tag = true;
+                    attr = None;
+                    k += 1;
+                }
+                '>' if in_tag && !matches!(c.get(k.wrapping_sub(1)), Some('=' | '-')) => {
+                    in_tag = false;
+                    attr = None;
+                    k += 1;
+                }
+                '=' if in_tag
+                    && !matches!(c.get(k + 1), Some('=' | '>'))
+                    && !matches!(c.get(k.wrapping_sub(1)), Some('=' | '!' | '<' | '>')) =>
+                {
+                    let mut q = k;
+                    while q > from && c[q - 1].is_whitespace() {
+                        q -= 1;
+                    }
+                    let name_end = q;
+                    while q > from && (is_ident(c[q - 1]) || matches!(c[q - 1], '-' | ':')) {
+                        q -= 1;
+                    }
+                    let name: String = c[q..name_end].iter().collect();
+                    attr = Some(name.rsplit(':').next().unwrap_or_default().to_owned());
+                    k += 1;
+                }
+                ch if in_tag && (ch.is_alphabetic() || ch == '_') && !is_ident(c[k - 1]) => {
+                    // A call in an attribute's unbraced expression: `title=move || tr("…")`.
+                    let end = (k..to).find(|&j| !is_ident(c[j])).unwrap_or(to);
+                    let word: String = c[k..end].iter().collect();
+                    k = match (end..to).find(|&j| !c[j].is_whitespace()) {
+                        Some(open) if c[open] == '(' && (ID_CALLS.contains(&word.as_str()) || QUIET_CALLS.contains(&word.as_str())) => {
+                            matching(c, open).min(to) + 1
+                        }
+                        _ => end,
+                    };
+                }
+                '{' | '(' | '[' => {
+                    let close = matching(c, k).min(to);
+                    let shown = if in_tag { attr.as_deref().is_some_and(|a| ATTRIBUTES.contains(&a)) } else { c[k] == '{' };
+                    if shown {
+                        self.expression(k + 1, close);
+                    }
+                    k = close + 1;
+                }
+                _ => k += 1,
+            }
+        }
+    }
+
+    /// A Rust expression whose value is shown, between `from` and `to`.
+    fn expression(&mut self, from: usize, to: usize) {
+        let c = self.chars;
+        let mut k = from;
+        while k < to {
+            match c[k] {
+                '"' if raw_prefix(c, k) => k = raw_end(c, k) + 1,
+                '"' => {
+                    let close = string_end(c, k);
+                    if !compared_or_pattern(c, k, close) {
+                        self.check(k, close);
+                    }
+                    k = close + 1;
+                }
+                '\'' if c.get(k + 2) == Some(&'\'') => k += 3,
+                '\'' if c.get(k + 1) == Some(&'\\') => k = (k + 2..to).find(|&j| c[j] == '\'').map_or(to, |j| j + 1),
+                ch if (ch.is_alphabetic() || ch == '_') && (k == 0 || !is_ident(c[k - 1])) => {
+                    let end = (k..to).find(|&j| !is_ident(c[j])).unwrap_or(to);
+                    let word: String = c[k..end].iter().collect();
+                    let bang = c.get(end) == Some(&'!');
+                    let open = (end + usize::from(bang)..to).find(|&j| !c[j].is_whitespace());
+                    match open {
+                        // A `let` binds a value the view may or may not show: not looked at.
+                        _ if word == "let" && !bang => k = statement_end(c, end, to),
+                        Some(open) if word == "view" && bang && matches!(c[open], '{' | '(' | '[') => {
+                            let close = matching(c, open).min(to);
+                            self.markup(open + 1, close);
+                            k = close + 1;
+                        }
+                        Some(open) if c[open] == '(' && (ID_CALLS.contains(&word.as_str()) || QUIET_CALLS.contains(&word.as_str())) => {
+                            k = matching(c, open).min(to) + 1;
+                        }
+                        _ => k = end,
+                    }
+                }
+                _ => k += 1,
+            }
+        }
+    }
+}
+
+/// The index of the `;` ending the statement that goes on at `from` (or `to`).
+fn statement_end(c: &[char], from: usize, to: usize) -> usize {
+    let mut k = from;
+    while k < to {
+        match c[k] {
+            '"' => k = string_end(c, k) + 1,
+            '{' | '(' | '[' => k = matching(c, k) + 1,
+            ';' => return k,
+            _ => k += 1,
+        }
+    }
+    to
+}
+
+/// Is the literal `k..=close` compared (`== "x"`, `"x" != y`) or a match pattern (`"x" =>`,
+/// `"x" | "y"`)?
+fn compared_or_pattern(c: &[char], k: usize, close: usize) -> bool {
+    let mut p = k;
+    while p > 0 && c[p - 1].is_whitespace() {
+        p -= 1;
+    }
+    let before: String = c[p.saturating_sub(2)..p].iter().collect();
+    let mut q = close + 1;
+    while q < c.len() && c[q].is_whitespace() {
+        q += 1;
+    }
+    let after: String = c[q..(q + 2).min(c.len())].iter().collect();
+    before == "==" || before == "!=" || after == "==" || after == "!=" || after == "=>" || (after.starts_with('|') && after != "||")
+}
+
+/// The index of the quote closing the raw string whose opening quote is at `k` (`r#"…"#`).
+fn raw_end(c: &[char], k: usize) -> usize {
+    let hashes = c[..k].iter().rev().take_while(|&&h| h == '#').count();
+    let mut j = k + 1;
+    while j < c.len() {
+        if c[j] == '"' && c[j + 1..].iter().take(hashes).filter(|&&h| h == '#').count() == hashes {
+            return j + hashes;
+        }
+        j += 1;
+    }
+    c.len()
 }
 
 fn find(chars: &[char], from: usize, needle: &str) -> Option<usize> {
@@ -113,7 +353,9 @@ fn is_ident(c: char) -> bool {
 }
 
 fn raw_prefix(chars: &[char], k: usize) -> bool {
-    k > 0 && matches!(chars[k - 1], 'r' | '#') && (k < 2 || !is_ident(chars[k - 2]) || chars[k - 2] == 'b')
+    let hashes = chars[..k].iter().rev().take_while(|&&h| h == '#').count();
+    let Some(r) = k.checked_sub(hashes + 1) else { return false };
+    chars[r] == 'r' && (r == 0 || !is_ident(chars[r - 1]) || (chars[r - 1] == 'b' && (r < 2 || !is_ident(chars[r - 2]))))
 }
 
 /// The index of the bracket closing the one at `open` (skipping string literals).
@@ -148,35 +390,6 @@ fn string_end(chars: &[char], k: usize) -> usize {
         }
     }
     chars.len()
-}
-
-/// Is the literal at `k` shown: a text node (after `>` or `}` of an element's content) or the
-/// value of a checked attribute?
-fn shown(chars: &[char], k: usize) -> bool {
-    let mut p = k;
-    while p > 0 && chars[p - 1].is_whitespace() {
-        p -= 1;
-    }
-    if p == 0 {
-        return false;
-    }
-    match chars[p - 1] {
-        '>' => p < 2 || chars[p - 2] != '=',
-        '}' => true,
-        '=' => {
-            let mut q = p - 1;
-            while q > 0 && chars[q - 1].is_whitespace() {
-                q -= 1;
-            }
-            let name_end = q;
-            while q > 0 && (is_ident(chars[q - 1]) || chars[q - 1] == '-') {
-                q -= 1;
-            }
-            let name: String = chars[q..name_end].iter().collect();
-            ATTRIBUTES.contains(&name.as_str())
-        }
-        _ => false,
-    }
 }
 
 /// Message ids named as plain literals (table column titles and tooltips, paired columns).
@@ -360,6 +573,75 @@ fn a() -> impl IntoView {
         let texts: Vec<&str> = found.iter().map(|u| u.text.as_str()).collect();
         assert_eq!(texts, ["Hover help", "Open demo", " tasks", "Search functions"]);
         assert_eq!(found[1].line, 6);
+    }
+
+    #[test]
+    fn literals_in_blocks_helpers_and_sinks_are_found() {
+        let src = r#"
+fn a() -> impl IntoView {
+    view! {
+        <div class=move || if on.get() { "pass-btn active" } else { "pass-btn" }>
+            {filter_btn(Filter::Changed, "Changed", "pass-filter-changed")}
+            <button title=move || if all.get() { "Fold the rest" } else { "Show all" }>
+                {move || if all.get() { "Fold unchanged" } else { "Expand all" }}
+            </button>
+            {move || match mode.get() { Mode::A => "Side by side", Mode::B => "stacked" }}
+            <p>{format!("{} tasks shown", n)}</p>
+            {rows.into_iter().map(|r| view! { <li class="row-item">{r.name} " (not run)"</li> }).collect_view()}
+        </div>
+    }
+}
+fn draw(&mut self) {
+    self.text.fill_text(if busy { "Loading the timeline…" } else { "12 µs" }, 1.0, 2.0, "italic 11px system-ui", ink);
+    hud.set_text_content(Some(&format!("{n} edges on screen")));
+    session.problem("the map cannot draw".to_owned());
+}
+"#;
+        let texts: Vec<String> = untranslated("a.rs", src).into_iter().map(|u| u.text).collect();
+        assert_eq!(
+            texts,
+            [
+                "Changed",
+                "Fold the rest",
+                "Show all",
+                "Fold unchanged",
+                "Expand all",
+                "Side by side",
+                "stacked",
+                "{} tasks shown",
+                " (not run)",
+                "Loading the timeline…",
+                "{n} edges on screen",
+                "the map cannot draw"
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_comparisons_patterns_plumbing_and_other_attributes_are_not_found() {
+        let src = r##"
+fn a() -> impl IntoView {
+    view! {
+        <div class=("active", move || sel.get()) style="width: auto" data-testid="pass-filter-all" id="main"
+             href="https://example.com/docs page" type="button" role="status"
+             on:keydown=move |ev| if ev.key() == "Enter" { go("Go now") }>
+            {move || tr_with("app-rows", &[("count", Arg::from(n)), ("name", Arg::from(name))])}
+            {t("app-open")}
+            {move || match key.as_str() { "Enter" | "Space" => tr("app-key"), _ => String::new() }}
+            {move || if el.get_attribute("data-mode wide").as_deref() == mode { "·" } else { "→" }}
+            {move || format!("{}px", w)}
+            {move || warn("shown nowhere at all")}
+            {move || { let style = format!("background: rgb({r},{g})"); view! { <span style=style title=tr_with("sw-legend", &[("count", Arg::from(n))])></span> } }}
+            {r#"raw text is not checked"#}
+            {move || name.get()} {move || fmt_count(n)} " · " "12 KiB" "AIC" "rXtY" "deps.json"
+        </div>
+    }
+}
+#[cfg(test)]
+mod tests { fn f() { view! { <b>"Test only"</b> } } }
+"##;
+        let found = untranslated("a.rs", src);
+        assert!(found.is_empty(), "{found:?}");
     }
 
     #[test]

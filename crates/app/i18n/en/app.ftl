@@ -258,3 +258,20 @@ progress-cancelled = Cancelled
 side-cancelled = Loading cancelled.
 side-load-again = Load again
 side-load-again-title = Open the folder again and load every dataset
+# i18n-rest
+app-drop-no-files = the dropped items hold no files
+app-drop-unreadable = could not read the dropped folder: { $message }
+app-worker-start-failed = could not start the analysis worker: { $error }
+# discovery notes and what is missing (worker data shown translated)
+side-note-records-files = { $count } records files; using { $using }
+side-note-deps-files = { $count } deps files; using { $using }
+side-note-name-map-files = { $count } name_map*.json files; using { $using } (lexicographically greatest = newest timestamp)
+side-note-pass-snapshots = { $count } pass snapshot(s)
+side-note-pass-dump = pass dump of this case: { $path }
+side-note-pass-dumps = { $count } pass dumps of this case; using the newest, { $using } (others: { $others })
+side-missing-memory-map = no *after_AllocateMemoryAddr.py: no memory reuse map
+side-missing-frontend = no 00_frontend.py: the first pass cannot be compared
+side-missing-records-graph = no chip_swimlane_records.json: no swimlane (deps.json alone gives the dependency graph)
+side-missing-records = no chip_swimlane_records.json: no swimlane
+side-missing-deps = no deps.json: function names and dependency lines unavailable
+side-missing-name-map = no name_map*.json: functions shown by id (func_N)

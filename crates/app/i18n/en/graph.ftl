@@ -45,3 +45,7 @@ gr-announce-no-predecessor = { $task } has no predecessor in this edge mode
 gr-announce-layer-end = No further task in this layer
 gr-announce-empty = The graph has no tasks
 gr-announce-cleared = Selection cleared
+# i18n-rest
+gr-edges-on-screen = { $count } edges on screen
+gr-tensor-arguments = Tensor arguments ({ $count })
+gr-edge-annotations = Edge annotations ({ $count })

@@ -8,3 +8,14 @@ pt-show-this-line-in-the = Show this line in the diff
 pt-warnings = Warnings
 pt-all-functions = All functions
 pt-function-filter = Show one function
+# i18n-rest
+pt-filter-changed = Changed
+pt-filter-noop = No-op
+pt-filter-all = All
+pt-layout-side = Side by side
+pt-layout-stacked = Stacked
+pt-fold-unchanged = Fold unchanged
+pt-expand-all = Expand all
+pt-long-line = { $count } characters: shown without colouring
+pt-unchanged-lines = ⋯ { $count } unchanged lines (click to expand)
+pt-unchanged-lines-png = ⋯ { $count } unchanged lines

@@ -159,7 +159,7 @@ col-gap-us = 间隙（µs）
 col-cause = 原因
 col-blocker = 阻塞者
 coltip-blocker-release-task-start-red-above-the-threshold = 阻塞者释放 → 任务开始；超过阈值标红
-coltip-same-core-another-task-held-the-core-predecessor-waited-for-a-data-predecessor-launch-path-head = same-core：另一任务占用了该核；predecessor：等待数据前驱；launch：路径起点
+coltip-same-core-another-task-held-the-core-predecessor-waited-for-a-data-predecessor-launch-path-head = 同核：另一任务占用了该核；前驱：等待数据前驱；起点：路径起点
 coltip-the-report-s-tiling-stall-gap = 报告中的 tiling 停顿（≤ 间隙）
 col-before-last-fin = 早于最后 FIN？
 col-max-lead-us = 最大提前量（µs）
@@ -240,3 +240,20 @@ progress-cancelled = 已取消
 side-cancelled = 已取消加载。
 side-load-again = 重新加载
 side-load-again-title = 重新打开文件夹并加载所有数据集
+# i18n-rest
+app-drop-no-files = 拖入的项目中没有文件
+app-drop-unreadable = 无法读取拖入的文件夹：{ $message }
+app-worker-start-failed = 无法启动分析 Worker：{ $error }
+# discovery notes and what is missing (worker data shown translated)
+side-note-records-files = 有 { $count } 个记录文件；使用 { $using }
+side-note-deps-files = 有 { $count } 个依赖文件；使用 { $using }
+side-note-name-map-files = 有 { $count } 个 name_map*.json 文件；使用 { $using }（字典序最大 = 时间戳最新）
+side-note-pass-snapshots = { $count } 个 Pass 快照
+side-note-pass-dump = 此用例的 Pass 转储：{ $path }
+side-note-pass-dumps = 此用例有 { $count } 个 Pass 转储；使用最新的 { $using }（其余：{ $others }）
+side-missing-memory-map = 没有 *after_AllocateMemoryAddr.py：无内存复用图
+side-missing-frontend = 没有 00_frontend.py：第一个 Pass 无法比较
+side-missing-records-graph = 没有 chip_swimlane_records.json：无泳道图（仅凭 deps.json 可得到任务依赖图）
+side-missing-records = 没有 chip_swimlane_records.json：无泳道图
+side-missing-deps = 没有 deps.json：函数名与依赖线不可用
+side-missing-name-map = 没有 name_map*.json：函数按 ID 显示（func_N）

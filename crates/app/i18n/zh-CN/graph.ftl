@@ -39,3 +39,7 @@ gr-announce-no-predecessor = { $task } 在当前边模式下没有前驱
 gr-announce-layer-end = 本层在该方向上没有更多任务
 gr-announce-empty = 依赖图中没有任务
 gr-announce-cleared = 已清除选择
+# i18n-rest
+gr-edges-on-screen = 屏幕上 { $count } 条边
+gr-tensor-arguments = 张量参数（{ $count }）
+gr-edge-annotations = 边注释（{ $count }）

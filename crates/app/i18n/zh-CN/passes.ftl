@@ -8,3 +8,14 @@ pt-show-this-line-in-the = 在差异视图中显示此行
 pt-warnings = 警告
 pt-all-functions = 全部函数
 pt-function-filter = 只显示一个函数
+# i18n-rest
+pt-filter-changed = 有变化
+pt-filter-noop = 无变化
+pt-filter-all = 全部
+pt-layout-side = 并排
+pt-layout-stacked = 上下
+pt-fold-unchanged = 折叠未变化行
+pt-expand-all = 全部展开
+pt-long-line = { $count } 个字符：不着色显示
+pt-unchanged-lines = ⋯ { $count } 行未变化（单击展开）
+pt-unchanged-lines-png = ⋯ { $count } 行未变化

@@ -16,7 +16,7 @@ mod png;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::i18n::{t, tr};
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::pass_trace::PassDiffData;
 use wasm_bindgen::JsCast;
@@ -152,7 +152,7 @@ fn code_view(line: &str, changed: &[(u32, u32)], side: u8) -> AnyView {
     let ch = if side == 1 { "tok-del" } else { "tok-ins" };
     if line.len() > LONG_LINE {
         let ch = if changed.is_empty() { "" } else { ch };
-        return view! { <span class=ch title=format!("{} characters: shown without colouring", line.chars().count())>{line.to_owned()}</span> }
+        return view! { <span class=ch title=tr_with("pt-long-line", &[("count", Arg::from(line.chars().count()))])>{line.to_owned()}</span> }
             .into_any();
     }
     code_spans(line, changed)
@@ -396,7 +396,7 @@ impl DiffPanes {
                             Disp::Fold(bi, n) => view! {
                                 <div class="diff-row diff-fold" data-testid="diff-fold" style=top
                                     on:click=move |_| expanded.update(|x| { x.insert(bi); })>
-                                    {format!("⋯ {n} unchanged lines (click to expand)")}
+                                    {tr_with("pt-unchanged-lines", &[("count", Arg::from(n))])}
                                 </div>
                             }
                             .into_any(),

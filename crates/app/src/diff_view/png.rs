@@ -75,7 +75,11 @@ fn draw_pane(
                 ctx.set_fill_style_str("#2d4f9e");
                 ctx.set_font("12px system-ui, sans-serif");
                 ctx.set_text_align("left");
-                let _ = ctx.fill_text(&format!("⋯ {n} unchanged lines"), FOLD_PAD_PX - scroll_left, mid);
+                let _ = ctx.fill_text(
+                    &crate::i18n::tr_with("pt-unchanged-lines-png", &[("count", crate::i18n::Arg::from(n))]),
+                    FOLD_PAD_PX - scroll_left,
+                    mid,
+                );
             }
             Disp::Row(row, st_side) => {
                 let RowCells { class, numbers: (n1, n2), mark, text, changed, show, .. } = row_cells(d, row, st_side, side);

@@ -24,7 +24,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -372,13 +372,13 @@ pub fn ComparePassesView() -> impl IntoView {
             })
         })
     };
-    let filter_btn = move |f: Filter, label: &'static str, id: &'static str| {
+    let filter_btn = move |f: Filter, label: fn() -> String, id: &'static str| {
         view! { <button data-testid=id class:active=move || filter.get() == f on:click=move |_| filter.set(f)>{label}</button> }
     };
-    let layout_btn = move |l: Layout, label: &'static str, id: &'static str| {
+    let layout_btn = move |l: Layout, label: fn() -> String, id: &'static str| {
         view! { <button data-testid=id class:active=move || panes.layout.get() == l on:click=move |_| panes.layout.set(l)>{label}</button> }
     };
-    let tab_btn = move |t: Tab, label: &'static str, id: &'static str| {
+    let tab_btn = move |t: Tab, label: fn() -> String, id: &'static str| {
         view! { <button data-testid=id role="tab" aria-selected=move || (tab.get() == t).to_string() class:active=move || tab.get() == t on:click=move |_| tab.set(t)>{label}</button> }
     };
     let memory_view = move || {
@@ -389,7 +389,7 @@ pub fn ComparePassesView() -> impl IntoView {
             Signal::derive(move || memory_table(&m))
         };
         view! {
-            <p class="hint">{format!("A: {} · B: {} · capacities of {}", m.a_file, m.b_file, m.chip)}</p>
+            <p class="hint">{tr_with("cmpp-memory-files", &[("a", Arg::from(&m.a_file)), ("b", Arg::from(&m.b_file)), ("chip", Arg::from(&m.chip))])}</p>
             {(!notes.is_empty()).then(|| view! { <ul class="compare-notes">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul> })}
             <div class="compare-table compare-memory-table" style=format!("height:{}px", (64 + m.rows.len().max(1) * 24).min(600))>
                 <DataTable data=table testid="compare-memory" csv_name="compare_memory" title=t("cmpp-high-water-per-function-space")/>
@@ -405,12 +405,12 @@ pub fn ComparePassesView() -> impl IntoView {
             data-output-differences=move || comparison.with(|c| c.as_ref().map_or(0, |c| c.output_differences)).to_string()>
             <div class="compare-passes-bar">
                 <div class="view-switcher" role="tablist">
-                    {tab_btn(Tab::Passes, "Passes", "compare-pass-tab-passes")}
-                    {tab_btn(Tab::Memory, "Memory", "compare-pass-tab-memory")}
+                    {tab_btn(Tab::Passes, || tr("cmpp-tab-passes"), "compare-pass-tab-passes")}
+                    {tab_btn(Tab::Memory, || tr("cmpp-tab-memory"), "compare-pass-tab-memory")}
                 </div>
                 <span class="hint" data-testid="compare-pass-summary">{summary}</span>
             </div>
-            {move || error.get().map(|e| view! { <p class="error-message">{format!("The pass dumps could not be compared: {e}")}</p> })}
+            {move || error.get().map(|e| view! { <p class="error-message">{tr_with("cmpp-error", &[("message", Arg::from(e))])}</p> })}
             {move || if tab.get() == Tab::Memory {
                 view! { <div class="compare-memory-page">{memory_view}</div> }.into_any()
             } else {
@@ -418,9 +418,9 @@ pub fn ComparePassesView() -> impl IntoView {
                     <div class="pass-trace">
                         <div class="pass-side compare-pass-side">
                             <div class="pass-filters">
-                                {filter_btn(Filter::All, "All", "compare-pass-filter-all")}
-                                {filter_btn(Filter::Effect, "Effect differs", "compare-pass-filter-effect")}
-                                {filter_btn(Filter::Output, "Output differs", "compare-pass-filter-output")}
+                                {filter_btn(Filter::All, || tr("pt-filter-all"), "compare-pass-filter-all")}
+                                {filter_btn(Filter::Effect, || tr("cmpp-filter-effect"), "compare-pass-filter-effect")}
+                                {filter_btn(Filter::Output, || tr("cmpp-filter-output"), "compare-pass-filter-output")}
                             </div>
                             <div class="cmp-pass-head"><span>{t("cmpp-a-baseline")}</span><span>{t("cmpp-b-this-run")}</span><span>"A ⇄ B"</span></div>
                             {problems}
@@ -434,10 +434,10 @@ pub fn ComparePassesView() -> impl IntoView {
                                     <option value="">{t("cmpp-all-functions")}</option>
                                     {move || functions().into_iter().map(|f| view! { <option value=f.clone() selected=shown_function().as_deref() == Some(f.as_str())>{f.clone()}</option> }).collect_view()}
                                 </select>
-                                {layout_btn(Layout::SideBySide, "Side by side", "compare-pass-layout-side")}
-                                {layout_btn(Layout::Stacked, "Stacked", "compare-pass-layout-stacked")}
+                                {layout_btn(Layout::SideBySide, || tr("pt-layout-side"), "compare-pass-layout-side")}
+                                {layout_btn(Layout::Stacked, || tr("pt-layout-stacked"), "compare-pass-layout-stacked")}
                                 <button data-testid="compare-pass-expand-all" on:click=move |_| panes.expand_all.update(|v| *v = !*v)>
-                                    {move || if panes.expand_all.get() { "Fold unchanged" } else { "Expand all" }}
+                                    {move || if panes.expand_all.get() { tr("pt-fold-unchanged") } else { tr("pt-expand-all") }}
                                 </button>
                                 {panes.png_button("compare-pass-diff-png", "pass-compare")}
                             </div>

@@ -60,6 +60,11 @@ struct Compared {
 /// A comparison's key: A, B and the folder's generation.
 type PairKey = (u32, u32, u64);
 
+/// SVG `text-anchor` values of the histogram's axis labels.
+const ANCHOR_START: &str = "start";
+const ANCHOR_MIDDLE: &str = "middle";
+const ANCHOR_END: &str = "end";
+
 fn init() {
     provide_context(Compared { last: StoredValue::new(None) });
 }
@@ -133,6 +138,49 @@ fn percent_cell(p: Option<f64>, class: Option<&'static str>) -> Cell {
     }
 }
 
+/// A summary metric the worker names by key, and its message.
+struct Metric {
+    key: &'static str,
+    label_id: &'static str,
+}
+
+const METRICS: &[Metric] = &[
+    Metric { key: "makespan_us", label_id: "cmp-metric-makespan" },
+    Metric { key: "total_test_time_us", label_id: "cmp-metric-total-test-time" },
+    Metric { key: "aicore_time_us", label_id: "cmp-metric-aicore-time" },
+    Metric { key: "utilisation_pct", label_id: "cmp-metric-utilisation" },
+    Metric { key: "exec_latency_pct", label_id: "cmp-metric-exec-latency" },
+    Metric { key: "static_path_us", label_id: "cmp-metric-static-path" },
+    Metric { key: "observed_path_us", label_id: "cmp-metric-observed-path" },
+    Metric { key: "stall_data_wait_us", label_id: "cmp-metric-stall-data-wait" },
+    Metric { key: "stall_core_wait_us", label_id: "cmp-metric-stall-core-wait" },
+    Metric { key: "stall_front_gap_us", label_id: "cmp-metric-stall-front-gap" },
+    Metric { key: "tasks_total", label_id: "cmp-metric-tasks-total" },
+    Metric { key: "aicore_rows", label_id: "cmp-metric-aicore-rows" },
+];
+
+/// A summary row's label in the page language (the worker's English label when unknown).
+fn metric_label(key: &str, label: &str) -> String {
+    if let Some(m) = METRICS.iter().find(|m| m.key == key) {
+        return tr(m.label_id);
+    }
+    match key.strip_prefix("tasks_") {
+        Some(kind) => {
+            let kind = match kind {
+                "regular" => tr("cmp-kind-regular"),
+                "dummy" => tr("cmp-kind-dummy"),
+                "alloc" => tr("cmp-kind-alloc"),
+                "predicated_skip" => tr("cmp-kind-predicated-skip"),
+                "graph_outer" => tr("cmp-kind-graph-outer"),
+                "graph_node" => tr("cmp-kind-graph-node"),
+                other => other.replace('_', " "),
+            };
+            tr_with("cmp-metric-tasks-kind", &[("kind", Arg::from(kind))])
+        }
+        None => label.to_owned(),
+    }
+}
+
 /// The summary table: metric, A, B, Δ, Δ%.
 pub fn summary_table(rows: &[SummaryRow]) -> TableData {
     let columns = vec![
@@ -150,7 +198,8 @@ pub fn summary_table(rows: &[SummaryRow]) -> TableData {
             let n = decimals(&r.unit);
             let (d, p) = delta(r.a, r.b);
             let class = change_class(r.a, r.b, r.better);
-            let label = if r.unit == "us" { format!("{} (µs)", r.label) } else { r.label.clone() };
+            let label = metric_label(&r.key, &r.label);
+            let label = if r.unit == "us" { format!("{label} (µs)") } else { label };
             let side = |v: Option<f64>| match v {
                 Some(v) if r.unit == "%" => Cell { text: format!("{v:.2}%"), value: Some(v), class: None },
                 v => Cell::opt(v, n),
@@ -253,7 +302,7 @@ pub fn top_tasks_table(c: &Comparison) -> TableData {
                 Cell::num(t.a_exec_us, 3),
                 Cell::num(t.b_exec_us, 3),
                 delta_cell(Some(t.delta_us), 3, class),
-                Cell::text(if t.rule == "order" { "k-th execution" } else { "task id" }),
+                Cell::text(tr(if t.rule == "order" { "cmp-rule-order" } else { "cmp-rule-task-id" })),
                 Cell::num(t.a_start_us, 3),
                 Cell::num(t.b_start_us, 3),
             ]
@@ -302,7 +351,10 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
             } else {
                 "hist-bar"
             };
-            let title = format!("{n} task(s) with Δ exec in [{e0:.3}, {e1:.3}) µs");
+            let title = tr_with(
+                "cmp-hist-bin",
+                &[("count", Arg::from(n)), ("from", Arg::from(format!("{e0:.3}"))), ("to", Arg::from(format!("{e1:.3}")))],
+            );
             view! {
                 <rect class=class x=format!("{x0:.2}") y=format!("{:.2}", 8.0 + plot_h - h) width=format!("{:.2}", (x1 - x0 - 1.0).max(1.0))
                     height=format!("{h:.2}")><title>{title}</title></rect>
@@ -321,14 +373,14 @@ fn Histogram(deltas: FunctionTaskDeltas) -> impl IntoView {
     view! {
         <svg class="compare-histogram" data-testid="compare-histogram" data-function=deltas.function.clone() data-bins=bins.to_string()
             viewBox=format!("0 0 {HIST_W} {HIST_H}") role="img"
-            aria-label=format!("Histogram of per-task Δ exec of {}", deltas.function)>
+            aria-label=tr_with("cmp-histogram-label", &[("function", Arg::from(&deltas.function))])>
             <line class="hist-axis" x1=HIST_PAD_LEFT.to_string() x2=(HIST_W - 8.0).to_string() y1=axis_y.to_string() y2=axis_y.to_string()/>
             {bars}
             {zero}
             {if single {
-                label(HIST_PAD_LEFT + plot_w / 2.0, format!("every Δ {lo:+.3} µs"), "middle").into_any()
+                label(HIST_PAD_LEFT + plot_w / 2.0, tr_with("cmp-every-delta", &[("delta", Arg::from(format!("{lo:+.3}")))]), ANCHOR_MIDDLE).into_any()
             } else {
-                view! { {label(HIST_PAD_LEFT, format!("{lo:+.3} µs"), "start")} {label(HIST_W - 8.0, format!("{hi:+.3} µs"), "end")} }.into_any()
+                view! { {label(HIST_PAD_LEFT, format!("{lo:+.3} µs"), ANCHOR_START)} {label(HIST_W - 8.0, format!("{hi:+.3} µs"), ANCHOR_END)} }.into_any()
             }}
             <text class="hist-label" x=(HIST_PAD_LEFT - 4.0).to_string() y="16" text-anchor="end">{count_label}</text>
             <text class="hist-label" x=(HIST_PAD_LEFT - 4.0).to_string() y=axis_y.to_string() text-anchor="end">"0"</text>
@@ -368,14 +420,16 @@ fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
         move || {
             let name = shown.get()?;
             let d = per_function.iter().find(|d| d.function == name)?.clone();
-            let stats = format!(
-                "{}: {} matched, {} only in A, {} only in B · mean Δ {} µs · median Δ {} µs",
-                d.function,
-                d.matched,
-                d.only_a,
-                d.only_b,
-                d.mean_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)),
-                d.median_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)),
+            let stats = tr_with(
+                "cmp-histogram-stats",
+                &[
+                    ("function", Arg::from(&d.function)),
+                    ("matched", Arg::from(d.matched)),
+                    ("only_a", Arg::from(d.only_a)),
+                    ("only_b", Arg::from(d.only_b)),
+                    ("mean", Arg::from(d.mean_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)))),
+                    ("median", Arg::from(d.median_delta_us.map_or_else(|| "-".to_owned(), |v| signed(v, 3)))),
+                ],
             );
             Some(view! {
                 <p class="hint" data-testid="compare-histogram-stats">{stats}</p>
@@ -402,7 +456,7 @@ fn TasksSection(c: Arc<Comparison>) -> impl IntoView {
             <label class="compare-function-pick">{t("cmp-per-task-exec-of")}" "
                 <select data-testid="compare-histogram-function" on:change=on_function prop:value=move || shown.get().unwrap_or_default()>
                     {options.into_iter().map(|(f, n)| {
-                        let label = format!("{f} ({n} matched)");
+                        let label = tr_with("cmp-function-matched", &[("function", Arg::from(&f)), ("count", Arg::from(n))]);
                         let value = f.clone();
                         let selected = move || shown.get().as_deref() == Some(f.as_str());
                         view! { <option value=value selected=selected>{label}</option> }
@@ -452,7 +506,7 @@ pub fn CompareRunsView() -> impl IntoView {
     });
     let body = move || {
         if let Some(message) = error.get() {
-            return view! { <p class="error-message" data-testid="compare-error">{format!("The runs could not be compared: {message}")}</p> }
+            return view! { <p class="error-message" data-testid="compare-error">{tr_with("cmp-error", &[("message", Arg::from(message))])}</p> }
                 .into_any();
         }
         let Some(c) = comparison.get() else {
@@ -482,7 +536,7 @@ pub fn CompareRunsView() -> impl IntoView {
                 nav.show_with(ViewKind::ChipSwimlane, Focus::Search(name.clone()));
             }
         });
-        let by = if c.function_key == "func_id" { "func id (the runs have no function names)" } else { "name" };
+        let by = if c.function_key == "func_id" { tr("cmp-by-func-id") } else { tr("cmp-by-name") };
         view! {
             <div class="compare-runs" data-testid="compare-runs" data-matched=c.tasks.matched.to_string()
                 data-only-a=c.tasks.only_a.to_string() data-only-b=c.tasks.only_b.to_string()>
@@ -495,7 +549,7 @@ pub fn CompareRunsView() -> impl IntoView {
                 </section>
                 <section class="compare-section compare-functions">
                     <h3>{t("cmp-functions")}</h3>
-                    <p class="hint">{format!("Each run's per-function table (the reference converter's), matched by {by}, sorted by the change in total exec time. Red: slower in B, green: faster. Click a row to search both swimlanes for the function.")}</p>
+                    <p class="hint">{tr_with("cmp-functions-hint", &[("by", Arg::from(by))])}</p>
                     <div class="compare-table compare-functions-table" style=fit_height(c.functions.len(), 420)>
                         <DataTable data=functions testid="compare-functions" csv_name="compare_functions" title=t("cmp-per-function") on_row_click=on_function/>
                     </div>
@@ -547,7 +601,8 @@ mod tests {
         let t = summary_table(&rows);
         let row = &t.rows[0];
         let texts: Vec<&str> = row.iter().map(|c| c.text.as_str()).collect();
-        assert_eq!(texts, ["Makespan (µs)", "100.000", "150.000", "+50.000", "+50.0%"]);
+        // The label comes from the catalogue by the row's key, not from the worker's text.
+        assert_eq!(texts, ["Makespan (first kernel start → last kernel end) (µs)", "100.000", "150.000", "+50.000", "+50.0%"]);
         assert_eq!(row[3].class, Some("dt-worse"));
     }
 }

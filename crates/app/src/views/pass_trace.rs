@@ -26,7 +26,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -268,10 +268,10 @@ pub fn PassTraceView() -> impl IntoView {
             .collect::<Vec<_>>()
     };
 
-    let filter_btn = move |f: Filter, label: &'static str, id: &'static str| {
+    let filter_btn = move |f: Filter, label: fn() -> String, id: &'static str| {
         view! { <button data-testid=id class:active=move || filter.get() == f on:click=move |_| filter.set(f)>{label}</button> }
     };
-    let layout_btn = move |l: Layout, label: &'static str, id: &'static str| {
+    let layout_btn = move |l: Layout, label: fn() -> String, id: &'static str| {
         view! { <button data-testid=id class:active=move || layout.get() == l on:click=move |_| layout.set(l)>{label}</button> }
     };
 
@@ -395,9 +395,9 @@ pub fn PassTraceView() -> impl IntoView {
         <div class="pass-trace" data-testid="pass-trace">
             <div class="pass-side">
                 <div class="pass-filters">
-                    {filter_btn(Filter::Changed, "Changed", "pass-filter-changed")}
-                    {filter_btn(Filter::NoOp, "No-op", "pass-filter-noop")}
-                    {filter_btn(Filter::All, "All", "pass-filter-all")}
+                    {filter_btn(Filter::Changed, || tr("pt-filter-changed"), "pass-filter-changed")}
+                    {filter_btn(Filter::NoOp, || tr("pt-filter-noop"), "pass-filter-noop")}
+                    {filter_btn(Filter::All, || tr("pt-filter-all"), "pass-filter-all")}
                 </div>
                 {problems}
                 <ol class="pass-list" data-testid="pass-list">{pass_items}</ol>
@@ -411,10 +411,10 @@ pub fn PassTraceView() -> impl IntoView {
                         <option value="">{t("pt-all-functions")}</option>
                         {move || functions().into_iter().map(|f| view! { <option value=f.clone() selected=shown_function().as_deref() == Some(f.as_str())>{f.clone()}</option> }).collect_view()}
                     </select>
-                    {layout_btn(Layout::SideBySide, "Side by side", "pass-layout-side")}
-                    {layout_btn(Layout::Stacked, "Stacked", "pass-layout-stacked")}
+                    {layout_btn(Layout::SideBySide, || tr("pt-layout-side"), "pass-layout-side")}
+                    {layout_btn(Layout::Stacked, || tr("pt-layout-stacked"), "pass-layout-stacked")}
                     <button data-testid="pass-expand-all" on:click=move |_| expand_all.update(|v| *v = !*v)>
-                        {move || if expand_all.get() { "Fold unchanged" } else { "Expand all" }}
+                        {move || if expand_all.get() { tr("pt-fold-unchanged") } else { tr("pt-expand-all") }}
                     </button>
                     {panes.png_button("pass-diff-png", "pass-trace")}
                 </div>

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::{ChainRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -89,18 +89,21 @@ pub fn ChainsTab() -> impl IntoView {
     let count = move || rows.with(|d| d.as_ref().and_then(|d| d.chains.as_ref()).map(Vec::len));
     let note = move || {
         rows.with(|d| match d {
-            None => "Computing…".to_string(),
+            None => tr("pa-computing"),
             Some(d) => match &d.chains {
-                None => "Single-dependency chains need deps.json; this capture has none.".to_string(),
+                None => tr("pa-chains-need-deps"),
                 Some(c) => {
                     let tasks: usize = c.iter().map(|x| x.task_ids.len()).sum();
                     let exec: f64 = c.iter().filter_map(|x| x.exec_us).sum();
-                    format!(
-                        "{} chains covering {tasks} tasks ({} µs of task time) · {} non-compute tasks excluded (AICPU-run, alloc, dummy) · {} compute edges.",
-                        c.len(),
-                        fmt_us(Some(exec)),
-                        d.chains_excluded_tasks,
-                        d.chains_compute_edges
+                    tr_with(
+                        "pa-chains-note",
+                        &[
+                            ("chains", Arg::from(c.len())),
+                            ("tasks", Arg::from(tasks)),
+                            ("exec", Arg::from(fmt_us(Some(exec)))),
+                            ("excluded", Arg::from(d.chains_excluded_tasks)),
+                            ("edges", Arg::from(d.chains_compute_edges)),
+                        ],
                     )
                 }
             },
@@ -112,8 +115,8 @@ pub fn ChainsTab() -> impl IntoView {
             <p class="hint" data-testid="chains-note" data-count=move || count().map_or(String::new(), |c| c.to_string())>{note}</p>
             <p class="hint" data-testid="chains-highlight" data-chain=move || chain.get().map_or(String::new(), |c| c.to_string())
                 data-bars=move || bars.get().to_string()>
-                {move || chain.get().map_or_else(|| "Click a chain to highlight it in the swimlane.".to_string(),
-                    |c| format!("Chain #{c} highlighted; Esc restores the swimlane."))}
+                {move || chain.get().map_or_else(|| tr("pa-chain-hint"),
+                    |c| tr_with("pa-chain-highlighted", &[("chain", Arg::from(c.to_string()))]))}
             </p>
             <div class="perf-table-slot">
                 <DataTable data=table testid="chains-table" csv_name="single_dependency_chains" title=t("pa-continuous-single-dependency-chains")

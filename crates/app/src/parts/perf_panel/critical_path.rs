@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::{CriticalPathInfo, FamilyShareRow, PerfPathsData, StallShareRow};
 use pypto_protocol::TimelineView;
@@ -20,11 +20,17 @@ use super::Panel;
 use crate::nav::PathMode;
 use crate::table::{Cell, Column, DataTable, TableData};
 
-fn source_text(kind: &str, p: &CriticalPathInfo) -> String {
+/// Where the static or observed path came from, in the page language.
+fn source_text(path: PathMode, p: &CriticalPathInfo) -> String {
+    let (kind, cpm) = if path == PathMode::Static {
+        (tr("pa-cp-kind-static"), "CPM_static*.json")
+    } else {
+        (tr("pa-cp-kind-observed"), "CPM_observed*.json")
+    };
     match p.source.as_str() {
-        "" => format!("{kind} path: unknown"),
-        "computed" => format!("{kind} path: computed from the records and deps.json (no CPM_{}*.json in the capture)", kind.to_lowercase()),
-        file => format!("{kind} path: read from {file}"),
+        "" => tr_with("pa-cp-source-unknown", &[("kind", Arg::from(kind))]),
+        "computed" => tr_with("pa-cp-source-computed", &[("kind", Arg::from(kind)), ("file", Arg::from(cpm))]),
+        file => tr_with("pa-cp-source-file", &[("kind", Arg::from(kind)), ("file", Arg::from(file))]),
     }
 }
 
@@ -100,24 +106,27 @@ fn families_table(rows: &[FamilyShareRow]) -> TableData {
 
 fn summary(d: &PerfPathsData, path: PathMode) -> (String, String, String, String) {
     let p = if path == PathMode::Static { &d.static_path } else { &d.observed_path };
-    let mut text = format!(
-        "{} tasks · length {} µs = {:.2}% of the makespan ({} µs)",
-        p.tasks.len(),
-        fmt_us(Some(p.length_us)),
-        p.makespan_pct,
-        fmt_us(Some(d.makespan_us))
+    let mut text = tr_with(
+        "pa-cp-summary",
+        &[
+            ("tasks", Arg::from(p.tasks.len())),
+            ("length", Arg::from(fmt_us(Some(p.length_us)))),
+            ("pct", Arg::from(format!("{:.2}", p.makespan_pct))),
+            ("makespan", Arg::from(fmt_us(Some(d.makespan_us)))),
+        ],
     );
     if path == PathMode::Observed {
         let pct = |v: f64| if d.makespan_us > 0.0 { v / d.makespan_us * 100.0 } else { 0.0 };
-        let _ = write!(
-            text,
-            " · compute {} µs ({:.1}%) + stall {} µs ({:.1}%){}",
-            fmt_us(Some(d.compute_us)),
-            pct(d.compute_us),
-            fmt_us(Some(d.stall_us)),
-            pct(d.stall_us),
-            if d.tiling_exact { " = makespan (exact tiling)" } else { "" }
+        let tiling = tr_with(
+            "pa-cp-summary-observed",
+            &[
+                ("compute", Arg::from(fmt_us(Some(d.compute_us)))),
+                ("compute_pct", Arg::from(format!("{:.1}", pct(d.compute_us)))),
+                ("stall", Arg::from(fmt_us(Some(d.stall_us)))),
+                ("stall_pct", Arg::from(format!("{:.1}", pct(d.stall_us)))),
+            ],
         );
+        let _ = write!(text, " · {tiling}{}", if d.tiling_exact { format!(" {}", tr("pa-cp-exact-tiling")) } else { String::new() });
     }
     (text, p.tasks.len().to_string(), format!("{:.3}", p.length_us), format!("{:.4}", p.makespan_pct))
 }
@@ -144,7 +153,7 @@ pub fn CriticalPathTab() -> impl IntoView {
         }
     };
     let choose = move |path: PathMode| show_path(panel, path);
-    let button = move |id: &'static str, title: &'static str, path: PathMode, enabled: Box<dyn Fn() -> bool + Send + Sync>| {
+    let button = move |id: &'static str, title: fn() -> String, path: PathMode, enabled: Box<dyn Fn() -> bool + Send + Sync>| {
         view! {
             <button data-testid=id class="cp-choose" class:active=move || mode.get() == path disabled=move || !enabled()
                 on:click=move |_| choose(path)>{title}</button>
@@ -158,23 +167,23 @@ pub fn CriticalPathTab() -> impl IntoView {
                 Some(d) => match &d.critical_path_error {
                     Some(e) => view! { <p class="hint dt-warn" data-testid="cp-error">{e.clone()}</p> }.into_any(),
                     None => view! {
-                        <p class="hint" data-testid="cp-source">{source_text("Static", &d.static_path)}<br/>{source_text("Observed", &d.observed_path)}</p>
+                        <p class="hint" data-testid="cp-source">{source_text(PathMode::Static, &d.static_path)}<br/>{source_text(PathMode::Observed, &d.observed_path)}</p>
                         {[d.static_path.note.clone(), d.observed_path.note.clone()].into_iter().flatten().map(|n| view! { <p class="hint dt-warn">{n}</p> }).collect_view()}
                     }.into_any(),
                 },
             })}
             <div class="cp-choice">
                 {t("pa-swimlane")}" "
-                {button("cp-choose-none", "everything", PathMode::None, Box::new(|| true))}
-                {button("cp-choose-static", "static path", PathMode::Static, Box::new(has(|d| !d.static_path.tasks.is_empty())))}
-                {button("cp-choose-observed", "observed path", PathMode::Observed, Box::new(has(|d| !d.observed_path.tasks.is_empty())))}
+                {button("cp-choose-none", || tr("pa-cp-everything"), PathMode::None, Box::new(|| true))}
+                {button("cp-choose-static", || tr("pa-cp-static-path"), PathMode::Static, Box::new(has(|d| !d.static_path.tasks.is_empty())))}
+                {button("cp-choose-observed", || tr("pa-cp-observed-path"), PathMode::Observed, Box::new(has(|d| !d.observed_path.tasks.is_empty())))}
                 <span class="hint">" "{t("pa-off-path-bars-dimmed-esc")}</span>
             </div>
             {move || data.with(|d| d.as_ref().filter(|d| d.critical_path_error.is_none()).map(|d| {
                 let (text, n, len, pct) = summary(d, shown.get());
                 let which = if shown.get() == PathMode::Static { "static" } else { "observed" };
                 view! { <p class="hint" data-testid="cp-summary" data-path=which data-tasks=n data-length-us=len data-makespan-pct=pct>
-                    <strong>{if which == "static" { "Static path: " } else { "Observed path: " }}</strong>{text}</p> }
+                    <strong>{if which == "static" { tr("pa-cp-static-path-label") } else { tr("pa-cp-observed-path-label") }}" "</strong>{text}</p> }
             }))}
             <div class="perf-table-slot">
                 <DataTable data=tasks testid="cp-tasks" csv_name="critical_path_tasks" title=t("pa-path-tasks") on_row_click=Callback::new(pick)/>

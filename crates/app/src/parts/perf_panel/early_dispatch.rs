@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::{EarlyDispatchRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -20,7 +20,7 @@ use super::Panel;
 use crate::table::{Cell, Column, DataTable, TableData};
 
 fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
-    let yes = |b: bool| if b { "yes" } else { "no" };
+    let yes = |b: bool| tr(if b { "pa-yes" } else { "pa-no" });
     TableData {
         columns: vec![
             Column::text("task", "col-task", 84.0).tip("coltip-rxty"),
@@ -40,10 +40,10 @@ fn early_table(rows: &[EarlyDispatchRow]) -> TableData {
             .iter()
             .map(|r| {
                 let why = match (r.flagged, r.staged_in_phase) {
-                    (true, true) => "config + phase",
-                    (true, false) => "config",
-                    (false, true) => "phase",
-                    (false, false) => "-",
+                    (true, true) => tr("pa-early-why-config-phase"),
+                    (true, false) => tr("pa-early-why-config"),
+                    (false, true) => tr("pa-early-why-phase"),
+                    (false, false) => "-".to_owned(),
                 };
                 let early = Cell::text(yes(r.dispatched_early));
                 vec![
@@ -114,16 +114,18 @@ pub fn EarlyDispatchTab() -> impl IntoView {
     };
     let note = move || {
         rows.with(|d| match d {
-            None => "Computing…".to_string(),
+            None => tr("pa-computing"),
             Some(d) => match &d.early_dispatch {
-                None => "Early dispatch needs deps.json (the tasks' predecessors); this capture has none.".to_string(),
-                Some(r) => format!(
-                    "{} target tasks, {} dispatched before their predecessors' last FIN · {} producers flagged early_dispatch in deps.json · {} scheduler early_dispatch phases staging {} blocks.",
-                    r.len(),
-                    r.iter().filter(|x| x.dispatched_early).count(),
-                    d.early_flagged_producers,
-                    d.early_phase_records,
-                    d.early_phase_blocks
+                None => tr("pa-early-needs-deps"),
+                Some(r) => tr_with(
+                    "pa-early-note",
+                    &[
+                        ("targets", Arg::from(r.len())),
+                        ("early", Arg::from(r.iter().filter(|x| x.dispatched_early).count())),
+                        ("flagged", Arg::from(d.early_flagged_producers)),
+                        ("phases", Arg::from(d.early_phase_records)),
+                        ("blocks", Arg::from(d.early_phase_blocks)),
+                    ],
                 ),
             },
         })

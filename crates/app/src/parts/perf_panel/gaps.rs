@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::{GapRow, PerfPathsData};
 use pypto_protocol::TimelineView;
@@ -19,6 +19,16 @@ use wasm_bindgen::JsCast;
 use super::paths::{check_threshold, count_cell, draw_markers, esc_restores, raw_id_cell, show_interval, task_cell};
 use super::Panel;
 use crate::table::{Cell, Column, DataTable, TableData};
+
+/// A gap's cause (the worker's key: `same-core`, `predecessor`, `launch`) in the page language.
+fn cause_text(cause: &str) -> String {
+    match cause {
+        "same-core" => tr("pa-cause-same-core"),
+        "predecessor" => tr("pa-cause-predecessor"),
+        "launch" => tr("pa-cause-launch"),
+        other => other.to_owned(),
+    }
+}
 
 fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) -> TableData {
     TableData {
@@ -45,7 +55,7 @@ fn gap_table(rows: &[GapRow], above: Option<&std::collections::HashSet<u32>>) ->
                     task_cell(r.task_id),
                     Cell::text(r.name.clone()),
                     if hot { gap.class("dt-warn") } else { gap },
-                    Cell::text(r.cause.clone()),
+                    Cell::text(cause_text(&r.cause)),
                     Cell::text(r.blocker_task_id.map_or_else(|| "-".to_string(), |t| t.to_string())),
                     Cell::num(r.start_us, 3),
                     Cell::num(r.stall_us, 3),
@@ -120,13 +130,9 @@ pub fn GapsTab() -> impl IntoView {
     };
     let note = move || {
         data.with(|d| match d {
-            None => "Computing…".to_string(),
+            None => tr("pa-computing"),
             Some(d) if d.critical_path_error.is_some() => d.critical_path_error.clone().unwrap_or_default(),
-            Some(d) => format!(
-                "{} tasks on the observed critical path (source: {}); gap = blocker release → task start.",
-                d.gap_rows.len(),
-                d.observed_path.source
-            ),
+            Some(d) => tr_with("pa-gaps-note", &[("count", Arg::from(d.gap_rows.len())), ("source", Arg::from(&d.observed_path.source))]),
         })
     };
     let above_count = move || check.with(|c| c.as_ref().filter(|c| c.error.is_none()).map_or(0, |c| c.above.len()));
@@ -139,7 +145,7 @@ pub fn GapsTab() -> impl IntoView {
                         prop:value=move || panel.threshold_text.get() on:input=on_input/>
                 </label>
                 <span class="hint" data-testid="gap-above" data-count=move || above_count().to_string()>
-                    {move || format!(" {} gaps above", above_count())}</span>
+                    " "{move || tr_with("pa-gaps-above", &[("count", Arg::from(above_count()))])}</span>
                 <button data-testid="gap-draw" disabled=move || selected.get().is_none()
                     title=t("pa-markers-at-the-selected-row-2")
                     on:click=move |_| { if let Some(i) = selected.get_untracked() { draw(i); } }>{t("pa-draw-gap")}</button>

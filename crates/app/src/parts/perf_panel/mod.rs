@@ -21,7 +21,7 @@ mod setup;
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, timeline_view_title, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::{PerfPanelData, PerfPathsData};
 use pypto_protocol::{TaskId, TimelineView, ViewKind};
@@ -159,9 +159,12 @@ impl Panel {
                 self.chain.set((*bars > 0).then_some(i));
                 self.chain_bars.set(*bars);
                 if *bars > 0 {
-                    format!("chain #{i}: {tasks} tasks highlighted ({bars} bars), the rest dimmed — Esc restores")
+                    tr_with(
+                        "pa-status-chain",
+                        &[("chain", Arg::from(i.to_string())), ("tasks", Arg::from(*tasks)), ("bars", Arg::from(*bars))],
+                    )
                 } else {
-                    format!("chain #{i}: none of its tasks has a bar in the swimlane")
+                    tr_with("pa-status-chain-no-bars", &[("chain", Arg::from(i.to_string()))])
                 }
             }
             // A chain's head is selected too: the chain's line stays.
@@ -169,9 +172,15 @@ impl Panel {
             Some(Outcome::Selected { .. }) if self.pending_note.with_value(Option::is_some) => {
                 self.pending_note.try_update_value(Option::take).flatten().unwrap_or_default()
             }
-            Some(Outcome::Selected { task, view }) => format!("selected {task} in the {}", view.title()),
-            Some(Outcome::NoBar { task, view }) => format!("{task}: no bar in the {}", view.title()),
-            Some(Outcome::Searching { task, view }) => format!("{task}: no {} bar; searching", view.title()),
+            Some(Outcome::Selected { task, view }) => {
+                tr_with("pa-status-selected", &[("task", Arg::from(task.to_string())), ("view", Arg::from(timeline_view_title(*view)))])
+            }
+            Some(Outcome::NoBar { task, view }) => {
+                tr_with("pa-status-no-bar", &[("task", Arg::from(task.to_string())), ("view", Arg::from(timeline_view_title(*view)))])
+            }
+            Some(Outcome::Searching { task, view }) => {
+                tr_with("pa-status-searching", &[("task", Arg::from(task.to_string())), ("view", Arg::from(timeline_view_title(*view)))])
+            }
         };
         self.status.set(text);
     }
@@ -181,30 +190,35 @@ impl Panel {
 pub struct Tab {
     pub kind: PanelTab,
     pub id: &'static str,
-    pub title: &'static str,
+    pub title_id: &'static str,
     pub body: fn() -> AnyView,
 }
 
 /// The panel's tabs, in order. Add a tab here (and its module above).
 pub fn tabs() -> Vec<Tab> {
     vec![
-        Tab { kind: PanelTab::Overview, id: "overview", title: "Overview", body: || view! { <overview::OverviewTab/> }.into_any() },
-        Tab { kind: PanelTab::Kernels, id: "kernels", title: "Kernel statistics", body: || view! { <kernels::KernelsTab/> }.into_any() },
-        Tab { kind: PanelTab::Setup, id: "setup", title: "Setup", body: || view! { <setup::SetupTab/> }.into_any() },
+        Tab {
+            kind: PanelTab::Overview,
+            id: "overview",
+            title_id: "pa-tab-overview",
+            body: || view! { <overview::OverviewTab/> }.into_any(),
+        },
+        Tab { kind: PanelTab::Kernels, id: "kernels", title_id: "pa-tab-kernels", body: || view! { <kernels::KernelsTab/> }.into_any() },
+        Tab { kind: PanelTab::Setup, id: "setup", title_id: "pa-tab-setup", body: || view! { <setup::SetupTab/> }.into_any() },
         Tab {
             kind: PanelTab::CriticalPath,
             id: "critical-path",
-            title: "Critical path",
+            title_id: "pa-tab-critical-path",
             body: || view! { <critical_path::CriticalPathTab/> }.into_any(),
         },
-        Tab { kind: PanelTab::Gaps, id: "gaps", title: "Gap and blocker", body: || view! { <gaps::GapsTab/> }.into_any() },
+        Tab { kind: PanelTab::Gaps, id: "gaps", title_id: "pa-tab-gaps", body: || view! { <gaps::GapsTab/> }.into_any() },
         Tab {
             kind: PanelTab::EarlyDispatch,
             id: "early-dispatch",
-            title: "Early dispatch",
+            title_id: "pa-tab-early-dispatch",
             body: || view! { <early_dispatch::EarlyDispatchTab/> }.into_any(),
         },
-        Tab { kind: PanelTab::Chains, id: "chains", title: "Single-dependency chains", body: || view! { <chains::ChainsTab/> }.into_any() },
+        Tab { kind: PanelTab::Chains, id: "chains", title_id: "pa-tab-chains", body: || view! { <chains::ChainsTab/> }.into_any() },
     ]
 }
 
@@ -228,7 +242,7 @@ pub fn PerfPanel() -> impl IntoView {
                 let (id, tab) = (t.id, t.kind);
                 view! {
                     <button class="perf-tab" role="tab" data-testid=format!("perf-tab-{id}") class:active=move || shown_tab() == tab
-                        on:click=move |_| { nav.panel.update(|p| p.tab = tab); perf.status.set(String::new()); }>{t.title}</button>
+                        on:click=move |_| { nav.panel.update(|p| p.tab = tab); perf.status.set(String::new()); }>{move || crate::i18n::tr(t.title_id)}</button>
                 }
             })
             .collect_view()

@@ -2,7 +2,7 @@
 //! start) and with the largest setup ratio (setup / (setup + exec)). A row locates and
 //! selects its task (on its core) in the swimlane; ratios above one half are coloured.
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::perf::SetupRow;
 
@@ -58,15 +58,9 @@ pub fn SetupTab() -> impl IntoView {
     };
     let note = move || {
         data.with(|d| match d {
-            None => "Computing…".to_string(),
-            Some(d) if d.rows_with_setup == 0 => {
-                "No execution has a setup: the records carry no AICore receive time (5-column or v1 capture).".to_string()
-            }
-            Some(d) => format!(
-                "{} AICore executions have a setup (receive → start); the top {} of each board are listed.",
-                d.rows_with_setup,
-                d.longest_setup.len()
-            ),
+            None => tr("pa-computing"),
+            Some(d) if d.rows_with_setup == 0 => tr("pa-setup-none"),
+            Some(d) => tr_with("pa-setup-note", &[("count", Arg::from(d.rows_with_setup)), ("top", Arg::from(d.longest_setup.len()))]),
         })
     };
     view! {

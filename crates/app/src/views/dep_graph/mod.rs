@@ -1032,7 +1032,7 @@ impl Renderer {
         set_attr(c, "data-highlight", &hl_ids.join(","));
         let doc = web_sys::window().and_then(|w| w.document());
         if let Some(hud) = doc.and_then(|d| d.query_selector(".dep-hud-visible").ok().flatten()) {
-            hud.set_text_content(Some(&format!("{visible_edges} edges on screen")));
+            hud.set_text_content(Some(&tr_with("gr-edges-on-screen", &[("count", Arg::from(visible_edges))])));
         }
         set_attr(c, "data-layout-ms", &format!("{:.2}", d.header.layout_ms));
         set_attr(c, "data-warmup-ms", &format!("{:.2}", d.header.warmup_ms));
@@ -1514,9 +1514,9 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
                     {move || ui.node_details.get().map(|nd| {
                         let task = ui.with(|r| r.data.as_ref().map(|d| d.label(nd.node as usize).to_string())).flatten().unwrap_or_default();
                         view! {
-                            <DetailTable testid="dep-args" csv_name=format!("{task}-arguments") title=format!("Tensor arguments ({})", nd.args.len())
+                            <DetailTable testid="dep-args" csv_name=format!("{task}-arguments") title=tr_with("gr-tensor-arguments", &[("count", Arg::from(nd.args.len()))])
                                 head=&["index", "type", "tensor", "dtype", "shape", "strides", "offset"] rows=nd.args/>
-                            <DetailTable testid="dep-edges" csv_name=format!("{task}-edges") title=format!("Edge annotations ({})", nd.edges.len())
+                            <DetailTable testid="dep-edges" csv_name=format!("{task}-edges") title=tr_with("gr-edge-annotations", &[("count", Arg::from(nd.edges.len()))])
                                 head=&["edge", "peer", "source", "flags", "arg", "tensor", "overlap"] rows=nd.edges/>
                         }
                     })}

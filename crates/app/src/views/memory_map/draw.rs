@@ -652,7 +652,7 @@ impl MapRenderer {
             }
             l += step;
         }
-        self.text.fill_text_aligned("line", (LEFT_PX - 6.0) as f32, 29.0, AXIS_FONT, p.text_muted, TextAlign::Right);
+        self.text.fill_text_aligned(&crate::i18n::tr("mm-line"), (LEFT_PX - 6.0) as f32, 29.0, AXIS_FONT, p.text_muted, TextAlign::Right);
         // test attributes
         let c = &self.container;
         let set = |k: &str, v: &str| {

@@ -36,7 +36,7 @@ pub mod draw;
 
 use std::sync::Arc;
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -227,12 +227,12 @@ fn Overview(ui: MemoryMapUi) -> impl IntoView {
                     <span><b>{d.functions.len()}</b>" "{t("mm-compute-functions")}</span>
                     <span><b>{d.spaces.len()}</b>" "{t("mm-memory-spaces")} {d.spaces.join(", ")} ")"</span>
                     <span>{t("mm-highest-usage")}" " <b>{format!("{:.1}%", highest.0)}</b> " (" {highest.1} ")"</span>
-                    <span class:mm-amber={warn > 0}>{format!("{warn} cells ≥ 80 %")}</span>
-                    <span class:dt-warn={danger > 0}>{format!("{danger} cells ≥ 95 %")}</span>
+                    <span class:mm-amber={warn > 0}>{tr_with("mm-cells-warn", &[("count", Arg::from(warn))])}</span>
+                    <span class:dt-warn={danger > 0}>{tr_with("mm-cells-danger", &[("count", Arg::from(danger))])}</span>
                     {(reserved + ring > 0).then(|| view! {
                         <span data-testid="mm-summary-reserved" data-reserved=reserved.to_string() data-ring-tiles=ring.to_string()
                             title=t("mm-pl-system-reserve-buffer-windows")>
-                            {format!("{reserved} reserved windows · {ring} tiles in ring (no MemRef)")}
+                            {tr_with("mm-reserved-summary", &[("reserved", Arg::from(reserved)), ("ring", Arg::from(ring))])}
                         </span>
                     })}
                 </div>
@@ -426,8 +426,8 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
                     map.renderer.with(|r| *r = Some(MapRenderer::new(el, gl, text)));
                     install_hook(map);
                 }
-                (Err(e), _) => session.problem(format!("the memory map cannot draw: {e}")),
-                (_, Err(_)) => session.problem("the memory map cannot draw text (no 2D canvas)".to_owned()),
+                (Err(e), _) => session.problem(tr_with("mm-cannot-draw", &[("error", Arg::from(e.to_string()))])),
+                (_, Err(_)) => session.problem(tr("mm-cannot-draw-text")),
             }
         }
         let f = func.get();
@@ -571,9 +571,9 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         let base = w.base_bytes.unwrap_or(0);
         Some(view! {
             <div class="mm-tooltip" data-testid="mm-reserved-tooltip" data-name=w.name.clone() style=format!("left:{left}px;top:{top}px;transform:translate({tx},{ty})")>
-                <div class="mm-tip-name">{format!("reserved: {}", w.name)}</div>
+                <div class="mm-tip-name">{tr_with("mm-reserved-name", &[("name", Arg::from(&w.name))])}</div>
                 <div>{format!("{} · 0x{:X}–0x{:X} ({}–{}) · {}", w.space, base, base + w.size_bytes - 1, base, base + w.size_bytes - 1, human_bytes(w.size_bytes))}</div>
-                <div>{format!("reserve_buffer, line {} · pipe ring, no MemRef", w.line)}</div>
+                <div>{tr_with("mm-reserved-line", &[("line", Arg::from(w.line.to_string()))])}</div>
             </div>
         })
     };
@@ -588,10 +588,10 @@ fn FunctionMap(ui: MemoryMapUi) -> impl IntoView {
         let (top, ty) = if y + 80.0 > h { (y - 12.0, "-100%") } else { (y + 14.0, "0") };
         Some(view! {
             <div class="mm-tooltip" data-testid="mm-tooltip" style=format!("left:{left}px;top:{top}px;transform:translate({tx},{ty})")>
-                <div class="mm-tip-name">{b.name.clone()} {(!b.aliases.is_empty()).then(|| format!(" +{} aliases", b.aliases.len()))}</div>
+                <div class="mm-tip-name">{b.name.clone()} {(!b.aliases.is_empty()).then(|| format!(" {}", tr_with("mm-aliases-more", &[("count", Arg::from(b.aliases.len()))])))}</div>
                 <div>{format!("{} · {} · {}", b.space, b.base, address_range(&b))}</div>
-                <div>{format!("{} · lines {}–{}", human_bytes(b.size_bytes), b.start_line, b.end_line)}
-                    {b.view.then_some(" · view")} {b.conflict.then_some(" · CONFLICT")}</div>
+                <div>{format!("{} · {}", human_bytes(b.size_bytes), tr_with("mm-lines", &[("start", Arg::from(b.start_line.to_string())), ("end", Arg::from(b.end_line.to_string()))]))}
+                    {b.view.then(|| format!(" · {}", tr("mm-view")))} {b.conflict.then(|| format!(" · {}", tr("mm-conflict").to_uppercase()))}</div>
             </div>
         })
     };
@@ -748,17 +748,17 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
                     data-offset=b.offset_bytes.to_string() data-size=b.size_bytes.to_string()
                     data-start=b.start_line.to_string() data-end=b.end_line.to_string() data-space=b.space.clone()>
                     <tr><th>{t("mm-tile")}</th><td class="mm-tile-name">{b.name.clone()}</td></tr>
-                    <tr><th>{format!("aliases ({})", b.aliases.len())}</th><td>{if b.aliases.is_empty() { "—".to_owned() } else { b.aliases.join(", ") }}</td></tr>
+                    <tr><th>{tr_with("mm-aliases-count", &[("count", Arg::from(b.aliases.len()))])}</th><td>{if b.aliases.is_empty() { "—".to_owned() } else { b.aliases.join(", ") }}</td></tr>
                     <tr><th>{t("mm-space-base")}</th><td>{format!("{} · {}", b.space, b.base)}</td></tr>
                     <tr><th>{t("mm-address")}</th><td data-testid="mm-detail-address">{address_range(&b)}</td></tr>
                     <tr><th>{t("mm-size")}</th><td data-testid="mm-detail-size">{format!("{} B (0x{:X}, {})", b.size_bytes, b.size_bytes, human_bytes(b.size_bytes))}</td></tr>
                     <tr><th>{t("mm-shape")}</th><td>{shape}</td></tr>
                     <tr><th>{t("mm-producer")}</th><td>{b.op.clone()}</td></tr>
-                    <tr><th>{t("mm-live")}</th><td data-testid="mm-detail-live">{format!("lines {}–{} ({} lines)", b.start_line, b.end_line, b.end_line - b.start_line + 1)}</td></tr>
+                    <tr><th>{t("mm-live")}</th><td data-testid="mm-detail-live">{tr_with("mm-lines-count", &[("start", Arg::from(b.start_line.to_string())), ("end", Arg::from(b.end_line.to_string())), ("count", Arg::from(b.end_line - b.start_line + 1))])}</td></tr>
                     <tr><th>{t("mm-defined-at")}</th><td data-testid="mm-detail-defined">{defined}
                         <button class="mm-link" data-testid="mm-show-in-trace" title=t("mm-open-the-ir-pass-trace")
                             on:click=show_in_trace(&b, f.name.clone())>{t("mm-ir-pass-trace")}</button></td></tr>
-                    <tr><th>{format!("used at ({})", b.used.len())}</th><td data-testid="mm-detail-used">{used}{(more > 0).then(|| format!(" … +{more}"))}</td></tr>
+                    <tr><th>{tr_with("mm-used-at", &[("count", Arg::from(b.used.len()))])}</th><td data-testid="mm-detail-used">{used}{(more > 0).then(|| format!(" … +{more}"))}</td></tr>
                     <tr><th>{t("mm-flags")}</th><td class:dt-warn=b.conflict>{flags}</td></tr>
                     {(!conflicts.is_empty()).then(|| view! { <tr><th>{t("mm-conflicts-with")}</th><td>{conflicts.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
                     {(!reused.is_empty()).then(|| view! { <tr><th>{t("mm-address-reused-by")}</th><td>{reused.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr> })}
@@ -787,8 +787,8 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
                 <table class="details" data-testid="mm-line-details" data-line=l.to_string()>
                     <tr><th>{t("mm-line")}</th><td>{l.to_string()}</td></tr>
                     <tr><th>{t("mm-code")}</th><td class="mm-code-cell">{text.trim().to_owned()}</td></tr>
-                    <tr><th>{format!("tiles here ({})", touched.len())}</th><td>{touched.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr>
-                    <tr><th>{format!("live ({})", live.len())}</th><td>{live.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr>
+                    <tr><th>{tr_with("mm-tiles-here", &[("count", Arg::from(touched.len()))])}</th><td>{touched.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr>
+                    <tr><th>{tr_with("mm-live-count", &[("count", Arg::from(live.len()))])}</th><td>{live.into_iter().map(|(j, n)| box_btn(j, n)).collect_view()}</td></tr>
                     <tr><th>{t("mm-live-bytes")}</th><td>{format!("{live_bytes} B ({})", human_bytes(live_bytes))}</td></tr>
                 </table>
             }
@@ -813,7 +813,7 @@ fn ReservedList(f: MemFunctionMap, line_btn: Callback<u32>) -> impl IntoView {
     if f.reserved.is_empty() && f.ring_tiles.is_empty() {
         return ().into_any();
     }
-    let link = move |l: u32| view! { <button class="mm-link" data-line=l.to_string() on:click=move |_| line_btn.run(l)>{format!("line {l}")}</button> };
+    let link = move |l: u32| view! { <button class="mm-link" data-line=l.to_string() on:click=move |_| line_btn.run(l)>{tr_with("mm-line-n", &[("line", Arg::from(l.to_string()))])}</button> };
     let windows = f
         .reserved
         .iter()

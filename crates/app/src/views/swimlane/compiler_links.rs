@@ -7,7 +7,7 @@
 //! Test ids: `swim-open-pass-trace`, `swim-open-memory-map` (`data-dump` = the dump's path,
 //! `data-kernel`), `swim-pass-dump` (the list, when there are several).
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::{Feature, ViewKind};
 
@@ -68,17 +68,15 @@ pub fn CompilerButtons() -> impl IntoView {
         };
         nav.show_compiler(id, view, target);
     };
-    let title = move |what: &str, needs_map: bool| {
+    let title = move |what_id: &str, needs_map: bool| {
         let (runtime, _) = found.get();
+        let what = tr(what_id);
         match current() {
-            None => format!(
-                "No pass dump found for {}: none in its directory, its parent, or beside its dfx_outputs (a passes_dump* directory).",
-                label(&runtime)
-            ),
-            Some((_, dump, false)) if needs_map => format!("{dump} has no *after_AllocateMemoryAddr.py snapshot: no memory map."),
+            None => tr_with("sw-no-pass-dump-found", &[("runtime", Arg::from(label(&runtime)))]),
+            Some((_, dump, false)) if needs_map => tr_with("sw-pass-dump-no-memory-map", &[("dump", Arg::from(dump))]),
             Some((_, dump, _)) => match kernel() {
-                Some(k) => format!("Open kernel {k}'s function in the {what} of {dump}"),
-                None => format!("Open the {what} of {dump} (select a task to open its kernel's function)"),
+                Some(k) => tr_with("sw-open-kernel-in", &[("kernel", Arg::from(k)), ("what", Arg::from(what)), ("dump", Arg::from(dump))]),
+                None => tr_with("sw-open-view-of", &[("what", Arg::from(what)), ("dump", Arg::from(dump))]),
             },
         }
     };
@@ -103,10 +101,10 @@ pub fn CompilerButtons() -> impl IntoView {
     view! {
         <span class="compiler-links">
             <button id="swim-open-pass-trace" data-testid="swim-open-pass-trace" data-dump=dump_path data-kernel=move || kernel().unwrap_or_default()
-                disabled=move || current().is_none() title=move || title("IR Pass Trace", false)
+                disabled=move || current().is_none() title=move || title("sw-ir-pass-trace", false)
                 on:click=move |_| open(ViewKind::PassTrace)>{t("sw-ir-pass-trace")}</button>
             <button id="swim-open-memory-map" data-testid="swim-open-memory-map" data-dump=dump_path
-                disabled=move || !current().is_some_and(|c| c.2) title=move || title("Memory Reuse map", true)
+                disabled=move || !current().is_some_and(|c| c.2) title=move || title("sw-memory-map", true)
                 on:click=move |_| open(ViewKind::MemoryReuse)>{t("sw-memory-map")}</button>
             {list}
         </span>

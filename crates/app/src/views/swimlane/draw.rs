@@ -338,8 +338,8 @@ impl SwimlaneRenderer {
     }
 
     fn draw_empty(&mut self) {
-        let msg = if self.ui.loading.get_untracked() { "Loading the timeline…" } else { "No timeline." };
-        self.text.fill_text(msg, 16.0, 24.0, LABEL_FONT, colours().text_muted);
+        let msg = crate::i18n::tr(if self.ui.loading.get_untracked() { "sw-loading-timeline" } else { "sw-no-timeline" });
+        self.text.fill_text(&msg, 16.0, 24.0, LABEL_FONT, colours().text_muted);
     }
 
     /// Appends the rects (bars, setup regions) and labels of one track whose top is at `top`.
@@ -584,13 +584,18 @@ impl SwimlaneRenderer {
                     let Some(group) = data.header.groups.get(gi) else { continue };
                     let collapsed = self.collapsed.get(gi).copied().unwrap_or(false);
                     self.text.fill_rect(0.0, top.max(lanes_top), w, row.h as f32, p.group_heading);
-                    let arrow = if collapsed { "▸" } else { "▾" };
-                    let text = format!("{arrow} {} ({} tracks)", group.label, group.tracks.len());
+                    let text = super::words::group_heading(group, collapsed);
                     self.text.fill_text(&text, 6.0, mid, BOLD_FONT, p.group_text);
                 }
                 RowKind::Absent(ai) => {
                     let Some(a) = data.header.absent.get(ai) else { continue };
-                    let text = format!("{} — absent: {}", a.view.title(), a.reason);
+                    let text = crate::i18n::tr_with(
+                        "swd-absent",
+                        &[
+                            ("view", crate::i18n::Arg::from(super::words::view_title(a.view))),
+                            ("reason", crate::i18n::Arg::from(super::words::absent_reason(&a.reason))),
+                        ],
+                    );
                     self.text.fill_text_fitted(&text, 10.0, mid, w - 20.0, "italic 11px system-ui, sans-serif", p.absent_text);
                 }
                 RowKind::Track(track) => self.draw_track_label(data, track, top, lanes_top),
@@ -698,7 +703,13 @@ impl SwimlaneRenderer {
             let x = ox(m.t_us);
             self.text.line(x, 0.0, x, ov, 1.0, super::markers::rgba(&m));
         }
-        self.text.fill_text(&format!("{} total", axis::format_duration_us(span)), 6.0, ov / 2.0 + 0.5, LABEL_FONT, p.text);
+        self.text.fill_text(
+            &crate::i18n::tr_with("sw-total", &[("duration", crate::i18n::Arg::from(axis::format_duration_us(span)))]),
+            6.0,
+            ov / 2.0 + 0.5,
+            LABEL_FONT,
+            p.text,
+        );
         // Detailed axis.
         self.text.fill_rect(gutter, ov, w - gutter, header - ov, p.axis_band);
         self.text.line(0.0, header, w, header, 1.0, p.rule);
@@ -715,7 +726,7 @@ impl SwimlaneRenderer {
             }
         }
         self.text.fill_rect(0.0, ov, gutter, header - ov, p.overview);
-        let window = format!("{} window", axis::format_duration_us(t1 - t0));
+        let window = crate::i18n::tr_with("sw-window", &[("duration", crate::i18n::Arg::from(axis::format_duration_us(t1 - t0)))]);
         self.text.fill_text_fitted(&window, 6.0, ov + 13.0, gutter - 10.0, BOLD_FONT, p.text);
     }
 }

@@ -460,10 +460,14 @@ impl SwimlaneRenderer {
             let lane = d.header.tracks.get(bar.track as usize).map(|l| l.label.clone()).unwrap_or_default();
             let with_setup = self.nav.swimlane.with_untracked(|st| st.setup_in_duration);
             let duration = if with_setup { e - setup } else { e - s };
-            let what = if with_setup && setup < s { " (with setup)" } else { "" };
+            let what = if with_setup && setup < s { format!(" {}", crate::i18n::tr("sw-with-setup")) } else { String::new() };
             let mut text = format!("{name}\n{lane}\n{s:.3} → {e:.3} µs\n{duration:.3} µs{what}");
             if setup < s {
-                let _ = write!(text, "\nsetup {:.3} µs", s - setup);
+                let _ = write!(
+                    text,
+                    "\n{}",
+                    crate::i18n::tr_with("sw-tooltip-setup", &[("setup", crate::i18n::Arg::from(format!("{:.3}", s - setup)))])
+                );
             }
             if let Some(id) = self.task_labels.get(&bar) {
                 text.push('\n');

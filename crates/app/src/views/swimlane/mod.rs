@@ -27,6 +27,7 @@ pub mod markers;
 pub mod perfetto;
 pub mod trace;
 pub mod ui;
+mod words;
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -880,7 +881,10 @@ impl SwimlaneRenderer {
             fields.push(("Lane".to_owned(), format!("{} · {}", tr.view.title(), tr.label)));
         }
         if let Some(shift) = shift {
-            fields.push(("Timeline shift".to_owned(), format!("{shift:+.3} µs: drawn at the times below + shift")));
+            fields.push((
+                "Timeline shift".to_owned(),
+                crate::i18n::tr_with("swd-shift-value", &[("shift", crate::i18n::Arg::from(format!("{shift:+.3}")))]),
+            ));
         }
         if let Some(id) = task {
             fields.push(("Task".to_owned(), id));

@@ -12,7 +12,7 @@
 //! span: count, avg/max/min; per `device N` lane; K7). The chip-only controls (labels by task
 //! id, critical path, dependency depth, setup) are hidden by the toolbar in this mode (K6).
 
-use crate::i18n::t;
+use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
 use pypto_protocol::timeline::DurationRow;
 use pypto_protocol::ViewKind;
@@ -141,13 +141,15 @@ pub fn TraceControls() -> impl IntoView {
             title=t("sw-fold-the-controller-main-thread")
             on:click=move |_| {
                 fold_controllers(swim, !folded());
-            }>{move || if folded() { "Unfold main threads" } else { "Fold main threads" }}</button>
+            }>{move || if folded() { tr("sw-unfold-main-threads") } else { tr("sw-fold-main-threads") }}</button>
         <Show when=is_strace>
             <button id="trace-stats-toggle" on:click=move |_| swim.show_trace_stats.update(|v| *v = !*v)>{t("sw-statistics")}</button>
         </Show>
         <span class="trace-facts">{move || swim.trace.with(|t| t.as_ref().map(|i| {
-            let not_drawn = if i.not_drawn > 0 { format!(" · {} other events not drawn", i.not_drawn) } else { String::new() };
-            format!("{} · {} spans · {} instants{not_drawn}", i.path.rsplit('/').next().unwrap_or(&i.path), i.spans, i.instants)
+            let not_drawn = if i.not_drawn > 0 { format!(" · {}", tr_with("sw-trace-not-drawn", &[("count", Arg::from(i.not_drawn))])) } else { String::new() };
+            let file = i.path.rsplit('/').next().unwrap_or(&i.path);
+            let facts = tr_with("sw-trace-facts", &[("file", Arg::from(file)), ("spans", Arg::from(i.spans)), ("instants", Arg::from(i.instants))]);
+            format!("{facts}{not_drawn}")
         }))}</span>
     }
 }
@@ -177,8 +179,40 @@ fn stat_csv(rows: &[DurationRow], first_col: &str) -> String {
     out
 }
 
-fn stat_rows(rows: Vec<DurationRow>, first_col: &'static str, class: &'static str) -> impl IntoView {
-    let csv = stat_csv(&rows, first_col);
+/// The STRACE statistics' tables: their class (test hook, CSV name) and first column.
+#[derive(Clone, Copy)]
+enum StatTable {
+    Workers,
+    Devices,
+    WorkerSpans,
+    Wait,
+    SpanNames,
+}
+
+impl StatTable {
+    fn class(self) -> &'static str {
+        match self {
+            Self::Workers => "workers",
+            Self::Devices => "devices",
+            Self::WorkerSpans => "worker-spans",
+            Self::Wait => "wait",
+            Self::SpanNames => "span-names",
+        }
+    }
+
+    /// The first column's heading, in the page language.
+    fn first_column(self) -> String {
+        match self {
+            Self::Workers => tr("sw-col-worker-process"),
+            Self::Devices => tr("sw-col-lane"),
+            Self::WorkerSpans | Self::Wait | Self::SpanNames => tr("sw-col-scope"),
+        }
+    }
+}
+
+fn stat_rows(rows: Vec<DurationRow>, table: StatTable) -> impl IntoView {
+    let (first_col, class) = (table.first_column(), table.class());
+    let csv = stat_csv(&rows, &first_col);
     let download = move |_| browser::download_text(&format!("strace-{class}.csv"), "text/csv;charset=utf-8", &format!("\u{feff}{csv}"));
     view! {
         <button class="trace-stats-csv" data-table=class title=t("sw-download-this-table-as-csv") on:click=download>"CSV"</button>
@@ -218,18 +252,18 @@ pub fn TraceStatsPanel() -> impl IntoView {
                     <strong>{t("sw-serving-strace-statistics")}</strong>
                     <button class="close" title=t("sw-close") on:click=move |_| swim.show_trace_stats.set(false)>"✕"</button>
                 </div>
-                <p class="fact">{format!("Total duration {} · {} spans · {} instants", axis::format_duration_us(numbers.total_duration_us), numbers.span_count, numbers.instant_count)}</p>
+                <p class="fact">{tr_with("sw-trace-total", &[("duration", Arg::from(axis::format_duration_us(numbers.total_duration_us))), ("spans", Arg::from(numbers.span_count)), ("instants", Arg::from(numbers.instant_count))])}</p>
                 <h4>{t("sw-workerprocess")}</h4>
                 {if numbers.workers.is_empty() { Some(view! { <p class="hint">{t("sw-no-serving-worker-process-in")}</p> }) } else { None }}
-                {stat_rows(numbers.workers, "worker process", "workers")}
+                {stat_rows(numbers.workers, StatTable::Workers)}
                 <h4>{t("sw-device-lanes")}</h4>
-                {stat_rows(numbers.device_lanes, "lane", "devices")}
+                {stat_rows(numbers.device_lanes, StatTable::Devices)}
                 <h4>{t("sw-all-workers-per-span")}</h4>
-                {stat_rows(numbers.worker_span_names, "scope", "worker-spans")}
+                {stat_rows(numbers.worker_span_names, StatTable::WorkerSpans)}
                 <h4>{wait.name.clone()}</h4>
-                {stat_rows(vec![wait], "scope", "wait")}
+                {stat_rows(vec![wait], StatTable::Wait)}
                 <h4>{t("sw-serving-spans-by-name")}</h4>
-                {stat_rows(numbers.span_names, "scope", "span-names")}
+                {stat_rows(numbers.span_names, StatTable::SpanNames)}
             </aside>
         })
     }

@@ -83,7 +83,7 @@ fn Toolbar(lane: Lane) -> impl IntoView {
             if s.query.is_empty() {
                 String::new()
             } else if s.hits.is_empty() {
-                "no match".to_string()
+                crate::i18n::tr("sw-no-match")
             } else {
                 format!("{} / {}", s.current.map_or(0, |c| c + 1), s.total)
             }
@@ -314,11 +314,13 @@ fn Details() -> impl IntoView {
                         on:click=move |_| crate::exports::download_csv(&csv_name, &csv)>"CSV"</button>
                     <h3 class=title_class>{d.title.clone()}</h3>
                     <table class="details">
-                        {d.fields.into_iter().map(|(label, value)| {
+                        {d.fields.into_iter().map(|(key, value)| {
+                            // The worker's English field names are keys: shown translated.
+                            let (label, value) = (super::words::field_label(&key), super::words::field_value(&key, &value));
                             if value.contains('\n') {
-                                view! { <tr><th>{label}</th><td><pre>{value}</pre></td></tr> }.into_any()
+                                view! { <tr data-field=key><th>{label}</th><td><pre>{value}</pre></td></tr> }.into_any()
                             } else {
-                                view! { <tr><th>{label}</th><td>{value}</td></tr> }.into_any()
+                                view! { <tr data-field=key><th>{label}</th><td>{value}</td></tr> }.into_any()
                             }
                         }).collect_view()}
                     </table>
