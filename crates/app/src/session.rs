@@ -359,7 +359,7 @@ impl LoadProgress {
     pub fn text(&self) -> String {
         let percent = self.fraction().map_or_else(String::new, |f| format!("{:.0}", f * 100.0));
         crate::i18n::tr_with(
-            "app-progress-line",
+            "progress-line",
             &[
                 ("stage", crate::i18n::Arg::from(crate::i18n::tr(stage_message_id(self.stage())))),
                 ("path", crate::i18n::Arg::from(&self.progress.path)),

@@ -144,6 +144,10 @@ fn forget_previous() -> u64 {
         s.prebuilt.clear();
         s.generation
     });
+    // The previous comparison source goes with its folder (the folder's own files are replaced
+    // when its listing comes; a comparison source opened with it may come first).
+    trace_store::forget_comparison();
+    pass_dumps::forget(|id| *id >= COMPARISON_ID_BASE);
     jobs::cancel_all();
     generation
 }
@@ -193,8 +197,10 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
         }
         trace_store::add(&entries, &sources);
     } else {
+        // The folder's own: a comparison source opened with it (`?src=…&compare=…`) may have
+        // been listed first (its manifest came first) and stays.
         trace_store::reset(&entries, &sources);
-        pass_dumps::reset();
+        pass_dumps::forget(|id| *id < COMPARISON_ID_BASE);
     }
     let listing: Vec<(String, u64)> = entries.iter().map(|e| (e.path.clone(), e.size_bytes)).collect();
     let found = discovery::discover(&listing);

@@ -44,11 +44,6 @@ thread_local! {
     static DIRS: RefCell<HashMap<u32, DumpDir>> = RefCell::new(HashMap::new());
 }
 
-/// A new folder: forget every dump.
-pub(crate) fn reset() {
-    DIRS.with_borrow_mut(HashMap::clear);
-}
-
 /// Remembers the files directly inside a pass-dump dataset's directory, and those of its case
 /// directory (its parent) that can name the chip.
 /// Forgets the dumps whose dataset ids `gone` names (an earlier comparison source's).

@@ -37,7 +37,12 @@ thread_local! {
 /// A new folder: forget the old one, remember the new one's files (handles, not bytes).
 pub(crate) fn reset(entries: &[EntryMeta], sources: &[JsValue]) {
     STORE.with_borrow_mut(|s| {
+        // A comparison source's files (listed before the folder's) stay.
+        let kept: Vec<(String, JsValue)> = s.from_comparison.iter().filter_map(|p| Some((p.clone(), s.files.get(p)?.clone()))).collect();
+        let from_comparison = std::mem::take(&mut s.from_comparison);
         *s = Store::default();
+        s.files.extend(kept);
+        s.from_comparison = from_comparison;
         for (e, src) in entries.iter().zip(sources) {
             s.files.insert(e.path.clone(), src.clone());
         }
