@@ -13,7 +13,7 @@ use crate::pass_trace::{diff_ranges, split_lines, LineDiff};
 use pypto_formats::python_source;
 
 /// One function's lines in a snapshot.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FunctionRegion {
     pub key: String,
     pub name: String,

@@ -66,7 +66,7 @@ pub struct LineDiff {
 
 /// A changed run of a line diff: `before` lines (0-based, half-open, indices of the whole
 /// before list) replaced by `after` lines.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Hunk {
     pub before: std::ops::Range<u32>,
     pub after: std::ops::Range<u32>,
@@ -287,7 +287,7 @@ pub fn refine_line(before: &str, after: &str) -> LineChanges {
 }
 
 /// One pass of the pass list.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PassEntry {
     /// The snapshot's index (`NN`).
     pub index: u32,

@@ -62,7 +62,13 @@ pub fn LoadProgressBar() -> impl IntoView {
         }
         session.progress.with(|p| {
             p.as_ref().map_or_else(String::new, |p| {
-                tr_with("progress-what", &[("stage", Arg::from(tr(stage_message_id(p.stage())))), ("path", Arg::from(&p.progress.path))])
+                tr_with(
+                    "progress-what",
+                    &[
+                        ("stage", Arg::from(tr(stage_message_id(p.stage())))),
+                        ("path", Arg::from(crate::session::progress_path_text(&p.progress))),
+                    ],
+                )
             })
         })
     };

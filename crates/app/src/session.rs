@@ -310,6 +310,30 @@ pub fn stage_message_id(stage: ProgressStage) -> &'static str {
     }
 }
 
+/// The catalogue's name of a graph layout's phase (the `path` of a `layout` progress:
+/// `dag_layout::Phase::as_str`, or `start` while the layout's job starts); `None` for a key
+/// this page does not know (shown as it came).
+pub fn layout_phase_message_id(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "start" => "progress-phase-start",
+        "cycles" => "progress-phase-cycles",
+        "layers" => "progress-phase-layers",
+        "dummies" => "progress-phase-dummies",
+        "crossings" => "progress-phase-crossings",
+        "coordinates" => "progress-phase-coordinates",
+        "edges" => "progress-phase-edges",
+        _ => return None,
+    })
+}
+
+/// What a progress message's `path` reads as: a layout's phase in words, else the path.
+pub fn progress_path_text(progress: &Progress) -> String {
+    match progress.stage {
+        ProgressStage::Layout => layout_phase_message_id(&progress.path).map_or_else(|| progress.path.clone(), crate::i18n::tr),
+        _ => progress.path.clone(),
+    }
+}
+
 /// The worker's last progress message and what the page derives from the messages of the
 /// same work (same stage and path): when that work began here, hence its rate and time left.
 #[derive(Clone, Debug, PartialEq)]
@@ -371,7 +395,7 @@ impl LoadProgress {
 
 #[cfg(test)]
 mod tests {
-    use super::{short_label, stage_message_id, LoadProgress};
+    use super::{layout_phase_message_id, short_label, stage_message_id, LoadProgress};
     use crate::i18n::format_in;
     use crate::settings::Language;
     use pypto_protocol::datasets::{Progress, ProgressStage};
@@ -412,6 +436,18 @@ mod tests {
         }
         let zh = format_in(Language::Chinese, stage_message_id(ProgressStage::Read), &[]);
         assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "Chinese stage name: {zh}");
+    }
+
+    #[test]
+    fn every_layout_phase_is_named_in_both_languages() {
+        // `dag_layout::Phase::as_str` of each phase, and the job's start.
+        for key in ["start", "cycles", "layers", "dummies", "crossings", "coordinates", "edges"] {
+            let id = layout_phase_message_id(key).unwrap_or_else(|| panic!("no message for phase {key}"));
+            for language in [Language::English, Language::Chinese] {
+                assert_ne!(format_in(language, id, &[]), id, "{id} in {language:?}");
+            }
+        }
+        assert_eq!(layout_phase_message_id("spline"), None);
     }
 
     #[test]

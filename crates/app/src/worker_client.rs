@@ -36,6 +36,8 @@ const WORKER_URL: &str = "./pypto-worker_loader.js";
 pub enum WorkerError {
     /// The worker answered with an error (also shown in the sidebar's problems).
     Failed(String),
+    /// The user cancelled the work (the progress bar's Cancel): no problem to list.
+    Cancelled,
     /// A newer ask in the same slot, another folder, or the asking part went away.
     Superseded,
     /// The worker crashed (it is being restarted).
@@ -414,9 +416,7 @@ impl WorkerClient {
         self.session.progress.set(None);
         let answer = match msg {
             // Work the user cancelled is no problem to list.
-            FromWorker::Error { message } if message.ends_with(CANCELLED) => {
-                Err(WorkerError::Failed(crate::i18n::tr("progress-cancelled")))
-            }
+            FromWorker::Error { message } if message.ends_with(CANCELLED) => Err(WorkerError::Cancelled),
             FromWorker::Error { message } => {
                 self.session.problem(message.clone());
                 Err(WorkerError::Failed(message))

@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// A reader error with its position in the input file.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FormatError {
     /// The file path as given to the reader.
     pub path: String,

@@ -120,6 +120,64 @@ pub struct LaidOutGraph {
     pub columns: GraphColumns,
 }
 
+/// What the header says of a layout (see [`DepGraph::assemble`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LayoutSummary {
+    pub crossings: u64,
+    pub component_count: u64,
+    /// The largest component's box: min x, min y, max x, max y.
+    pub largest_component: [f64; 4],
+    /// Edges drawn reversed to break cycles.
+    pub reversed_edges: u64,
+}
+
+/// Where [`lay_out_edges`] placed the nodes and edges.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlacedGraph {
+    pub summary: LayoutSummary,
+    /// Per node: its centre.
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    /// Per edge, offsets (edges + 1) into `points` (flat x, y pairs).
+    pub edge_offsets: Vec<u32>,
+    pub points: Vec<f64>,
+}
+
+/// Lays out `node_count` nodes of [`NODE_WIDTH`] × [`NODE_HEIGHT`] joined by `edges`,
+/// top→bottom (or left→right), the disconnected components packed to `aspect` (width /
+/// height; ≤ 0: the plain layout). `control` gets the progress (`false` stops it). The part of
+/// [`DepGraph::layout`] that needs nothing but the edges, so it can run in another worker.
+pub fn lay_out_edges(
+    node_count: usize,
+    edges: &[(u32, u32)],
+    left_right: bool,
+    aspect: f64,
+    control: &mut dyn FnMut(dag_layout::Progress) -> bool,
+) -> Result<PlacedGraph, String> {
+    let sizes = vec![NodeSize { width: NODE_WIDTH, height: NODE_HEIGHT }; node_count];
+    let direction = if left_right { Direction::LeftRight } else { Direction::TopBottom };
+    let opts = LayoutOptions { direction, ..LayoutOptions::default() };
+    let failed = |e: dag_layout::LayoutError| format!("dependency graph layout failed: {e}");
+    let (layout, component_count, largest) = if aspect > 0.0 && aspect.is_finite() {
+        let packed = dag_layout::layout_packed(&sizes, edges, &opts, aspect, f64::from(COMPONENT_GAP), control).map_err(failed)?;
+        let largest = packed.components.first().map_or(dag_layout::BBox::default(), |c| c.1);
+        (packed.layout, packed.components.len() as u64, largest)
+    } else {
+        let layout = dag_layout::layout(&sizes, edges, &opts, control).map_err(failed)?;
+        let count = dag_layout::pack::components(node_count, edges).1.len() as u64;
+        let bbox = layout.bbox;
+        (layout, count, bbox)
+    };
+    let summary = LayoutSummary {
+        crossings: layout.crossings,
+        component_count,
+        largest_component: [largest.min_x, largest.min_y, largest.max_x, largest.max_y].map(f64::from),
+        reversed_edges: layout.reversed_edges.len() as u64,
+    };
+    let points = layout.points.iter().flat_map(|p| [f64::from(p[0]), f64::from(p[1])]).collect();
+    Ok(PlacedGraph { summary, x: layout.x, y: layout.y, edge_offsets: layout.edge_offsets, points })
+}
+
 impl DepGraph {
     /// Loads `deps` with the perf sidecar `sidecar` ([`sidecar`]) and the name map `names`.
     pub fn build(deps: &Deps, sidecar: &[SidecarTask], names: Option<&NameMap>) -> Self {
@@ -170,7 +228,8 @@ impl DepGraph {
     /// components packed to the canvas's `aspect` (width / height; ≤ 0: the plain layout, see
     /// `dag_layout::pack`), and answers the header (`layout_ms`: the layout call timed by
     /// `now_ms`; `warmup_ms` 0, the worker's to fill) and the columns. `control` gets the
-    /// layout's progress (`false` stops it).
+    /// layout's progress (`false` stops it). [`Self::shown_edges`], [`lay_out_edges`] and
+    /// [`Self::assemble`] in one call; the worker runs the middle one in a job for big graphs.
     pub fn layout(
         &self,
         dataset_id: u32,
@@ -180,30 +239,42 @@ impl DepGraph {
         now_ms: &dyn Fn() -> f64,
         control: &mut dyn FnMut(dag_layout::Progress) -> bool,
     ) -> Result<LaidOutGraph, String> {
+        let edges = self.shown_edges(mode)?;
+        let started_ms = now_ms();
+        let placed = lay_out_edges(self.graph.node_count(), &edges, left_right, aspect, control)?;
+        let layout_ms = now_ms() - started_ms;
+        let (header, mut columns) = self.assemble(dataset_id, mode, left_right, &edges, &placed.summary, layout_ms);
+        columns.x = placed.x.iter().map(|&v| f64::from(v)).collect();
+        columns.y = placed.y.iter().map(|&v| f64::from(v)).collect();
+        columns.point_offsets = placed.edge_offsets;
+        columns.points = placed.points;
+        Ok(LaidOutGraph { header, columns })
+    }
+
+    /// The shown edges of `mode` as `(pred node, succ node)`: what [`lay_out_edges`] lays out.
+    pub fn shown_edges(&self, mode: EdgeMode) -> Result<Vec<(u32, u32)>, String> {
         let sel = self.selection(mode).ok_or_else(|| format!("no edge selection for mode {}", mode.as_str()))?;
         let g = &self.graph;
-        let edges: Vec<(u32, u32)> =
-            sel.shown.iter().filter_map(|&e| Some((*g.edge_pred.get(e as usize)?, *g.edge_succ.get(e as usize)?))).collect();
+        Ok(sel.shown.iter().filter_map(|&e| Some((*g.edge_pred.get(e as usize)?, *g.edge_succ.get(e as usize)?))).collect())
+    }
+
+    /// The header and the columns of a layout of `edges` ([`Self::shown_edges`]) summed up by
+    /// `summary`; the placed columns (`x`, `y`, `point_offsets`, `points`) are left empty for
+    /// the caller, who has them from [`lay_out_edges`].
+    pub fn assemble(
+        &self,
+        dataset_id: u32,
+        mode: EdgeMode,
+        left_right: bool,
+        edges: &[(u32, u32)],
+        summary: &LayoutSummary,
+        layout_ms: f64,
+    ) -> (DepGraphHeader, GraphColumns) {
+        let g = &self.graph;
         let n = g.node_count();
-        let sizes = vec![NodeSize { width: NODE_WIDTH, height: NODE_HEIGHT }; n];
-        let direction = if left_right { Direction::LeftRight } else { Direction::TopBottom };
-        let opts = LayoutOptions { direction, ..LayoutOptions::default() };
-        let started_ms = now_ms();
-        let failed = |e: dag_layout::LayoutError| format!("dependency graph layout failed: {e}");
-        let (layout, component_count, largest) = if aspect > 0.0 && aspect.is_finite() {
-            let packed = dag_layout::layout_packed(&sizes, &edges, &opts, aspect, f64::from(COMPONENT_GAP), control).map_err(failed)?;
-            let largest = packed.components.first().map_or(dag_layout::BBox::default(), |c| c.1);
-            (packed.layout, packed.components.len() as u64, largest)
-        } else {
-            let layout = dag_layout::layout(&sizes, &edges, &opts, control).map_err(failed)?;
-            let count = dag_layout::pack::components(n, &edges).1.len() as u64;
-            let bbox = layout.bbox;
-            (layout, count, bbox)
-        };
-        let layout_ms = now_ms() - started_ms;
         let mut warnings = self.warnings.clone();
-        if !layout.reversed_edges.is_empty() {
-            warnings.push(format!("the graph has a cycle: {} edge(s) drawn reversed to lay it out", layout.reversed_edges.len()));
+        if summary.reversed_edges > 0 {
+            warnings.push(format!("the graph has a cycle: {} edge(s) drawn reversed to lay it out", summary.reversed_edges));
         }
         let header = DepGraphHeader {
             dataset_id,
@@ -213,16 +284,14 @@ impl DepGraph {
             names: self.names.clone(),
             mode_counts: self.selections.iter().map(|s| s.shown.len() as u64).collect(),
             node_count: n as u64,
-            crossings: layout.crossings,
-            component_count,
-            largest_component: [largest.min_x, largest.min_y, largest.max_x, largest.max_y].map(f64::from),
+            crossings: summary.crossings,
+            component_count: summary.component_count,
+            largest_component: summary.largest_component,
             layout_ms,
             warmup_ms: 0.0,
             warnings,
         };
         let columns = GraphColumns {
-            x: layout.x.iter().map(|&v| f64::from(v)).collect(),
-            y: layout.y.iter().map(|&v| f64::from(v)).collect(),
             w: vec![f64::from(NODE_WIDTH); n],
             h: vec![f64::from(NODE_HEIGHT); n],
             kind: self.kind.clone(),
@@ -231,12 +300,11 @@ impl DepGraph {
             markers: self.markers.clone(),
             pred: edges.iter().map(|e| e.0).collect(),
             succ: edges.iter().map(|e| e.1).collect(),
-            point_offsets: layout.edge_offsets,
-            points: layout.points.iter().flat_map(|p| [f64::from(p[0]), f64::from(p[1])]).collect(),
             full_pred: g.edge_pred.clone(),
             full_succ: g.edge_succ.clone(),
+            ..GraphColumns::default()
         };
-        Ok(LaidOutGraph { header, columns })
+        (header, columns)
     }
 
     /// `DepNodeDetails`: the node's tensor arguments (from `deps` — the deps.json the graph

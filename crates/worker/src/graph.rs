@@ -3,16 +3,15 @@
 //! lean), builds the graph — `deps_viewer`'s nodes: deps.json's tasks and edge endpoints and
 //! the tasks of the records (the perf sidecar, from the resident model) — and the edge
 //! selections of the five `deps_viewer` modes once per dataset, lays out the selected mode's
-//! edges in the worker ([`pypto_analysis::dag_layout`], disconnected components packed to the
-//! canvas's aspect ratio the request carries, progress posted per phase; after the
-//! JIT warm-up, `layout_warm_up`) and hands the page node columns and edge polylines as
+//! edges ([`pypto_analysis::dag_layout`], disconnected components packed to the canvas's
+//! aspect ratio the request carries, progress posted per phase; after the JIT warm-up,
+//! `layout_warm_up`) — here for small graphs, in a job for big ones so a Cancel stops it — and hands the page node columns and edge polylines as
 //! transferred typed arrays; answers `DepNodeDetails` and `DepSearch`. The graph, its
 //! columns, node details and search are `pypto_replies::dep_graph`'s; this module reads the
 //! file, keeps the built graph and posts.
 
 use std::cell::RefCell;
 
-use pypto_analysis::dag_layout;
 use pypto_analysis::edge_modes::EdgeMode;
 use pypto_formats::deps;
 use pypto_protocol::datasets::{Progress, ProgressStage};
@@ -20,9 +19,11 @@ use pypto_protocol::dep_graph::{
     columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest,
 };
 use pypto_protocol::FromWorker;
-use pypto_replies::dep_graph::{self, DepGraph, LaidOutGraph};
+use pypto_replies::dep_graph::{self, DepGraph};
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::clock::now_ms;
+use crate::jobs::{self, FromJob, ToJob};
 use crate::store::SESSION;
 use crate::transport::{self, Columns, Reply};
 use crate::{layout_warm_up, reading};
@@ -76,51 +77,82 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
         });
         BUILT.with_borrow_mut(|b| *b = Some(built));
     }
-    let laid_out = BUILT.with_borrow(|b| match b.as_ref() {
-        Some(b) => layout(b, mode, left_right, aspect),
-        None => Err("the dependency graph was not built".to_owned()),
-    });
-    match laid_out {
+    match layout(generation, dataset_id, mode, left_right, aspect).await {
         Ok((header, columns)) => reply.send_with(header, columns),
         Err(message) => reply.fail(message),
     }
 }
 
-fn layout(b: &Built, mode: EdgeMode, left_right: bool, aspect: f64) -> Result<(DepGraphHeader, Columns), String> {
-    let big = b.graph.graph.node_count() > 2000;
-    // Packed components lay out one by one: progress at most every 50 ms.
-    let mut last_post_ms = f64::NEG_INFINITY;
-    let mut control = |p: dag_layout::Progress| {
-        if big && now_ms() - last_post_ms >= 50.0 {
-            last_post_ms = now_ms();
-            let progress = Progress {
-                path: p.phase.as_str().to_owned(),
-                done_bytes: u64::from(p.step),
-                total_bytes: u64::from(p.steps.max(1)),
-                stage: ProgressStage::Layout,
-            };
-            transport::post(&FromWorker::Progress(progress), None);
-        }
-        true
-    };
-    let LaidOutGraph { mut header, columns: c } = b.graph.layout(b.dataset_id, mode, left_right, aspect, &now_ms, &mut control)?;
-    header.warmup_ms = layout_warm_up::take_ms();
+/// Graphs of more nodes than this are laid out in a job (`jobs::ToJob::LayoutGraph`): a
+/// Cancel terminates it, and what the layout peaks at goes back to the browser with it.
+/// Smaller ones take well under a second here, where a job would only add its start.
+const JOB_MIN_NODES: usize = 20_000;
+
+/// Lays out `mode`'s edges of the built graph (in a job when it is big) and answers the
+/// header and columns.
+async fn layout(
+    generation: u64,
+    dataset_id: u32,
+    mode: EdgeMode,
+    left_right: bool,
+    aspect: f64,
+) -> Result<(DepGraphHeader, Columns), String> {
+    let (node_count, edges) = BUILT.with_borrow(|b| match b.as_ref() {
+        Some(b) => Ok((b.graph.graph.node_count(), b.graph.shown_edges(mode)?)),
+        None => Err("the dependency graph was not built".to_owned()),
+    })?;
     let mut columns = Columns::new();
-    columns.f64(col::X, &c.x);
-    columns.f64(col::Y, &c.y);
-    columns.f64(col::W, &c.w);
-    columns.f64(col::H, &c.h);
-    columns.u8(col::KIND, &c.kind);
-    columns.u32(col::BLOCK_NUM, &c.block_num);
-    columns.u32(col::NAME_INDEX, &c.name_index);
-    columns.u8(col::MARKERS, &c.markers);
-    columns.u32(col::PRED, &c.pred);
-    columns.u32(col::SUCC, &c.succ);
-    columns.u32(col::POINT_OFFSETS, &c.point_offsets);
-    columns.f64(col::POINTS, &c.points);
-    columns.u32(col::FULL_PRED, &c.full_pred);
-    columns.u32(col::FULL_SUCC, &c.full_succ);
-    Ok((header, columns))
+    let (summary, layout_ms, warmup_ms) = if node_count > JOB_MIN_NODES {
+        // The bar (and its Cancel) shows while the job starts, before its first phase.
+        let start = Progress { path: "start".to_owned(), done_bytes: 0, total_bytes: 1, stage: ProgressStage::Layout };
+        transport::post(&FromWorker::Progress(start), None);
+        let request = ToJob::LayoutGraph { node_count: node_count as u32, left_right, aspect };
+        let (reply, placed) = jobs::ask_with_input(&request, &jobs::encode(&edges)?).await?;
+        let FromJob::GraphLaidOut { summary, layout_ms, warmup_ms } = reply else {
+            return Err("the layout job answered something else".to_owned());
+        };
+        for key in [col::X, col::Y, col::POINT_OFFSETS, col::POINTS] {
+            let array = js_sys::Reflect::get(&placed, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+            if array.is_undefined() {
+                return Err(format!("the layout job sent no {key}"));
+            }
+            columns.js(key, array.unchecked_ref());
+        }
+        (summary, layout_ms, warmup_ms)
+    } else {
+        let started_ms = now_ms();
+        let placed = dep_graph::lay_out_edges(node_count, &edges, left_right, aspect, &mut layout_warm_up::progress_control(node_count))?;
+        let layout_ms = now_ms() - started_ms;
+        placed_columns(&mut columns, &placed);
+        (placed.summary, layout_ms, layout_warm_up::take_ms())
+    };
+    BUILT.with_borrow(|b| {
+        let b = b.as_ref().filter(|b| b.generation == generation && b.dataset_id == dataset_id);
+        let b = b.ok_or_else(|| "another graph was opened while this one was laid out".to_owned())?;
+        let (mut header, c) = b.graph.assemble(dataset_id, mode, left_right, &edges, &summary, layout_ms);
+        header.warmup_ms = warmup_ms;
+        columns.f64(col::W, &c.w);
+        columns.f64(col::H, &c.h);
+        columns.u8(col::KIND, &c.kind);
+        columns.u32(col::BLOCK_NUM, &c.block_num);
+        columns.u32(col::NAME_INDEX, &c.name_index);
+        columns.u8(col::MARKERS, &c.markers);
+        columns.u32(col::PRED, &c.pred);
+        columns.u32(col::SUCC, &c.succ);
+        columns.u32(col::FULL_PRED, &c.full_pred);
+        columns.u32(col::FULL_SUCC, &c.full_succ);
+        Ok((header, columns))
+    })
+}
+
+/// The columns of where `placed` put the nodes and edges: centres and polylines.
+pub(crate) fn placed_columns(columns: &mut Columns, placed: &dep_graph::PlacedGraph) {
+    let x: Vec<f64> = placed.x.iter().map(|&v| f64::from(v)).collect();
+    let y: Vec<f64> = placed.y.iter().map(|&v| f64::from(v)).collect();
+    columns.f64(col::X, &x);
+    columns.f64(col::Y, &y);
+    columns.u32(col::POINT_OFFSETS, &placed.edge_offsets);
+    columns.f64(col::POINTS, &placed.points);
 }
 
 /// `ToWorker::DepNodeDetails`: the node's tensor arguments and edge annotations.

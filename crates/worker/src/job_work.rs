@@ -1,8 +1,9 @@
 //! What a job does (the job instance's side of `jobs`): read and analyse runtime datasets
 //! from their files — a dataset's load (summary, resident model, its timeline's render
 //! columns), a timeline of one or more datasets, a Perfetto export, the Performance Analysis
-//! path tables — and post its answer to the analysis worker that started it ([`handle`], the
-//! job's entry). Each runs in a job's own wasm instance, so what it peaks at is given back
+//! path tables — or lay out a big dependency graph or diff a big pass from the input the
+//! analysis worker encoded, and post its answer to the analysis worker that started it
+//! ([`handle`], the job's entry). Each runs in a job's own wasm instance, so what it peaks at is given back
 //! when the job ends.
 
 use pypto_analysis::alignment::AlignmentPlan;
@@ -13,7 +14,7 @@ use pypto_formats::{cpm, name_map, Warning};
 use pypto_protocol::datasets::{DatasetSummary, HostPhasesSummary, Progress, ProgressStage};
 use pypto_replies::datasets::{self, file_error, WarningSources};
 use serde::Serialize;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::bench_log::bench_log;
 use crate::clock::now_ms;
@@ -41,6 +42,7 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
         Ok(request) => request,
         Err(e) => return jobs::post(&FromJob::Failed { message: format!("unreadable job request: {e}") }, &js_sys::Object::new()),
     };
+    let input = js_sys::Reflect::get(data, &JsValue::from_str(jobs::INPUT_KEY)).ok().and_then(|v| v.dyn_into::<js_sys::Array>().ok());
     wasm_bindgen_futures::spawn_local(async move {
         let sources: Vec<JsValue> = files.iter().collect();
         let (reply, columns) = match request {
@@ -48,6 +50,8 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
             ToJob::Timeline { datasets, dataset_ids, alignment } => build_timeline(&datasets, &dataset_ids, alignment, &sources).await,
             ToJob::ExportTrace { datasets, window_us, alignment } => export_trace(&datasets, window_us, alignment, &sources).await,
             ToJob::PerfPaths(inputs) => path_tables(&inputs, &sources).await,
+            ToJob::LayoutGraph { node_count, left_right, aspect } => lay_out_graph(node_count, left_right, aspect, input),
+            ToJob::PassDiff => diff_pass(input),
         };
         jobs::post(&reply, &columns);
     });
@@ -390,4 +394,57 @@ async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, j
         return (FromJob::Failed { message }, js_sys::Object::new());
     }
     (FromJob::PathTables, columns)
+}
+
+/// A failed job's answer.
+fn failed(message: String) -> (FromJob, js_sys::Object) {
+    (FromJob::Failed { message }, js_sys::Object::new())
+}
+
+/// Lays out a big dependency graph's shown edges (the encoded `input`): node centres and edge
+/// polylines as typed arrays, progress posted per phase, after the JIT warm-up (this instance
+/// is new).
+fn lay_out_graph(node_count: u32, left_right: bool, aspect: f64, input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
+    let edges: Vec<(u32, u32)> = match input.ok_or_else(|| "the layout job got no edges".to_owned()).and_then(jobs::decode) {
+        Ok(edges) => edges,
+        Err(message) => return failed(message),
+    };
+    let node_count = node_count as usize;
+    crate::layout_warm_up::warm_up();
+    let warmup_ms = crate::layout_warm_up::take_ms();
+    let started_ms = now_ms();
+    let mut control = crate::layout_warm_up::progress_control(node_count);
+    let placed = match pypto_replies::dep_graph::lay_out_edges(node_count, &edges, left_right, aspect, &mut control) {
+        Ok(placed) => placed,
+        Err(message) => return failed(message),
+    };
+    let layout_ms = now_ms() - started_ms;
+    let mut columns = crate::transport::Columns::new();
+    crate::graph::placed_columns(&mut columns, &placed);
+    (FromJob::GraphLaidOut { summary: placed.summary, layout_ms, warmup_ms }, columns.into_object())
+}
+
+/// Diffs one big pass (a [`jobs::PassDiffInput`], the encoded `input`): the `PassDiffData`
+/// encoded in `columns.diff`.
+fn diff_pass(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
+    let i: jobs::PassDiffInput<'static> = match input.ok_or_else(|| "the diff job got no snapshots".to_owned()).and_then(jobs::decode) {
+        Ok(i) => i,
+        Err(message) => return failed(message),
+    };
+    let diff_input = pypto_replies::pass_trace::DiffInput {
+        entry: &i.entry,
+        before_text: &i.before_text,
+        after_text: &i.after_text,
+        before_regions: i.before_regions.as_deref(),
+        after_regions: i.after_regions.as_deref(),
+        log: i.log.as_deref(),
+    };
+    let data = pypto_replies::pass_trace::build_diff(i.dataset_id, i.pass, &diff_input, i.function.as_deref());
+    let chunks = match jobs::encode(&data) {
+        Ok(chunks) => chunks,
+        Err(message) => return failed(message),
+    };
+    let columns = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&columns, &JsValue::from_str(jobs::DIFF_KEY), &chunks);
+    (FromJob::PassDiffed, columns)
 }

@@ -16,6 +16,7 @@
 //! fails the job), `{ log: "pypto-worker …" }` (bench lines, printed by the analysis worker),
 //! and last `{ job: FromJob, columns }`.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -24,6 +25,8 @@ use std::rc::Rc;
 use futures_channel::oneshot;
 
 use pypto_analysis::alignment::AlignmentPlan;
+use pypto_analysis::function_filter::FunctionRegion;
+use pypto_analysis::pass_trace::PassEntry;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_formats::name_map::NameMap;
 use pypto_protocol::datasets::{DatasetSummary, EntryMeta};
@@ -48,7 +51,31 @@ pub(crate) enum ToJob {
     ExportTrace { datasets: Vec<RuntimeInputs>, window_us: Option<(f64, f64)>, alignment: AlignmentPlan },
     /// The Performance Analysis path tables of a dataset ([`crate::job_work::path_tables`]).
     PerfPaths(RuntimeInputs),
+    /// A big dependency graph's layout ([`crate::job_work::lay_out_graph`]): its shown edges
+    /// (`(pred, succ)` node pairs) are the encoded input.
+    LayoutGraph { node_count: u32, left_right: bool, aspect: f64 },
+    /// A big pass diff ([`crate::job_work::diff_pass`]): a [`PassDiffInput`] is the encoded
+    /// input.
+    PassDiff,
 }
+
+/// What a pass-diff job diffs: one pass's snapshots and what the analysis worker knows of
+/// them (`pypto_replies::pass_trace::DiffInput`): borrowed when encoded, owned when decoded.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct PassDiffInput<'a> {
+    pub(crate) dataset_id: u32,
+    pub(crate) pass: u32,
+    pub(crate) function: Option<String>,
+    pub(crate) entry: Cow<'a, PassEntry>,
+    pub(crate) before_text: Cow<'a, str>,
+    pub(crate) after_text: Cow<'a, str>,
+    pub(crate) before_regions: Option<Cow<'a, [FunctionRegion]>>,
+    pub(crate) after_regions: Option<Cow<'a, [FunctionRegion]>>,
+    pub(crate) log: Option<Cow<'a, str>>,
+}
+
+/// The `columns` key of a pass-diff job's encoded `PassDiffData`.
+pub(crate) const DIFF_KEY: &str = "diff";
 
 /// The files of one runtime dataset: `entries` parallel to the job's `files`.
 #[derive(Clone, Serialize, Deserialize)]
@@ -89,6 +116,15 @@ pub(crate) enum FromJob {
     },
     /// Encoded [`PathResult`] in `columns.tables`.
     PathTables,
+    /// A graph laid out: node centres in `columns.x` / `columns.y` (`Float64Array`), edge
+    /// polylines in `columns.point_offsets` (`Uint32Array`) / `columns.points`.
+    GraphLaidOut {
+        summary: pypto_replies::dep_graph::LayoutSummary,
+        layout_ms: f64,
+        warmup_ms: f64,
+    },
+    /// An encoded `PassDiffData` in `columns.diff`.
+    PassDiffed,
     /// Nothing more (a load job that built no timeline).
     Done,
     Failed {
@@ -208,14 +244,26 @@ pub(crate) type Answer = oneshot::Receiver<Settled>;
 /// The envelope key of the stall timeout a job's reads use ([`reading::stall_timeout_ms`]).
 pub(crate) const STALL_TIMEOUT_KEY: &str = "stall_timeout_ms";
 
+/// The envelope key of a job's encoded input ([`encode`]; the requests that need more than
+/// a few fields).
+pub(crate) const INPUT_KEY: &str = "input";
+
 /// Starts `request` in a new job with `files`.
 pub(crate) fn start(request: &ToJob, files: &js_sys::Array) -> Result<Started, String> {
+    start_with_input(request, files, None)
+}
+
+/// Starts `request` in a new job with `files` and the encoded `input` ([`encode`]).
+pub(crate) fn start_with_input(request: &ToJob, files: &js_sys::Array, input: Option<&js_sys::Array>) -> Result<Started, String> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     let job_value = request.serialize(&serializer).map_err(|e| format!("job request: {e}"))?;
     let envelope = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("job"), &job_value);
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str("files"), files);
     let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(STALL_TIMEOUT_KEY), &JsValue::from(reading::stall_timeout_ms()));
+    if let Some(input) = input {
+        let _ = js_sys::Reflect::set(&envelope, &JsValue::from_str(INPUT_KEY), input);
+    }
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker =
@@ -318,6 +366,13 @@ fn read_envelope(envelope: &JsValue) -> Result<(FromJob, JsValue), String> {
 /// [`run`], its answer read: the job's reply and `columns` (a failed job's message as `Err`).
 pub(crate) async fn ask(request: &ToJob, files: &js_sys::Array) -> Result<(FromJob, JsValue), String> {
     read_envelope(&run(request, files).await?)
+}
+
+/// [`ask`] with an encoded `input` ([`encode`]) and no files. A Cancel ([`cancel_all_because`])
+/// terminates the job and answers its reason.
+pub(crate) async fn ask_with_input(request: &ToJob, input: &js_sys::Array) -> Result<(FromJob, JsValue), String> {
+    let started = start_with_input(request, &js_sys::Array::new(), Some(input))?;
+    read_envelope(&settled(started.done).await?)
 }
 
 /// Decodes the chunks under `columns[key]` ([`encode`]).

@@ -6,11 +6,14 @@
 //! worker lays out a small synthetic DAG of the same shape twice, once per worker; the
 //! optimising compiler then works while the files are parsed, and the real layout runs
 //! optimised code. The first graph's header reports that warm-up's time ([`take_ms`]) beside
-//! the layout's.
+//! the layout's. Also the layout's progress to the page ([`progress_control`]), for the
+//! analysis worker and a layout job alike.
 
 use std::cell::Cell;
 
 use pypto_analysis::dag_layout::{self, Direction, LayoutOptions, NodeSize};
+use pypto_protocol::datasets::{Progress, ProgressStage};
+use pypto_protocol::FromWorker;
 use pypto_replies::dep_graph::{NODE_HEIGHT, NODE_WIDTH};
 
 use crate::clock::now_ms;
@@ -61,7 +64,7 @@ pub(crate) fn warm_up_for(deps_bytes: u64) {
 
 /// Runs the JIT warm-up once per worker (see the module doc); its time is kept for the next
 /// header.
-fn warm_up() {
+pub(crate) fn warm_up() {
     if WARMED.replace(true) {
         return;
     }
@@ -78,4 +81,28 @@ fn warm_up() {
 /// The warm-up's time (ms) not reported yet (0 once reported, or when none ran).
 pub(crate) fn take_ms() -> f64 {
     WARM_UP_MS.take()
+}
+
+/// Graphs of more nodes than this post their layout's progress.
+const PROGRESS_MIN_NODES: usize = 2000;
+
+/// The layout's `control`: posts its phase and step to the page (at most every 50 ms; packed
+/// components lay out one by one) when the graph has more than [`PROGRESS_MIN_NODES`] nodes,
+/// and never stops it (a Cancel terminates the job a big layout runs in).
+pub(crate) fn progress_control(node_count: usize) -> impl FnMut(dag_layout::Progress) -> bool {
+    let big = node_count > PROGRESS_MIN_NODES;
+    let mut last_post_ms = f64::NEG_INFINITY;
+    move |p: dag_layout::Progress| {
+        if big && now_ms() - last_post_ms >= 50.0 {
+            last_post_ms = now_ms();
+            let progress = Progress {
+                path: p.phase.as_str().to_owned(),
+                done_bytes: u64::from(p.step),
+                total_bytes: u64::from(p.steps.max(1)),
+                stage: ProgressStage::Layout,
+            };
+            crate::transport::post(&FromWorker::Progress(progress), None);
+        }
+        true
+    }
 }

@@ -2,8 +2,9 @@
 //! no-op, warnings, validation problems, what is wrong with each snapshot) and one pass's diff against the snapshot before it
 //! (whole file or one function), with folding blocks, token-level changes and the `.log`
 //! warnings — from the dump's texts (`pass_dumps`, read once), answered by
-//! `pypto_replies::pass_trace`.
+//! `pypto_replies::pass_trace`; a diff of big snapshots is made in a job (a Cancel stops it).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -14,8 +15,8 @@ use pypto_protocol::pass_trace::{PassDiffData, PassDiffRequest, PassListRequest}
 use pypto_protocol::FromWorker;
 use pypto_replies::pass_trace;
 
-use crate::pass_dumps;
 use crate::transport::Reply;
+use crate::{jobs, pass_dumps};
 
 /// Reads every snapshot and builds the pass list (kept for the diffs), which checks each
 /// snapshot (with where its bytes were not UTF-8, found as it was read).
@@ -78,6 +79,21 @@ async fn diff(dataset_id: u32, pass: u32, function: Option<String>) -> Result<Pa
     };
     let before_regions = pass_dumps::regions(dataset_id, &entry.previous_file, &before_text);
     let after_regions = pass_dumps::regions(dataset_id, &entry.file_name, &after_text);
+    if before_text.len() + after_text.len() >= BIG_DIFF_BYTES {
+        announce_big_diff(&entry.file_name, before_text.len() + after_text.len());
+        return diff_in_job(&jobs::PassDiffInput {
+            dataset_id,
+            pass,
+            function,
+            entry: Cow::Borrowed(entry),
+            before_text: Cow::Borrowed(&before_text),
+            after_text: Cow::Borrowed(&after_text),
+            before_regions: before_regions.as_deref().map(Cow::Borrowed),
+            after_regions: after_regions.as_deref().map(Cow::Borrowed),
+            log: log.as_deref().map(Cow::Borrowed),
+        })
+        .await;
+    }
     let input = pass_trace::DiffInput {
         entry,
         before_text: &before_text,
@@ -86,15 +102,24 @@ async fn diff(dataset_id: u32, pass: u32, function: Option<String>) -> Result<Pa
         after_regions: after_regions.as_deref(),
         log: log.as_deref(),
     };
-    announce_big_diff(&entry.file_name, before_text.len() + after_text.len());
     Ok(pass_trace::build_diff(dataset_id, pass, &input, function.as_deref()))
+}
+
+/// A big diff, made in a job (a Cancel terminates it; what the diff peaks at goes back to
+/// the browser with it).
+async fn diff_in_job(input: &jobs::PassDiffInput<'_>) -> Result<PassDiffData, String> {
+    let (reply, columns) = jobs::ask_with_input(&jobs::ToJob::PassDiff, &jobs::encode(input)?).await?;
+    match reply {
+        jobs::FromJob::PassDiffed => jobs::decode_at(&columns, jobs::DIFF_KEY),
+        _ => Err("the diff job answered something else".to_owned()),
+    }
 }
 
 /// Snapshots of more bytes than this together show the progress bar while they are diffed.
 const BIG_DIFF_BYTES: usize = 4 << 20;
 
 /// Tells the page a big diff of `name` is being computed (an open-ended step: the diff runs
-/// in one piece; the page shows the bar until the reply comes).
+/// in one piece, in a job; the page shows the bar, with its Cancel, until the reply comes).
 pub(crate) fn announce_big_diff(name: &str, bytes: usize) {
     if bytes >= BIG_DIFF_BYTES {
         let progress = Progress { path: name.to_owned(), done_bytes: 0, total_bytes: 0, stage: ProgressStage::Diff };

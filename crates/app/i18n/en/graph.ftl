@@ -49,3 +49,5 @@ gr-announce-cleared = Selection cleared
 gr-edges-on-screen = { $count } edges on screen
 gr-tensor-arguments = Tensor arguments ({ $count })
 gr-edge-annotations = Edge annotations ({ $count })
+gr-layout-cancelled = Layout cancelled.
+gr-layout-again = Lay out again

@@ -19,3 +19,5 @@ pt-expand-all = Expand all
 pt-long-line = { $count } characters: shown without colouring
 pt-unchanged-lines = ⋯ { $count } unchanged lines (click to expand)
 pt-unchanged-lines-png = ⋯ { $count } unchanged lines
+pt-diff-cancelled = Diff cancelled.
+pt-diff-again = Diff again

@@ -43,3 +43,5 @@ gr-announce-cleared = 已清除选择
 gr-edges-on-screen = 屏幕上 { $count } 条边
 gr-tensor-arguments = 张量参数（{ $count }）
 gr-edge-annotations = 边注释（{ $count }）
+gr-layout-cancelled = 已取消布局。
+gr-layout-again = 重新布局

@@ -19,3 +19,5 @@ pt-expand-all = 全部展开
 pt-long-line = { $count } 个字符：不着色显示
 pt-unchanged-lines = ⋯ { $count } 行未变化（单击展开）
 pt-unchanged-lines-png = ⋯ { $count } 行未变化
+pt-diff-cancelled = 已取消计算差异。
+pt-diff-again = 重新计算差异

@@ -30,6 +30,7 @@ use crate::i18n::{t, tr};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
+use pypto_protocol::datasets::CANCELLED;
 use pypto_protocol::pass_trace::{PassDiffRequest, PassListData, PassListRequest, SnapshotProblem};
 use pypto_protocol::{DatasetKind, ViewKind};
 use wasm_bindgen::JsCast;
@@ -114,8 +115,10 @@ pub fn PassTraceView() -> impl IntoView {
             nav.pass_trace.set(crate::nav::PassTraceNav { pass, stacked: lay == Layout::Stacked, function: func });
         }
     });
-    // A new pass or function: ask for its diff.
+    // A new pass or function (or "Diff again" after a Cancel): ask for its diff.
+    let diff_again = RwSignal::new(0u32);
     Effect::new(move |_| {
+        diff_again.track();
         if let Some(pass) = selected.get() {
             let function = function.get();
             let reply = client.ask_in(diff_slot, PassDiffRequest { dataset_id, pass, function });
@@ -294,7 +297,15 @@ pub fn PassTraceView() -> impl IntoView {
                 view! {
                     <span class="diff-title">{title}</span>
                     <span class="pass-counts"><span class="plus">{format!("+{}", d.added)}</span> " " <span class="minus">{format!("−{}", d.removed)}</span></span>
-                    {d.error.clone().map(|e| view! { <span class="error">{e}</span> })}
+                    {d.error.clone().map(|e| if e.ends_with(CANCELLED) {
+                        view! {
+                            <span class="cancelled" data-testid="diff-cancelled">{t("pt-diff-cancelled")}" "
+                                <button data-testid="diff-again" on:click=move |_| diff_again.update(|n| *n += 1)>{t("pt-diff-again")}</button>
+                            </span>
+                        }.into_any()
+                    } else {
+                        view! { <span class="error">{e}</span> }.into_any()
+                    })}
                 }
             })
         })

@@ -67,7 +67,7 @@ use crate::owned::{FrameRequest, Owned};
 use crate::session::{DatasetRow, Session};
 use crate::table::{Cell, Column, DataTable, TableData};
 use crate::view_spec::{no_init, nothing_docked, ViewSpec};
-use crate::worker_client::{Slot, WorkerClient};
+use crate::worker_client::{Slot, WorkerClient, WorkerError};
 
 /// The registry's entry.
 pub const SPEC: ViewSpec = ViewSpec {
@@ -347,6 +347,8 @@ struct GraphUi {
     /// Bumped when a new graph arrives.
     version: RwSignal<u64>,
     loading: RwSignal<bool>,
+    /// The dataset whose layout the user cancelled (the progress bar's Cancel), to lay out again.
+    cancelled: RwSignal<Option<u32>>,
     search: RwSignal<String>,
     search_msg: RwSignal<String>,
     /// The worker's tensor arguments and edge annotations of `(dataset, node)`.
@@ -473,12 +475,23 @@ impl GraphUi {
     /// Asks for the layout of the current mode and direction.
     fn request(self, dataset_id: u32) {
         self.loading.set(true);
+        self.cancelled.set(None);
         let mode = EdgeMode::ALL.get(self.mode.get_untracked()).copied().unwrap_or_default();
         let request = DepGraphRequest { dataset_id, mode, left_right: self.left_right.get_untracked(), aspect: self.canvas_aspect() };
         let reply = self.client.ask_columns(self.layout_slot, request);
         leptos::task::spawn_local(async move {
-            if let Ok((header, columns)) = reply.await {
-                self.on_graph(header, &columns);
+            match reply.await {
+                Ok((header, columns)) => self.on_graph(header, &columns),
+                // A newer ask is on its way (or the view went away): it says how it went.
+                Err(WorkerError::Superseded) => {}
+                Err(WorkerError::Cancelled) => {
+                    let _ = self.loading.try_set(false);
+                    let _ = self.cancelled.try_set(Some(dataset_id));
+                }
+                // The problem is listed in the sidebar; the graph shown before stays.
+                Err(_) => {
+                    let _ = self.loading.try_set(false);
+                }
             }
         });
     }
@@ -1103,6 +1116,7 @@ pub fn DepGraphView() -> impl IntoView {
         selected: RwSignal::new(None),
         version: RwSignal::new(0),
         loading: RwSignal::new(false),
+        cancelled: RwSignal::new(None),
         search: RwSignal::new(String::new()),
         search_msg: RwSignal::new(String::new()),
         node_details: RwSignal::new(None),
@@ -1415,6 +1429,11 @@ pub fn DepGraphView() -> impl IntoView {
                     on:keydown=move |ev: web_sys::KeyboardEvent| { ev.stop_propagation(); if ev.key() == "Enter" { ui.run_search(); } }/>
                 <span class="hint" data-testid="dep-search-msg">{move || ui.search_msg.get()}</span>
                 {move || ui.loading.get().then(|| view! { <span class="hint" data-testid="dep-loading">{t("gr-laying-out")}</span> })}
+                {move || ui.cancelled.get().map(|id| view! {
+                    <span class="cancelled" data-testid="dep-cancelled">{t("gr-layout-cancelled")}" "
+                        <button data-testid="dep-layout-again" on:click=move |_| ui.request(id)>{t("gr-layout-again")}</button>
+                    </span>
+                })}
             </div>
             <div class="dep-hud" data-testid="dep-hud">
                 <span>{hud}</span> " · " <span class="dep-hud-visible"></span>
