@@ -12,7 +12,11 @@ app-link-copied = Link copied
 app-link-copy-failed = Copy failed: copy the address bar
 app-compared-with = Compared with (the baselines): { $label }
 app-worker-title = analysis worker
-app-worker-state = worker: { $state }
+app-worker-state = worker: { $state ->
+    [starting] starting
+    [restarted] restarted
+   *[ready] ready
+}
 app-language = Language
 app-language-english = English
 app-language-chinese = 中文

@@ -21,3 +21,7 @@ pt-unchanged-lines = ⋯ { $count } unchanged lines (click to expand)
 pt-unchanged-lines-png = ⋯ { $count } unchanged lines
 pt-diff-cancelled = Diff cancelled.
 pt-diff-again = Diff again
+pt-damaged-title = Damaged or cut short (the diff shows the file as read):
+pt-damaged-after = This snapshot is damaged or cut short: the diff shows it as read.
+pt-damaged-before = The snapshot this pass is compared with is damaged or cut short: the diff shows it as read.
+pt-damaged-compared-with = (compared with)

@@ -12,7 +12,11 @@ app-link-copied = 链接已复制
 app-link-copy-failed = 复制失败：请复制地址栏
 app-compared-with = 对比基线：{ $label }
 app-worker-title = 分析 Worker
-app-worker-state = Worker：{ $state }
+app-worker-state = Worker：{ $state ->
+    [starting] 启动中
+    [restarted] 已重启
+   *[ready] 就绪
+}
 app-language = 语言
 app-language-english = English
 app-language-chinese = 中文

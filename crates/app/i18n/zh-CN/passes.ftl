@@ -21,3 +21,7 @@ pt-unchanged-lines = ⋯ { $count } 行未变化（单击展开）
 pt-unchanged-lines-png = ⋯ { $count } 行未变化
 pt-diff-cancelled = 已取消计算差异。
 pt-diff-again = 重新计算差异
+pt-damaged-title = 文件损坏或被截断（差异按读取到的内容显示）：
+pt-damaged-after = 此快照已损坏或被截断：差异按读取到的内容显示。
+pt-damaged-before = 此 Pass 所比较的快照已损坏或被截断：差异按读取到的内容显示。
+pt-damaged-compared-with = （被比较的快照）

@@ -237,10 +237,7 @@ pub fn PassTraceView() -> impl IntoView {
                 let map_file = (p.name == "AllocateMemoryAddr" || is_sel).then(|| p.file_name.clone());
                 let damaged = !p.problems.is_empty();
                 let first_problem = p.problems.first().map(problem_text).unwrap_or_default();
-                let problem_title = format!(
-                    "Damaged or cut short (the diff shows the file as read):\n{}",
-                    p.problems.iter().map(problem_text).collect::<Vec<_>>().join("\n")
-                );
+                let problem_title = format!("{}\n{}", tr("pt-damaged-title"), p.problems.iter().map(problem_text).collect::<Vec<_>>().join("\n"));
                 Some(view! {
                     <li data-testid="pass-item" data-pos=i.to_string() data-index=p.index.to_string() data-name=p.name.clone()
                         data-added=p.added.to_string() data-removed=p.removed.to_string()
@@ -294,9 +291,12 @@ pub fn PassTraceView() -> impl IntoView {
         diff.with(|d| {
             d.as_ref().map(|d| {
                 let title = if d.before_file.is_empty() { d.after_file.clone() } else { format!("{} → {}", d.before_file, d.after_file) };
+                let cancelled = d.error.as_deref().is_some_and(|e| e.ends_with(CANCELLED));
                 view! {
                     <span class="diff-title">{title}</span>
-                    <span class="pass-counts"><span class="plus">{format!("+{}", d.added)}</span> " " <span class="minus">{format!("−{}", d.removed)}</span></span>
+                    {(!cancelled).then(|| view! {
+                        <span class="pass-counts"><span class="plus">{format!("+{}", d.added)}</span> " " <span class="minus">{format!("−{}", d.removed)}</span></span>
+                    })}
                     {d.error.clone().map(|e| if e.ends_with(CANCELLED) {
                         view! {
                             <span class="cancelled" data-testid="diff-cancelled">{t("pt-diff-cancelled")}" "
@@ -329,17 +329,13 @@ pub fn PassTraceView() -> impl IntoView {
         let problems = shown_problems();
         (!problems.is_empty()).then(|| {
             let after = problems.iter().any(|(side, _)| *side == 2);
-            let lead = if after {
-                "This snapshot is damaged or cut short: the diff shows it as read."
-            } else {
-                "The snapshot this pass is compared with is damaged or cut short: the diff shows it as read."
-            };
+            let lead = if after { tr("pt-damaged-after") } else { tr("pt-damaged-before") };
             let items = problems
                 .into_iter()
                 .map(|(side, p)| {
                     let label = format!("{}:{}:{}", p.file, p.line, p.column);
                     let line = p.line;
-                    let note = if side == 1 && after { " (compared with)" } else { "" };
+                    let note = if side == 1 && after { format!(" {}", tr("pt-damaged-compared-with")) } else { String::new() };
                     view! {
                         <li data-side=if side == 1 { "before" } else { "after" } data-file=p.file.clone()
                             data-line=p.line.to_string() data-column=p.column.to_string()>

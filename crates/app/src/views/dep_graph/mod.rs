@@ -1429,11 +1429,6 @@ pub fn DepGraphView() -> impl IntoView {
                     on:keydown=move |ev: web_sys::KeyboardEvent| { ev.stop_propagation(); if ev.key() == "Enter" { ui.run_search(); } }/>
                 <span class="hint" data-testid="dep-search-msg">{move || ui.search_msg.get()}</span>
                 {move || ui.loading.get().then(|| view! { <span class="hint" data-testid="dep-loading">{t("gr-laying-out")}</span> })}
-                {move || ui.cancelled.get().map(|id| view! {
-                    <span class="cancelled" data-testid="dep-cancelled">{t("gr-layout-cancelled")}" "
-                        <button data-testid="dep-layout-again" on:click=move |_| ui.request(id)>{t("gr-layout-again")}</button>
-                    </span>
-                })}
             </div>
             <div class="dep-hud" data-testid="dep-hud">
                 <span>{hud}</span> " · " <span class="dep-hud-visible"></span>
@@ -1460,6 +1455,14 @@ pub fn DepGraphView() -> impl IntoView {
                     <canvas node_ref=mm_canvas></canvas>
                     <div class="dep-minimap-view" data-testid="dep-minimap-view" node_ref=mm_view></div>
                 </div>
+                // A layout the user cancelled: said where the graph would be, with a way to start it again.
+                {move || ui.cancelled.get().map(|id| view! {
+                    <div class="dep-notice" data-testid="dep-cancelled"
+                        on:mousedown=|ev: web_sys::MouseEvent| ev.stop_propagation() on:keydown=|ev: web_sys::KeyboardEvent| ev.stop_propagation()>
+                        {t("gr-layout-cancelled")}" "
+                        <button data-testid="dep-layout-again" on:click=move |_| ui.request(id)>{t("gr-layout-again")}</button>
+                    </div>
+                })}
             </div>
             // What the keyboard selected, said by screen readers (] [ and the arrows move it).
             <div class="sr-only" aria-live="polite" data-testid="dep-announce">{move || ui.announce.get()}</div>
