@@ -107,6 +107,8 @@ test('Cancel stops a big graph layout (its job terminated); "Lay out again" draw
     console.log(`${DAG_TASKS / 1000}k DAG laid out again in a job: layout ${layoutMs.toFixed(0)} ms, warm-up ${warmupMs.toFixed(0)} ms`);
     assert.ok(layoutMs > 0, 'the job reports its layout time');
     assert.equal(await waitWorkers(page, 1), 1, 'the layout job ended with its answer');
+    // Drawn: the first fit shows legible nodes and their edges.
+    await page.waitForFunction(() => Number(document.querySelector('#dep-graph')?.dataset.visibleEdges) > 0, null, { timeout: 30_000, polling: 100 });
     await screenshot(page, 'cancel-layout-again');
     assert.deepEqual(errors, [], 'no page error, no console error');
   } finally {

@@ -671,7 +671,31 @@ impl Renderer {
         if self.scale >= min_scale {
             return;
         }
-        let (scale, ox, oy) = fit_box(d.largest, self.css_w, self.css_h, min_scale, d.header.left_right);
+        let left_right = d.header.left_right;
+        let (scale, mut ox, mut oy) = fit_box(d.largest, self.css_w, self.css_h, min_scale, left_right);
+        // Across the flow, show where the component's first screenful of layers lies (a wide
+        // component's middle may be empty there).
+        let (flow, across, room_flow, room_across) =
+            if left_right { (&d.x, &d.y, self.css_w, self.css_h) } else { (&d.y, &d.x, self.css_h, self.css_w) };
+        let [x0, y0, x1, y1] = d.largest;
+        let (flow_lo, (across_lo, across_hi)) = if left_right { (x0, (y0, y1)) } else { (y0, (x0, x1)) };
+        let band_hi = flow_lo + room_flow / scale;
+        let in_band = flow.iter().zip(across.iter()).filter(|&(&f, &a)| f >= flow_lo && f <= band_hi && a >= across_lo && a <= across_hi);
+        let (lo, hi) = in_band.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), (_, &a)| (lo.min(a), hi.max(a)));
+        if lo <= hi {
+            // Centres to outlines: half a node's width (150 layout px) and a little.
+            let (lo, hi) = (lo - 100.0, hi + 100.0);
+            let offset = if (hi - lo) * scale <= room_across - 2.0 * FIT_MARGIN_PX {
+                room_across / 2.0 - f32::midpoint(lo, hi) * scale
+            } else {
+                FIT_MARGIN_PX - lo * scale
+            };
+            if left_right {
+                oy = offset;
+            } else {
+                ox = offset;
+            }
+        }
         (self.scale, self.ox, self.oy) = (scale, ox, oy);
         self.fit_kind = "largest";
     }
