@@ -3,8 +3,8 @@
 // terminated (gone from the browser's worker targets, its memory given back), the view says
 // "Layout cancelled" / "Diff cancelled" with a way to start it again, no problem is listed, and
 // starting again draws the graph / shows the diff. A generated 150k-task DAG
-// (`pypto-viewer gen --dag`) for the layout; a 400k-line snapshot pair for the diff, in Chinese
-// and the dark theme.
+// (`pypto-viewer gen --dag`) for the layout; a 400k-line snapshot pair for the pass list (each
+// pass diffed against the one before) and the pass's diff, in Chinese and the dark theme.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -116,7 +116,7 @@ test('Cancel stops a big graph layout (its job terminated); "Lay out again" draw
   }
 });
 
-test('Cancel stops a big pass diff (its job terminated); "Diff again" shows it — in Chinese, dark', { timeout: 300_000 }, async () => {
+test('Cancel stops a big pass list and a big pass diff (their jobs terminated); starting again shows them — in Chinese, dark', { timeout: 300_000 }, async () => {
   const { before: b, after: a } = passPairLines(PAIR_LINES);
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 800 }, locale: 'zh-CN', colorScheme: 'dark' });
   const page = await ctx.newPage();
@@ -131,10 +131,30 @@ test('Cancel stops a big pass diff (its job terminated); "Diff again" shows it �
     await loadVia(page, () => page.click('#open-folder'));
     const sel = datasetSel('pass_dump', 'big/passes_dump');
     await summaryOf(page, sel, 'data-passes');
+    const stageOf = (stage, what) =>
+      page.waitForFunction(([s, w]) => {
+        const el = document.querySelector('[data-testid="load-progress"]');
+        return el?.dataset.stage === s && el.textContent.includes(w);
+      }, [stage, what], { timeout: 120_000, polling: 20 });
     await page.click(sel, { position: { x: 40, y: 14 } });
-    await page.waitForFunction(() => document.querySelector('[data-testid="load-progress"]')?.dataset.stage === 'diff', null, { timeout: 120_000, polling: 20 });
+    // First the pass list: every pass diffed against the one before, in a job (the dump is big).
+    await stageOf('diff', 'big/passes_dump');
+    assert.match(await page.locator('[data-testid="load-progress"]').textContent(), /正在比较 big\/passes_dump/);
+    assert.equal(await waitWorkers(page, 2), 2, 'the analysis worker and the pass-list job');
+    await page.click('[data-testid="cancel-load"]');
+    await page.waitForSelector('[data-testid="list-cancelled"]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid="load-progress"]', { state: 'detached', timeout: 10_000 });
+    assert.equal(await waitWorkers(page, 1), 1, 'the pass-list job is terminated');
+    assert.match(await page.locator('[data-testid="list-cancelled"]').textContent(), /已取消列出 Pass/);
+    assert.equal(await page.locator('[data-testid="pass-item"]').count(), 0, 'no pass listed from the stopped work');
+    assert.equal(await page.locator('#errors li').count(), 0, 'a cancel is no problem to list');
+    await screenshot(page, 'cancel-list-zh-dark');
+    await page.click('[data-testid="list-again"]');
+    // Then the first pass's diff, in a job too.
+    await stageOf('diff', '01_after_Big.py');
     const text = await page.locator('[data-testid="load-progress"]').textContent();
     assert.match(text, /正在比较 01_after_Big\.py/, `the diff being computed, in Chinese: ${text}`);
+    assert.equal(await page.locator('[data-testid="pass-item"]').count(), 1, 'listed again');
     assert.equal(await waitWorkers(page, 2), 2, 'the analysis worker and the diff job');
     await page.click('[data-testid="cancel-load"]');
     await page.waitForSelector('[data-testid="diff-cancelled"]', { timeout: 30_000 });

@@ -310,7 +310,7 @@ pub struct PassEntry {
 }
 
 /// The pass list of a dump directory.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PassList {
     pub passes: Vec<PassEntry>,
     /// Validation problems of the listing (the valid part is still listed).

@@ -52,6 +52,7 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
             ToJob::PerfPaths(inputs) => path_tables(&inputs, &sources).await,
             ToJob::LayoutGraph { node_count, left_right, aspect } => lay_out_graph(node_count, left_right, aspect, input),
             ToJob::PassDiff => diff_pass(input),
+            ToJob::PassList => list_passes(input),
         };
         jobs::post(&reply, &columns);
     });
@@ -447,4 +448,32 @@ fn diff_pass(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
     let columns = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&columns, &JsValue::from_str(jobs::DIFF_KEY), &chunks);
     (FromJob::PassDiffed, columns)
+}
+
+/// Lists a big pass dump (a [`jobs::PassListInput`], the encoded `input`): each pass diffed
+/// against the one before, each snapshot checked; the `PassList` encoded in `columns.list`.
+fn list_passes(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
+    let i: jobs::PassListInput<'static> = match input.ok_or_else(|| "the pass-list job got no snapshots".to_owned()).and_then(jobs::decode)
+    {
+        Ok(i) => i,
+        Err(message) => return failed(message),
+    };
+    let refs: Vec<&str> = i.names.iter().map(String::as_str).collect();
+    let listing = pypto_formats::passes_dump::validate(&refs);
+    let texts: std::collections::HashMap<&str, &jobs::ListText<'_>> = i.texts.iter().map(|t| (t.name.as_str(), t)).collect();
+    let built = pypto_analysis::pass_trace::pass_list(&listing, &refs, |name| match texts.get(name) {
+        Some(t) => t
+            .text
+            .as_ref()
+            .map(|text| pypto_analysis::pass_trace::Decoded { text: &**text, undecodable: t.undecodable.clone() })
+            .map_err(Clone::clone),
+        None => Err(crate::passes::NOT_IN_FOLDER.to_owned()),
+    });
+    let chunks = match jobs::encode(&built) {
+        Ok(chunks) => chunks,
+        Err(message) => return failed(message),
+    };
+    let columns = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&columns, &JsValue::from_str(jobs::LIST_KEY), &chunks);
+    (FromJob::PassListed, columns)
 }

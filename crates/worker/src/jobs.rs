@@ -57,6 +57,9 @@ pub(crate) enum ToJob {
     /// A big pass diff ([`crate::job_work::diff_pass`]): a [`PassDiffInput`] is the encoded
     /// input.
     PassDiff,
+    /// A big dump's pass list ([`crate::job_work::list_passes`]): a [`PassListInput`] is the
+    /// encoded input.
+    PassList,
 }
 
 /// What a pass-diff job diffs: one pass's snapshots and what the analysis worker knows of
@@ -73,6 +76,26 @@ pub(crate) struct PassDiffInput<'a> {
     pub(crate) after_regions: Option<Cow<'a, [FunctionRegion]>>,
     pub(crate) log: Option<Cow<'a, str>>,
 }
+
+/// What a pass-list job lists: the dump's file names and the snapshots' texts as read
+/// (borrowed when encoded, owned when decoded).
+#[derive(Serialize, Deserialize)]
+pub(crate) struct PassListInput<'a> {
+    pub(crate) names: Vec<String>,
+    pub(crate) texts: Vec<ListText<'a>>,
+}
+
+/// One snapshot of a [`PassListInput`]: its text, or why it could not be read, and where its
+/// bytes were not UTF-8.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct ListText<'a> {
+    pub(crate) name: String,
+    pub(crate) text: Result<Cow<'a, str>, String>,
+    pub(crate) undecodable: Option<pypto_formats::FormatError>,
+}
+
+/// The `columns` key of a pass-list job's encoded `PassList`.
+pub(crate) const LIST_KEY: &str = "list";
 
 /// The `columns` key of a pass-diff job's encoded `PassDiffData`.
 pub(crate) const DIFF_KEY: &str = "diff";
@@ -125,6 +148,8 @@ pub(crate) enum FromJob {
     },
     /// An encoded `PassDiffData` in `columns.diff`.
     PassDiffed,
+    /// An encoded `PassList` in `columns.list`.
+    PassListed,
     /// Nothing more (a load job that built no timeline).
     Done,
     Failed {

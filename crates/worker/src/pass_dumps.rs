@@ -20,6 +20,8 @@ use crate::reading;
 /// One pass-dump dataset: its directory's files (name → source) and the texts read so far.
 #[derive(Default)]
 struct DumpDir {
+    /// The dump directory's path in the opened folder.
+    path: String,
     files: Vec<(String, JsValue)>,
     texts: HashMap<String, Rc<str>>,
     /// Where a text's bytes were not UTF-8 (the text holds U+FFFD there), by file name.
@@ -65,8 +67,13 @@ pub(crate) fn remember(dataset_id: u32, dataset: &discovery::Dataset, entries: &
     let file = |i: usize| Some((entries.get(i)?.path.clone(), sources.get(i)?.clone()));
     let chip_files = ChipFiles { pto: found.pto.into_iter().filter_map(file).collect(), compiled_meta: found.compiled_meta.and_then(file) };
     DIRS.with_borrow_mut(|d| {
-        d.insert(dataset_id, DumpDir { files, chip_files, ..DumpDir::default() });
+        d.insert(dataset_id, DumpDir { path: dataset.path.clone(), files, chip_files, ..DumpDir::default() });
     });
+}
+
+/// The dump directory's path of dataset `id` (empty when unknown).
+pub(crate) fn path(id: u32) -> String {
+    DIRS.with_borrow(|d| d.get(&id).map(|dir| dir.path.clone()).unwrap_or_default())
 }
 
 /// The text of `name` in dataset `id` (read once; bytes that are not UTF-8 become U+FFFD,

@@ -38,12 +38,40 @@ pub(crate) async fn list(id: u32) -> Result<PassList, String> {
             texts.insert(name, t);
         }
     }
-    let built = pypto_analysis::pass_trace::pass_list(&listing, &refs, |name| {
-        texts.get(name).cloned().unwrap_or_else(|| Err("the file is not in the opened folder".to_owned()))
-    });
+    let bytes: usize = texts.values().map(|t| t.as_ref().map_or(0, |d| d.text.len())).sum();
+    let built = if bytes >= BIG_LIST_BYTES {
+        announce_big_diff(&pass_dumps::path(id), bytes);
+        let input = jobs::PassListInput {
+            names: all.clone(),
+            texts: texts
+                .iter()
+                .map(|(name, t)| jobs::ListText {
+                    name: name.clone(),
+                    text: t.as_ref().map(|d| Cow::Borrowed(&*d.text)).map_err(Clone::clone),
+                    undecodable: t.as_ref().ok().and_then(|d| d.undecodable.clone()),
+                })
+                .collect(),
+        };
+        let (reply, columns) = jobs::ask_with_input(&jobs::ToJob::PassList, &jobs::encode(&input)?).await?;
+        match reply {
+            jobs::FromJob::PassListed => jobs::decode_at(&columns, jobs::LIST_KEY)?,
+            _ => return Err("the pass-list job answered something else".to_owned()),
+        }
+    } else {
+        pypto_analysis::pass_trace::pass_list(&listing, &refs, |name| {
+            texts.get(name).cloned().unwrap_or_else(|| Err(NOT_IN_FOLDER.to_owned()))
+        })
+    };
     pass_dumps::keep_list(id, &built);
     Ok(built)
 }
+
+/// Why a listed snapshot has no text.
+pub(crate) const NOT_IN_FOLDER: &str = "the file is not in the opened folder";
+
+/// Snapshots of more bytes than this together are listed (each pass diffed against the one
+/// before) in a job, so a Cancel stops it.
+const BIG_LIST_BYTES: usize = 8 << 20;
 
 /// Answers `PassList`.
 pub(crate) fn list_reply(dataset_id: u32, reply: Reply<PassListRequest>) {

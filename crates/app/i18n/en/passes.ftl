@@ -25,3 +25,5 @@ pt-damaged-title = Damaged or cut short (the diff shows the file as read):
 pt-damaged-after = This snapshot is damaged or cut short: the diff shows it as read.
 pt-damaged-before = The snapshot this pass is compared with is damaged or cut short: the diff shows it as read.
 pt-damaged-compared-with = (compared with)
+pt-list-cancelled = Listing the passes cancelled.
+pt-list-again = List again

@@ -25,3 +25,5 @@ pt-damaged-title = 文件损坏或被截断（差异按读取到的内容显示�
 pt-damaged-after = 此快照已损坏或被截断：差异按读取到的内容显示。
 pt-damaged-before = 此 Pass 所比较的快照已损坏或被截断：差异按读取到的内容显示。
 pt-damaged-compared-with = （被比较的快照）
+pt-list-cancelled = 已取消列出 Pass。
+pt-list-again = 重新列出

@@ -40,7 +40,7 @@ use crate::diff_view::{DiffPanes, Layout};
 use crate::nav::{CompilerTarget, MemoryNav, Nav};
 use crate::session::DatasetRow;
 use crate::view_spec::{no_init, nothing_docked, ViewSpec};
-use crate::worker_client::WorkerClient;
+use crate::worker_client::{WorkerClient, WorkerError};
 
 /// The registry's entry.
 pub const SPEC: ViewSpec = ViewSpec {
@@ -86,12 +86,25 @@ pub fn PassTraceView() -> impl IntoView {
     let DiffPanes { diff, layout, expand_all, .. } = panes;
     let function: RwSignal<Option<String>> = RwSignal::new(at_open.function);
     let (list_slot, diff_slot) = (client.slot(), client.slot());
-    let reply = client.ask_in(list_slot, PassListRequest { dataset_id });
-    leptos::task::spawn_local(async move {
-        if let Ok(l) = reply.await {
-            list.try_set(Some(Arc::new(l)));
-        }
-    });
+    // The pass list (a big dump's is computed in a job the progress bar's Cancel stops: then
+    // "List again" asks anew).
+    let list_cancelled = RwSignal::new(false);
+    let ask_list = move || {
+        list_cancelled.set(false);
+        let reply = client.ask_in(list_slot, PassListRequest { dataset_id });
+        leptos::task::spawn_local(async move {
+            match reply.await {
+                Ok(l) => {
+                    list.try_set(Some(Arc::new(l)));
+                }
+                Err(WorkerError::Cancelled) => {
+                    list_cancelled.try_set(true);
+                }
+                Err(_) => {}
+            }
+        });
+    };
+    ask_list();
     let linked_pass = StoredValue::new(at_open.pass);
     // Opened from another view: what to show first, and the note saying what was found.
     let target = StoredValue::new(nav.compiler_target.try_update(Option::take).flatten());
@@ -407,6 +420,11 @@ pub fn PassTraceView() -> impl IntoView {
                     {filter_btn(Filter::All, || tr("pt-filter-all"), "pass-filter-all")}
                 </div>
                 {problems}
+                {move || list_cancelled.get().then(|| view! {
+                    <div class="cancelled pass-list-cancelled" data-testid="list-cancelled">{t("pt-list-cancelled")}" "
+                        <button class="retry" data-testid="list-again" on:click=move |_| ask_list()>{t("pt-list-again")}</button>
+                    </div>
+                })}
                 <ol class="pass-list" data-testid="pass-list">{pass_items}</ol>
                 {warnings}
             </div>
