@@ -1,14 +1,15 @@
 //! The Task Dependency Graph's requests, for the page's graph view (`ToWorker::DepGraph`,
-//! toolkit-features.md group L): reads the dataset's deps.json whole (the load keeps it
-//! lean), builds the graph — `deps_viewer`'s nodes: deps.json's tasks and edge endpoints and
-//! the tasks of the records (the perf sidecar, from the resident model) — and the edge
-//! selections of the five `deps_viewer` modes once per dataset, lays out the selected mode's
-//! edges ([`pypto_analysis::dag_layout`], disconnected components packed to the canvas's
-//! aspect ratio the request carries, progress posted per phase; after the JIT warm-up,
-//! `layout_warm_up`) — here for small graphs, in a job for big ones so a Cancel stops it — and hands the page node columns and edge polylines as
-//! transferred typed arrays; answers `DepNodeDetails` and `DepSearch`. The graph, its
-//! columns, node details and search are `pypto_replies::dep_graph`'s; this module reads the
-//! file, keeps the built graph and posts.
+//! toolkit-features.md group L): reads the dataset's deps.json again with the tasks'
+//! arguments (the load keeps it lean; a big file parsed as it streams in), builds the graph —
+//! `deps_viewer`'s nodes: deps.json's tasks and edge endpoints and the tasks of the records
+//! (the perf sidecar, from the resident model) — and the edge selections of the five
+//! `deps_viewer` modes once per dataset, lays out the selected mode's edges
+//! ([`pypto_analysis::dag_layout`], disconnected components packed to the canvas's aspect
+//! ratio the request carries, progress posted per phase; after the JIT warm-up,
+//! `layout_warm_up`) — here for small graphs, in a job for big ones so a Cancel stops it —
+//! and hands the page node columns and edge polylines as transferred typed arrays; answers
+//! `DepNodeDetails` and `DepSearch`. The graph, its columns, node details and search are
+//! `pypto_replies::dep_graph`'s; this module reads the file, keeps the built graph and posts.
 
 use std::cell::RefCell;
 
@@ -58,15 +59,29 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
                 None,
             );
         };
-        let bytes = match reading::read_bytes(&source, &mut on_progress).await {
-            Ok(b) => b,
-            Err(message) => return reply.fail(format!("{}: {message}", entry.path)),
+        // A big file is parsed as its slices arrive (between them a Cancel is heard, and the
+        // text is never whole); a small one, or one the stream gave up on (for the exact error
+        // position), whole.
+        let mut streamed = None;
+        if entry.size_bytes > reading::SLICE_BYTES {
+            let mut stream = deps::DepsStream::new();
+            if let Err(message) = reading::read_slices(&source, &mut |b| stream.feed(b), &mut on_progress).await {
+                return reply.fail(format!("{}: {message}", entry.path));
+            }
+            streamed = stream.finish();
+        }
+        let parsed = if let Some(parsed) = streamed {
+            parsed
+        } else {
+            let bytes = match reading::read_bytes(&source, &mut on_progress).await {
+                Ok(b) => b,
+                Err(message) => return reply.fail(format!("{}: {message}", entry.path)),
+            };
+            match deps::parse(&entry.path, &bytes) {
+                Ok(p) => p,
+                Err(e) => return reply.fail(e.to_string()),
+            }
         };
-        let parsed = match deps::parse(&entry.path, &bytes) {
-            Ok(p) => p,
-            Err(e) => return reply.fail(e.to_string()),
-        };
-        drop(bytes);
         let built = SESSION.with_borrow(|s| {
             let dataset = s.runtime.get(&dataset_id);
             let model = dataset.and_then(|d| d.model.as_ref());
