@@ -59,3 +59,16 @@ cmp-kind-graph-node = graph node
 cmp-histogram-stats = { $function }: { $matched } matched, { $only_a } only in A, { $only_b } only in B · mean Δ { $mean } µs · median Δ { $median } µs
 cmp-rule-order = k-th execution
 cmp-rule-task-id = task id
+# i18n-notes: the comparisons' notes (note_words.rs)
+nw-clocks-differ = the clocks differ (A { $a } Hz, B { $b } Hz): times are compared in µs
+nw-levels-differ = the collection levels differ (A { $a }, B { $b }): numbers one level lacks are left empty
+nw-no-aicore-rows = { $side } has no AICore rows
+nw-unresolved-func-ids = { $side }: { $unresolved } of { $rows } AICore rows have no resolved func id (no deps.json kernel ids): they count as one function, func_-1_
+nw-no-critical-paths = { $side }: no critical paths: { $why }
+nw-critical-path-not-computed = { $side }: critical path not computed: { $why }
+nw-no-name-map = { $side } has no name map: its function names are derived from func ids (func_<id>_<letters>)
+nw-name-map-on-one-side = one side has a name map and the other not: a named function and its unnamed counterpart are listed apart
+nw-shared-function-names = a function name stands for several func ids on one side: its k-th func id is paired with the other side's k-th
+nw-unknown-chip = unknown chip "{ $requested }": the limits are { $chip }'s
+nw-chips-differ = A's case names { $a_chip } ({ $a_source }), B's { $b_chip } ({ $b_source }): the limits are { $chip }'s
+nw-chip-assumed-side = { $side }: { $source }

@@ -59,3 +59,16 @@ cmp-kind-graph-node = 图节点
 cmp-histogram-stats = { $function }：已匹配 { $matched } 个，仅 A 有 { $only_a } 个，仅 B 有 { $only_b } 个 · 平均 Δ { $mean } µs · 中位数 Δ { $median } µs
 cmp-rule-order = 第 k 次执行
 cmp-rule-task-id = 任务 ID
+# i18n-notes: the comparisons' notes (note_words.rs)
+nw-clocks-differ = 两次运行的时钟不同（A { $a } Hz，B { $b } Hz）：时间按 µs 比较
+nw-levels-differ = 采集级别不同（A { $a }，B { $b }）：某一级别缺少的数值留空
+nw-no-aicore-rows = { $side } 没有 AICore 行
+nw-unresolved-func-ids = { $side }：{ $rows } 个 AICore 行中有 { $unresolved } 个没有解析出 func id（deps.json 中没有 kernel id）：它们计为同一个函数 func_-1_
+nw-no-critical-paths = { $side }：没有关键路径：{ $why }
+nw-critical-path-not-computed = { $side }：未计算关键路径：{ $why }
+nw-no-name-map = { $side } 没有名称映射：其函数名由 func id 推导（func_<id>_<字母>）
+nw-name-map-on-one-side = 只有一侧有名称映射：有名称的函数与其无名称的对应函数分开列出
+nw-shared-function-names = 某一侧的一个函数名对应多个 func id：其第 k 个 func id 与另一侧的第 k 个配对
+nw-unknown-chip = 未知芯片“{ $requested }”：容量上限取 { $chip } 的
+nw-chips-differ = A 的用例指明 { $a_chip }（{ $a_source }），B 的指明 { $b_chip }（{ $b_source }）：容量上限取 { $chip } 的
+nw-chip-assumed-side = { $side }：{ $source }

@@ -383,7 +383,7 @@ pub fn ComparePassesView() -> impl IntoView {
     };
     let memory_view = move || {
         let Some(m) = memory.get() else { return view! { <p class="hint">{t("cmpp-mapping-both-compiles-memory")}</p> }.into_any() };
-        let notes: Vec<String> = m.errors.iter().chain(&m.notes).cloned().collect();
+        let notes: Vec<String> = m.errors.iter().cloned().chain(m.notes.iter().map(crate::note_words::memory_note)).collect();
         let table = {
             let m = m.clone();
             Signal::derive(move || memory_table(&m))
