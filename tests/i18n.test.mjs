@@ -280,6 +280,7 @@ test('the notes speak Chinese: the pass-trace note opened from a task, the memor
     const heads = await page.$$eval('[data-testid=dep-args] .dt-th-label', (els) => els.map((e) => e.textContent));
     assert.deepEqual(heads, ['序号', '类型', '张量', '数据类型', '形状', '步长', '偏移']);
     await noEnglish(page, 'graph node tables', '[data-testid=dep-args] .dt-th-label, [data-testid=dep-edges] .dt-th-label, .dep-details table.details th');
+    await page.$eval('[data-testid=dep-args]', (el) => el.scrollIntoView({ block: 'end' }));
     await screenshot(page, 'i18n-zh-graph-node-details');
 
     // Two runs of different levels compared, then two pass dumps' memory: each side's notes.
@@ -304,6 +305,7 @@ test('the notes speak Chinese: the pass-trace note opened from a task, the memor
     await page.waitForSelector('[data-testid=compare-memory-row]', { timeout: TIMEOUT_MS });
     await page.waitForSelector('.compare-notes li', { timeout: TIMEOUT_MS });
     await noEnglish(page, 'pass dumps compared: memory notes', '.compare-notes');
+    await noEnglish(page, 'pass dumps compared: summary', '[data-testid=compare-pass-summary]');
     await screenshot(page, 'i18n-zh-compare-passes-notes', { fullPage: true });
 
     assert.deepEqual(english, [], 'English words in the Chinese notes');

@@ -62,9 +62,9 @@ pub enum RunsNote {
     ClocksDiffer { a_hz: u64, b_hz: u64 },
     /// The collection levels differ: numbers one level lacks are left empty.
     LevelsDiffer { a: u32, b: u32 },
-    /// A side has no AICore rows.
+    /// A side has no `AICore` rows.
     NoAicoreRows { side: Side },
-    /// `unresolved` of a side's `rows` AICore rows have no resolved func id.
+    /// `unresolved` of a side's `rows` `AICore` rows have no resolved func id.
     UnresolvedFuncIds { side: Side, unresolved: usize, rows: usize },
     /// A side has no critical paths, and why (the analysis's words).
     NoCriticalPaths { side: Side, why: String },

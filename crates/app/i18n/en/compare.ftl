@@ -72,3 +72,6 @@ nw-shared-function-names = a function name stands for several func ids on one si
 nw-unknown-chip = unknown chip "{ $requested }": the limits are { $chip }'s
 nw-chips-differ = A's case names { $a_chip } ({ $a_source }), B's { $b_chip } ({ $b_source }): the limits are { $chip }'s
 nw-chip-assumed-side = { $side }: { $source }
+cmpp-summary = { $effect } pass(es) differ in effect (first: { $first_effect }), { $output } in output (first: { $first_output }); { $only_a } only in A, { $only_b } only in B
+cmpp-summary-none = none
+cmpp-summary-frontends-differ = ; the frontends differ

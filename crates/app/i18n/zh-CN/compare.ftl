@@ -72,3 +72,6 @@ nw-shared-function-names = 某一侧的一个函数名对应多个 func id：其
 nw-unknown-chip = 未知芯片“{ $requested }”：容量上限取 { $chip } 的
 nw-chips-differ = A 的用例指明 { $a_chip }（{ $a_source }），B 的指明 { $b_chip }（{ $b_source }）：容量上限取 { $chip } 的
 nw-chip-assumed-side = { $side }：{ $source }
+cmpp-summary = { $effect } 个 Pass 的效果不同（第一个：{ $first_effect }），{ $output } 个输出不同（第一个：{ $first_output }）；仅 A 有 { $only_a } 个，仅 B 有 { $only_b } 个
+cmpp-summary-none = 无
+cmpp-summary-frontends-differ = ；前端不同
