@@ -140,7 +140,7 @@ for (const [locale, scheme] of COMBINATIONS) {
     } finally {
       await context.close();
     }
-    assert.deepEqual(failures, [], `serious/critical axe violations:\n${failures.join('\n')}`);
+    assert.deepEqual(failures, [], `serious/critical (or heading-order) axe violations:\n${failures.join('\n')}`);
   });
 }
 
@@ -218,6 +218,6 @@ for (const [locale, scheme] of COMBINATIONS) {
     } finally {
       await context.close();
     }
-    assert.deepEqual(failures, [], `serious/critical axe violations:\n${failures.join('\n')}`);
+    assert.deepEqual(failures, [], `serious/critical (or heading-order) axe violations:\n${failures.join('\n')}`);
   });
 }
