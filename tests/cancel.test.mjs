@@ -84,6 +84,20 @@ function dataRoute(req, res) {
   return true;
 }
 
+/** The progress detail (bytes · percent · time left) is shown whole at the 1280 px window: the
+ *  detail element does not overflow, and no part of it is cut by the progress group or the top bar. */
+async function assertDetailWhole(page) {
+  const fit = await page.$eval('[data-testid="load-progress-detail"]', (el) => {
+    const r = el.getBoundingClientRect();
+    const group = el.closest('[data-testid="load-progress"]').getBoundingClientRect();
+    const bar = el.closest('.toolbar').getBoundingClientRect();
+    return { scroll: el.scrollWidth, client: el.clientWidth, right: r.right, groupRight: group.right, barRight: bar.right, text: el.textContent, width: window.innerWidth };
+  });
+  assert.equal(fit.width, 1280, 'the window is 1280 px wide');
+  assert.ok(fit.client > 0 && fit.scroll <= fit.client, `the detail does not overflow: ${JSON.stringify(fit)}`);
+  assert.ok(fit.right <= fit.groupRight + 0.5 && fit.right <= fit.barRight + 0.5, `the detail is not cut: ${JSON.stringify(fit)}`);
+}
+
 before(async () => {
   assert.ok(fs.existsSync(`${DIST}/index.html`), `${DIST}/index.html is missing: build first (cargo xtask build), or set DIST`);
   genDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pypto-e2e-cancel-'));
@@ -147,6 +161,7 @@ test('a large capture shows its progress; Cancel terminates its load, the rest s
     assert.equal(shown.now, shown.percent, 'the progressbar role carries the percent');
     assert.equal(await page.getAttribute('body', 'data-load-state'), 'loading');
     assert.equal(big.droppedEarly, 0, 'nothing dropped before Cancel');
+    await assertDetailWhole(page);
     await screenshot(page, 'cancel-progress');
     // The load job is a nested worker of the analysis worker: two worker targets while it runs.
     const cdp = await page.context().newCDPSession(page);
@@ -202,6 +217,8 @@ test('the progress bar and Cancel speak Chinese, in the dark theme too', { timeo
     const text = await page.locator('[data-testid="load-progress"]').textContent();
     assert.match(text, /正在读取 b-large\/dfx_outputs\//, `stage in Chinese: ${text}`);
     assert.match(text, /取消/, 'Cancel in Chinese');
+    assert.match(text, /\d+% · 剩余 (\d+ 秒|\d+ 分 \d+ 秒|不到 1 秒)/, `percent, time left in Chinese: ${text}`);
+    await assertDetailWhole(page);
     await screenshot(page, 'cancel-progress-zh-dark');
     await page.click('[data-testid="cancel-load"]');
     await page.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: 30_000 });

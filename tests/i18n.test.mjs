@@ -10,7 +10,23 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { DEMO_PASSES_FIXTURE, DEMO_RUNTIME_FIXTURE, TIMEOUT_MS, datasetSel, screenshot, serveDistAndLaunch, waitLoadDone, withPage } from './helpers.mjs';
+import {
+  DEMO_PASSES_FIXTURE,
+  DEMO_RUNTIME_FIXTURE,
+  FIXTURES,
+  TIMEOUT_MS,
+  datasetSel,
+  filesOf,
+  isViewerRuntimeFile,
+  loadVia,
+  screenshot,
+  seedOpfs,
+  serveDistAndLaunch,
+  summaryOf,
+  tempTree,
+  waitLoadDone,
+  withPage,
+} from './helpers.mjs';
 
 const env = serveDistAndLaunch();
 const HAN = /[\u4e00-\u9fff]/;
@@ -172,6 +188,127 @@ test('the comparison of two runs speaks Chinese', { timeout: 240_000 }, async ()
     const words = await englishWords(page, '.view-area', dataWords);
     assert.deepEqual(words, [], 'compare runs: English words in the Chinese page');
     await screenshot(page, 'i18n-zh-compare-runs', { fullPage: true });
+  } finally {
+    await context.close();
+  }
+});
+
+/** Selects the first bar the search finds for `name` and waits for the compiler buttons to name its kernel. */
+async function selectKernel(page, name) {
+  await page.fill('#swimlane-search', name);
+  await page.press('#swimlane-search', 'Enter');
+  await page.waitForFunction((k) => document.querySelector('#swim-open-pass-trace')?.dataset.kernel === k, name, { timeout: TIMEOUT_MS });
+}
+
+/** Two pass dumps of one compile without their case files (each chip assumed: a memory note per
+ *  side), the second with one buffer moved (a11y.test.mjs's). */
+function passDumps() {
+  const source = path.join(FIXTURES, 'passes', 'generated-tile_softmax');
+  const dump = fs.readdirSync(source).map((n) => path.join(source, n, 'passes_dump')).find((p) => fs.existsSync(p));
+  const b = tempTree(filesOf(dump, 'passes_dump'), 'pypto-e2e-i18n-passes-');
+  for (const name of fs.readdirSync(path.join(b, 'passes_dump'))) {
+    if (!(Number(name.split('_')[0]) >= 35) || !name.endsWith('.py')) continue;
+    const file = path.join(b, 'passes_dump', name);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('pl.MemRef(mem_vec_4, pl.const(32768, pl.INT64), 256)', 'pl.MemRef(mem_vec_4, pl.const(40960, pl.INT64), 256)'));
+  }
+  return { ...filesOf(dump, 'dumps/a/passes_dump'), ...filesOf(path.join(b, 'passes_dump'), 'dumps/b/passes_dump') };
+}
+
+/** Chooses `baselinePath`'s dataset in the "compare with…" list of the row `rowSel`. */
+async function compareWith(page, rowSel, baselinePath) {
+  await page.waitForSelector(`${rowSel} [data-testid=compare-with]`, { timeout: TIMEOUT_MS });
+  const value = await page.$eval(`${rowSel} [data-testid=compare-with]`, (el, p) => {
+    const options = [...el.options];
+    return (options.find((o) => o.textContent === p) ?? options.find((o) => o.value && o.textContent.includes(p)))?.value;
+  }, baselinePath);
+  assert.ok(value, `${baselinePath} is offered to compare with`);
+  await page.selectOption(`${rowSel} [data-testid=compare-with]`, value);
+}
+
+test('the notes speak Chinese: the pass-trace note opened from a task, the memory map chip and notes, a graph node\'s tensor arguments, both comparisons\' notes', { timeout: 300_000 }, async () => {
+  const dataWords = datasetWords();
+  const context = await env.browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'zh-CN' });
+  const english = [];
+  const noEnglish = async (page, what, selector) => {
+    const shown = await page.$$eval(selector, (els) => els.map((e) => e.innerText).join('\n'));
+    assert.match(shown, HAN, `${what}: shown, in Chinese: ${shown}`);
+    const words = await englishWords(page, selector, dataWords);
+    if (words.length > 0) english.push(`${what}: ${words.join(' ')}`);
+  };
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (err) => console.error(`[zh notes] pageerror: ${err.message}`));
+    await page.addInitScript(() => {
+      window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle('picked', { create: true });
+    });
+    await page.goto(`${env.server.url}/?src=./demo/`);
+    await waitLoadDone(page);
+    await waitSwimlane(page);
+    const run = datasetSel('runtime', 'paged_attention/dfx_outputs');
+
+    // A QK task → its kernel's function in the pass trace: the note says what matched, how.
+    await selectKernel(page, 'QK');
+    await page.click('#swim-open-pass-trace');
+    await page.waitForFunction(() => document.querySelector('[data-testid=compiler-note]')?.dataset.outcome === 'one', null, { timeout: TIMEOUT_MS });
+    await noEnglish(page, 'pass-trace note of a swimlane task', '[data-testid=compiler-note]');
+    assert.match(await page.textContent('[data-testid=compiler-note]'), /Kernel QK（运行 paged_attention\/dfx_outputs，Pass 转储 paged_attention\/passes_dump）/);
+    await screenshot(page, 'i18n-zh-compiler-note');
+
+    // An SF task → its memory map: the chip (options, source), the note; a tile's details.
+    await page.click(run, { position: { x: 40, y: 14 } });
+    await waitSwimlane(page);
+    await selectKernel(page, 'SF');
+    await page.click('#swim-open-memory-map');
+    await page.waitForFunction(() => document.querySelector('[data-testid=mm-map]')?.dataset.function === 'kernel_softmax_prepare', null, { timeout: TIMEOUT_MS });
+    await noEnglish(page, 'memory map note', '[data-testid=compiler-note]');
+    await noEnglish(page, 'memory map chip', '[data-testid=mm-chip] option, [data-testid=mm-chip-source]');
+    const h = await page.evaluate(() => window.__pyptoMemoryMap());
+    const box = h.boxes[0];
+    await page.mouse.click(box.x + box.w / 2, box.y + Math.min(box.h / 2, 10));
+    await page.waitForSelector('[data-testid=mm-details-table]', { timeout: TIMEOUT_MS });
+    await noEnglish(page, 'memory map tile details', '[data-testid=mm-details]');
+    await screenshot(page, 'i18n-zh-memory-map-notes');
+
+    // The task graph: a task with tensor arguments, its two tables' column titles.
+    await page.click(run, { position: { x: 40, y: 14 } });
+    await waitSwimlane(page);
+    await openView(page, 'dep-graph');
+    await page.waitForFunction(() => Number(document.querySelector('#dep-graph')?.dataset.nodes) > 0, null, { timeout: TIMEOUT_MS });
+    await page.focus('#dep-graph');
+    await page.keyboard.press(']');
+    await page.waitForSelector('[data-testid=dep-args]', { timeout: TIMEOUT_MS });
+    const heads = await page.$$eval('[data-testid=dep-args] .dt-th-label', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(heads, ['序号', '类型', '张量', '数据类型', '形状', '步长', '偏移']);
+    await noEnglish(page, 'graph node tables', '[data-testid=dep-args] .dt-th-label, [data-testid=dep-edges] .dt-th-label, .dep-details table.details th');
+    await page.$eval('[data-testid=dep-args]', (el) => el.scrollIntoView({ block: 'end' }));
+    await screenshot(page, 'i18n-zh-graph-node-details');
+
+    // Two runs of different levels compared, then two pass dumps' memory: each side's notes.
+    await seedOpfs(page, {
+      ...filesOf(path.join(FIXTURES, 'runtime', 'a2a3sim-L1-TestChipSwimlane_default'), 'runs/level1', isViewerRuntimeFile),
+      ...filesOf(path.join(FIXTURES, 'runtime', 'a2a3sim-L4-TestChipSwimlane_default'), 'runs/level4', isViewerRuntimeFile),
+      ...passDumps(),
+    });
+    await loadVia(page, () => page.click('#open-folder'));
+    const runB = datasetSel('runtime', 'runs/level4');
+    await summaryOf(page, runB);
+    await summaryOf(page, datasetSel('runtime', 'runs/level1'));
+    await compareWith(page, runB, 'runs/level1');
+    await page.waitForSelector('[data-testid=compare-notes] li', { timeout: TIMEOUT_MS });
+    await noEnglish(page, 'runs compared: notes', '[data-testid=compare-notes]');
+    assert.match(await page.textContent('[data-testid=compare-notes]'), /采集级别不同（A 1，B 4）/);
+    await screenshot(page, 'i18n-zh-compare-runs-notes', { fullPage: true });
+    const dumpB = datasetSel('pass_dump', 'dumps/b');
+    await compareWith(page, dumpB, 'dumps/a');
+    await page.waitForSelector('[data-testid=compare-passes][data-rows]:not([data-rows="0"])', { timeout: TIMEOUT_MS });
+    await page.click('[data-testid=compare-pass-tab-memory]');
+    await page.waitForSelector('[data-testid=compare-memory-row]', { timeout: TIMEOUT_MS });
+    await page.waitForSelector('.compare-notes li', { timeout: TIMEOUT_MS });
+    await noEnglish(page, 'pass dumps compared: memory notes', '.compare-notes');
+    await noEnglish(page, 'pass dumps compared: summary', '[data-testid=compare-pass-summary]');
+    await screenshot(page, 'i18n-zh-compare-passes-notes', { fullPage: true });
+
+    assert.deepEqual(english, [], 'English words in the Chinese notes');
   } finally {
     await context.close();
   }

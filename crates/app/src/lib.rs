@@ -23,6 +23,7 @@ pub mod exports;
 pub mod folder;
 pub mod i18n;
 pub mod nav;
+mod note_words;
 pub mod owned;
 mod parts;
 pub mod progress;

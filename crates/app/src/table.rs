@@ -38,6 +38,9 @@ pub struct Column {
     pub width_px: f64,
     /// Shown as the header's tooltip (what the column means, its unit).
     pub tooltip: String,
+    /// The CSV header of the column when it is not the title: a key kept in English in every
+    /// language (exports that scripts read).
+    pub csv_header: Option<String>,
 }
 
 impl Column {
@@ -54,7 +57,14 @@ impl Column {
 
     /// A column with a title already in the page language.
     pub fn titled(id: &str, title: String, numeric: bool, width_px: f64) -> Self {
-        Self { id: id.to_string(), title, numeric, width_px, tooltip: String::new() }
+        Self { id: id.to_string(), title, numeric, width_px, tooltip: String::new(), csv_header: None }
+    }
+
+    /// The CSV export heads the column with its id (an English key) instead of its title.
+    #[must_use]
+    pub fn csv_by_id(mut self) -> Self {
+        self.csv_header = Some(self.id.clone());
+        self
     }
 
     /// The header's tooltip: the message `tooltip_id`.
@@ -185,7 +195,7 @@ pub fn csv_field(text: &str) -> String {
 /// The table as CSV (header line, then rows in `order`), CRLF line ends.
 pub fn to_csv(data: &TableData, order: &[u32]) -> String {
     let mut out = String::new();
-    let header: Vec<String> = data.columns.iter().map(|c| csv_field(&c.title)).collect();
+    let header: Vec<String> = data.columns.iter().map(|c| csv_field(c.csv_header.as_ref().unwrap_or(&c.title))).collect();
     out.push_str(&header.join(","));
     out.push_str("\r\n");
     for &r in order {

@@ -134,7 +134,8 @@ pub fn to_json(pair: &Pair<'_>, c: &Comparison) -> Value {
         "function_key": c.function_key,
         "functions": functions,
         "tasks": c.tasks,
-        "notes": c.notes,
+        // The notes in English, as the text report prints them.
+        "notes": c.notes.iter().map(ToString::to_string).collect::<Vec<_>>(),
     })
 }
 

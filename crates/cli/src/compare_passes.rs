@@ -159,6 +159,10 @@ fn to_json(labels: &[String; 4], passes: &PassComparison, memory: &MemoryCompari
         mem_obj.remove("rows");
         mem_obj.remove("baseline_id");
         mem_obj.remove("current_id");
+        // The notes and what named each chip in English, as the text report prints them.
+        mem_obj.insert("notes".into(), json!(memory.notes.iter().map(ToString::to_string).collect::<Vec<_>>()));
+        mem_obj.insert("a_chip_source".into(), json!(memory.a_chip_source.to_string()));
+        mem_obj.insert("b_chip_source".into(), json!(memory.b_chip_source.to_string()));
         out.insert("memory_info".into(), Value::Object(std::mem::take(mem_obj)));
     }
     out

@@ -157,7 +157,7 @@ pub struct Comparison {
     pub tasks: TaskMatching,
     /// What the reader should know: different clocks or levels, unresolved func ids, critical
     /// paths not available and why.
-    pub notes: Vec<String>,
+    pub notes: Vec<pypto_vocab::RunsNote>,
 }
 
 #[cfg(test)]

@@ -157,13 +157,13 @@ pub struct MemoryComparison {
     pub chip: String,
     pub a_chip: String,
     pub b_chip: String,
-    pub a_chip_source: String,
-    pub b_chip_source: String,
+    pub a_chip_source: pypto_vocab::ChipSource,
+    pub b_chip_source: pypto_vocab::ChipSource,
     pub rows: Vec<MemoryCompareRow>,
     /// Why a dump has no map (`A: …` / `B: …`).
     pub errors: Vec<String>,
     /// What the reader should know (chips differ or assumed, …).
-    pub notes: Vec<String>,
+    pub notes: Vec<pypto_vocab::MemoryNote>,
     /// What is wrong with the two mapped snapshots.
     pub snapshot_problems: Vec<SnapshotProblem>,
 }

@@ -119,7 +119,7 @@ pub struct MemoryMapData {
     pub chip: String,
     pub arch: String,
     pub chip_detected: bool,
-    pub chip_source: String,
+    pub chip_source: pypto_vocab::ChipSource,
     /// Chips a selector offers.
     pub chips: Vec<String>,
     /// Snapshots of the dump a selector offers (file names, pass order).

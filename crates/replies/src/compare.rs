@@ -32,6 +32,7 @@ use pypto_protocol::compare::{
 };
 use pypto_protocol::perf::PerfPathsData;
 use pypto_protocol::TaskId;
+use pypto_vocab::{RunsNote, Side};
 
 use crate::perf_panel::PanelTables;
 
@@ -95,37 +96,31 @@ fn spans_of(model: &RuntimeModel) -> TaskSpans {
     TaskSpans::from_rows(&model.tasks, &model.func_ids, |f| function_stats::converter_func_name(f, names))
 }
 
-const SIDES: [&str; 2] = ["A", "B"];
+const SIDES: [Side; 2] = Side::BOTH;
 
-fn side_notes(a: Run<'_>, b: Run<'_>, notes: &mut Vec<String>) {
+fn side_notes(a: Run<'_>, b: Run<'_>, notes: &mut Vec<RunsNote>) {
     let clock = |r: Run<'_>| r.model.tasks.timebase.as_ref().map_or(0, |t| t.clock_freq_hz);
     if clock(a) != clock(b) {
-        notes.push(format!("the clocks differ (A {} Hz, B {} Hz): times are compared in µs", clock(a), clock(b)));
+        notes.push(RunsNote::ClocksDiffer { a_hz: clock(a), b_hz: clock(b) });
     }
     if a.model.level != b.model.level {
-        notes.push(format!(
-            "the collection levels differ (A {}, B {}): numbers one level lacks are left empty",
-            a.model.level, b.model.level
-        ));
+        notes.push(RunsNote::LevelsDiffer { a: a.model.level, b: b.model.level });
     }
-    for (side, run) in SIDES.iter().zip([a, b]) {
+    for (side, run) in SIDES.into_iter().zip([a, b]) {
         let m = run.model;
         if m.tasks.is_empty() {
-            notes.push(format!("{side} has no AICore rows"));
+            notes.push(RunsNote::NoAicoreRows { side });
             continue;
         }
         let unresolved = (0..m.tasks.len()).filter(|&i| m.func_ids.func_id(i) < 0).count();
         if unresolved > 0 {
-            notes.push(format!(
-                "{side}: {unresolved} of {} AICore rows have no resolved func id (no deps.json kernel ids): they count as one function, func_-1_",
-                m.tasks.len()
-            ));
+            notes.push(RunsNote::UnresolvedFuncIds { side, unresolved, rows: m.tasks.len() });
         }
         match run.paths {
-            Err(why) => notes.push(format!("{side}: no critical paths: {why}")),
+            Err(why) => notes.push(RunsNote::NoCriticalPaths { side, why: why.to_owned() }),
             Ok(p) => {
                 if let Some(e) = &p.critical_path_error {
-                    notes.push(format!("{side}: critical path not computed: {e}"));
+                    notes.push(RunsNote::CriticalPathNotComputed { side, why: e.clone() });
                 }
             }
         }
@@ -192,16 +187,16 @@ fn summary_rows(runs: [Run<'_>; 2], tables: &[PanelTables; 2]) -> Vec<SummaryRow
 }
 
 /// The function table and how its functions were paired.
-fn functions(runs: [Run<'_>; 2], tables: &[PanelTables; 2], notes: &mut Vec<String>) -> (String, Vec<FunctionDelta>) {
+fn functions(runs: [Run<'_>; 2], tables: &[PanelTables; 2], notes: &mut Vec<RunsNote>) -> (String, Vec<FunctionDelta>) {
     let named = |r: Run<'_>| r.model.names.as_ref().is_some_and(|n| !n.entries.is_empty());
     let key = if named(runs[0]) && named(runs[1]) { "name" } else { "func_id" };
-    for (side, run) in SIDES.iter().zip(runs) {
+    for (side, run) in SIDES.into_iter().zip(runs) {
         if !named(run) && !run.model.tasks.is_empty() {
-            notes.push(format!("{side} has no name map: its function names are derived from func ids (func_<id>_<letters>)"));
+            notes.push(RunsNote::NoNameMap { side });
         }
     }
     if named(runs[0]) != named(runs[1]) {
-        notes.push("one side has a name map and the other not: a named function and its unnamed counterpart are listed apart".to_owned());
+        notes.push(RunsNote::NameMapOnOneSide);
     }
     // (name, k-th func id with that name) → each side's row.
     let mut paired: BTreeMap<(String, usize), [Option<&FunctionRow>; 2]> = BTreeMap::new();
@@ -218,9 +213,7 @@ fn functions(runs: [Run<'_>; 2], tables: &[PanelTables; 2], notes: &mut Vec<Stri
         }
     }
     if duplicated {
-        notes.push(
-            "a function name stands for several func ids on one side: its k-th func id is paired with the other side's k-th".to_owned(),
-        );
+        notes.push(RunsNote::SharedFunctionNames);
     }
     let mut out: Vec<FunctionDelta> = paired
         .into_iter()

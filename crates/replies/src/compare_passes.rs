@@ -21,6 +21,7 @@ use pypto_protocol::compare_passes::{
 };
 use pypto_protocol::memory_map::MemoryMapData;
 use pypto_protocol::pass_trace::PassDiffData;
+use pypto_vocab::MemoryNote;
 
 use crate::pass_trace::{build_diff, snapshot_problem, DiffInput};
 
@@ -251,21 +252,20 @@ pub fn memory_comparison(
         .unwrap_or(Chip::Ascend910B);
     chip.name().clone_into(&mut out.chip);
     if let Some(r) = requested.filter(|r| Chip::from_name_or_arch(r).is_none()) {
-        out.notes.push(format!("unknown chip {r:?}: the limits are {}'s", chip.name()));
+        out.notes.push(MemoryNote::UnknownChip { requested: r.to_owned(), chip: chip.name().to_owned() });
     }
     if !a.chip.is_empty() && !b.chip.is_empty() && a.chip != b.chip {
-        out.notes.push(format!(
-            "A's case names {} ({}), B's {} ({}): the limits are {}'s",
-            a.chip,
-            a.chip_source,
-            b.chip,
-            b.chip_source,
-            chip.name()
-        ));
+        out.notes.push(MemoryNote::ChipsDiffer {
+            a_chip: a.chip.clone(),
+            a_source: a.chip_source.clone(),
+            b_chip: b.chip.clone(),
+            b_source: b.chip_source.clone(),
+            chip: chip.name().to_owned(),
+        });
     }
-    for (label, d) in [("A", a), ("B", b)] {
+    for (side, d) in pypto_vocab::Side::BOTH.into_iter().zip([a, b]) {
         if !d.chip.is_empty() && !d.chip_detected {
-            out.notes.push(format!("{label}: {}", d.chip_source));
+            out.notes.push(MemoryNote::ChipAssumed { side, source: d.chip_source.clone() });
         }
     }
     let mut functions: Vec<&str> = Vec::new();

@@ -11,6 +11,7 @@ use pypto_analysis::memory_map::{self, BackendChoice, Chip};
 use pypto_analysis::pass_trace::check_snapshot;
 use pypto_formats::{passes_dump, FormatError};
 use pypto_protocol::memory_map::{MemBoxRow, MemFunctionMap, MemReservedRow, MemRingTileRow, MemSpaceRow, MemoryMapData};
+use pypto_vocab::ChipSource;
 
 /// Files of a pass dump's case directory (the dump's parent) that can name its chip, as
 /// indices into the folder's entries, in the order they are tried.
@@ -53,33 +54,33 @@ pub fn chip_files<'a>(dump_path: &str, paths: impl IntoIterator<Item = &'a str>)
 pub struct ChipChoice {
     pub chip: Chip,
     pub backend: BackendChoice,
-    /// `chosen`, the file that named it, or why it is assumed.
-    pub source: String,
+    /// Chosen, the file that named it, or assumed.
+    pub source: ChipSource,
 }
 
 /// The chip the user chose (a name or an arch).
 pub fn requested_chip(name: &str) -> Result<ChipChoice, String> {
     let chip = Chip::from_name_or_arch(name).ok_or_else(|| format!("unknown chip {name:?} (known: Ascend910B, Ascend950)"))?;
     let (chip, backend) = BackendChoice::resolve(Some(chip), None, None);
-    Ok(ChipChoice { chip, backend, source: "chosen".to_owned() })
+    Ok(ChipChoice { chip, backend, source: ChipSource::Chosen })
 }
 
 /// The chip a `.pto` file at `path` names (`pto.target_arch`), if it names a known one.
 pub fn chip_of_pto(path: &str, text: &str) -> Option<ChipChoice> {
     let (chip, backend) = BackendChoice::resolve(None, Some(text), None);
-    backend.detected.then(|| ChipChoice { chip, backend, source: path.to_owned() })
+    backend.detected.then(|| ChipChoice { chip, backend, source: ChipSource::File { path: path.to_owned() } })
 }
 
 /// The chip a `compiled_meta.json` at `path` names (`backend_type`), if it names a known one.
 pub fn chip_of_compiled_meta(path: &str, text: &str) -> Option<ChipChoice> {
     let (chip, backend) = BackendChoice::resolve(None, None, Some(text));
-    backend.detected.then(|| ChipChoice { chip, backend, source: path.to_owned() })
+    backend.detected.then(|| ChipChoice { chip, backend, source: ChipSource::File { path: path.to_owned() } })
 }
 
 /// `Ascend910B`, assumed: no file names the chip.
 pub fn assumed_chip() -> ChipChoice {
     let (chip, backend) = BackendChoice::resolve(None, None, None);
-    ChipChoice { chip, backend, source: "assumed: no ptoas/*.pto, kernels/*/*.pto or compiled_meta.json names the chip".to_owned() }
+    ChipChoice { chip, backend, source: ChipSource::Assumed }
 }
 
 /// A reply of dataset `dataset_id` with the known chips and nothing else yet.

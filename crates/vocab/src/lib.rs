@@ -9,8 +9,12 @@
 //! Pure Rust (serde only): `pypto-formats`, `pypto-analysis`, the protocol between page and
 //! worker, the worker, the page and the CLI all use these types, so a word means the same on
 //! every side and nothing compares names as strings.
+//!
+//! What a comparison notes ([`RunsNote`], [`MemoryNote`]) and what named a memory map's chip
+//! ([`ChipSource`]) travel as data too: the page words them in its language.
 
 mod align;
+mod compare_note;
 mod edge_mode;
 pub mod kernel_function;
 mod kinds;
@@ -19,6 +23,7 @@ mod task_id;
 mod warning;
 
 pub use align::{AlignedBy, TimelineAlign};
+pub use compare_note::{ChipSource, MemoryNote, RunsNote, Side};
 pub use edge_mode::EdgeMode;
 pub use kinds::{DatasetKind, Feature, FileRole, TimelineView, ViewKind};
 pub use note::{DiscoveryNote, NoteFiles};

@@ -61,3 +61,14 @@ mm-used-at = used at ({ $count })
 mm-tiles-here = tiles here ({ $count })
 mm-live-count = live ({ $count })
 mm-line-n = line { $line }
+# i18n-notes: the chip's notes, the canvas's box words, a tile's flags
+mm-chip-auto = auto (detect from the case)
+mm-chip-auto-detected = auto: { $chip } (detected)
+mm-chip-auto-assumed = auto: { $chip } (assumed)
+mm-no-capacity-on-this-chip = no capacity on this chip
+mm-box-view = view
+mm-box-conflict = CONFLICT
+mm-flag-view = view: a narrower box on the same base inside a wider one
+mm-flag-conflict = CONFLICT: overlaps a box of another base while both are live
+nw-chip-assumed = assumed: no ptoas/*.pto, kernels/*/*.pto or compiled_meta.json names the chip
+nw-chip-chosen = chosen

@@ -61,3 +61,14 @@ mm-used-at = 使用位置（{ $count }）
 mm-tiles-here = 此行的 Tile（{ $count }）
 mm-live-count = 存活（{ $count }）
 mm-line-n = 第 { $line } 行
+# i18n-notes: the chip's notes, the canvas's box words, a tile's flags
+mm-chip-auto = 自动（从用例检测）
+mm-chip-auto-detected = 自动：{ $chip }（已检测）
+mm-chip-auto-assumed = 自动：{ $chip }（假定）
+mm-no-capacity-on-this-chip = 此芯片上无此容量
+mm-box-view = 视图
+mm-box-conflict = 冲突
+mm-flag-view = 视图：同一基址上、位于更宽框内的较窄框
+mm-flag-conflict = 冲突：与另一基址的框在同时存活时重叠
+nw-chip-assumed = 假定：没有 ptoas/*.pto、kernels/*/*.pto 或 compiled_meta.json 指明芯片
+nw-chip-chosen = 手动选择

@@ -264,12 +264,26 @@ pub struct MemoryNav {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CompilerTarget {
     /// The function of runtime kernel `kernel` (`pypto_vocab::kernel_function`'s rule), opened
-    /// from `from` (a sentence: which capture, which of its pass dumps).
-    Kernel { kernel: String, from: String },
+    /// from `from` (which capture, which of its pass dumps).
+    Kernel { kernel: String, from: OpenedFrom },
     /// Line `line` (1-based) of snapshot `snapshot` in function `function` (a memory map's tile).
     Line { snapshot: String, function: String, line: u32, tile: String },
     /// No function: the whole dump, opened from `from`.
-    Dump { from: String },
+    Dump { from: OpenedFrom },
+}
+
+/// Where the swimlane opened a compiler view from (the note words it in the page language):
+/// the capture, the pass dump and which of the case's `count` dumps it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenedFrom {
+    /// The runtime dataset's path (empty: the folder itself).
+    pub runtime: String,
+    /// The pass dump's path.
+    pub dump: String,
+    /// How many pass dumps the case has.
+    pub count: usize,
+    /// The dump's index among them (0 = the newest).
+    pub chosen: usize,
 }
 
 /// The tabs of the Performance Analysis panel.

@@ -322,18 +322,24 @@ pub fn ComparePassesView() -> impl IntoView {
             let first = |row: Option<u32>| {
                 row.and_then(|r| c.rows.get(r as usize))
                     .and_then(|r| r.b.as_ref().or(r.a.as_ref()))
-                    .map_or_else(|| "none".to_owned(), |p| format!("{:02} {}", p.index, p.name))
+                    .map_or_else(|| tr("cmpp-summary-none"), |p| format!("{:02} {}", p.index, p.name))
             };
-            format!(
-                "{} pass(es) differ in effect (first: {}), {} in output (first: {}); {} only in A, {} only in B{}",
-                c.effect_differences,
-                first(c.first_effect_difference),
-                c.output_differences,
-                first(c.first_output_difference),
-                c.only_baseline,
-                c.only_current,
-                if c.frontends_differ { "; the frontends differ" } else { "" }
-            )
+            let text = tr_with(
+                "cmpp-summary",
+                &[
+                    ("effect", Arg::from(c.effect_differences)),
+                    ("first_effect", Arg::from(first(c.first_effect_difference))),
+                    ("output", Arg::from(c.output_differences)),
+                    ("first_output", Arg::from(first(c.first_output_difference))),
+                    ("only_a", Arg::from(c.only_baseline)),
+                    ("only_b", Arg::from(c.only_current)),
+                ],
+            );
+            if c.frontends_differ {
+                text + &tr("cmpp-summary-frontends-differ")
+            } else {
+                text
+            }
         })
     };
     let problems = move || {
@@ -383,7 +389,7 @@ pub fn ComparePassesView() -> impl IntoView {
     };
     let memory_view = move || {
         let Some(m) = memory.get() else { return view! { <p class="hint">{t("cmpp-mapping-both-compiles-memory")}</p> }.into_any() };
-        let notes: Vec<String> = m.errors.iter().chain(&m.notes).cloned().collect();
+        let notes: Vec<String> = m.errors.iter().cloned().chain(m.notes.iter().map(crate::note_words::memory_note)).collect();
         let table = {
             let m = m.clone();
             Signal::derive(move || memory_table(&m))

@@ -515,7 +515,7 @@ pub fn CompareRunsView() -> impl IntoView {
         let notes = (!c.notes.is_empty()).then(|| {
             view! {
                 <ul class="compare-notes" data-testid="compare-notes">
-                    {c.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}
+                    {c.notes.iter().map(|n| view! { <li>{crate::note_words::runs_note(n)}</li> }).collect_view()}
                 </ul>
             }
         });

@@ -274,7 +274,7 @@ pub fn PerfPanel() -> impl IntoView {
                         }
                         on:pointerup=move |_| drag.set_value(None)></div>
                     <div class="perf-head">
-                        <strong>{t("pa-performance-analysis")}</strong>
+                        <h2 class="panel-title">{t("pa-performance-analysis")}</h2>
                         <span class="spacer"></span>
                         <button data-testid="perf-panel-close" title=t("pa-close-the-panel") on:click=move |_| nav.panel.update(|p| p.open = false)>"✕"</button>
                     </div>

@@ -66,7 +66,7 @@ pub fn OverviewTab() -> impl IntoView {
                 {stat("ov-level", || tr("pa-ov-level"), Some(f64::from(o.level)), tr_with("pa-ov-level-n", &[("level", Arg::from(o.level))]), || tr("pa-ov-level-tip"))}
             </div>
             <p class="ov-level" data-testid="ov-level-allows">{level_allows(o.level)}</p>
-            <h4>{t("pa-warnings")}</h4>
+            <h3 class="ov-warnings-title">{t("pa-warnings")}</h3>
             {if o.warnings.is_empty() {
                 view! { <p class="hint" data-testid="ov-no-warnings">{t("pa-the-readers-reported-no-warnings")}</p> }.into_any()
             } else {

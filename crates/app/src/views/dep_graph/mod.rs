@@ -1527,19 +1527,19 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
             let kind = DEP_KIND_NAMES.get(d.kind.get(i).copied().unwrap_or(KIND_DUMMY) as usize).copied().unwrap_or("?");
             let marks = d.markers.get(i).copied().unwrap_or(0);
             let marker_text = match marks {
-                3 => "early-dispatch capable, all preds early (static)",
-                1 => "early-dispatch capable (static)",
-                2 => "all preds early (static)",
-                _ => "none",
+                3 => tr("gr-marker-early-and-preds"),
+                1 => tr("gr-marker-early"),
+                2 => tr("gr-marker-preds"),
+                _ => tr("gr-marker-none"),
             };
             Some(vec![
-                ("func name".to_string(), d.name(i).to_string(), 0),
-                ("task".to_string(), d.label(i).to_string(), 0),
-                ("kind".to_string(), kind.to_string(), 0),
-                ("block_num".to_string(), d.block_num.get(i).copied().unwrap_or(1).to_string(), 0),
-                ("markers".to_string(), marker_text.to_string(), marks),
-                (format!("fan-in ({})", fin.len()), list(fin), 0),
-                (format!("fan-out ({})", fout.len()), list(fout), 0),
+                (tr("gr-field-func-name"), d.name(i).to_string(), 0),
+                (tr("gr-field-task"), d.label(i).to_string(), 0),
+                (tr("gr-field-kind"), kind.to_string(), 0),
+                (tr("gr-field-block-num"), d.block_num.get(i).copied().unwrap_or(1).to_string(), 0),
+                (tr("gr-field-markers"), marker_text, marks),
+                (tr_with("gr-field-fan-in", &[("count", Arg::from(fin.len()))]), list(fin), 0),
+                (tr_with("gr-field-fan-out", &[("count", Arg::from(fout.len()))]), list(fout), 0),
             ])
         })
         .flatten()
@@ -1561,9 +1561,9 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
                         let task = ui.with(|r| r.data.as_ref().map(|d| d.label(nd.node as usize).to_string())).flatten().unwrap_or_default();
                         view! {
                             <DetailTable testid="dep-args" csv_name=format!("{task}-arguments") title=tr_with("gr-tensor-arguments", &[("count", Arg::from(nd.args.len()))])
-                                head=&["index", "type", "tensor", "dtype", "shape", "strides", "offset"] rows=nd.args/>
+                                head=ARG_COLUMNS rows=nd.args/>
                             <DetailTable testid="dep-edges" csv_name=format!("{task}-edges") title=tr_with("gr-edge-annotations", &[("count", Arg::from(nd.edges.len()))])
-                                head=&["edge", "peer", "source", "flags", "arg", "tensor", "overlap"] rows=nd.edges/>
+                                head=EDGE_COLUMNS rows=nd.edges/>
                         }
                     })}
                 }.into_any(),
@@ -1572,17 +1572,43 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
     }
 }
 
+/// The tensor-argument table's columns: (key, title message id). The key is the column's id
+/// and its CSV header (English in every language: scripts read the export).
+const ARG_COLUMNS: &[(&str, &str)] = &[
+    ("index", "col-dep-index"),
+    ("type", "col-dep-type"),
+    ("tensor", "col-dep-tensor"),
+    ("dtype", "col-dep-dtype"),
+    ("shape", "col-dep-shape"),
+    ("strides", "col-dep-strides"),
+    ("offset", "col-dep-offset"),
+];
+
+/// The edge-annotation table's columns, as [`ARG_COLUMNS`].
+const EDGE_COLUMNS: &[(&str, &str)] = &[
+    ("edge", "col-dep-edge"),
+    ("peer", "col-dep-peer"),
+    ("source", "col-dep-source"),
+    ("flags", "col-dep-flags"),
+    ("arg", "col-dep-arg"),
+    ("tensor", "col-dep-tensor"),
+    ("overlap", "col-dep-overlap"),
+];
+
 /// One of the selected node's tables, a `DataTable` (sort, CSV of its rows: `{testid}-csv`).
 #[component]
 fn DetailTable(
     testid: &'static str,
     csv_name: String,
     title: String,
-    head: &'static [&'static str],
+    head: &'static [(&'static str, &'static str)],
     rows: Vec<Vec<String>>,
 ) -> impl IntoView {
     let data = TableData {
-        columns: head.iter().map(|h| Column::text(h, h, if *h == "shape" || *h == "strides" { 120.0 } else { 72.0 })).collect(),
+        columns: head
+            .iter()
+            .map(|&(key, title_id)| Column::text(key, title_id, if key == "shape" || key == "strides" { 120.0 } else { 72.0 }).csv_by_id())
+            .collect(),
         rows: rows.into_iter().map(|r| r.into_iter().map(Cell::text).collect()).collect(),
     };
     view! {

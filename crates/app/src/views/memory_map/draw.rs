@@ -605,11 +605,11 @@ impl MapRenderer {
                     "{} · {}",
                     human_bytes(b.size_bytes),
                     if b.view {
-                        "view"
+                        crate::i18n::tr("mm-box-view")
                     } else if b.conflict {
-                        "CONFLICT"
+                        crate::i18n::tr("mm-box-conflict")
                     } else {
-                        b.op.as_str()
+                        b.op.clone()
                     }
                 );
                 self.text.fill_text_fitted(&sub, (left + 3.0) as f32, (top + 21.0) as f32, (right - left - 6.0) as f32, LABEL_FONT, fg);
@@ -625,7 +625,7 @@ impl MapRenderer {
                 continue;
             }
             let pct = if b.limit_bytes > 0 { b.hwm_bytes as f64 * 100.0 / b.limit_bytes as f64 } else { 0.0 };
-            let cap = if b.has_capacity { human_bytes(b.limit_bytes) } else { "no capacity on this chip".to_owned() };
+            let cap = if b.has_capacity { human_bytes(b.limit_bytes) } else { crate::i18n::tr("mm-no-capacity-on-this-chip") };
             let head_rgba = if pct >= 95.0 {
                 p.head_danger
             } else if pct >= 80.0 {

@@ -731,8 +731,8 @@ fn Details(ui: MemoryMapUi, func: Memo<Option<MemFunctionMap>>, src: NodeRef<lep
             let used = b.used.iter().take(200).map(|&l| line_btn(l, l.to_string())).collect_view();
             let more = b.used.len().saturating_sub(200);
             let flags = match (b.view, b.conflict) {
-                (true, _) => "view: a narrower box on the same base inside a wider one".to_owned(),
-                (_, true) => "CONFLICT: overlaps a box of another base while both are live".to_owned(),
+                (true, _) => tr("mm-flag-view"),
+                (_, true) => tr("mm-flag-conflict"),
                 _ => "—".to_owned(),
             };
             let shape = format!("[{}] {}", b.shape.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), b.dtype);
@@ -997,16 +997,19 @@ pub fn MemoryMapView() -> impl IntoView {
         let d = data()?;
         let chosen = ui.chip.get();
         let auto = if chosen.is_some() {
-            "auto (detect from the case)".to_owned()
+            tr("mm-chip-auto")
+        } else if d.chip_detected {
+            tr_with("mm-chip-auto-detected", &[("chip", Arg::from(&d.chip))])
         } else {
-            format!("auto: {} ({})", d.chip, if d.chip_detected { "detected" } else { "assumed" })
+            tr_with("mm-chip-auto-assumed", &[("chip", Arg::from(&d.chip))])
         };
         Some(view! {
             <option value="" selected=chosen.is_none()>{auto}</option>
             {d.chips.iter().map(|c| view! { <option value=c.clone() selected=chosen.as_deref() == Some(c.as_str())>{c.clone()}</option> }).collect_view()}
         })
     };
-    let chip_source = move || data().map(|d| format!("{} ({}) · {}", d.chip, d.arch, d.chip_source)).unwrap_or_default();
+    let chip_source =
+        move || data().map(|d| format!("{} ({}) · {}", d.chip, d.arch, crate::note_words::chip_source(&d.chip_source))).unwrap_or_default();
     let error = move || {
         data().and_then(|d| d.error.clone()).map(|e| view! { <div class="mm-error error-message" data-testid="mm-error">{e}</div> })
     };

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use pypto_protocol::{Feature, ViewKind};
 
 use super::SwimlaneUi;
-use crate::nav::{CompilerTarget, Nav};
+use crate::nav::{CompilerTarget, Nav, OpenedFrom};
 use crate::session::Session;
 
 /// The shown runtime dataset's path and its pass dumps: `(dataset id, path, has a memory map)`.
@@ -32,9 +32,10 @@ fn dumps(session: Session, nav: Nav) -> (String, Vec<(u32, String, bool)>) {
     (path, found)
 }
 
+/// The runtime dataset's path, or "the folder" in the page language when it is the folder itself.
 fn label(path: &str) -> String {
     if path.is_empty() {
-        "the folder".to_owned()
+        tr("cn-the-folder")
     } else {
         path.to_owned()
     }
@@ -55,13 +56,8 @@ pub fn CompilerButtons() -> impl IntoView {
     let kernel = move || swim.details.with(|d| d.as_ref().and_then(|d| d.kernel.clone()));
     let open = move |view: ViewKind| {
         let Some((id, dump, _)) = current() else { return };
-        let (runtime, count) = found.with_untracked(|(p, d)| (label(p), d.len()));
-        let which = match (count, chosen.get_untracked()) {
-            (1, _) => String::new(),
-            (n, 0) => format!(", the newest of {n}"),
-            (n, _) => format!(", chosen of {n}"),
-        };
-        let from = format!("run {runtime}, pass dump {dump}{which}");
+        let (runtime, count) = found.with_untracked(|(p, d)| (p.clone(), d.len()));
+        let from = OpenedFrom { runtime, dump, count, chosen: chosen.get_untracked() };
         let target = match kernel() {
             Some(kernel) => CompilerTarget::Kernel { kernel, from },
             None => CompilerTarget::Dump { from },
@@ -88,7 +84,7 @@ pub fn CompilerButtons() -> impl IntoView {
                 .iter()
                 .enumerate()
                 .map(|(i, (_, p, _))| {
-                    let text = if i == 0 { format!("{p} (newest)") } else { p.clone() };
+                    let text = if i == 0 { tr_with("cn-dump-newest", &[("dump", Arg::from(p))]) } else { p.clone() };
                     view! { <option value=i.to_string() selected=move || chosen.get() == i>{text}</option> }
                 })
                 .collect_view();

@@ -249,20 +249,20 @@ pub fn TraceStatsPanel() -> impl IntoView {
             <aside id="trace-stats" class="trace-stats-panel" aria-label=t("sw-serving-strace-statistics") data-total-us=us(numbers.total_duration_us)
                 data-spans=numbers.span_count.to_string() data-instants=numbers.instant_count.to_string()>
                 <div class="trace-stats-head">
-                    <strong>{t("sw-serving-strace-statistics")}</strong>
+                    <h2 class="panel-title">{t("sw-serving-strace-statistics")}</h2>
                     <button class="close" title=t("sw-close") on:click=move |_| swim.show_trace_stats.set(false)>"✕"</button>
                 </div>
                 <p class="fact">{tr_with("sw-trace-total", &[("duration", Arg::from(axis::format_duration_us(numbers.total_duration_us))), ("spans", Arg::from(numbers.span_count)), ("instants", Arg::from(numbers.instant_count))])}</p>
-                <h4>{t("sw-workerprocess")}</h4>
+                <h3>{t("sw-workerprocess")}</h3>
                 {if numbers.workers.is_empty() { Some(view! { <p class="hint">{t("sw-no-serving-worker-process-in")}</p> }) } else { None }}
                 {stat_rows(numbers.workers, StatTable::Workers)}
-                <h4>{t("sw-device-lanes")}</h4>
+                <h3>{t("sw-device-lanes")}</h3>
                 {stat_rows(numbers.device_lanes, StatTable::Devices)}
-                <h4>{t("sw-all-workers-per-span")}</h4>
+                <h3>{t("sw-all-workers-per-span")}</h3>
                 {stat_rows(numbers.worker_span_names, StatTable::WorkerSpans)}
-                <h4>{wait.name.clone()}</h4>
+                <h3>{wait.name.clone()}</h3>
                 {stat_rows(vec![wait], StatTable::Wait)}
-                <h4>{t("sw-serving-spans-by-name")}</h4>
+                <h3>{t("sw-serving-spans-by-name")}</h3>
                 {stat_rows(numbers.span_names, StatTable::SpanNames)}
             </aside>
         })
