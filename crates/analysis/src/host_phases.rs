@@ -169,7 +169,8 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
                  host clock to place them on",
                 records.record_count()
             ),
-        ));
+        )
+        .count("count", records.record_count()));
         return (out, warnings);
     };
     let mut bad: Vec<String> = Vec::new();
@@ -223,14 +224,21 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
         }
     }
     if bad_count > 0 {
-        let more = if bad_count > bad.len() { format!(", and {} more", bad_count - bad.len()) } else { String::new() };
-        warnings.push(Warning::at(
-            WarningKind::HostPhaseImplausibleTime,
-            path,
-            first_bad_line,
-            1,
-            format!("{bad_count} host prepare record(s) not drawn: {}{more}", bad.join("; ")),
-        ));
+        let more_records = bad_count.saturating_sub(bad.len());
+        let more = if more_records > 0 { format!(", and {more_records} more") } else { String::new() };
+        let list = bad.join("; ");
+        warnings.push(
+            Warning::at(
+                WarningKind::HostPhaseImplausibleTime,
+                path,
+                first_bad_line,
+                1,
+                format!("{bad_count} host prepare record(s) not drawn: {list}{more}"),
+            )
+            .count("count", bad_count)
+            .text("records", list)
+            .count("more", more_records),
+        );
     }
     let start = |r: usize| records.start_ns.get(r).copied().unwrap_or(0);
     let end = |r: usize| records.end_ns.get(r).copied().unwrap_or(0);

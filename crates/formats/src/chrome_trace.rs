@@ -1067,7 +1067,8 @@ impl Builder {
             warnings.push(Warning::analysis(
                 WarningKind::TraceBadTaskIds,
                 format!("{} args.taskId/args.task_id values were not integers and were ignored", self.bad_task_ids),
-            ));
+            )
+            .count("count", self.bad_task_ids));
         }
         let mut args = self.args;
         args.offsets.push(args.key.len() as u32);

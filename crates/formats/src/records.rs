@@ -1272,7 +1272,8 @@ fn streams_to_threads(path: &str, streams: Vec<RawStream>, warnings: &mut Vec<Wa
                 K::RecordsStreamIdTooLarge,
                 path,
                 format!("scheduler stream id {id} is implausibly large; stream skipped"),
-            ));
+            )
+            .text("id", id));
             continue;
         }
         if out.len() <= id {
@@ -1285,7 +1286,9 @@ fn streams_to_threads(path: &str, streams: Vec<RawStream>, warnings: &mut Vec<Wa
                     K::RecordsMetricOutOfRange,
                     path,
                     format!("scheduler stream {id}: metric for record {} out of range", m.record_index),
-                ));
+                )
+                .text("stream", id)
+                .text("record", m.record_index));
                 continue;
             }
             let i = m.record_index;
@@ -1308,7 +1311,8 @@ fn streams_to_threads(path: &str, streams: Vec<RawStream>, warnings: &mut Vec<Wa
                     K::RecordsStreamIdRepeated,
                     path,
                     format!("scheduler stream id {id} appears twice; later stream kept"),
-                ));
+                )
+                .text("id", id));
             }
             *slot = t;
         }
@@ -1411,7 +1415,9 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
                         K::RecordsLevelInferred,
                         path,
                         format!("no level key; level {inferred} inferred from the content"),
-                    ));
+                    )
+                    .text("shape", "object")
+                    .text("level", inferred));
                 }
                 inferred
             }
@@ -1436,7 +1442,9 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             K::RecordsMixedWidths,
             path,
             format!("`aicore_tasks` rows have mixed widths; read as {} columns", aicore.rows.columns),
-        ));
+        )
+        .text("table", "aicore_tasks")
+        .count("columns", aicore.rows.columns));
     }
     out.aicore = aicore.rows;
 
@@ -1473,7 +1481,10 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             if let Some(rec) = st.records {
                 take_sink_error(path, bytes, "scheduler_tasks", rec.0.err)?;
                 if rec.0.mixed {
-                    warnings.push(Warning::new(K::RecordsMixedWidths, path, "`scheduler_tasks.records` rows have mixed widths"));
+                    warnings.push(
+                        Warning::new(K::RecordsMixedWidths, path, "`scheduler_tasks.records` rows have mixed widths")
+                            .text("table", "scheduler_tasks.records"),
+                    );
                 }
                 out.aicpu = rec.0.rows;
             }
@@ -1481,7 +1492,7 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
         (None, Some(a)) => {
             take_sink_error(path, bytes, "aicpu_tasks", a.0.err)?;
             if a.0.mixed {
-                warnings.push(Warning::new(K::RecordsMixedWidths, path, "`aicpu_tasks` rows have mixed widths"));
+                warnings.push(Warning::new(K::RecordsMixedWidths, path, "`aicpu_tasks` rows have mixed widths").text("table", "aicpu_tasks"));
             }
             out.aicpu = a.0.rows;
         }
@@ -1500,7 +1511,8 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             K::RecordsUnknownPhaseKind,
             path,
             format!("{unknown} scheduler phase record(s) of unknown kind (kept, not drawn)"),
-        ));
+        )
+        .count("count", unknown));
     }
 
     out.format = format_name(key, Shape::Raw(out.aicore.columns));
@@ -1521,13 +1533,15 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
                 K::RecordsLevelInferred,
                 path,
                 format!("no swimlane level key; level {inferred} inferred from the content"),
-            ));
+            )
+            .text("shape", "raw")
+            .text("level", inferred));
             inferred
         }
         (_, Some(l)) => l as u32,
     };
     if out.level > 4 {
-        warnings.push(Warning::new(K::RecordsLevelAbove4, path, format!("level {} is above 4; read as 4", out.level)));
+        warnings.push(Warning::new(K::RecordsLevelAbove4, path, format!("level {} is above 4; read as 4", out.level)).text("level", out.level));
     }
     if out.is_host_mode() && out.orch_threads.iter().any(|t| !t.submit_idx.is_empty()) {
         warnings.push(Warning::new(
