@@ -10,7 +10,7 @@ use pypto_protocol::Feature;
 use pypto_protocol::{DatasetKind, Warning};
 use pypto_vocab::{DiscoveryNote, NoteFiles};
 
-use crate::i18n::{fmt_count, t, tr, tr_with, Arg};
+use crate::i18n::{fmt_count, t, tr, tr_with, warning_message, Arg};
 
 use crate::nav::Nav;
 use crate::session::{DatasetRow, LoadState, Session};
@@ -186,10 +186,14 @@ fn DatasetWarnings(warnings: Vec<Warning>) -> impl IntoView {
                 <ul>
                     {warnings.into_iter().map(|w| {
                         let place = warning_place(&w);
+                        let message = warning_message(&w);
+                        // The tooltip: the full path and position as `report` prints them, then
+                        // the message in the page language (in English, `report`'s line).
+                        let title = Warning { message: message.clone(), ..w.clone() }.to_string();
                         view! {
-                            <li class="dataset-warning" data-kind=w.kind.key() data-path=w.path.clone() title=w.to_string()>
+                            <li class="dataset-warning" data-kind=w.kind.key() data-path=w.path.clone() title=title>
                                 {(!place.is_empty()).then(|| view! { <span class="warning-place">{place}": "</span> })}
-                                <span class="warning-message">{w.message.clone()}</span>
+                                <span class="warning-message">{message}</span>
                             </li>
                         }
                     }).collect_view()}
