@@ -11,6 +11,7 @@ use pypto_protocol::{DatasetKind, Warning};
 use pypto_vocab::{DiscoveryNote, NoteFiles};
 
 use crate::i18n::{fmt_count, t, tr, tr_with, warning_message, Arg};
+use crate::worker_words;
 
 use crate::nav::Nav;
 use crate::session::{DatasetRow, LoadState, Session};
@@ -403,7 +404,8 @@ fn ErrorsPanel() -> impl IntoView {
                     <li class="file-error" data-path=e.path.clone()>
                         <span class="error-path">{e.path.clone()}</span>
                         <span class="error-pos">{format!(" ({position})")}</span>
-                        <div class="error-message">{e.message.clone()}</div>
+                        // The worker's sentences in the page language; a parser's own words as written.
+                        <div class="error-message">{worker_words::say(&e.message)}</div>
                         // A read that failed (stalled, network) may work the next time: the
                         // whole source is opened again, as the crash notice's reload does.
                         {e.read_failed.then(|| view! {
@@ -414,7 +416,7 @@ fn ErrorsPanel() -> impl IntoView {
                 }
             }).collect_view()}
             {move || session.errors.get().into_iter().map(|message| view! {
-                <li class="general-error">{message}</li>
+                <li class="general-error">{worker_words::say(&message)}</li>
             }).collect_view()}
         </ul>
     }
