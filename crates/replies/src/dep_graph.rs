@@ -60,7 +60,7 @@ pub struct DepGraph {
     pub markers: Vec<u8>,
     /// One per mode, in [`EdgeMode::ALL`] order.
     pub selections: Vec<EdgeSelection>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<pypto_formats::Warning>,
 }
 
 /// The perf sidecar of a dataset: the joined tasks of its records' model (none without one).
@@ -154,9 +154,13 @@ impl DepGraph {
         let task_ids = graph.node_ids.iter().map(|&id| TaskId(id)).collect();
         let warnings = selections
             .iter()
-            .filter_map(EdgeSelection::warning)
+            .filter_map(|s| {
+                s.warning().map(|message| {
+                    pypto_formats::Warning::analysis(pypto_formats::WarningKind::EdgeModeFallback, message).text("mode", s.mode.as_str())
+                })
+            })
             .take(1)
-            .chain(deps.warnings.iter().take(5).map(|w| w.message.clone()))
+            .chain(deps.warnings.iter().take(5).cloned())
             .collect();
         Self { graph, kind, block_num, name_index, names: names_out, task_ids, markers, selections, warnings }
     }
@@ -201,10 +205,6 @@ impl DepGraph {
             (layout, count, bbox)
         };
         let layout_ms = now_ms() - started_ms;
-        let mut warnings = self.warnings.clone();
-        if !layout.reversed_edges.is_empty() {
-            warnings.push(format!("the graph has a cycle: {} edge(s) drawn reversed to lay it out", layout.reversed_edges.len()));
-        }
         let header = DepGraphHeader {
             dataset_id,
             mode,
@@ -218,7 +218,8 @@ impl DepGraph {
             largest_component: [largest.min_x, largest.min_y, largest.max_x, largest.max_y].map(f64::from),
             layout_ms,
             warmup_ms: 0.0,
-            warnings,
+            warnings: self.warnings.clone(),
+            reversed_edges: layout.reversed_edges.len() as u64,
         };
         let columns = GraphColumns {
             x: layout.x.iter().map(|&v| f64::from(v)).collect(),

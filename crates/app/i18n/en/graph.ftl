@@ -49,3 +49,6 @@ gr-announce-cleared = Selection cleared
 gr-edges-on-screen = { $count } edges on screen
 gr-tensor-arguments = Tensor arguments ({ $count })
 gr-edge-annotations = Edge annotations ({ $count })
+
+# The layout's note when it drew edges reversed to lay out a cycle (the header's reversed_edges).
+graph-reversed-edges = the graph has a cycle: { $count } edge(s) drawn reversed to lay it out

@@ -43,3 +43,6 @@ gr-announce-cleared = 已清除选择
 gr-edges-on-screen = 屏幕上 { $count } 条边
 gr-tensor-arguments = 张量参数（{ $count }）
 gr-edge-annotations = 边注释（{ $count }）
+
+# 布局为排布环而反向绘制的边数。
+graph-reversed-edges = 图中有环：为完成布局，{ $count } 条边被反向绘制
