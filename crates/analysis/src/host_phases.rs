@@ -161,16 +161,18 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
         return (out, warnings);
     }
     let Some(origin_ns) = tb.host_origin_ns else {
-        warnings.push(Warning::new(
-            WarningKind::HostPhaseNoHostClock,
-            path,
-            format!(
-                "{} host prepare record(s) not shown: the swimlane records are not host-orchestrated, so there is no \
+        warnings.push(
+            Warning::new(
+                WarningKind::HostPhaseNoHostClock,
+                path,
+                format!(
+                    "{} host prepare record(s) not shown: the swimlane records are not host-orchestrated, so there is no \
                  host clock to place them on",
-                records.record_count()
-            ),
-        )
-        .count("count", records.record_count()));
+                    records.record_count()
+                ),
+            )
+            .count("count", records.record_count()),
+        );
         return (out, warnings);
     };
     let mut bad: Vec<String> = Vec::new();

@@ -221,15 +221,18 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
         }
     }
     if unmatched_b > 0 {
-        out.warnings.push(Warning::analysis(
-            WarningKind::TraceUnmatchedBegin,
-            format!("{unmatched_b} B event(s) without an E: drawn up to the thread's last timestamp"),
-        )
-        .count("count", unmatched_b));
+        out.warnings.push(
+            Warning::analysis(
+                WarningKind::TraceUnmatchedBegin,
+                format!("{unmatched_b} B event(s) without an E: drawn up to the thread's last timestamp"),
+            )
+            .count("count", unmatched_b),
+        );
     }
     if unmatched_e > 0 {
         out.warnings.push(
-            Warning::analysis(WarningKind::TraceUnmatchedEnd, format!("{unmatched_e} E event(s) without a B: not drawn")).count("count", unmatched_e),
+            Warning::analysis(WarningKind::TraceUnmatchedEnd, format!("{unmatched_e} E event(s) without a B: not drawn"))
+                .count("count", unmatched_e),
         );
     }
     if negative.0 > 0 {
@@ -248,7 +251,10 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
         out.warnings.push(
             Warning::analysis(
                 WarningKind::TraceTimeOutOfRange,
-                format!("{} event(s) with a time beyond ±2^63 ns (±292 years, Perfetto's range), not drawn (first: {first})", out_of_range.0),
+                format!(
+                    "{} event(s) with a time beyond ±2^63 ns (±292 years, Perfetto's range), not drawn (first: {first})",
+                    out_of_range.0
+                ),
             )
             .count("count", out_of_range.0)
             .text("first", first),

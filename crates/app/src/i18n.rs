@@ -372,10 +372,19 @@ mod tests {
     fn the_list_tail_says_how_many_more_only_when_there_are_more() {
         use pypto_vocab::{Warning, WarningKind};
         let w = |more: usize| {
-            Warning::new(WarningKind::RecordsNegativeTime, "r.json", "").count("count", 6 + more).text("rows", "aicore_tasks[1] (start_cycles = -7)").count("more", more)
+            Warning::new(WarningKind::RecordsNegativeTime, "r.json", "")
+                .count("count", 6 + more)
+                .text("rows", "aicore_tasks[1] (start_cycles = -7)")
+                .count("more", more)
         };
-        assert_eq!(warning_message_in(Language::English, &w(0)), "6 row(s) with a negative time skipped: aicore_tasks[1] (start_cycles = -7)");
-        assert_eq!(warning_message_in(Language::English, &w(2)), "8 row(s) with a negative time skipped: aicore_tasks[1] (start_cycles = -7), and 2 more");
+        assert_eq!(
+            warning_message_in(Language::English, &w(0)),
+            "6 row(s) with a negative time skipped: aicore_tasks[1] (start_cycles = -7)"
+        );
+        assert_eq!(
+            warning_message_in(Language::English, &w(2)),
+            "8 row(s) with a negative time skipped: aicore_tasks[1] (start_cycles = -7), and 2 more"
+        );
         assert!(warning_message_in(Language::Chinese, &w(2)).ends_with("，另有 2 行"));
     }
 

@@ -74,8 +74,10 @@ pub fn say(message: &str) -> String {
             if parts.is_empty() {
                 return tr(id);
             }
-            let args: Vec<(&str, Arg)> =
-                parts.iter().map(|(name, value)| (name.as_str(), Arg::from(if name == "detail" { say(value) } else { (*value).to_owned() }))).collect();
+            let args: Vec<(&str, Arg)> = parts
+                .iter()
+                .map(|(name, value)| (name.as_str(), Arg::from(if name == "detail" { say(value) } else { (*value).to_owned() })))
+                .collect();
             return tr_with(id, &args);
         }
     }
@@ -90,7 +92,10 @@ mod tests {
 
     #[test]
     fn sentences_are_taken_apart_and_others_are_left_alone() {
-        assert_eq!(matches("no bytes from {what} for {seconds} s", "no bytes from a.json for 30 s"), Some(vec![("what".into(), "a.json"), ("seconds".into(), "30")]));
+        assert_eq!(
+            matches("no bytes from {what} for {seconds} s", "no bytes from a.json for 30 s"),
+            Some(vec![("what".into(), "a.json"), ("seconds".into(), "30")])
+        );
         assert_eq!(matches("could not read the file: {detail}", "could not read the file: x: y"), Some(vec![("detail".into(), "x: y")]));
         assert_eq!(matches("a new folder was opened", "a new folder was opened"), Some(vec![]));
         assert_eq!(matches("a new folder was opened", "a new folder was opened!"), None);
@@ -113,7 +118,14 @@ mod tests {
         }
         // A nested sentence is said whole; a parser's words are shown as written.
         let nested = "could not read the file: no bytes from a.json for 30 s";
-        let zh = format_in(Language::Chinese, "werr-read-file", &[("detail", Arg::from(format_in(Language::Chinese, "werr-stalled", &[("what", Arg::from("a.json")), ("seconds", Arg::from("30"))])))]);
+        let zh = format_in(
+            Language::Chinese,
+            "werr-read-file",
+            &[(
+                "detail",
+                Arg::from(format_in(Language::Chinese, "werr-stalled", &[("what", Arg::from("a.json")), ("seconds", Arg::from("30"))])),
+            )],
+        );
         assert!(zh.contains("a.json") && zh.contains("30"), "{zh}");
         assert_eq!(say("expected `,` or `}` at line 3 column 5"), "expected `,` or `}` at line 3 column 5");
         assert_eq!(say(nested), nested);

@@ -198,7 +198,8 @@ fn path_tabs_section(
             panel.insert("gap_blocker".into(), to_value(&tables.gap_blocker));
         }
         Err(err) => {
-            warnings.push(Warning::analysis(WarningKind::CriticalPathFailed, format!("critical path not computed: {err}")).text("error", err));
+            warnings
+                .push(Warning::analysis(WarningKind::CriticalPathFailed, format!("critical path not computed: {err}")).text("error", err));
         }
     }
 }

@@ -949,10 +949,13 @@ fn finish(b: Builder) -> Deps {
     if b.low_block_num_count > 0 {
         let (list, more, tail) = named(&b.low_block_num, b.low_block_num_count, "block_num");
         deps.warnings.push(
-            Warning::analysis(K::DepsBlockNumBelowOne, format!("{} task(s) with a block_num below 1, read as 1: {list}{tail}", b.low_block_num_count))
-                .count("count", b.low_block_num_count)
-                .text("tasks", list)
-                .count("more", more),
+            Warning::analysis(
+                K::DepsBlockNumBelowOne,
+                format!("{} task(s) with a block_num below 1, read as 1: {list}{tail}", b.low_block_num_count),
+            )
+            .count("count", b.low_block_num_count)
+            .text("tasks", list)
+            .count("more", more),
         );
     }
     if b.low_kernel_id_count > 0 {

@@ -364,12 +364,18 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
         };
         let pass = match serde_json::from_slice::<LenientPass>(line) {
             Err(e) => {
-                let (reason, what) = if e.is_eof() { ("truncated", "line ends early (truncated?)") } else { ("not-json", "not valid JSON") };
+                let (reason, what) =
+                    if e.is_eof() { ("truncated", "line ends early (truncated?)") } else { ("not-json", "not valid JSON") };
                 warn(&mut out, lead + e.column() as u64, reason, format!("{what}, pass skipped"));
                 continue;
             }
             Ok(LenientPass(None)) => {
-                warn(&mut out, lead + 1, "not-a-pass", "expected a pass object `{\"pid\", \"inv\", \"records\": [...]}`, line skipped".to_owned());
+                warn(
+                    &mut out,
+                    lead + 1,
+                    "not-a-pass",
+                    "expected a pass object `{\"pid\", \"inv\", \"records\": [...]}`, line skipped".to_owned(),
+                );
                 continue;
             }
             Ok(LenientPass(Some(p))) => p,
@@ -426,14 +432,16 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
     }
     out.phase_names = phases.names;
     if out.pass_line.is_empty() && out.warnings.is_empty() {
-        out.warnings.push(Warning::at(
-            WarningKind::HostPhaseSkipped,
-            path,
-            1,
-            1,
-            "the file holds no prepare pass (empty): no host prepare phases to show",
-        )
-        .text("reason", "empty"));
+        out.warnings.push(
+            Warning::at(
+                WarningKind::HostPhaseSkipped,
+                path,
+                1,
+                1,
+                "the file holds no prepare pass (empty): no host prepare phases to show",
+            )
+            .text("reason", "empty"),
+        );
     }
     Ok(out)
 }

@@ -320,7 +320,9 @@ mod tests {
 
     #[test]
     fn arguments_are_kept_by_name_in_order_and_travel() {
-        let w = Warning::new(WarningKind::TraceUnmatchedEnd, "t.json", "3 E event(s) without a B: not drawn").count("count", 3usize).text("first", "x");
+        let w = Warning::new(WarningKind::TraceUnmatchedEnd, "t.json", "3 E event(s) without a B: not drawn")
+            .count("count", 3usize)
+            .text("first", "x");
         assert_eq!(w.arg("count"), Some(&WarningArg::Count(3)));
         assert_eq!(w.arg("first").map(ToString::to_string).as_deref(), Some("x"));
         assert_eq!(w.arg("none"), None);
