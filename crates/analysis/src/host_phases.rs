@@ -152,6 +152,19 @@ impl HostPhasesUs {
     }
 }
 
+/// The warning of a host phase file beside records without a host clock.
+fn no_host_clock(path: &str, count: usize) -> Warning {
+    Warning::new(
+        WarningKind::HostPhaseNoHostClock,
+        path,
+        format!(
+            "{count} host prepare record(s) not shown: the swimlane records are not host-orchestrated, so there is no host \
+             clock to place them on"
+        ),
+    )
+    .count("count", count)
+}
+
 /// Places the phases of `records` (read from `path`) with the records file's time base `tb`;
 /// the warnings say what could not be placed.
 pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhasesUs, Vec<Warning>) {
@@ -161,18 +174,7 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
         return (out, warnings);
     }
     let Some(origin_ns) = tb.host_origin_ns else {
-        warnings.push(
-            Warning::new(
-                WarningKind::HostPhaseNoHostClock,
-                path,
-                format!(
-                    "{} host prepare record(s) not shown: the swimlane records are not host-orchestrated, so there is no \
-                 host clock to place them on",
-                    records.record_count()
-                ),
-            )
-            .count("count", records.record_count()),
-        );
+        warnings.push(no_host_clock(path, records.record_count()));
         return (out, warnings);
     };
     let mut bad: Vec<String> = Vec::new();

@@ -220,6 +220,19 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
             }
         }
     }
+    odd_event_warnings(trace, out, (unmatched_b, unmatched_e), negative, out_of_range);
+    per
+}
+
+/// The warnings of events not drawn as written: `B` without `E` and `E` without `B` (counts),
+/// negative durations and times out of range (count, first event).
+fn odd_event_warnings(
+    trace: &ChromeTrace,
+    out: &mut TraceTimeline,
+    (unmatched_b, unmatched_e): (u64, u64),
+    negative: (u64, usize),
+    out_of_range: (u64, usize),
+) {
     if unmatched_b > 0 {
         out.warnings.push(
             Warning::analysis(
@@ -260,7 +273,6 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
             .text("first", first),
         );
     }
-    per
 }
 
 /// Builds the swimlane of `s` (any Chrome trace, classified by [`strace::from_trace`]).

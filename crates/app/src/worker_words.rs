@@ -3,7 +3,7 @@
 //! stalled one ("no bytes from … for 30 s"), work the user cancelled, what a dataset lacks for
 //! a view. Each sentence the worker writes is a template here with its catalogue message
 //! (`werr-…` in `app.ftl`); its parts (`{detail}`) are words of their own and are looked up
-//! again. What no template matches — a parser's own words (serde_json's "expected `,` or `}`",
+//! again. What no template matches — a parser's own words (`serde_json`'s "expected `,` or `}`",
 //! a browser's network error) — is shown as the parser or browser wrote it: those texts name
 //! the input's bytes and are not ours to translate.
 
