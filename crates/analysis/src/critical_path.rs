@@ -230,10 +230,13 @@ fn slices_of<'r>(records: &'r ChipRecords, warnings: &mut Vec<Warning>) -> (Slic
     let f = records.metadata.clock_freq_hz;
     if let Some(v1) = &records.v1_tasks {
         let freq = if f > 0 { f } else { 1_000_000_000 };
-        warnings.push(Warning::analysis(
-            WarningKind::CriticalPathFromMicroseconds,
-            format!("object-format records carry µs, not cycles: ticks rebuilt as round(µs × {freq} / 1e6)"),
-        ));
+        warnings.push(
+            Warning::analysis(
+                WarningKind::CriticalPathFromMicroseconds,
+                format!("object-format records carry µs, not cycles: ticks rebuilt as round(µs × {freq} / 1e6)"),
+            )
+            .text("freq", freq),
+        );
         let to_ticks = |us: f64| -> u64 {
             let t = (us * freq as f64 / 1e6).round();
             if t.is_finite() && t > 0.0 {

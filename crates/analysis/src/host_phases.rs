@@ -152,6 +152,19 @@ impl HostPhasesUs {
     }
 }
 
+/// The warning of a host phase file beside records without a host clock.
+fn no_host_clock(path: &str, count: usize) -> Warning {
+    Warning::new(
+        WarningKind::HostPhaseNoHostClock,
+        path,
+        format!(
+            "{count} host prepare record(s) not shown: the swimlane records are not host-orchestrated, so there is no host \
+             clock to place them on"
+        ),
+    )
+    .count("count", count)
+}
+
 /// Places the phases of `records` (read from `path`) with the records file's time base `tb`;
 /// the warnings say what could not be placed.
 pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhasesUs, Vec<Warning>) {
@@ -161,15 +174,7 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
         return (out, warnings);
     }
     let Some(origin_ns) = tb.host_origin_ns else {
-        warnings.push(Warning::new(
-            WarningKind::HostPhaseNoHostClock,
-            path,
-            format!(
-                "{} host prepare record(s) not shown: the swimlane records are not host-orchestrated, so there is no \
-                 host clock to place them on",
-                records.record_count()
-            ),
-        ));
+        warnings.push(no_host_clock(path, records.record_count()));
         return (out, warnings);
     };
     let mut bad: Vec<String> = Vec::new();
@@ -223,14 +228,21 @@ pub fn place(path: &str, records: &HostPhaseRecords, tb: &Timebase) -> (HostPhas
         }
     }
     if bad_count > 0 {
-        let more = if bad_count > bad.len() { format!(", and {} more", bad_count - bad.len()) } else { String::new() };
-        warnings.push(Warning::at(
-            WarningKind::HostPhaseImplausibleTime,
-            path,
-            first_bad_line,
-            1,
-            format!("{bad_count} host prepare record(s) not drawn: {}{more}", bad.join("; ")),
-        ));
+        let more_records = bad_count.saturating_sub(bad.len());
+        let more = if more_records > 0 { format!(", and {more_records} more") } else { String::new() };
+        let list = bad.join("; ");
+        warnings.push(
+            Warning::at(
+                WarningKind::HostPhaseImplausibleTime,
+                path,
+                first_bad_line,
+                1,
+                format!("{bad_count} host prepare record(s) not drawn: {list}{more}"),
+            )
+            .count("count", bad_count)
+            .text("records", list)
+            .count("more", more_records),
+        );
     }
     let start = |r: usize| records.start_ns.get(r).copied().unwrap_or(0);
     let end = |r: usize| records.end_ns.get(r).copied().unwrap_or(0);

@@ -215,7 +215,9 @@ impl Paths {
                         sources.push("computed".to_owned());
                     }
                 }
-                Err(e) => p.warnings.push(Warning::analysis(WarningKind::CriticalPathFailed, format!("critical path not computed: {e}"))),
+                Err(e) => p
+                    .warnings
+                    .push(Warning::analysis(WarningKind::CriticalPathFailed, format!("critical path not computed: {e}")).text("error", e)),
             }
         }
         p.static_path.sort_unstable();

@@ -744,16 +744,21 @@ pub fn classify(records: &ChipRecords, tasks: &JoinedTasks, deps: Option<&Deps>)
 fn edge_ends_warning(ends: &[u64], listed_tasks: usize) -> Warning {
     const NAMED: usize = 5;
     let shown: Vec<String> = ends.iter().take(NAMED).map(|&id| TaskId(id).to_string()).collect();
-    let more = if ends.len() > NAMED { format!(", and {} more", ends.len() - NAMED) } else { String::new() };
+    let more_tasks = ends.len().saturating_sub(NAMED);
+    let more = if more_tasks > 0 { format!(", and {more_tasks} more") } else { String::new() };
+    let list = shown.join(", ");
     Warning::new(
         WarningKind::DepsEdgeToUnlistedTask,
         "",
         format!(
-            "deps.json edges name {} task(s) that neither its task list ({listed_tasks} tasks) nor the records hold: {}{more}",
+            "deps.json edges name {} task(s) that neither its task list ({listed_tasks} tasks) nor the records hold: {list}{more}",
             ends.len(),
-            shown.join(", ")
         ),
     )
+    .count("count", ends.len())
+    .count("listed", listed_tasks)
+    .text("tasks", list)
+    .count("more", more_tasks)
 }
 
 /// [`classify`] with the scheduler phases and orchestrator submits already converted
@@ -928,14 +933,18 @@ pub fn classify_with(
     out.marker_index = PackedU32::from(marker_index.as_slice());
     out.warnings.extend(unlisted_edge_ends);
     if !out.dummy_without_record.is_empty() && records.level >= 3 {
-        out.warnings.push(Warning::analysis(
-            WarningKind::DummyTaskWithoutRecord,
-            format!(
-                "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {}",
-                out.dummy_without_record.len(),
-                out.dummy_without_record.iter().take(8).map(|&id| TaskId(id).to_string()).collect::<Vec<_>>().join(", ")
-            ),
-        ));
+        let list = out.dummy_without_record.iter().take(8).map(|&id| TaskId(id).to_string()).collect::<Vec<_>>().join(", ");
+        out.warnings.push(
+            Warning::analysis(
+                WarningKind::DummyTaskWithoutRecord,
+                format!(
+                    "{} dummy task(s) in deps.json without a dummy_task scheduler record (not drawn): {list}",
+                    out.dummy_without_record.len(),
+                ),
+            )
+            .count("count", out.dummy_without_record.len())
+            .text("tasks", list),
+        );
     }
     out.markers = markers;
     out.graphs = graph_executions(tasks, phases);

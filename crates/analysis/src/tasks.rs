@@ -424,10 +424,13 @@ fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRe
     if !cpu_rows.is_empty() {
         let (partner, dup, unmatched) = partners(&core_rows, &cpu_rows, with_epoch);
         if dup > 0 {
-            warnings.push(Warning::analysis(
-                WarningKind::JoinDuplicateKey,
-                format!("{dup} duplicate AICore join key(s) (core_id, reg_task_id); the later row wins"),
-            ));
+            warnings.push(
+                Warning::analysis(
+                    WarningKind::JoinDuplicateKey,
+                    format!("{dup} duplicate AICore join key(s) (core_id, reg_task_id); the later row wins"),
+                )
+                .count("count", dup),
+            );
         }
         rows.reserve_exact(partner.iter().filter(|&&i| i != NO_ROW).count());
         rows.extend(partner.iter().enumerate().filter(|(_, &i)| i != NO_ROW).map(|(j, &i)| Row { aicore: i, aicpu: j as u32 }));
@@ -436,18 +439,27 @@ fn join_raw(mut core_rows: AicoreRows, mut cpu_rows: AicpuRows, records: &ChipRe
             let mut top: Vec<(u32, usize)> = unmatched.into_iter().collect();
             top.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
             let list: Vec<String> = top.iter().take(3).map(|(c, n)| format!("core {c}: {n}")).collect();
-            warnings.push(Warning::analysis(
-                WarningKind::JoinUnpartneredAicpuRows,
-                format!("{total} AICPU row(s) without an AICore partner dropped (AICore buffer lost?); top cores: {}", list.join(", ")),
-            ));
+            let list = list.join(", ");
+            warnings.push(
+                Warning::analysis(
+                    WarningKind::JoinUnpartneredAicpuRows,
+                    format!("{total} AICPU row(s) without an AICore partner dropped (AICore buffer lost?); top cores: {list}"),
+                )
+                .count("count", total)
+                .text("cores", list),
+            );
         }
     } else if records.level <= 1 {
         rows.extend((0..core_rows.len()).map(|i| Row { aicore: i as u32, aicpu: NO_ROW }));
     } else if !core_rows.is_empty() {
-        warnings.push(Warning::analysis(
-            WarningKind::JoinNoAicpuRows,
-            format!("level {} but no AICPU rows: no tasks can be joined ({} AICore rows unused)", records.level, core_rows.len()),
-        ));
+        warnings.push(
+            Warning::analysis(
+                WarningKind::JoinNoAicpuRows,
+                format!("level {} but no AICPU rows: no tasks can be joined ({} AICore rows unused)", records.level, core_rows.len()),
+            )
+            .text("level", records.level)
+            .count("rows", core_rows.len()),
+        );
     }
     let task_of = |r: &Row| core_rows.task_id.get(r.aicore as usize).copied().unwrap_or(0);
     if core_rows.has_run_epoch() {

@@ -220,32 +220,59 @@ fn items_per_thread(trace: &ChromeTrace, out: &mut TraceTimeline) -> Vec<Vec<Ite
             }
         }
     }
+    odd_event_warnings(trace, out, (unmatched_b, unmatched_e), negative, out_of_range);
+    per
+}
+
+/// The warnings of events not drawn as written: `B` without `E` and `E` without `B` (counts),
+/// negative durations and times out of range (count, first event).
+fn odd_event_warnings(
+    trace: &ChromeTrace,
+    out: &mut TraceTimeline,
+    (unmatched_b, unmatched_e): (u64, u64),
+    negative: (u64, usize),
+    out_of_range: (u64, usize),
+) {
     if unmatched_b > 0 {
-        out.warnings.push(Warning::analysis(
-            WarningKind::TraceUnmatchedBegin,
-            format!("{unmatched_b} B event(s) without an E: drawn up to the thread's last timestamp"),
-        ));
+        out.warnings.push(
+            Warning::analysis(
+                WarningKind::TraceUnmatchedBegin,
+                format!("{unmatched_b} B event(s) without an E: drawn up to the thread's last timestamp"),
+            )
+            .count("count", unmatched_b),
+        );
     }
     if unmatched_e > 0 {
-        out.warnings.push(Warning::analysis(WarningKind::TraceUnmatchedEnd, format!("{unmatched_e} E event(s) without a B: not drawn")));
+        out.warnings.push(
+            Warning::analysis(WarningKind::TraceUnmatchedEnd, format!("{unmatched_e} E event(s) without a B: not drawn"))
+                .count("count", unmatched_e),
+        );
     }
     if negative.0 > 0 {
-        out.warnings.push(Warning::analysis(
-            WarningKind::TraceNegativeDuration,
-            format!("{} X event(s) with a negative dur, drawn with zero length (first: {})", negative.0, event_label(trace, negative.1)),
-        ));
+        let first = event_label(trace, negative.1);
+        out.warnings.push(
+            Warning::analysis(
+                WarningKind::TraceNegativeDuration,
+                format!("{} X event(s) with a negative dur, drawn with zero length (first: {first})", negative.0),
+            )
+            .count("count", negative.0)
+            .text("first", first),
+        );
     }
     if out_of_range.0 > 0 {
-        out.warnings.push(Warning::analysis(
-            WarningKind::TraceTimeOutOfRange,
-            format!(
-                "{} event(s) with a time beyond ±2^63 ns (±292 years, Perfetto's range), not drawn (first: {})",
-                out_of_range.0,
-                event_label(trace, out_of_range.1)
-            ),
-        ));
+        let first = event_label(trace, out_of_range.1);
+        out.warnings.push(
+            Warning::analysis(
+                WarningKind::TraceTimeOutOfRange,
+                format!(
+                    "{} event(s) with a time beyond ±2^63 ns (±292 years, Perfetto's range), not drawn (first: {first})",
+                    out_of_range.0
+                ),
+            )
+            .count("count", out_of_range.0)
+            .text("first", first),
+        );
     }
-    per
 }
 
 /// Builds the swimlane of `s` (any Chrome trace, classified by [`strace::from_trace`]).

@@ -40,7 +40,7 @@ macro_rules! areas {
 }
 
 /// Every area of the page with its own catalogue file (file name without `.ftl`).
-const AREAS: &[Area] = areas!["app", "views", "swimlane", "graph", "panel", "passes", "memory", "compare", "shortcuts"];
+const AREAS: &[Area] = areas!["app", "views", "swimlane", "graph", "panel", "passes", "memory", "compare", "shortcuts", "warnings"];
 
 /// Fluent's number formatter: an integer argument (a count) with its digits grouped by
 /// thousands (`1,120`); other numbers as Fluent writes them. Line numbers and ids go in as text.
@@ -87,13 +87,19 @@ impl Catalogue {
 
     /// The message `id` formatted with `args`; `None` when the catalogue lacks it.
     fn format(&self, id: &str, args: Option<&FluentArgs>) -> Option<String> {
-        let pattern = self.bundle.get_message(id)?.value()?;
-        let mut errors = Vec::new();
-        let text = self.bundle.format_pattern(pattern, args, &mut errors).into_owned();
+        let (text, errors) = self.format_with_errors(id, args)?;
         if !errors.is_empty() {
             warn(&format!("i18n: {id}: {errors:?}"));
         }
         Some(text)
+    }
+
+    /// The message `id` formatted with `args` and Fluent's complaints (a missing argument).
+    fn format_with_errors(&self, id: &str, args: Option<&FluentArgs>) -> Option<(String, Vec<String>)> {
+        let pattern = self.bundle.get_message(id)?.value()?;
+        let mut errors = Vec::new();
+        let text = self.bundle.format_pattern(pattern, args, &mut errors).into_owned();
+        Some((text, errors.iter().map(|e| format!("{e:?}")).collect()))
     }
 }
 
@@ -182,6 +188,49 @@ pub fn tr_with(id: &str, args: &[(&str, Arg)]) -> String {
 /// (`title=t("…")`) that follows a language switch.
 pub fn t(id: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static {
     move || tr(id)
+}
+
+/// A reader's or analysis's warning in `language`: the catalogue's `warning-<kind key>` with the
+/// warning's arguments (counts grouped as the locale groups them). The English text is the
+/// warning's own `message`; a warning whose arguments do not fill the message (none there, or
+/// one missing) shows its English `message` rather than a sentence with a hole.
+pub fn warning_message_in(language: Language, w: &pypto_vocab::Warning) -> String {
+    let id = format!("warning-{}", w.kind.key());
+    let args = warning_args(w);
+    let formatted = CATALOGUES.with(|c| {
+        let mut c = c.borrow_mut();
+        let slot = &mut c[usize::from(language == Language::Chinese)];
+        slot.get_or_insert_with(|| Catalogue::new(language)).format_with_errors(&id, Some(&args))
+    });
+    match formatted {
+        Some((text, errors)) if errors.is_empty() => text,
+        Some((_, errors)) => {
+            warn(&format!("i18n: {id}: {errors:?}"));
+            w.message.clone()
+        }
+        None => {
+            warn(&format!("i18n: no message {id:?}"));
+            w.message.clone()
+        }
+    }
+}
+
+/// [`warning_message_in`] in the page language (tracked).
+pub fn warning_message(w: &pypto_vocab::Warning) -> String {
+    warning_message_in(language(), w)
+}
+
+/// A warning's arguments as Fluent's: counts as numbers, the rest as text.
+fn warning_args(w: &pypto_vocab::Warning) -> FluentArgs<'static> {
+    let mut a = FluentArgs::new();
+    for (name, value) in &w.args {
+        match value {
+            #[allow(clippy::cast_precision_loss)] // a count of records: far below 2^53
+            pypto_vocab::WarningArg::Count(n) => a.set(name.clone(), FluentValue::from(*n as f64)),
+            pypto_vocab::WarningArg::Text(t) => a.set(name.clone(), FluentValue::from(t.clone())),
+        }
+    }
+    a
 }
 
 /// A timeline view's title (`Worker View`, …) in the page language (the worker and the
@@ -275,6 +324,68 @@ mod tests {
         assert!(zh.contains("1,234,567"), "{zh}");
         let small = format_in(Language::English, "app-datasets-count", &[("count", Arg::from(999usize))]);
         assert!(small.contains("999") && !small.contains(','), "{small}");
+    }
+
+    /// The `$name`s a catalogue message's text names.
+    fn variables(text: &str, id: &str) -> BTreeSet<String> {
+        let start = text.find(&format!("\n{id} =")).map_or_else(|| panic!("{id} not in the file"), |i| i + 1);
+        let body: String = text[start..].lines().enumerate().take_while(|(i, l)| *i == 0 || l.starts_with(' ')).map(|(_, l)| l).collect();
+        body.split('$').skip(1).map(|v| v.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()).collect()
+    }
+
+    #[test]
+    fn every_warning_kind_says_itself_in_both_languages_with_its_arguments() {
+        use pypto_vocab::{Warning, WarningKind};
+        let area = AREAS.iter().find(|a| a.name == "warnings").unwrap_or_else(|| panic!("no warnings area"));
+        for &kind in WarningKind::ALL {
+            let id = format!("warning-{}", kind.key());
+            let (en_vars, zh_vars) = (variables(area.en, &id), variables(area.zh, &id));
+            assert_eq!(en_vars, zh_vars, "{id}: en and zh-CN name different arguments");
+            // Every argument filled: counts as numbers, the rest (and the selectors) as text.
+            let mut w = Warning::new(kind, "d/f.json", "the English message");
+            for name in &en_vars {
+                w = match name.as_str() {
+                    "count" | "more" | "on" | "off" | "listed" | "rows" | "columns" => w.count(name, 1234usize),
+                    _ => w.text(name, "aicore_tasks[1]"),
+                };
+            }
+            let (en, zh) = (warning_message_in(Language::English, &w), warning_message_in(Language::Chinese, &w));
+            for (lang, text) in [("en", &en), ("zh-CN", &zh)] {
+                assert_ne!(text, "the English message", "{id} ({lang}) did not format: a missing argument or message");
+                assert!(!text.contains('{') || id.ends_with("host-phase-skipped"), "{id} ({lang}): {text}");
+                if en_vars.contains("count") {
+                    assert!(text.contains("1,234"), "{id} ({lang}): the count is not grouped: {text}");
+                }
+            }
+            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{id}: no Chinese in {zh}");
+            assert!(!en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{id}: Chinese in English: {en}");
+        }
+        // A warning without the arguments its sentence needs says its English message.
+        let bare = Warning::new(WarningKind::TraceUnmatchedEnd, "t.json", "3 E event(s) without a B: not drawn");
+        assert_eq!(warning_message_in(Language::Chinese, &bare), bare.message);
+        let full = bare.clone().count("count", 3usize);
+        assert_eq!(warning_message_in(Language::English, &full), full.message);
+        assert_eq!(warning_message_in(Language::Chinese, &full), "3 个 E 事件没有对应的 B：未绘制");
+    }
+
+    #[test]
+    fn the_list_tail_says_how_many_more_only_when_there_are_more() {
+        use pypto_vocab::{Warning, WarningKind};
+        let w = |more: usize| {
+            Warning::new(WarningKind::RecordsNegativeTime, "r.json", "")
+                .count("count", 6 + more)
+                .text("rows", "aicore_tasks[1] (start_cycles = -7)")
+                .count("more", more)
+        };
+        assert_eq!(
+            warning_message_in(Language::English, &w(0)),
+            "6 row(s) with a negative time skipped: aicore_tasks[1] (start_cycles = -7)"
+        );
+        assert_eq!(
+            warning_message_in(Language::English, &w(2)),
+            "8 row(s) with a negative time skipped: aicore_tasks[1] (start_cycles = -7), and 2 more"
+        );
+        assert!(warning_message_in(Language::Chinese, &w(2)).ends_with("，另有 2 行"));
     }
 
     #[test]

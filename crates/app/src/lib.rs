@@ -37,6 +37,7 @@ pub mod tour;
 mod view_spec;
 mod views;
 pub mod worker_client;
+pub mod worker_words;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;

@@ -10,7 +10,8 @@ use pypto_protocol::Feature;
 use pypto_protocol::{DatasetKind, Warning};
 use pypto_vocab::{DiscoveryNote, NoteFiles};
 
-use crate::i18n::{fmt_count, t, tr, tr_with, Arg};
+use crate::i18n::{fmt_count, t, tr, tr_with, warning_message, Arg};
+use crate::worker_words;
 
 use crate::nav::Nav;
 use crate::session::{DatasetRow, LoadState, Session};
@@ -186,10 +187,14 @@ fn DatasetWarnings(warnings: Vec<Warning>) -> impl IntoView {
                 <ul>
                     {warnings.into_iter().map(|w| {
                         let place = warning_place(&w);
+                        let message = warning_message(&w);
+                        // The tooltip: the full path and position as `report` prints them, then
+                        // the message in the page language (in English, `report`'s line).
+                        let title = Warning { message: message.clone(), ..w.clone() }.to_string();
                         view! {
-                            <li class="dataset-warning" data-kind=w.kind.key() data-path=w.path.clone() title=w.to_string()>
+                            <li class="dataset-warning" data-kind=w.kind.key() data-path=w.path.clone() title=title>
                                 {(!place.is_empty()).then(|| view! { <span class="warning-place">{place}": "</span> })}
-                                <span class="warning-message">{w.message.clone()}</span>
+                                <span class="warning-message">{message}</span>
                             </li>
                         }
                     }).collect_view()}
@@ -399,7 +404,8 @@ fn ErrorsPanel() -> impl IntoView {
                     <li class="file-error" data-path=e.path.clone()>
                         <span class="error-path">{e.path.clone()}</span>
                         <span class="error-pos">{format!(" ({position})")}</span>
-                        <div class="error-message">{e.message.clone()}</div>
+                        // The worker's sentences in the page language; a parser's own words as written.
+                        <div class="error-message">{worker_words::say(&e.message)}</div>
                         // A read that failed (stalled, network) may work the next time: the
                         // whole source is opened again, as the crash notice's reload does.
                         {e.read_failed.then(|| view! {
@@ -410,7 +416,7 @@ fn ErrorsPanel() -> impl IntoView {
                 }
             }).collect_view()}
             {move || session.errors.get().into_iter().map(|message| view! {
-                <li class="general-error">{message}</li>
+                <li class="general-error">{worker_words::say(&message)}</li>
             }).collect_view()}
         </ul>
     }

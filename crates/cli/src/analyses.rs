@@ -197,7 +197,10 @@ fn path_tabs_section(
             warnings.extend(cp_warnings);
             panel.insert("gap_blocker".into(), to_value(&tables.gap_blocker));
         }
-        Err(err) => warnings.push(Warning::analysis(WarningKind::CriticalPathFailed, format!("critical path not computed: {err}"))),
+        Err(err) => {
+            warnings
+                .push(Warning::analysis(WarningKind::CriticalPathFailed, format!("critical path not computed: {err}")).text("error", err));
+        }
     }
 }
 

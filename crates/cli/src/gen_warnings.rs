@@ -300,4 +300,70 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(missing.is_empty(), "kinds the report does not list on their case:\n{}", missing.join("\n"));
     }
+
+    /// A catalogue of the page (`crates/app/i18n/<lang>/warnings.ftl`) as the page sets it up.
+    fn catalogue(lang: &str, text: &str) -> fluent_bundle::FluentBundle<fluent_bundle::FluentResource> {
+        let tag: unic_langid::LanguageIdentifier = lang.parse().expect("language tag");
+        let mut bundle = fluent_bundle::FluentBundle::new(vec![tag]);
+        bundle.set_use_isolating(false);
+        let resource = fluent_bundle::FluentResource::try_new(text.to_owned()).expect("the catalogue parses");
+        bundle.add_resource(resource).expect("no duplicate ids");
+        bundle
+    }
+
+    /// The page words a warning with the catalogue's `warning-<kind>` and the warning's
+    /// arguments: on one damaged dataset per kind, the English catalogue says every warning
+    /// the readers and analyses produce exactly as its `message` (what `report` prints), and
+    /// the Chinese one says it in Chinese without a missing argument.
+    #[test]
+    fn the_page_catalogue_says_every_real_warning_as_its_message() {
+        use fluent_bundle::{FluentArgs, FluentValue};
+        use pypto_formats::Warning;
+        let en = catalogue("en", include_str!("../../app/i18n/en/warnings.ftl"));
+        let zh = catalogue("zh-CN", include_str!("../../app/i18n/zh-CN/warnings.ftl"));
+        let dir = std::env::temp_dir().join(format!("pypto-warning-words-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        write_all(&dir).expect("write the cases");
+        let report = crate::report::report_json(&dir, "cases").expect("report");
+        let _ = std::fs::remove_dir_all(&dir);
+        let datasets = report.get("datasets").and_then(Value::as_array).expect("datasets");
+        let mut seen = std::collections::BTreeSet::new();
+        let mut problems = Vec::new();
+        for ds in datasets {
+            let details = ds.get("warning_details").or_else(|| ds.get("summary").and_then(|s| s.get("warning_details")));
+            for value in details.and_then(Value::as_array).into_iter().flatten() {
+                let w: Warning = serde_json::from_value(value.clone()).expect("a warning");
+                seen.insert(w.kind);
+                let mut args = FluentArgs::new();
+                for (name, arg) in &w.args {
+                    match arg {
+                        #[allow(clippy::cast_precision_loss)] // small counts
+                        pypto_formats::WarningArg::Count(n) => args.set(name.clone(), FluentValue::from(*n as f64)),
+                        pypto_formats::WarningArg::Text(t) => args.set(name.clone(), FluentValue::from(t.clone())),
+                    }
+                }
+                let id = format!("warning-{}", w.kind.key());
+                for (lang, bundle) in [("en", &en), ("zh-CN", &zh)] {
+                    let Some(pattern) = bundle.get_message(&id).and_then(|m| m.value()) else {
+                        problems.push(format!("{lang}: no message {id}"));
+                        continue;
+                    };
+                    let mut errors = Vec::new();
+                    let text = bundle.format_pattern(pattern, Some(&args), &mut errors);
+                    if !errors.is_empty() {
+                        problems.push(format!("{lang}: {id}: {errors:?} (args {:?})", w.args));
+                    }
+                    if lang == "en" && text != w.message {
+                        problems.push(format!("{id}: the catalogue says\n  {text}\nthe reader says\n  {}", w.message));
+                    }
+                    if lang == "zh-CN" && !text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
+                        problems.push(format!("{id}: not Chinese: {text}"));
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+        let missing: Vec<&str> = WarningKind::ALL.iter().filter(|k| !seen.contains(k)).map(|k| k.key()).collect();
+        assert!(missing.is_empty(), "kinds no case produced: {missing:?}");
+    }
 }

@@ -91,6 +91,8 @@ fn runtime(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Ve
         analyses: &analysis_warnings,
     });
     out.insert("warning_kinds".into(), json!(warnings.iter().map(|w| w.kind.key()).collect::<Vec<_>>()));
+    // Each warning whole: kind, file, position, message and the arguments the page words it with.
+    out.insert("warning_details".into(), json!(warnings));
     let warnings: Vec<String> = warnings.iter().map(ToString::to_string).collect();
     out.insert("analysis_text".into(), json!(text));
     out.insert("warnings".into(), json!(warnings));
@@ -172,8 +174,9 @@ fn serving_strace(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: 
             }
             let found = pypto_analysis::trace_timeline::build(&trace).warnings;
             let kinds: Vec<&str> = found.iter().map(|w| w.kind.key()).collect();
-            let warnings: Vec<String> = found.iter().map(|w| w.clone().in_file(p).to_string()).collect();
-            json!({"file": p, "strace": stats, "analysis_text": text, "warnings": warnings, "warning_kinds": kinds})
+            let details: Vec<pypto_formats::Warning> = found.iter().map(|w| w.clone().in_file(p)).collect();
+            let warnings: Vec<String> = details.iter().map(ToString::to_string).collect();
+            json!({"file": p, "strace": stats, "analysis_text": text, "warnings": warnings, "warning_kinds": kinds, "warning_details": details})
         }
         Err(e) => {
             errors.push(e.to_string());

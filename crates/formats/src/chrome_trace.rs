@@ -1064,10 +1064,13 @@ impl Builder {
     fn finish(self, document: TraceDocument) -> ChromeTrace {
         let mut warnings = Vec::new();
         if self.bad_task_ids > 0 {
-            warnings.push(Warning::analysis(
-                WarningKind::TraceBadTaskIds,
-                format!("{} args.taskId/args.task_id values were not integers and were ignored", self.bad_task_ids),
-            ));
+            warnings.push(
+                Warning::analysis(
+                    WarningKind::TraceBadTaskIds,
+                    format!("{} args.taskId/args.task_id values were not integers and were ignored", self.bad_task_ids),
+                )
+                .count("count", self.bad_task_ids),
+            );
         }
         let mut args = self.args;
         args.offsets.push(args.key.len() as u32);

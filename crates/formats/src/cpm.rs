@@ -109,22 +109,30 @@ pub fn read_path(path: &str, bytes: &[u8]) -> Result<CpmPath, FormatError> {
         if on_bars > 0 {
             on.push((first, task, last));
             if off_bars > 0 {
-                out.warnings.push(Warning::new(
-                    WarningKind::CpmTaskOnAndOffPath,
-                    path,
-                    format!("task {task}: {on_bars} bar(s) on the path and {off_bars} renamed off it; counted on the path"),
-                ));
+                out.warnings.push(
+                    Warning::new(
+                        WarningKind::CpmTaskOnAndOffPath,
+                        path,
+                        format!("task {task}: {on_bars} bar(s) on the path and {off_bars} renamed off it; counted on the path"),
+                    )
+                    .text("task", task)
+                    .count("on", on_bars)
+                    .count("off", off_bars),
+                );
             }
         } else {
             out.off_path_tasks += 1;
         }
     }
     if out.task_bars == 0 {
-        out.warnings.push(Warning::new(
-            WarningKind::CpmNoTaskBars,
-            path,
-            format!("no Worker View task bars (ph X, pid {WORKER_VIEW_PID}, args.taskId): empty path"),
-        ));
+        out.warnings.push(
+            Warning::new(
+                WarningKind::CpmNoTaskBars,
+                path,
+                format!("no Worker View task bars (ph X, pid {WORKER_VIEW_PID}, args.taskId): empty path"),
+            )
+            .text("pid", WORKER_VIEW_PID),
+        );
     }
     on.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     for (first, task, last) in on {

@@ -939,24 +939,36 @@ fn finish(b: Builder) -> Deps {
             "some tasks have no valid `kernel_ids` (older deps.json): their functions cannot be resolved",
         ));
     }
+    // (the tasks named, joined; how many more), and the English list.
     let named = |odd: &[(usize, u64, i64)], count: usize, what: &str| {
         let list: Vec<String> = odd.iter().map(|&(i, id, v)| format!("tasks[{i}] ({}: {what} {v})", TaskId(id))).collect();
-        let more = if count > odd.len() { format!(", and {} more", count - odd.len()) } else { String::new() };
-        format!("{}{more}", list.join(", "))
+        let more = count.saturating_sub(odd.len());
+        let tail = if more > 0 { format!(", and {more} more") } else { String::new() };
+        (list.join(", "), more, tail)
     };
     if b.low_block_num_count > 0 {
-        let list = named(&b.low_block_num, b.low_block_num_count, "block_num");
-        deps.warnings.push(Warning::analysis(
-            K::DepsBlockNumBelowOne,
-            format!("{} task(s) with a block_num below 1, read as 1: {list}", b.low_block_num_count),
-        ));
+        let (list, more, tail) = named(&b.low_block_num, b.low_block_num_count, "block_num");
+        deps.warnings.push(
+            Warning::analysis(
+                K::DepsBlockNumBelowOne,
+                format!("{} task(s) with a block_num below 1, read as 1: {list}{tail}", b.low_block_num_count),
+            )
+            .count("count", b.low_block_num_count)
+            .text("tasks", list)
+            .count("more", more),
+        );
     }
     if b.low_kernel_id_count > 0 {
-        let list = named(&b.low_kernel_id, b.low_kernel_id_count, "kernel id");
-        deps.warnings.push(Warning::analysis(
-            K::DepsKernelIdBelowMinusOne,
-            format!("{} task(s) with a kernel id below -1 (only -1 means none), not resolved: {list}", b.low_kernel_id_count),
-        ));
+        let (list, more, tail) = named(&b.low_kernel_id, b.low_kernel_id_count, "kernel id");
+        deps.warnings.push(
+            Warning::analysis(
+                K::DepsKernelIdBelowMinusOne,
+                format!("{} task(s) with a kernel id below -1 (only -1 means none), not resolved: {list}{tail}", b.low_kernel_id_count),
+            )
+            .count("count", b.low_kernel_id_count)
+            .text("tasks", list)
+            .count("more", more),
+        );
     }
     deps
 }

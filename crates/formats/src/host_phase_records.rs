@@ -358,18 +358,24 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
             continue;
         }
         let lead = (raw_line.len() - raw_line.trim_ascii_start().len()) as u64;
-        let warn_kind = |out: &mut HostPhaseRecords, kind: WarningKind, column: u64, msg: String| {
-            out.warnings.push(Warning::at(kind, path, line_no, column, msg));
+        // `reason` selects the catalogue's sentence (the page's words); `msg` is the English.
+        let warn = |out: &mut HostPhaseRecords, column: u64, reason: &str, msg: String| {
+            out.warnings.push(Warning::at(WarningKind::HostPhaseSkipped, path, line_no, column, msg).text("reason", reason));
         };
-        let warn = |out: &mut HostPhaseRecords, column: u64, msg: String| warn_kind(out, WarningKind::HostPhaseSkipped, column, msg);
         let pass = match serde_json::from_slice::<LenientPass>(line) {
             Err(e) => {
-                let what = if e.is_eof() { "line ends early (truncated?)" } else { "not valid JSON" };
-                warn(&mut out, lead + e.column() as u64, format!("{what}, pass skipped"));
+                let (reason, what) =
+                    if e.is_eof() { ("truncated", "line ends early (truncated?)") } else { ("not-json", "not valid JSON") };
+                warn(&mut out, lead + e.column() as u64, reason, format!("{what}, pass skipped"));
                 continue;
             }
             Ok(LenientPass(None)) => {
-                warn(&mut out, lead + 1, "expected a pass object `{\"pid\", \"inv\", \"records\": [...]}`, line skipped".to_owned());
+                warn(
+                    &mut out,
+                    lead + 1,
+                    "not-a-pass",
+                    "expected a pass object `{\"pid\", \"inv\", \"records\": [...]}`, line skipped".to_owned(),
+                );
                 continue;
             }
             Ok(LenientPass(Some(p))) => p,
@@ -378,20 +384,23 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
             None => Vec::new(),
             Some(RawRecords::List(r)) => r,
             Some(RawRecords::NotAList) => {
-                warn(&mut out, lead + 1, "`records` is not an array, pass skipped".to_owned());
+                warn(&mut out, lead + 1, "records-not-array", "`records` is not an array, pass skipped".to_owned());
                 continue;
             }
         };
         for (k, rec) in records.into_iter().enumerate() {
             let parsed = rec.and_then(|r| Some((r.phase?, r.start_ns?, r.end_ns?, r.detail, r.tid)));
             let Some((phase, start, end, detail, tid)) = parsed else {
-                warn(
-                    &mut out,
-                    lead + 1,
-                    format!(
-                        "records[{k}]: expected `phase` and integer `start_ns`/`end_ns`, \
-                         record skipped"
-                    ),
+                out.warnings.push(
+                    Warning::at(
+                        WarningKind::HostPhaseSkipped,
+                        path,
+                        line_no,
+                        lead + 1,
+                        format!("records[{k}]: expected `phase` and integer `start_ns`/`end_ns`, record skipped"),
+                    )
+                    .text("reason", "bad-record")
+                    .text("index", k),
                 );
                 continue;
             };
@@ -402,11 +411,15 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
             out.tid.push(tid.filter(|&t| t > 0));
         }
         if let Some(dropped) = pass.dropped.filter(|&d| d > 0) {
-            warn_kind(
-                &mut out,
-                WarningKind::HostPhaseRecordsDropped,
-                lead + 1,
-                format!("the recorder dropped {dropped} record(s) of this pass: its phases are incomplete"),
+            out.warnings.push(
+                Warning::at(
+                    WarningKind::HostPhaseRecordsDropped,
+                    path,
+                    line_no,
+                    lead + 1,
+                    format!("the recorder dropped {dropped} record(s) of this pass: its phases are incomplete"),
+                )
+                .count("count", dropped),
             );
         }
         out.pass_pid.push(pass.pid);
@@ -419,13 +432,16 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<HostPhaseRecords, FormatError> 
     }
     out.phase_names = phases.names;
     if out.pass_line.is_empty() && out.warnings.is_empty() {
-        out.warnings.push(Warning::at(
-            WarningKind::HostPhaseSkipped,
-            path,
-            1,
-            1,
-            "the file holds no prepare pass (empty): no host prepare phases to show",
-        ));
+        out.warnings.push(
+            Warning::at(
+                WarningKind::HostPhaseSkipped,
+                path,
+                1,
+                1,
+                "the file holds no prepare pass (empty): no host prepare phases to show",
+            )
+            .text("reason", "empty"),
+        );
     }
     Ok(out)
 }

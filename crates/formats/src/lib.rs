@@ -27,4 +27,4 @@ mod records_checks;
 pub mod strace;
 
 pub use error::FormatError;
-pub use pypto_vocab::{Warning, WarningKind};
+pub use pypto_vocab::{Warning, WarningArg, WarningKind};

@@ -75,14 +75,21 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<NameMap, FormatError> {
     if let Some(&(first, _)) = skipped.first() {
         const NAMED: usize = 5;
         let named: Vec<String> = skipped.iter().take(NAMED).map(|(k, why)| format!("\"{k}\" ({why})")).collect();
-        let more = if skipped.len() > NAMED { format!(", and {} more", skipped.len() - NAMED) } else { String::new() };
-        out.warnings.push(crate::json_util::warning_at_key(
-            WarningKind::NameMapEntrySkipped,
-            path,
-            bytes,
-            first,
-            format!("{} name map entr(y/ies) skipped: {}{more}", skipped.len(), named.join(", ")),
-        ));
+        let more_entries = skipped.len().saturating_sub(NAMED);
+        let more = if more_entries > 0 { format!(", and {more_entries} more") } else { String::new() };
+        let list = named.join(", ");
+        out.warnings.push(
+            crate::json_util::warning_at_key(
+                WarningKind::NameMapEntrySkipped,
+                path,
+                bytes,
+                first,
+                format!("{} name map entr(y/ies) skipped: {list}{more}", skipped.len()),
+            )
+            .count("count", skipped.len())
+            .text("entries", list)
+            .count("more", more_entries),
+        );
     }
     out.entries.sort_by_key(|(id, _)| *id);
     out.entries.dedup_by_key(|(id, _)| *id);

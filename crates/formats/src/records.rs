@@ -1268,11 +1268,10 @@ fn streams_to_threads(path: &str, streams: Vec<RawStream>, warnings: &mut Vec<Wa
     for (pos, s) in streams.into_iter().enumerate() {
         let id = s.scheduler_id.map_or(pos, |i| i as usize);
         if id > 4096 {
-            warnings.push(Warning::new(
-                K::RecordsStreamIdTooLarge,
-                path,
-                format!("scheduler stream id {id} is implausibly large; stream skipped"),
-            ));
+            warnings.push(
+                Warning::new(K::RecordsStreamIdTooLarge, path, format!("scheduler stream id {id} is implausibly large; stream skipped"))
+                    .text("id", id),
+            );
             continue;
         }
         if out.len() <= id {
@@ -1281,11 +1280,15 @@ fn streams_to_threads(path: &str, streams: Vec<RawStream>, warnings: &mut Vec<Wa
         let mut t = s.records.map(|o| o.0.raw).unwrap_or_default();
         for m in s.metrics {
             if m.record_index >= t.len() {
-                warnings.push(Warning::new(
-                    K::RecordsMetricOutOfRange,
-                    path,
-                    format!("scheduler stream {id}: metric for record {} out of range", m.record_index),
-                ));
+                warnings.push(
+                    Warning::new(
+                        K::RecordsMetricOutOfRange,
+                        path,
+                        format!("scheduler stream {id}: metric for record {} out of range", m.record_index),
+                    )
+                    .text("stream", id)
+                    .text("record", m.record_index),
+                );
                 continue;
             }
             let i = m.record_index;
@@ -1304,11 +1307,10 @@ fn streams_to_threads(path: &str, streams: Vec<RawStream>, warnings: &mut Vec<Wa
         }
         if let Some(slot) = out.get_mut(id) {
             if !slot.is_empty() {
-                warnings.push(Warning::new(
-                    K::RecordsStreamIdRepeated,
-                    path,
-                    format!("scheduler stream id {id} appears twice; later stream kept"),
-                ));
+                warnings.push(
+                    Warning::new(K::RecordsStreamIdRepeated, path, format!("scheduler stream id {id} appears twice; later stream kept"))
+                        .text("id", id),
+                );
             }
             *slot = t;
         }
@@ -1407,11 +1409,11 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
                     1
                 };
                 if matches!(key, LevelKey::None) {
-                    warnings.push(Warning::new(
-                        K::RecordsLevelInferred,
-                        path,
-                        format!("no level key; level {inferred} inferred from the content"),
-                    ));
+                    warnings.push(
+                        Warning::new(K::RecordsLevelInferred, path, format!("no level key; level {inferred} inferred from the content"))
+                            .text("shape", "object")
+                            .text("level", inferred),
+                    );
                 }
                 inferred
             }
@@ -1432,11 +1434,15 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
     let aicore = aicore.0;
     take_sink_error(path, bytes, "aicore_tasks", aicore.err)?;
     if aicore.mixed {
-        warnings.push(Warning::new(
-            K::RecordsMixedWidths,
-            path,
-            format!("`aicore_tasks` rows have mixed widths; read as {} columns", aicore.rows.columns),
-        ));
+        warnings.push(
+            Warning::new(
+                K::RecordsMixedWidths,
+                path,
+                format!("`aicore_tasks` rows have mixed widths; read as {} columns", aicore.rows.columns),
+            )
+            .text("table", "aicore_tasks")
+            .count("columns", aicore.rows.columns),
+        );
     }
     out.aicore = aicore.rows;
 
@@ -1473,7 +1479,10 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             if let Some(rec) = st.records {
                 take_sink_error(path, bytes, "scheduler_tasks", rec.0.err)?;
                 if rec.0.mixed {
-                    warnings.push(Warning::new(K::RecordsMixedWidths, path, "`scheduler_tasks.records` rows have mixed widths"));
+                    warnings.push(
+                        Warning::new(K::RecordsMixedWidths, path, "`scheduler_tasks.records` rows have mixed widths")
+                            .text("table", "scheduler_tasks.records"),
+                    );
                 }
                 out.aicpu = rec.0.rows;
             }
@@ -1481,7 +1490,8 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
         (None, Some(a)) => {
             take_sink_error(path, bytes, "aicpu_tasks", a.0.err)?;
             if a.0.mixed {
-                warnings.push(Warning::new(K::RecordsMixedWidths, path, "`aicpu_tasks` rows have mixed widths"));
+                warnings
+                    .push(Warning::new(K::RecordsMixedWidths, path, "`aicpu_tasks` rows have mixed widths").text("table", "aicpu_tasks"));
             }
             out.aicpu = a.0.rows;
         }
@@ -1496,11 +1506,14 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
 
     let unknown: usize = out.sched_threads.iter().map(|t| t.kind.iter().filter(|k| matches!(k, SchedKind::Unknown(_))).count()).sum();
     if unknown > 0 {
-        warnings.push(Warning::new(
-            K::RecordsUnknownPhaseKind,
-            path,
-            format!("{unknown} scheduler phase record(s) of unknown kind (kept, not drawn)"),
-        ));
+        warnings.push(
+            Warning::new(
+                K::RecordsUnknownPhaseKind,
+                path,
+                format!("{unknown} scheduler phase record(s) of unknown kind (kept, not drawn)"),
+            )
+            .count("count", unknown),
+        );
     }
 
     out.format = format_name(key, Shape::Raw(out.aicore.columns));
@@ -1517,17 +1530,18 @@ fn from_raw(path: &str, bytes: &[u8], raw: RawFile<'_>) -> Result<ChipRecords, F
             } else {
                 1
             };
-            warnings.push(Warning::new(
-                K::RecordsLevelInferred,
-                path,
-                format!("no swimlane level key; level {inferred} inferred from the content"),
-            ));
+            warnings.push(
+                Warning::new(K::RecordsLevelInferred, path, format!("no swimlane level key; level {inferred} inferred from the content"))
+                    .text("shape", "raw")
+                    .text("level", inferred),
+            );
             inferred
         }
         (_, Some(l)) => l as u32,
     };
     if out.level > 4 {
-        warnings.push(Warning::new(K::RecordsLevelAbove4, path, format!("level {} is above 4; read as 4", out.level)));
+        warnings
+            .push(Warning::new(K::RecordsLevelAbove4, path, format!("level {} is above 4; read as 4", out.level)).text("level", out.level));
     }
     if out.is_host_mode() && out.orch_threads.iter().any(|t| !t.submit_idx.is_empty()) {
         warnings.push(Warning::new(

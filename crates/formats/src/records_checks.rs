@@ -75,8 +75,15 @@ impl Findings {
                 _ => "an implausible time",
             };
             let named: Vec<String> = rows.iter().take(ROWS_NAMED).map(|(_, i, d)| format!("{table}[{i}] ({d})")).collect();
-            let more = if rows.len() > ROWS_NAMED { format!(", and {} more", rows.len() - ROWS_NAMED) } else { String::new() };
-            warnings.push(Warning::new(kind, path, format!("{} row(s) with {what} skipped: {}{more}", rows.len(), named.join(", "))));
+            let more_rows = rows.len().saturating_sub(ROWS_NAMED);
+            let more = if more_rows > 0 { format!(", and {more_rows} more") } else { String::new() };
+            let list = named.join(", ");
+            warnings.push(
+                Warning::new(kind, path, format!("{} row(s) with {what} skipped: {list}{more}", rows.len()))
+                    .count("count", rows.len())
+                    .text("rows", list)
+                    .count("more", more_rows),
+            );
         }
     }
 

@@ -1,7 +1,7 @@
 //! The Task Dependency Graph's messages: a laid-out graph (header, node and edge columns
 //! under the keys of [`columns`]), one node's details, and the node search.
 
-use pypto_vocab::{EdgeMode, TaskId};
+use pypto_vocab::{EdgeMode, TaskId, Warning};
 use serde::{Deserialize, Serialize};
 
 use crate::Request;
@@ -113,7 +113,12 @@ pub struct DepGraphHeader {
     /// Time of the one-off JIT warm-up layout run before this request's file read (0 when
     /// none ran for it; see the worker's `graph.rs`).
     pub warmup_ms: f64,
-    pub warnings: Vec<String>,
+    /// deps.json's warnings (the first five) and an edge mode's fallback for a cycle; the page
+    /// words them in its language.
+    pub warnings: Vec<Warning>,
+    /// Edges the layout drew reversed to lay out a cycle (0: none).
+    #[serde(default)]
+    pub reversed_edges: u64,
 }
 
 /// Node kinds of [`DepGraphHeader`]'s `kind` column.

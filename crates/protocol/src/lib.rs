@@ -236,6 +236,7 @@ mod tests {
             layout_ms: 0.0,
             warmup_ms: 0.0,
             warnings: vec![],
+            reversed_edges: 0,
         };
         let json = serde_json::to_string(&FromWorker::DepGraph(header.clone())).unwrap_or_default();
         assert!(json.contains(r#""mode":"reduced""#), "{json}");

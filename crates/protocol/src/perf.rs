@@ -2,7 +2,7 @@
 //! tabs' tables (overview, kernel statistics, setup leaderboards, per-function durations) and
 //! the path tabs' (critical paths, gap & blocker, early dispatch, single-dependency chains).
 
-use pypto_vocab::TaskId;
+use pypto_vocab::{TaskId, Warning};
 use serde::{Deserialize, Serialize};
 
 use crate::Request;
@@ -68,8 +68,8 @@ pub struct PerfOverview {
     pub exec_latency_pct: Option<f64>,
     pub avg_exec_us: Option<f64>,
     pub avg_latency_us: Option<f64>,
-    /// Warnings of the readers and the model.
-    pub warnings: Vec<String>,
+    /// Warnings of the readers and the model (each once; the page words them in its language).
+    pub warnings: Vec<Warning>,
 }
 
 /// One row of the converter's "Task Statistics by Function" (analysis `function_stats`).

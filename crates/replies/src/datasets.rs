@@ -103,7 +103,7 @@ pub fn edge_mode_warnings(has_cycle: bool) -> Vec<Warning> {
     EdgeMode::ALL
         .into_iter()
         .filter(|&m| m != EdgeMode::Full)
-        .map(|m| Warning::analysis(WarningKind::EdgeModeFallback, cycle_fallback_warning(m)))
+        .map(|m| Warning::analysis(WarningKind::EdgeModeFallback, cycle_fallback_warning(m)).text("mode", m.as_str()))
         .collect()
 }
 

@@ -60,7 +60,7 @@ pub struct DepGraph {
     pub markers: Vec<u8>,
     /// One per mode, in [`EdgeMode::ALL`] order.
     pub selections: Vec<EdgeSelection>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<pypto_formats::Warning>,
 }
 
 /// The perf sidecar of a dataset: the joined tasks of its records' model (none without one).
@@ -212,9 +212,13 @@ impl DepGraph {
         let task_ids = graph.node_ids.iter().map(|&id| TaskId(id)).collect();
         let warnings = selections
             .iter()
-            .filter_map(EdgeSelection::warning)
+            .filter_map(|s| {
+                s.warning().map(|message| {
+                    pypto_formats::Warning::analysis(pypto_formats::WarningKind::EdgeModeFallback, message).text("mode", s.mode.as_str())
+                })
+            })
             .take(1)
-            .chain(deps.warnings.iter().take(5).map(|w| w.message.clone()))
+            .chain(deps.warnings.iter().take(5).cloned())
             .collect();
         Self { graph, kind, block_num, name_index, names: names_out, task_ids, markers, selections, warnings }
     }
@@ -272,10 +276,6 @@ impl DepGraph {
     ) -> (DepGraphHeader, GraphColumns) {
         let g = &self.graph;
         let n = g.node_count();
-        let mut warnings = self.warnings.clone();
-        if summary.reversed_edges > 0 {
-            warnings.push(format!("the graph has a cycle: {} edge(s) drawn reversed to lay it out", summary.reversed_edges));
-        }
         let header = DepGraphHeader {
             dataset_id,
             mode,
@@ -289,7 +289,8 @@ impl DepGraph {
             largest_component: summary.largest_component,
             layout_ms,
             warmup_ms: 0.0,
-            warnings,
+            warnings: self.warnings.clone(),
+            reversed_edges: summary.reversed_edges,
         };
         let columns = GraphColumns {
             w: vec![f64::from(NODE_WIDTH); n],

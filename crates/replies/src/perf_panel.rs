@@ -68,10 +68,10 @@ fn setup_rows(entries: &[SetupEntry]) -> Vec<SetupRow> {
 /// and warnings (the model's own warnings are added after them, each once).
 pub fn panel_data(dataset_id: u32, model: &RuntimeModel, level: u32, records_warnings: &[Warning]) -> PerfPanelData {
     let tables = PanelTables::compute(&model.tasks, &model.func_ids, model.names.as_ref(), SETUP_TOP_ROWS);
-    let mut warnings: Vec<String> = Vec::new();
+    let mut warnings: Vec<Warning> = Vec::new();
     for w in records_warnings.iter().chain(&model.warnings) {
-        if !warnings.contains(&w.message) {
-            warnings.push(w.message.clone());
+        if !warnings.iter().any(|kept| kept.message == w.message) {
+            warnings.push(w.clone());
         }
     }
     let PanelTables { overview: ov, stats, function_perf, setup } = tables;

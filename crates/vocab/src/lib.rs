@@ -28,4 +28,4 @@ pub use edge_mode::EdgeMode;
 pub use kinds::{DatasetKind, Feature, FileRole, TimelineView, ViewKind};
 pub use note::{DiscoveryNote, NoteFiles};
 pub use task_id::{ParseTaskIdError, TaskId};
-pub use warning::{Warning, WarningKind};
+pub use warning::{Warning, WarningArg, WarningKind};

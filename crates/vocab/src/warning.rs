@@ -2,6 +2,13 @@
 //! which position (1-based line and column, 0 = unknown) and a message naming the record. The
 //! page lists them with their dataset and the CLI's `report` prints the same list; the kinds
 //! are enumerated ([`WarningKind::ALL`]) so a test can walk every one.
+//!
+//! The message is English (the CLI and the tests print it). Beside it a warning carries its
+//! arguments ([`Warning::args`]: the counts, names and values the sentence holds), so that the
+//! page words it in the user's language: the catalogue's message `warning-<kind key>` with
+//! these arguments, whose English text is the `message` (a test in the CLI checks it on one
+//! damaged dataset per kind). Whoever creates a warning adds its arguments with
+//! [`Warning::count`] and [`Warning::text`].
 
 use std::fmt;
 
@@ -195,6 +202,23 @@ impl WarningKind {
     }
 }
 
+/// A value named in a warning's sentence: a count (formatted with the page language's digit
+/// grouping) or a text (a record's name, an id, a value as the file wrote it).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum WarningArg {
+    Count(u64),
+    Text(String),
+}
+
+impl fmt::Display for WarningArg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Count(n) => write!(f, "{n}"),
+            Self::Text(s) => f.write_str(s),
+        }
+    }
+}
+
 /// One warning: its kind, the file (empty when an analysis does not know it; the dataset's
 /// collector fills it in), the position of the record (0 = unknown) and the message.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -206,22 +230,46 @@ pub struct Warning {
     /// 1-based column, 0 when unknown.
     pub column: u64,
     pub message: String,
+    /// The sentence's arguments by name (the catalogue message's `{ $name }`s), in the order
+    /// they were added.
+    #[serde(default)]
+    pub args: Vec<(String, WarningArg)>,
 }
 
 impl Warning {
     /// A warning about the whole of `path` (no position).
     pub fn new(kind: WarningKind, path: &str, message: impl Into<String>) -> Self {
-        Self { kind, path: path.to_owned(), line: 0, column: 0, message: message.into() }
+        Self { kind, path: path.to_owned(), line: 0, column: 0, message: message.into(), args: Vec::new() }
     }
 
     /// A warning at a known position of `path`.
     pub fn at(kind: WarningKind, path: &str, line: u64, column: u64, message: impl Into<String>) -> Self {
-        Self { kind, path: path.to_owned(), line, column, message: message.into() }
+        Self { kind, path: path.to_owned(), line, column, message: message.into(), args: Vec::new() }
     }
 
     /// A warning of an analysis, which knows no file.
     pub fn analysis(kind: WarningKind, message: impl Into<String>) -> Self {
         Self::new(kind, "", message)
+    }
+
+    /// This warning with the count `name` (a number of rows, tasks, events).
+    #[must_use]
+    pub fn count<N: TryInto<u64>>(mut self, name: &str, n: N) -> Self {
+        self.args.push((name.to_owned(), WarningArg::Count(n.try_into().unwrap_or(u64::MAX))));
+        self
+    }
+
+    /// This warning with the text `name` (a name, an id, a list of records as the message
+    /// writes them, a selector such as the table's name).
+    #[must_use]
+    pub fn text(mut self, name: &str, value: impl fmt::Display) -> Self {
+        self.args.push((name.to_owned(), WarningArg::Text(value.to_string())));
+        self
+    }
+
+    /// The argument `name`, if the warning has it.
+    pub fn arg(&self, name: &str) -> Option<&WarningArg> {
+        self.args.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
 
     /// This warning with `path` when it has none.
@@ -268,5 +316,18 @@ mod tests {
         assert_eq!(w.to_string(), "a.json:3:7: row 2: negative");
         assert_eq!(Warning::new(WarningKind::DepsEmpty, "d.json", "empty").to_string(), "d.json: empty");
         assert_eq!(Warning::analysis(WarningKind::JoinNoAicpuRows, "none").in_file("r.json").to_string(), "r.json: none");
+    }
+
+    #[test]
+    fn arguments_are_kept_by_name_in_order_and_travel() {
+        let w = Warning::new(WarningKind::TraceUnmatchedEnd, "t.json", "3 E event(s) without a B: not drawn")
+            .count("count", 3usize)
+            .text("first", "x");
+        assert_eq!(w.arg("count"), Some(&WarningArg::Count(3)));
+        assert_eq!(w.arg("first").map(ToString::to_string).as_deref(), Some("x"));
+        assert_eq!(w.arg("none"), None);
+        let json = serde_json::to_string(&w).unwrap_or_default();
+        let back: Warning = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        assert_eq!(back, w);
     }
 }

@@ -38,8 +38,9 @@ const LANGUAGES: [&str; 2] = ["en", "zh-CN"];
 const SOURCE_DIR: &str = "crates/app/src";
 const ATTRIBUTES: [&str; 4] = ["title", "aria-label", "placeholder", "alt"];
 const UNITS: &[&str] = &["us", "µs", "ms", "ns", "KiB", "MiB", "GiB", "KB", "MB", "GB", "px", "x", "B"];
-/// How the code names a message id: the call or field, then the id in quotes.
-const ID_USES: [&str; 5] = ["tr(\"", "tr_with(\"", "_id: \"", "format_in(language, \"", "t(\""];
+/// How the code names a message id: the call or field, then (after any whitespace or line
+/// breaks, as rustfmt writes a long call: `tr_with(\n    "id",`) the id in quotes.
+const ID_USES: [&str; 5] = ["tr(", "tr_with(", "_id:", "format_in(language,", "t("];
 
 /// Message ids defined by a catalogue file, in order (lines `id = …`).
 pub fn message_ids(text: &str) -> Vec<&str> {
@@ -419,8 +420,10 @@ pub fn used_ids(files: &[(String, String)]) -> BTreeMap<String, String> {
                 let before_ok = pattern.starts_with(['.', '_']) || at == 0 || !rest[..at].ends_with(|c: char| is_ident(c));
                 let after = &rest[at + pattern.len()..];
                 if before_ok {
-                    if let Some(end) = after.find('"').filter(|&end| end > 0) {
-                        used.entry(after[..end].to_owned()).or_insert_with(|| file.clone());
+                    if let Some(quoted) = after.trim_start().strip_prefix('"') {
+                        if let Some(end) = quoted.find('"').filter(|&end| end > 0) {
+                            used.entry(quoted[..end].to_owned()).or_insert_with(|| file.clone());
+                        }
                     }
                 }
                 rest = after;
@@ -642,6 +645,16 @@ mod tests { fn f() { view! { <b>"Test only"</b> } } }
 "##;
         let found = untranslated("a.rs", src);
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn ids_after_a_line_break_or_spaces_are_found() {
+        let src = "fn f() {\n    tr_with(\n        \"app-next-line\",\n        &[(\"count\", Arg::from(n))],\n    );\n    \
+                   tr( \"app-spaced\");\n    let c = Column { title_id:\n \"col-x\" };\n    format_in(language,\n \"app-fmt\", &[]);\n    \
+                   attr(\"not-an-id\");\n    t(\n\"app-t\");\n    tr(name);\n}\n";
+        let used = used_ids(&[("crates/app/src/a.rs".to_owned(), src.to_owned())]);
+        let ids: Vec<&str> = used.keys().map(String::as_str).collect();
+        assert_eq!(ids, ["app-fmt", "app-next-line", "app-spaced", "app-t", "col-x"]);
     }
 
     #[test]

@@ -286,3 +286,26 @@ progress-phase-dummies = splitting long edges
 progress-phase-crossings = reducing crossings
 progress-phase-coordinates = placing nodes
 progress-phase-edges = routing edges
+
+# The worker's fixed sentences in a file error or an error (worker_words.rs): the English is
+# the worker's own text word for word; { $detail } is a sentence of its own or a parser's words.
+werr-cancelled = cancelled by the user
+werr-read-file = could not read the file: { $detail }
+werr-manifest = could not load the dataset manifest: { $detail }
+werr-bad-manifest = bad dataset manifest: { $detail }
+werr-stalled = no bytes from { $what } for { $seconds } s
+werr-graph-no-deps = dataset { $id } has no deps.json: the Task Dependency Graph needs one
+werr-no-records = dataset { $id } has no readable swimlane records
+werr-no-perf = dataset { $id } has no chip swimlane records: no performance analysis
+werr-no-paths = dataset { $id } has no path analyses (no readable swimlane records)
+werr-not-pass-dump = dataset { $id } is not a pass dump
+werr-not-in-folder = the file is not in the opened folder
+werr-new-folder = a new folder was opened
+werr-job-answer = the load job answered something else
+werr-job-gone = the analysis job went away
+werr-job-start = could not start an analysis job: { $detail }
+werr-job-panicked = the analysis job panicked: { $detail }
+werr-job-failed = the analysis job failed: { $detail }
+werr-timeline-failed = the timeline could not be built: { $detail }
+werr-records-again = could not read the swimlane records again: { $detail }
+werr-layout-failed = dependency graph layout failed: { $detail }

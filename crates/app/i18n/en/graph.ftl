@@ -77,3 +77,6 @@ gr-marker-early-and-preds = early-dispatch capable, all preds early (static)
 gr-marker-early = early-dispatch capable (static)
 gr-marker-preds = all preds early (static)
 gr-marker-none = none
+
+# The layout's note when it drew edges reversed to lay out a cycle (the header's reversed_edges).
+graph-reversed-edges = the graph has a cycle: { $count } edge(s) drawn reversed to lay it out

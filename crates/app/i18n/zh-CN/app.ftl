@@ -268,3 +268,25 @@ progress-phase-dummies = 拆分长边
 progress-phase-crossings = 减少交叉
 progress-phase-coordinates = 放置节点
 progress-phase-edges = 布线
+
+# 工作线程的固定句子（worker_words.rs）；{ $detail } 是另一句或解析器的原话。
+werr-cancelled = 已被用户取消
+werr-read-file = 无法读取文件：{ $detail }
+werr-manifest = 无法加载数据集清单：{ $detail }
+werr-bad-manifest = 数据集清单有误：{ $detail }
+werr-stalled = { $seconds } 秒内未从 { $what } 收到任何字节
+werr-graph-no-deps = 数据集 { $id } 没有 deps.json：任务依赖图需要它
+werr-no-records = 数据集 { $id } 没有可读的泳道记录
+werr-no-perf = 数据集 { $id } 没有芯片泳道记录：无法进行性能分析
+werr-no-paths = 数据集 { $id } 没有路径分析（没有可读的泳道记录）
+werr-not-pass-dump = 数据集 { $id } 不是 Pass 转储
+werr-not-in-folder = 该文件不在打开的文件夹中
+werr-new-folder = 已打开新的文件夹
+werr-job-answer = 加载任务返回了意外的结果
+werr-job-gone = 分析任务已消失
+werr-job-start = 无法启动分析任务：{ $detail }
+werr-job-panicked = 分析任务崩溃：{ $detail }
+werr-job-failed = 分析任务失败：{ $detail }
+werr-timeline-failed = 无法构建时间线：{ $detail }
+werr-records-again = 无法再次读取泳道记录：{ $detail }
+werr-layout-failed = 依赖图布局失败：{ $detail }

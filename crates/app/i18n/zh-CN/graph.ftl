@@ -71,3 +71,6 @@ gr-marker-early-and-preds = 可提前派发，前驱均提前（静态）
 gr-marker-early = 可提前派发（静态）
 gr-marker-preds = 前驱均提前（静态）
 gr-marker-none = 无
+
+# 布局为排布环而反向绘制的边数。
+graph-reversed-edges = 图中有环：为完成布局，{ $count } 条边被反向绘制

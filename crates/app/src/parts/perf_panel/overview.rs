@@ -2,7 +2,7 @@
 //! ratio, the collection level and what it allows, and the readers' warnings. Every value
 //! carries `data-testid="ov-{key}"` and its full-precision number in `data-value`.
 
-use crate::i18n::{t, tr, tr_with, Arg};
+use crate::i18n::{t, tr, tr_with, warning_message, Arg};
 use leptos::prelude::*;
 use pypto_render::axis;
 
@@ -72,7 +72,7 @@ pub fn OverviewTab() -> impl IntoView {
             } else {
                 view! {
                     <ul class="ov-warnings" data-testid="ov-warnings">
-                        {o.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
+                        {o.warnings.iter().map(|w| view! { <li data-kind=w.kind.key()>{warning_message(w)}</li> }).collect_view()}
                     </ul>
                 }.into_any()
             }}

@@ -43,7 +43,7 @@
 
 use std::collections::VecDeque;
 
-use crate::i18n::{t, tr, tr_with, Arg};
+use crate::i18n::{t, tr, tr_with, warning_message, Arg};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -1417,7 +1417,15 @@ pub fn DepGraphView() -> impl IntoView {
     };
     let warnings = move || {
         ui.version.track();
-        ui.with(|r| r.data.as_ref().map(|d| d.header.warnings.join("; "))).flatten().unwrap_or_default()
+        ui.with(|r| {
+            r.data.as_ref().map(|d| {
+                let h = &d.header;
+                let reversed = (h.reversed_edges > 0).then(|| tr_with("graph-reversed-edges", &[("count", Arg::from(h.reversed_edges))]));
+                h.warnings.iter().map(warning_message).chain(reversed).collect::<Vec<_>>().join("; ")
+            })
+        })
+        .flatten()
+        .unwrap_or_default()
     };
     view! {
         <div class="dep-graph-page">
@@ -1639,6 +1647,7 @@ mod tests {
             layout_ms: 1.0,
             warmup_ms: 0.0,
             warnings: vec![],
+            reversed_edges: 0,
         };
         GraphData::from_columns(
             header,
