@@ -26,6 +26,7 @@ import {
   summaryOf,
   tempTree,
   waitLoadDone,
+  compareWith, movedBufferPassDumps,
 } from './helpers.mjs';
 
 const env = serveDistAndLaunch();
@@ -149,28 +150,7 @@ const MIXED = runtime('a2a3sim-L4-TestChipSwimlaneMixed_default');
 const MIXED2 = runtime('a2a3sim-L4-TestChipSwimlaneMixed_default-run2');
 const STRACE = path.join(FIXTURES, 'strace', 'generated-8lanes', 'serving-strace-swimlane.json');
 
-/** Two pass dumps of one compile, the second with one buffer moved (compare.test.mjs's). */
-function passDumps() {
-  const source = path.join(FIXTURES, 'passes', 'generated-tile_softmax');
-  const dump = fs.readdirSync(source).map((n) => path.join(source, n, 'passes_dump')).find((p) => fs.existsSync(p));
-  const b = tempTree(filesOf(dump, 'passes_dump'), 'pypto-e2e-a11y-passes-');
-  for (const name of fs.readdirSync(path.join(b, 'passes_dump'))) {
-    if (!(Number(name.split('_')[0]) >= 35) || !name.endsWith('.py')) continue;
-    const file = path.join(b, 'passes_dump', name);
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('pl.MemRef(mem_vec_4, pl.const(32768, pl.INT64), 256)', 'pl.MemRef(mem_vec_4, pl.const(40960, pl.INT64), 256)'));
-  }
-  return { ...filesOf(dump, 'dumps/a/passes_dump'), ...filesOf(path.join(b, 'passes_dump'), 'dumps/b/passes_dump') };
-}
 
-/** Chooses `baselinePath`'s dataset in the "compare with…" list of the row `rowSel`. */
-async function compareWith(page, rowSel, baselinePath) {
-  const value = await page.$eval(`${rowSel} [data-testid=compare-with]`, (el, p) => {
-    const options = [...el.options];
-    return (options.find((o) => o.textContent === p) ?? options.find((o) => o.value && o.textContent.includes(p)))?.value;
-  }, baselinePath);
-  assert.ok(value, `${baselinePath} is offered to compare with`);
-  await page.selectOption(`${rowSel} [data-testid=compare-with]`, value);
-}
 
 for (const [locale, scheme] of COMBINATIONS) {
   test(`axe: no serious or critical violation in the comparisons and the STRACE view (${locale}, ${scheme})`, { timeout: 300_000 }, async () => {
@@ -186,7 +166,7 @@ for (const [locale, scheme] of COMBINATIONS) {
       await seedOpfs(page, {
         ...filesOf(MIXED, 'runs/mixed', isViewerRuntimeFile),
         ...filesOf(MIXED2, 'runs/mixed-run2', isViewerRuntimeFile),
-        ...passDumps(),
+        ...movedBufferPassDumps('pypto-e2e-a11y-passes-'),
         'serving/serving-strace-swimlane.json': STRACE,
       });
       await loadVia(page, () => page.click('#open-folder'));

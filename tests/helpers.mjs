@@ -351,3 +351,29 @@ export async function zoomToBar(page, track, index, minWidthPx = 20, steps = 60)
   await api('scrollToTrack', track);
   return api('barRect', track, index);
 }
+
+/** Two pass dumps of one compile (`generated-tile_softmax`) as `{ path: absolute file }` under
+ *  `dumps/a/` and `dumps/b/`, the second with one buffer moved from pass 35 on (so the pass
+ *  comparison and the memory comparison have something to say). */
+export function movedBufferPassDumps(tempPrefix) {
+  const source = path.join(FIXTURES, 'passes', 'generated-tile_softmax');
+  const dump = fs.readdirSync(source).map((n) => path.join(source, n, 'passes_dump')).find((p) => fs.existsSync(p));
+  const b = tempTree(filesOf(dump, 'passes_dump'), tempPrefix);
+  for (const name of fs.readdirSync(path.join(b, 'passes_dump'))) {
+    if (!(Number(name.split('_')[0]) >= 35) || !name.endsWith('.py')) continue;
+    const file = path.join(b, 'passes_dump', name);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('pl.MemRef(mem_vec_4, pl.const(32768, pl.INT64), 256)', 'pl.MemRef(mem_vec_4, pl.const(40960, pl.INT64), 256)'));
+  }
+  return { ...filesOf(dump, 'dumps/a/passes_dump'), ...filesOf(path.join(b, 'passes_dump'), 'dumps/b/passes_dump') };
+}
+
+/** Chooses `baselinePath`'s dataset in the "compare with…" list of the row `rowSel`. */
+export async function compareWith(page, rowSel, baselinePath) {
+  await page.waitForSelector(`${rowSel} [data-testid=compare-with]`, { timeout: TIMEOUT_MS });
+  const value = await page.$eval(`${rowSel} [data-testid=compare-with]`, (el, p) => {
+    const options = [...el.options];
+    return (options.find((o) => o.textContent === p) ?? options.find((o) => o.value && o.textContent.includes(p)))?.value;
+  }, baselinePath);
+  if (!value) throw new Error(`${baselinePath} is not offered to compare with`);
+  await page.selectOption(`${rowSel} [data-testid=compare-with]`, value);
+}

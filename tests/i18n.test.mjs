@@ -26,6 +26,7 @@ import {
   tempTree,
   waitLoadDone,
   withPage,
+  compareWith, movedBufferPassDumps,
 } from './helpers.mjs';
 
 const env = serveDistAndLaunch();
@@ -200,30 +201,7 @@ async function selectKernel(page, name) {
   await page.waitForFunction((k) => document.querySelector('#swim-open-pass-trace')?.dataset.kernel === k, name, { timeout: TIMEOUT_MS });
 }
 
-/** Two pass dumps of one compile without their case files (each chip assumed: a memory note per
- *  side), the second with one buffer moved (a11y.test.mjs's). */
-function passDumps() {
-  const source = path.join(FIXTURES, 'passes', 'generated-tile_softmax');
-  const dump = fs.readdirSync(source).map((n) => path.join(source, n, 'passes_dump')).find((p) => fs.existsSync(p));
-  const b = tempTree(filesOf(dump, 'passes_dump'), 'pypto-e2e-i18n-passes-');
-  for (const name of fs.readdirSync(path.join(b, 'passes_dump'))) {
-    if (!(Number(name.split('_')[0]) >= 35) || !name.endsWith('.py')) continue;
-    const file = path.join(b, 'passes_dump', name);
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('pl.MemRef(mem_vec_4, pl.const(32768, pl.INT64), 256)', 'pl.MemRef(mem_vec_4, pl.const(40960, pl.INT64), 256)'));
-  }
-  return { ...filesOf(dump, 'dumps/a/passes_dump'), ...filesOf(path.join(b, 'passes_dump'), 'dumps/b/passes_dump') };
-}
 
-/** Chooses `baselinePath`'s dataset in the "compare with…" list of the row `rowSel`. */
-async function compareWith(page, rowSel, baselinePath) {
-  await page.waitForSelector(`${rowSel} [data-testid=compare-with]`, { timeout: TIMEOUT_MS });
-  const value = await page.$eval(`${rowSel} [data-testid=compare-with]`, (el, p) => {
-    const options = [...el.options];
-    return (options.find((o) => o.textContent === p) ?? options.find((o) => o.value && o.textContent.includes(p)))?.value;
-  }, baselinePath);
-  assert.ok(value, `${baselinePath} is offered to compare with`);
-  await page.selectOption(`${rowSel} [data-testid=compare-with]`, value);
-}
 
 test('the notes speak Chinese: the pass-trace note opened from a task, the memory map chip and notes, a graph node\'s tensor arguments, both comparisons\' notes', { timeout: 300_000 }, async () => {
   const dataWords = datasetWords();
@@ -287,7 +265,7 @@ test('the notes speak Chinese: the pass-trace note opened from a task, the memor
     await seedOpfs(page, {
       ...filesOf(path.join(FIXTURES, 'runtime', 'a2a3sim-L1-TestChipSwimlane_default'), 'runs/level1', isViewerRuntimeFile),
       ...filesOf(path.join(FIXTURES, 'runtime', 'a2a3sim-L4-TestChipSwimlane_default'), 'runs/level4', isViewerRuntimeFile),
-      ...passDumps(),
+      ...movedBufferPassDumps('pypto-e2e-i18n-passes-'),
     });
     await loadVia(page, () => page.click('#open-folder'));
     const runB = datasetSel('runtime', 'runs/level4');
