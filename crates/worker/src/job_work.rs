@@ -402,6 +402,18 @@ fn failed(message: String) -> (FromJob, js_sys::Object) {
     (FromJob::Failed { message }, js_sys::Object::new())
 }
 
+/// `reply` with `value` encoded under `columns[key]` (or why it could not be encoded).
+fn encoded_answer<T: Serialize>(reply: FromJob, key: &str, value: &T) -> (FromJob, js_sys::Object) {
+    match jobs::encode(value) {
+        Ok(chunks) => {
+            let columns = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&columns, &JsValue::from_str(key), &chunks);
+            (reply, columns)
+        }
+        Err(message) => failed(message),
+    }
+}
+
 /// Lays out a big dependency graph's shown edges (the encoded `input`): node centres and edge
 /// polylines as typed arrays, progress posted per phase, after the JIT warm-up (this instance
 /// is new).
@@ -441,13 +453,7 @@ fn diff_pass(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
         log: i.log.as_deref(),
     };
     let data = pypto_replies::pass_trace::build_diff(i.dataset_id, i.pass, &diff_input, i.function.as_deref());
-    let chunks = match jobs::encode(&data) {
-        Ok(chunks) => chunks,
-        Err(message) => return failed(message),
-    };
-    let columns = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&columns, &JsValue::from_str(jobs::DIFF_KEY), &chunks);
-    (FromJob::PassDiffed, columns)
+    encoded_answer(FromJob::PassDiffed, jobs::DIFF_KEY, &data)
 }
 
 /// Lists a big pass dump (a [`jobs::PassListInput`], the encoded `input`): each pass diffed
@@ -469,11 +475,5 @@ fn list_passes(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
             .map_err(Clone::clone),
         None => Err(crate::passes::NOT_IN_FOLDER.to_owned()),
     });
-    let chunks = match jobs::encode(&built) {
-        Ok(chunks) => chunks,
-        Err(message) => return failed(message),
-    };
-    let columns = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&columns, &JsValue::from_str(jobs::LIST_KEY), &chunks);
-    (FromJob::PassListed, columns)
+    encoded_answer(FromJob::PassListed, jobs::LIST_KEY, &built)
 }
