@@ -449,10 +449,18 @@ fn intern<'a>(input: &mut InternedInput<Line<'a>>, text: &'a str) {
 /// bytes were not UTF-8, see [`SnapshotText`]), or why it can't. `file_names` are the
 /// directory's files (for the `.log` lookup). An unreadable snapshot is listed in
 /// `unreadable` and skipped (the next one is compared with the last readable one).
-pub fn pass_list<T: SnapshotText>(
+pub fn pass_list<T: SnapshotText>(listing: &PassDumpListing, file_names: &[&str], read: impl FnMut(&str) -> Result<T, String>) -> PassList {
+    pass_list_stepped(listing, file_names, read, &mut |_, _| {})
+}
+
+/// [`pass_list`], telling `on_step(done, total)` how many of the readable snapshots are
+/// diffed and checked: `(0, total)` before the first, then after each one (a big dump's
+/// progress bar; the step of one snapshot costs about its size).
+pub fn pass_list_stepped<T: SnapshotText>(
     listing: &PassDumpListing,
     file_names: &[&str],
     mut read: impl FnMut(&str) -> Result<T, String>,
+    on_step: &mut dyn FnMut(u64, u64),
 ) -> PassList {
     let mut out = PassList { problems: listing.problems.clone(), ..PassList::default() };
     // `check_snapshot` of the last text read (the frontend's, then the previous snapshot's).
@@ -486,7 +494,9 @@ pub fn pass_list<T: SnapshotText>(
     let mut diff = Diff::default();
     let mut previous: Option<(&str, &str)> = frontend.as_ref().map(|(n, t)| (*n, t.text()));
     let mut interned = false;
-    for (s, t) in &snapshots {
+    let total = snapshots.len() as u64;
+    on_step(0, total);
+    for (done, (s, t)) in (1..).zip(&snapshots) {
         let text = t.text();
         let identical = previous.is_some_and(|(_, ptext)| bytes_eq(ptext.as_bytes(), text.as_bytes()));
         if !identical {
@@ -529,6 +539,7 @@ pub fn pass_list<T: SnapshotText>(
             problems: snapshot_problems(&s.file_name, t, &checked),
         });
         previous = Some((s.file_name.as_str(), text));
+        on_step(done, total);
     }
     out
 }
@@ -596,6 +607,27 @@ mod tests {
             let rows = LineDiff::from_hunks(&p.hunks, 0..b.len() as u32, 0..a.len() as u32);
             assert_eq!(rows, diff_lines(&b, &a), "{}", p.file_name);
         }
+    }
+
+    #[test]
+    fn pass_list_steps_count_the_readable_snapshots() {
+        let texts = [("00_frontend.py", "a\n"), ("01_after_X.py", "a\nb\n"), ("03_after_Z.py", "b\n")];
+        let names = ["00_frontend.py", "01_after_X.py", "02_after_Y.py", "03_after_Z.py"];
+        let listing = pypto_formats::passes_dump::validate(&names);
+        let mut steps = Vec::new();
+        let list = pass_list_stepped(
+            &listing,
+            &names,
+            |n| texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| format!("{n} missing")),
+            &mut |done, total| steps.push((done, total)),
+        );
+        // 02 cannot be read: two snapshots are diffed, each a step after the opening (0, 2).
+        assert_eq!(list.unreadable.len(), 1);
+        assert_eq!(steps, vec![(0, 2), (1, 2), (2, 2)]);
+        assert_eq!(
+            list,
+            pass_list(&listing, &names, |n| texts.iter().find(|t| t.0 == n).map(|t| t.1).ok_or_else(|| format!("{n} missing")))
+        );
     }
 
     #[test]

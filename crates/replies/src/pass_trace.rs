@@ -58,12 +58,33 @@ pub struct DiffInput<'a> {
 /// `PassDiff`: one pass's diff, [`diff_part`] of the whole file or of `function`, then
 /// [`diff_data`] around it.
 pub fn build_diff(dataset_id: u32, pass: u32, input: &DiffInput<'_>, function: Option<&str>) -> PassDiffData {
+    build_diff_stepped(dataset_id, pass, input, function, &mut |_, _| {})
+}
+
+/// How many steps [`build_diff_stepped`] reports: the lines split, the rows diffed (with
+/// their token changes and folding), the reply's columns made.
+pub const DIFF_STEPS: u64 = 3;
+
+/// [`build_diff`], telling `on_step(done, DIFF_STEPS)` as each of its parts ends (`(0, …)`
+/// first): a big diff's progress bar.
+pub fn build_diff_stepped(
+    dataset_id: u32,
+    pass: u32,
+    input: &DiffInput<'_>,
+    function: Option<&str>,
+    on_step: &mut dyn FnMut(u64, u64),
+) -> PassDiffData {
+    on_step(0, DIFF_STEPS);
     let bl = pass_trace::split_lines(input.before_text);
     let al = pass_trace::split_lines(input.after_text);
     let choices = function_choices(input.before_regions, input.after_regions).unwrap_or_default();
     let chosen = function.and_then(|k| choices.iter().find(|c| c.key == k));
+    on_step(1, DIFF_STEPS);
     let part = diff_part(input.entry, &bl, &al, chosen);
-    diff_data(dataset_id, pass, input, (&bl, &al), &choices, chosen, part)
+    on_step(2, DIFF_STEPS);
+    let data = diff_data(dataset_id, pass, input, (&bl, &al), &choices, chosen, part);
+    on_step(DIFF_STEPS, DIFF_STEPS);
+    data
 }
 
 /// The diff work of one pass: rows of the whole file (from the pass list's hunks, no second

@@ -329,7 +329,11 @@ fn the_pass_list_and_diffs_count_the_reference_line_changes() {
                 after_regions: None,
                 log: None,
             };
-            let diff = pass_trace::build_diff(3, i as u32, &input, None);
+            let mut steps = Vec::new();
+            let diff = pass_trace::build_diff_stepped(3, i as u32, &input, None, &mut |done, total| steps.push((done, total)));
+            let all = pass_trace::DIFF_STEPS;
+            assert_eq!(steps, (0..=all).map(|k| (k, all)).collect::<Vec<_>>(), "{dir}/{}: every step told once, in order", p.file_name);
+            assert_eq!(diff, pass_trace::build_diff(3, i as u32, &input, None), "{dir}/{}: the steps change nothing", p.file_name);
             assert_eq!((diff.added, diff.removed), (added, removed), "{dir}/{}: the diff's counts", p.file_name);
             assert_eq!(diff.kinds.len(), diff.before.len());
             let inserted = diff.kinds.iter().filter(|&&k| k == 2 || k == 3).count();

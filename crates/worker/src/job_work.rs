@@ -32,6 +32,22 @@ fn progress(stage: ProgressStage, path: &str, done: u64, total: u64) {
     crate::transport::post(&pypto_protocol::FromWorker::Progress(progress), None);
 }
 
+/// A step counter for `stage` of `path` that tells the page at the first and last step and
+/// at most every [`STEP_POST_MS`] between (a pass list steps once per snapshot).
+fn stepper(stage: ProgressStage, path: &str) -> impl FnMut(u64, u64) + '_ {
+    let mut last_ms = f64::NEG_INFINITY;
+    move |done, total| {
+        let now = now_ms();
+        if done == 0 || done >= total || now - last_ms >= STEP_POST_MS {
+            last_ms = now;
+            progress(stage, path, done, total);
+        }
+    }
+}
+
+/// The shortest time between two posted steps of one piece of work.
+const STEP_POST_MS: f64 = 100.0;
+
 /// Handles the `{ job }` message that makes this instance a job: runs it and posts its answer.
 pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
     jobs::become_job();
@@ -452,7 +468,8 @@ fn diff_pass(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
         after_regions: i.after_regions.as_deref(),
         log: i.log.as_deref(),
     };
-    let data = pypto_replies::pass_trace::build_diff(i.dataset_id, i.pass, &diff_input, i.function.as_deref());
+    let mut on_step = stepper(ProgressStage::Diff, &i.entry.file_name);
+    let data = pypto_replies::pass_trace::build_diff_stepped(i.dataset_id, i.pass, &diff_input, i.function.as_deref(), &mut on_step);
     encoded_answer(FromJob::PassDiffed, jobs::DIFF_KEY, &data)
 }
 
@@ -467,13 +484,14 @@ fn list_passes(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
     let refs: Vec<&str> = i.names.iter().map(String::as_str).collect();
     let listing = pypto_formats::passes_dump::validate(&refs);
     let texts: std::collections::HashMap<&str, &jobs::ListText<'_>> = i.texts.iter().map(|t| (t.name.as_str(), t)).collect();
-    let built = pypto_analysis::pass_trace::pass_list(&listing, &refs, |name| match texts.get(name) {
+    let read = |name: &str| match texts.get(name) {
         Some(t) => t
             .text
             .as_ref()
             .map(|text| pypto_analysis::pass_trace::Decoded { text: &**text, undecodable: t.undecodable.clone() })
             .map_err(Clone::clone),
         None => Err(crate::passes::NOT_IN_FOLDER.to_owned()),
-    });
+    };
+    let built = pypto_analysis::pass_trace::pass_list_stepped(&listing, &refs, read, &mut stepper(ProgressStage::Diff, &i.path));
     encoded_answer(FromJob::PassListed, jobs::LIST_KEY, &built)
 }

@@ -81,6 +81,8 @@ pub(crate) struct PassDiffInput<'a> {
 /// (borrowed when encoded, owned when decoded).
 #[derive(Serialize, Deserialize)]
 pub(crate) struct PassListInput<'a> {
+    /// The dump's path (the progress bar's, as the analysis worker announced the list).
+    pub(crate) path: String,
     pub(crate) names: Vec<String>,
     pub(crate) texts: Vec<ListText<'a>>,
 }

@@ -40,8 +40,10 @@ pub(crate) async fn list(id: u32) -> Result<PassList, String> {
     }
     let bytes: usize = texts.values().map(|t| t.as_ref().map_or(0, |d| d.text.len())).sum();
     let built = if bytes >= BIG_LIST_BYTES {
-        announce_big_diff(&pass_dumps::path(id), bytes);
+        let path = pass_dumps::path(id);
+        announce_big_diff(&path, bytes);
         let input = jobs::PassListInput {
+            path,
             names: all.clone(),
             texts: texts
                 .iter()
@@ -146,8 +148,8 @@ async fn diff_in_job(input: &jobs::PassDiffInput<'_>) -> Result<PassDiffData, St
 /// Snapshots of more bytes than this together show the progress bar while they are diffed.
 const BIG_DIFF_BYTES: usize = 4 << 20;
 
-/// Tells the page a big diff of `name` is being computed (an open-ended step: the diff runs
-/// in one piece, in a job; the page shows the bar, with its Cancel, until the reply comes).
+/// Tells the page a big diff of `name` is being computed, before the job starts (the bar,
+/// with its Cancel, shows while it does; the job then posts its steps under the same name).
 pub(crate) fn announce_big_diff(name: &str, bytes: usize) {
     if bytes >= BIG_DIFF_BYTES {
         let progress = Progress { path: name.to_owned(), done_bytes: 0, total_bytes: 0, stage: ProgressStage::Diff };
