@@ -85,7 +85,9 @@ test('Cancel stops a big graph layout (its job terminated); "Lay out again" draw
     // The bar shows the layout (with its Cancel) as soon as its job starts.
     await page.waitForFunction(() => document.querySelector('[data-testid="load-progress"]')?.dataset.stage === 'layout', null, { timeout: 120_000, polling: 20 });
     const text = await page.locator('[data-testid="load-progress"]').textContent();
-    assert.match(text, /Laying out the graph: (starting|breaking cycles|layering|splitting long edges|reducing crossings|placing nodes|routing edges)/, `the layout's phase in words: ${text}`);
+    assert.match(text, /Laying out the graph: (building the graph|starting|breaking cycles|layering|splitting long edges|reducing crossings|placing nodes|routing edges)/, `the layout's phase in words: ${text}`);
+    // The graph is built first in the analysis worker (a step at a time), then laid out in a job.
+    await page.waitForFunction(() => !/building the graph/.test(document.querySelector('[data-testid="load-progress"]')?.textContent ?? ''), null, { timeout: 120_000, polling: 20 });
     assert.equal(await waitWorkers(page, 2), 2, 'the analysis worker and the layout job');
     await screenshot(page, 'cancel-layout-progress');
     await page.click('[data-testid="cancel-load"]');

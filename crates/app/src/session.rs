@@ -316,6 +316,7 @@ pub fn stage_message_id(stage: ProgressStage) -> &'static str {
 pub fn layout_phase_message_id(key: &str) -> Option<&'static str> {
     Some(match key {
         "start" => "progress-phase-start",
+        "build" => "progress-phase-build",
         "cycles" => "progress-phase-cycles",
         "layers" => "progress-phase-layers",
         "dummies" => "progress-phase-dummies",
@@ -440,8 +441,8 @@ mod tests {
 
     #[test]
     fn every_layout_phase_is_named_in_both_languages() {
-        // `dag_layout::Phase::as_str` of each phase, and the job's start.
-        for key in ["start", "cycles", "layers", "dummies", "crossings", "coordinates", "edges"] {
+        // `dag_layout::Phase::as_str` of each phase, the job's start and the graph's build.
+        for key in ["start", "build", "cycles", "layers", "dummies", "crossings", "coordinates", "edges"] {
             let id = layout_phase_message_id(key).unwrap_or_else(|| panic!("no message for phase {key}"));
             for language in [Language::English, Language::Chinese] {
                 assert_ne!(format_in(language, id, &[]), id, "{id} in {language:?}");

@@ -47,6 +47,7 @@ pub const COMPONENT_GAP: f32 = 60.0;
 pub const MAX_SEARCH_HITS: usize = 10_000;
 
 /// One dataset's graph with everything the page draws of its nodes (see the module doc).
+#[derive(Debug, Clone, PartialEq)]
 pub struct DepGraph {
     pub graph: DepsGraph,
     /// `DEP_KIND_*` per node.
@@ -178,13 +179,80 @@ pub fn lay_out_edges(
     Ok(PlacedGraph { summary, x: layout.x, y: layout.y, edge_offsets: layout.edge_offsets, points })
 }
 
+/// A [`DepGraph`] built a step at a time, so the worker can hear a Cancel between steps of a
+/// big graph and post how far it is: the node set, the dataflow evidence, each mode's edge
+/// selection, then ([`Self::finish`]) the nodes' kinds, names and markers.
+pub struct DepGraphBuild<'a> {
+    deps: &'a Deps,
+    sidecar: &'a [SidecarTask],
+    names: Option<&'a NameMap>,
+    graph: Option<DepsGraph>,
+    evidence: Option<DataflowEvidence>,
+    selections: Vec<EdgeSelection>,
+}
+
+impl<'a> DepGraphBuild<'a> {
+    /// Every step: the node set, the evidence, one per mode, the nodes' columns.
+    pub const STEPS: u64 = 3 + EdgeMode::ALL.len() as u64;
+
+    /// A build of `deps` with the perf sidecar `sidecar` ([`sidecar`]) and the name map `names`.
+    pub fn new(deps: &'a Deps, sidecar: &'a [SidecarTask], names: Option<&'a NameMap>) -> Self {
+        Self { deps, sidecar, names, graph: None, evidence: None, selections: Vec::with_capacity(EdgeMode::ALL.len()) }
+    }
+
+    /// How many steps are done.
+    pub fn done(&self) -> u64 {
+        u64::from(self.graph.is_some()) + u64::from(self.evidence.is_some()) + self.selections.len() as u64
+    }
+
+    /// Whether only [`Self::finish`]'s step is left.
+    pub fn ready(&self) -> bool {
+        self.done() + 1 >= Self::STEPS
+    }
+
+    /// Does the next step (none once [`Self::ready`]).
+    pub fn step(&mut self) {
+        let deps = self.deps;
+        let Some(graph) = &self.graph else {
+            self.graph = Some(self.node_set());
+            return;
+        };
+        let Some(evidence) = &self.evidence else {
+            self.evidence = Some(DataflowEvidence::build(graph, deps));
+            return;
+        };
+        if let Some(&mode) = EdgeMode::ALL.get(self.selections.len()) {
+            self.selections.push(edge_modes::select_edges(graph, deps, mode, mode.is_dataflow().then_some(evidence)));
+        }
+    }
+
+    /// The graph: the steps left, then the nodes' kinds, names and markers.
+    pub fn finish(mut self) -> DepGraph {
+        while !self.ready() {
+            self.step();
+        }
+        // `ready()` means the node set is built; `node_set` only keeps this total.
+        let graph = self.graph.take().unwrap_or_else(|| self.node_set());
+        DepGraph::assemble_nodes(graph, self.deps, self.names, self.selections)
+    }
+
+    /// `deps_viewer`'s node set: deps.json's tasks and edge endpoints, and the sidecar's tasks.
+    fn node_set(&self) -> DepsGraph {
+        let names = self.names;
+        DepsGraph::build(self.deps, self.sidecar, &|id| names.is_some_and(|n| n.name(id).is_some()))
+    }
+}
+
 impl DepGraph {
-    /// Loads `deps` with the perf sidecar `sidecar` ([`sidecar`]) and the name map `names`.
+    /// Loads `deps` with the perf sidecar `sidecar` ([`sidecar`]) and the name map `names`
+    /// (every [`DepGraphBuild`] step in one call).
     pub fn build(deps: &Deps, sidecar: &[SidecarTask], names: Option<&NameMap>) -> Self {
-        let graph = DepsGraph::build(deps, sidecar, &|id| names.is_some_and(|n| n.name(id).is_some()));
-        let evidence = DataflowEvidence::build(&graph, deps);
-        let selections: Vec<EdgeSelection> =
-            EdgeMode::ALL.iter().map(|&m| edge_modes::select_edges(&graph, deps, m, m.is_dataflow().then_some(&evidence))).collect();
+        DepGraphBuild::new(deps, sidecar, names).finish()
+    }
+
+    /// The graph around its node set and edge selections: each node's kind, SPMD block
+    /// count, function name and markers.
+    fn assemble_nodes(graph: DepsGraph, deps: &Deps, names: Option<&NameMap>, selections: Vec<EdgeSelection>) -> Self {
         let kinds = deps_markers::task_kinds(&graph, deps);
         let markers = deps_markers::markers(&graph, deps, &kinds);
         let n = graph.node_count();

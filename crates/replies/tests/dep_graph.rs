@@ -40,7 +40,17 @@ fn the_graph_has_deps_viewers_nodes_kinds_and_edges_on_every_fixture() {
         let c = common::load(&dir);
         let name = &c.name;
         let deps = c.deps.as_ref().expect("deps.json beside deps_viewer.txt");
-        let graph = DepGraph::build(deps, &dep_graph::sidecar(c.model.as_ref()), c.name_map());
+        let sidecar = dep_graph::sidecar(c.model.as_ref());
+        let graph = DepGraph::build(deps, &sidecar, c.name_map());
+        // The worker's stepped build: one step at a time, counted, to the same graph.
+        let mut build = dep_graph::DepGraphBuild::new(deps, &sidecar, c.name_map());
+        let mut counted = vec![build.done()];
+        while !build.ready() {
+            build.step();
+            counted.push(build.done());
+        }
+        assert_eq!(counted, (0..dep_graph::DepGraphBuild::STEPS).collect::<Vec<_>>(), "{name}: the build's steps");
+        assert!(build.finish() == graph, "{name}: the stepped build is the one-call build");
 
         // Nodes: exactly the reference's, in its (numeric) order.
         let (tasks, _, index) = common::deps_viewer_index(&full);

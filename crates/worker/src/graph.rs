@@ -3,7 +3,8 @@
 //! arguments (the load keeps it lean; a big file parsed as it streams in), builds the graph —
 //! `deps_viewer`'s nodes: deps.json's tasks and edge endpoints and the tasks of the records
 //! (the perf sidecar, from the resident model) — and the edge selections of the five
-//! `deps_viewer` modes once per dataset, lays out the selected mode's edges
+//! `deps_viewer` modes once per dataset (a big graph a step at a time, progress posted and a
+//! Cancel heard between steps), lays out the selected mode's edges
 //! ([`pypto_analysis::dag_layout`], disconnected components packed to the canvas's aspect
 //! ratio the request carries, progress posted per phase; after the JIT warm-up,
 //! `layout_warm_up`) — here for small graphs, in a job for big ones so a Cancel stops it —
@@ -13,14 +14,16 @@
 
 use std::cell::RefCell;
 
+use pypto_analysis::deps_graph::SidecarTask;
 use pypto_analysis::edge_modes::EdgeMode;
 use pypto_formats::deps;
+use pypto_formats::name_map::NameMap;
 use pypto_protocol::datasets::{Progress, ProgressStage};
 use pypto_protocol::dep_graph::{
     columns as col, DepGraphHeader, DepGraphRequest, DepNodeDetails, DepNodeDetailsRequest, DepSearchHits, DepSearchRequest,
 };
 use pypto_protocol::FromWorker;
-use pypto_replies::dep_graph::{self, DepGraph};
+use pypto_replies::dep_graph::{self, DepGraph, DepGraphBuild};
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::clock::now_ms;
@@ -82,21 +85,60 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
                 Err(e) => return reply.fail(e.to_string()),
             }
         };
-        let built = SESSION.with_borrow(|s| {
+        let (sidecar, names) = SESSION.with_borrow(|s| {
             let dataset = s.runtime.get(&dataset_id);
             let model = dataset.and_then(|d| d.model.as_ref());
             let names = model.and_then(|m| m.names.as_ref()).or(dataset.and_then(|d| d.names.as_ref()));
-            // deps_viewer's nodes: deps.json's tasks and edge endpoints, and the records' tasks.
-            let graph = DepGraph::build(&parsed, &dep_graph::sidecar(model), names);
-            Built { generation, dataset_id, graph, deps: parsed }
+            (dep_graph::sidecar(model), names.cloned())
         });
-        BUILT.with_borrow_mut(|b| *b = Some(built));
+        // deps_viewer's nodes: deps.json's tasks and edge endpoints, and the records' tasks.
+        let graph = match build_in_steps(&parsed, &sidecar, names.as_ref()).await {
+            Ok(graph) => graph,
+            Err(message) => return reply.fail(message),
+        };
+        BUILT.with_borrow_mut(|b| *b = Some(Built { generation, dataset_id, graph, deps: parsed }));
     }
     match layout(generation, dataset_id, mode, left_right, aspect).await {
         Ok((header, columns)) => reply.send_with(header, columns),
         Err(message) => reply.fail(message),
     }
 }
+
+/// Builds the graph a [`DepGraphBuild`] step at a time: a big graph's steps take a few
+/// hundred ms together, so between them the page hears how far it is (the `layout` stage's
+/// `build` phase) and a Cancel is heard (the build stops with [`reading::CANCELLED`]).
+async fn build_in_steps(parsed: &deps::Deps, sidecar: &[SidecarTask], names: Option<&NameMap>) -> Result<DepGraph, String> {
+    let mut build = DepGraphBuild::new(parsed, sidecar, names);
+    if parsed.tasks.task_id.len() + parsed.edges.pred.len() < STEPPED_BUILD_MIN {
+        return Ok(build.finish());
+    }
+    let epoch = reading::cancel_epoch();
+    loop {
+        let step = Progress {
+            path: BUILD_PHASE.to_owned(),
+            done_bytes: build.done(),
+            total_bytes: DepGraphBuild::STEPS,
+            stage: ProgressStage::Layout,
+        };
+        transport::post(&FromWorker::Progress(step), None);
+        // A macrotask turn: the Cancel message, if one came, runs before the next step.
+        gloo::timers::future::TimeoutFuture::new(0).await;
+        if reading::cancelled_since(epoch) {
+            return Err(reading::CANCELLED.to_owned());
+        }
+        if build.ready() {
+            return Ok(build.finish());
+        }
+        build.step();
+    }
+}
+
+/// Graphs of fewer tasks and edges than this together are built in one piece (no progress:
+/// it takes a few ms).
+const STEPPED_BUILD_MIN: usize = 20_000;
+
+/// The `layout` progress phase of the graph's build (`session::layout_phase_message_id`).
+const BUILD_PHASE: &str = "build";
 
 /// Graphs of more nodes than this are laid out in a job (`jobs::ToJob::LayoutGraph`): a
 /// Cancel terminates it, and what the layout peaks at goes back to the browser with it.

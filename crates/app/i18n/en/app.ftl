@@ -280,6 +280,7 @@ side-missing-deps = no deps.json: function names and dependency lines unavailabl
 side-missing-name-map = no name_map*.json: functions shown by id (func_N)
 # graph layout phases (the progress bar's `layout` stage)
 progress-phase-start = starting
+progress-phase-build = building the graph
 progress-phase-cycles = breaking cycles
 progress-phase-layers = layering
 progress-phase-dummies = splitting long edges

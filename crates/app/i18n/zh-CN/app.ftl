@@ -262,6 +262,7 @@ side-missing-deps = 没有 deps.json：函数名与依赖线不可用
 side-missing-name-map = 没有 name_map*.json：函数按 ID 显示（func_N）
 # graph layout phases (the progress bar's `layout` stage)
 progress-phase-start = 正在启动
+progress-phase-build = 构建任务图
 progress-phase-cycles = 消除环
 progress-phase-layers = 分层
 progress-phase-dummies = 拆分长边
