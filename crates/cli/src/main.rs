@@ -38,6 +38,7 @@ mod gen_ranks;
 mod gen_strace;
 mod gen_warnings;
 mod report;
+mod snapshot_words;
 mod runtime_load;
 mod walk;
 
