@@ -44,7 +44,8 @@ macro_rules! areas {
 }
 
 /// Every area of the page with its own catalogue file (file name without `.ftl`).
-const AREAS: &[Area] = areas!["app", "views", "swimlane", "graph", "panel", "passes", "memory", "compare", "shortcuts", "warnings", "snapshot"];
+const AREAS: &[Area] =
+    areas!["app", "views", "swimlane", "graph", "panel", "passes", "memory", "compare", "shortcuts", "warnings", "snapshot"];
 
 /// Fluent's number formatter: an integer argument (a count) with its digits grouped by
 /// thousands (`1,120`); other numbers as Fluent writes them. Line numbers and ids go in as text.
@@ -415,7 +416,8 @@ mod tests {
                 .iter()
                 .map(|name| (name.clone(), if name == "count" { WarningArg::Count(2) } else { WarningArg::Text("Q".to_owned()) }))
                 .collect();
-            let p = SnapshotProblem { file: "f.py".into(), line: 3, column: 4, message: "the English message".into(), kind: Some(kind), args };
+            let p =
+                SnapshotProblem { file: "f.py".into(), line: 3, column: 4, message: "the English message".into(), kind: Some(kind), args };
             let (en, zh) = (snapshot_problem_message_in(Language::English, &p), snapshot_problem_message_in(Language::Chinese, &p));
             for (lang, text) in [("en", &en), ("zh-CN", &zh)] {
                 assert_ne!(text, "the English message", "{id} ({lang}) did not format: a missing argument or message");

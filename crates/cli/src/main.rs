@@ -38,8 +38,8 @@ mod gen_ranks;
 mod gen_strace;
 mod gen_warnings;
 mod report;
-mod snapshot_words;
 mod runtime_load;
+mod snapshot_words;
 mod walk;
 
 use std::process::ExitCode;

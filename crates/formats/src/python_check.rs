@@ -190,7 +190,9 @@ impl Statements<'_, '_> {
         if let Some(header_line) = header {
             if line.indent <= top {
                 let message = format!("expected an indented block after the ':' on line {header_line}");
-                return Some(self.at_byte(first.start as usize, SnapshotProblemKind::ExpectedIndentedBlock, message).text("line", header_line));
+                return Some(
+                    self.at_byte(first.start as usize, SnapshotProblemKind::ExpectedIndentedBlock, message).text("line", header_line),
+                );
             }
             indents.push(line.indent);
         } else if line.indent > top {

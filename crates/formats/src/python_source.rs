@@ -291,7 +291,9 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
     }
     if let Some(&(open, l, c)) = stack.last() {
         let message = format!("'{}' was never closed", open as char);
-        return Err(FormatError::snapshot(SnapshotProblemKind::NeverClosed, path, u64::from(l), c as u64, message).text("bracket", open as char));
+        return Err(
+            FormatError::snapshot(SnapshotProblemKind::NeverClosed, path, u64::from(l), c as u64, message).text("bracket", open as char)
+        );
     }
     finish(&mut out, &mut stmt_first, stmt_indent);
     Ok(out)

@@ -368,7 +368,14 @@ fn pass_rows_carry_their_snapshots_problems() {
         args,
     };
     let never_closed = |file, open: &str| {
-        problem(file, if open == "[" { 1 } else { 2 }, 5, &format!("'{open}' was never closed"), K::NeverClosed, vec![text("bracket", open)])
+        problem(
+            file,
+            if open == "[" { 1 } else { 2 },
+            5,
+            &format!("'{open}' was never closed"),
+            K::NeverClosed,
+            vec![text("bracket", open)],
+        )
     };
     assert_eq!(data.frontend_problems, vec![never_closed("00_frontend.py", "[")]);
     let rows: Vec<&[SnapshotProblem]> = data.passes.iter().map(|p| p.problems.as_slice()).collect();
@@ -376,7 +383,11 @@ fn pass_rows_carry_their_snapshots_problems() {
     let invalid_args = vec![text("offset", "5"), text("byte", "0xFF"), ("count".to_owned(), WarningArg::Count(1))];
     assert_eq!(
         rows,
-        vec![&[][..], &[problem("02_after_B.py", 1, 6, invalid, K::InvalidUtf8, invalid_args), never_closed("02_after_B.py", "(")][..], &[][..]]
+        vec![
+            &[][..],
+            &[problem("02_after_B.py", 1, 6, invalid, K::InvalidUtf8, invalid_args), never_closed("02_after_B.py", "(")][..],
+            &[][..]
+        ]
     );
     // diffed all the same
     assert_eq!(data.passes.iter().map(|p| (p.added, p.removed)).collect::<Vec<_>>(), vec![(1, 1), (2, 1), (1, 2)]);
