@@ -6,6 +6,7 @@
 //! exactly as its `message`, and in the Chinese one without a missing argument.
 
 #![cfg(test)]
+#![allow(clippy::expect_used)] // a test fails loudly on a setup error
 
 use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
 use pypto_formats::{SnapshotProblemKind, WarningArg};

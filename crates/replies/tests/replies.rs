@@ -347,6 +347,7 @@ fn the_pass_list_and_diffs_count_the_reference_line_changes() {
 fn pass_rows_carry_their_snapshots_problems() {
     use pypto_analysis::pass_trace::Decoded;
     use pypto_protocol::pass_trace::SnapshotProblem;
+    use pypto_vocab::{SnapshotProblemKind as K, WarningArg};
     let files: [(&str, &[u8]); 4] = [
         ("00_frontend.py", b"x = [1,\n"),
         ("01_after_A.py", b"x = [1]\n"),
@@ -357,7 +358,6 @@ fn pass_rows_carry_their_snapshots_problems() {
     let read = |n: &str| files.iter().find(|f| f.0 == n).map(|f| Decoded::from_bytes(n, f.1)).ok_or_else(|| n.to_owned());
     let list = pypto_analysis::pass_trace::pass_list(&pypto_formats::passes_dump::validate(&names), &names, read);
     let data = pass_trace::pass_list_data(5, &list);
-    use pypto_vocab::{SnapshotProblemKind as K, WarningArg};
     let text = |name: &str, v: &str| (name.to_owned(), WarningArg::Text(v.to_owned()));
     let problem = |file: &str, line, column, message: &str, kind, args: Vec<(String, WarningArg)>| SnapshotProblem {
         file: file.to_owned(),
