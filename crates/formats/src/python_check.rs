@@ -218,7 +218,8 @@ impl Statements<'_, '_> {
         let mut chars = s.chars();
         let (Some(c), None) = (chars.next(), chars.next()) else { return None };
         let at = t.start as usize;
-        let code_point = format!("U+{:04X}", u32::from(c));
+        // Only for a refused character: this runs on every one-character operator.
+        let code_point = || format!("U+{:04X}", u32::from(c));
         Some(match c {
             '\\' => {
                 let rest = self.text.get(t.end as usize..).unwrap_or("");
@@ -230,13 +231,13 @@ impl Statements<'_, '_> {
                 }
             }
             '$' | '?' | '!' | '`' => self
-                .at_byte(at, SnapshotProblemKind::InvalidCharacter, format!("invalid character '{c}' ({code_point})"))
+                .at_byte(at, SnapshotProblemKind::InvalidCharacter, format!("invalid character '{c}' ({})", code_point()))
                 .text("character", c)
-                .text("code_point", code_point),
+                .text("code_point", code_point()),
             '\0' => return None, // reported once for the whole file by `check`
             c if c.is_ascii_control() || (!c.is_ascii() && c.is_whitespace()) => self
-                .at_byte(at, SnapshotProblemKind::NonPrintableCharacter, format!("invalid non-printable character {code_point}"))
-                .text("code_point", code_point),
+                .at_byte(at, SnapshotProblemKind::NonPrintableCharacter, format!("invalid non-printable character {}", code_point()))
+                .text("code_point", code_point()),
             _ => return None,
         })
     }
