@@ -2,7 +2,8 @@
 // decides, the switch persists), the `?` shortcut sheet generated from the binding table (a
 // remapped key shows remapped and works), the landing page's demo link, and the swimlane's
 // first-visit tour (dismissed once, never again). Screenshots of every view in Chinese:
-// i18n-zh-*.png (looked at: CJK glyphs render). The Chinese views are checked for English words:
+// i18n-zh-*.png (looked at: CJK glyphs render; i18n-zh-pass-trace-damaged.png: a damaged
+// snapshot's banner in Chinese). The Chinese views are checked for English words:
 // any word of four or more letters that is not part of an identifier, not in the demo's own
 // files (function, kernel and pass names, IR code) and not a term kept in English on purpose.
 
@@ -287,6 +288,106 @@ test('the notes speak Chinese: the pass-trace note opened from a task, the memor
     await screenshot(page, 'i18n-zh-compare-passes-notes', { fullPage: true });
 
     assert.deepEqual(english, [], 'English words in the Chinese notes');
+  } finally {
+    await context.close();
+  }
+});
+
+/** Byte offset of 1-based line `line` in `buf`. */
+const lineStart = (buf, line) => {
+  let off = 0;
+  for (let k = 1; k < line; k++) off = buf.indexOf(10, off) + 1;
+  return off;
+};
+
+test('a damaged pass dump\'s problems speak Chinese: the pass trace\'s marks and banner, the memory map\'s banner, the pass comparison', { timeout: 300_000 }, async () => {
+  // The demo's dump twice: intact, and damaged — snapshot 10 cut right after the `=` of its
+  // line 20 (a cut mid-statement), two bytes of snapshot 20's line 8 replaced by 0xFF 0xFE,
+  // the memory map's snapshot 35 without its final newline (cut mid-line).
+  const dataWords = datasetWords();
+  const [CUT, BAD, MAP] = ['10_after_OutlineClusterScopes.py', '20_after_ResolveBackendOpLayouts.py', '35_after_AllocateMemoryAddr.py'];
+  const dumpDir = path.join(DEMO_PASSES_FIXTURE, 'passes_dump');
+  const intact = Object.fromEntries(Object.entries(filesOf(dumpDir, 'intact/passes_dump')).map(([rel, abs]) => [rel, fs.readFileSync(abs)]));
+  const damaged = Object.fromEntries(Object.entries(filesOf(dumpDir, 'damaged/passes_dump')).map(([rel, abs]) => [rel, fs.readFileSync(abs)]));
+  const cutSrc = damaged[`damaged/passes_dump/${CUT}`];
+  const cutAt = cutSrc.indexOf('] =', lineStart(cutSrc, 20)) + 3;
+  assert.ok(cutAt > lineStart(cutSrc, 20) && cutAt < lineStart(cutSrc, 21), 'a `] =` on line 20');
+  damaged[`damaged/passes_dump/${CUT}`] = cutSrc.subarray(0, cutAt);
+  const bad = Buffer.from(damaged[`damaged/passes_dump/${BAD}`]);
+  bad[lineStart(bad, 8) + 10] = 0xff;
+  bad[lineStart(bad, 8) + 11] = 0xfe;
+  damaged[`damaged/passes_dump/${BAD}`] = bad;
+  const map = damaged[`damaged/passes_dump/${MAP}`];
+  damaged[`damaged/passes_dump/${MAP}`] = map.subarray(0, map.length - 1);
+
+  const context = await env.browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'zh-CN' });
+  const english = [];
+  const chinese = async (what, selector) => {
+    const shown = await page.$$eval(selector, (els) => els.map((e) => e.innerText).join('\n'));
+    assert.match(shown, HAN, `${what}: shown, in Chinese: ${shown}`);
+    const words = await englishWords(page, selector, dataWords);
+    if (words.length > 0) english.push(`${what}: ${words.join(' ')}`);
+    return shown;
+  };
+  let page;
+  try {
+    page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.addInitScript(() => {
+      window.showDirectoryPicker = async () => (await navigator.storage.getDirectory()).getDirectoryHandle('picked', { create: true });
+    });
+    await page.goto(`${env.server.url}/`);
+    await page.waitForSelector('[data-testid=welcome-files]', { timeout: TIMEOUT_MS });
+    await seedOpfs(page, { ...intact, ...damaged });
+    await loadVia(page, () => page.click('#open-folder'));
+    const sel = datasetSel('pass_dump', 'damaged/passes_dump');
+    await summaryOf(page, sel, 'data-passes');
+    await summaryOf(page, datasetSel('pass_dump', 'intact/passes_dump'), 'data-passes');
+    await page.click(sel, { position: { x: 40, y: 14 } });
+    await page.waitForSelector('[data-testid=view-switch-pass-trace].active', { timeout: TIMEOUT_MS });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=pass-item][data-problem=true]').length === 3, null, { timeout: TIMEOUT_MS });
+
+    // The marks: each damaged pass's first problem and the badge's tooltip, in Chinese.
+    const marked = await page.$$eval('[data-testid=pass-item][data-problem=true]', (els) =>
+      els.map((e) => ({ index: e.dataset.index, first: e.dataset.snapshotProblem, title: e.querySelector('.badge-problem')?.title ?? '' })));
+    assert.deepEqual(marked.map((m) => m.index), ['10', '20', '35']);
+    assert.match(marked[0].first, /^10_after_OutlineClusterScopes\.py:20:\d+: 文件在语句中间结束（被截断？）：'=' 之后没有内容$/);
+    assert.match(marked[1].first, /^20_after_ResolveBackendOpLayouts\.py:8:11: 字节偏移 \d+ 处不是有效的 UTF-8（0xFF；文件中共 2 个无法解码的字节，显示为 U\+FFFD）$/);
+    assert.match(marked[2].first, /^35_after_AllocateMemoryAddr\.py:\d+:\d+: 文件在一行中间结束，缺少每个快照都有的末尾换行符（被截断？）$/);
+    for (const m of marked) assert.ok(m.title.includes(m.first) && HAN.test(m.title), `the badge says it: ${m.title}`);
+
+    // The banner over the cut pass's diff, then over the next pass's (compared with the cut one).
+    await page.click('[data-testid=pass-item][data-index="10"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '9', null, { timeout: TIMEOUT_MS });
+    const banner = await chinese('cut pass banner', '[data-testid=snapshot-problems]');
+    assert.match(banner, /此快照已损坏或被截断/);
+    assert.match(banner, /文件在语句中间结束（被截断？）：'=' 之后没有内容/);
+    assert.doesNotMatch(banner, /ends inside a statement|nothing follows/);
+    await screenshot(page, 'i18n-zh-pass-trace-damaged');
+    await page.click('[data-testid=pass-item][data-index="11"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '10', null, { timeout: TIMEOUT_MS });
+    assert.match(await chinese('banner of the pass after the cut', '[data-testid=snapshot-problems]'), /'=' 之后没有内容/);
+    await page.click('[data-testid=pass-item][data-index="20"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '19', null, { timeout: TIMEOUT_MS });
+    assert.match(await chinese('undecodable pass banner', '[data-testid=snapshot-problems]'), /不是有效的 UTF-8/);
+
+    // The memory map of the snapshot cut mid-line: its banner.
+    await page.click('[data-testid=pass-item][data-index="35"] [data-testid=pass-memory-map]');
+    await page.waitForSelector('[data-testid=mm-snapshot-problems]', { timeout: TIMEOUT_MS });
+    assert.match(await chinese('memory map banner', '[data-testid=mm-snapshot-problems]'), /文件在一行中间结束/);
+    await screenshot(page, 'i18n-zh-memory-map-damaged');
+
+    // The damaged dump compared with the intact one: B's snapshot problems.
+    await compareWith(page, sel, 'intact/passes_dump');
+    await page.waitForSelector('[data-testid=compare-passes][data-rows]:not([data-rows="0"])', { timeout: TIMEOUT_MS });
+    await page.waitForSelector('[data-testid=compare-passes] .pass-problems li', { timeout: TIMEOUT_MS });
+    const listed = await chinese('pass comparison problems', '[data-testid=compare-passes] .pass-problems');
+    assert.match(listed, /B: 10_after_OutlineClusterScopes\.py:20:\d+: 文件在语句中间结束（被截断？）：'=' 之后没有内容/);
+    await screenshot(page, 'i18n-zh-compare-passes-damaged', { fullPage: true });
+
+    assert.deepEqual(english, [], 'English words in the Chinese problems');
+    assert.deepEqual(errors, []);
   } finally {
     await context.close();
   }

@@ -10,6 +10,10 @@
 //! id used in code is in neither catalogue, when the two catalogues differ in ids, and when a
 //! `view!` literal bypasses the catalogue (beyond a shrinking allow-list).
 //!
+//! Readers' warnings and pass snapshots' problems carry their sentence's kind and arguments
+//! beside the English message: [`warning_message`] and [`snapshot_problem_message`] say them
+//! from `warnings.ftl` and `snapshot.ftl`.
+//!
 //! Numbers: [`fmt_count`] groups digits as the locale does (both languages group by thousands
 //! with `,`; Chinese keeps ASCII digits, as the extension's Chinese docs do), and units (µs,
 //! KiB, cycles) are the same symbols in both languages.
@@ -40,7 +44,8 @@ macro_rules! areas {
 }
 
 /// Every area of the page with its own catalogue file (file name without `.ftl`).
-const AREAS: &[Area] = areas!["app", "views", "swimlane", "graph", "panel", "passes", "memory", "compare", "shortcuts", "warnings"];
+const AREAS: &[Area] =
+    areas!["app", "views", "swimlane", "graph", "panel", "passes", "memory", "compare", "shortcuts", "warnings", "snapshot"];
 
 /// Fluent's number formatter: an integer argument (a count) with its digits grouped by
 /// thousands (`1,120`); other numbers as Fluent writes them. Line numbers and ids go in as text.
@@ -195,24 +200,7 @@ pub fn t(id: &'static str) -> impl Fn() -> String + Copy + Send + Sync + 'static
 /// warning's own `message`; a warning whose arguments do not fill the message (none there, or
 /// one missing) shows its English `message` rather than a sentence with a hole.
 pub fn warning_message_in(language: Language, w: &pypto_vocab::Warning) -> String {
-    let id = format!("warning-{}", w.kind.key());
-    let args = warning_args(w);
-    let formatted = CATALOGUES.with(|c| {
-        let mut c = c.borrow_mut();
-        let slot = &mut c[usize::from(language == Language::Chinese)];
-        slot.get_or_insert_with(|| Catalogue::new(language)).format_with_errors(&id, Some(&args))
-    });
-    match formatted {
-        Some((text, errors)) if errors.is_empty() => text,
-        Some((_, errors)) => {
-            warn(&format!("i18n: {id}: {errors:?}"));
-            w.message.clone()
-        }
-        None => {
-            warn(&format!("i18n: no message {id:?}"));
-            w.message.clone()
-        }
-    }
+    sentence_in(language, &format!("warning-{}", w.kind.key()), &w.args, &w.message)
 }
 
 /// [`warning_message_in`] in the page language (tracked).
@@ -220,10 +208,54 @@ pub fn warning_message(w: &pypto_vocab::Warning) -> String {
     warning_message_in(language(), w)
 }
 
-/// A warning's arguments as Fluent's: counts as numbers, the rest as text.
-fn warning_args(w: &pypto_vocab::Warning) -> FluentArgs<'static> {
+/// What is wrong with a pass snapshot, in `language`: the catalogue's `snapshot-<kind key>`
+/// with the problem's arguments, whose English is the problem's own `message`; a problem
+/// without a kind (or whose arguments do not fill the sentence) says its English `message`.
+pub fn snapshot_problem_message_in(language: Language, p: &pypto_protocol::pass_trace::SnapshotProblem) -> String {
+    match p.kind {
+        Some(kind) => sentence_in(language, &format!("snapshot-{}", kind.key()), &p.args, &p.message),
+        None => p.message.clone(),
+    }
+}
+
+/// [`snapshot_problem_message_in`] in the page language (tracked).
+pub fn snapshot_problem_message(p: &pypto_protocol::pass_trace::SnapshotProblem) -> String {
+    snapshot_problem_message_in(language(), p)
+}
+
+/// `file:line:column: message` (the message in the page language, tracked), as the CLI's
+/// `report` prints a snapshot problem in English.
+pub fn snapshot_problem_text(p: &pypto_protocol::pass_trace::SnapshotProblem) -> String {
+    format!("{}:{}:{}: {}", p.file, p.line, p.column, snapshot_problem_message(p))
+}
+
+/// The catalogue's sentence `id` in `language` with `args` (a reader's or check's typed
+/// arguments); `english` (the sentence as its maker wrote it) when the catalogue lacks `id` or
+/// the arguments do not fill it, rather than a sentence with a hole.
+fn sentence_in(language: Language, id: &str, args: &[(String, pypto_vocab::WarningArg)], english: &str) -> String {
+    let args = fluent_args(args);
+    let formatted = CATALOGUES.with(|c| {
+        let mut c = c.borrow_mut();
+        let slot = &mut c[usize::from(language == Language::Chinese)];
+        slot.get_or_insert_with(|| Catalogue::new(language)).format_with_errors(id, Some(&args))
+    });
+    match formatted {
+        Some((text, errors)) if errors.is_empty() => text,
+        Some((_, errors)) => {
+            warn(&format!("i18n: {id}: {errors:?}"));
+            english.to_owned()
+        }
+        None => {
+            warn(&format!("i18n: no message {id:?}"));
+            english.to_owned()
+        }
+    }
+}
+
+/// A warning's or snapshot problem's arguments as Fluent's: counts as numbers, the rest as text.
+fn fluent_args(args: &[(String, pypto_vocab::WarningArg)]) -> FluentArgs<'static> {
     let mut a = FluentArgs::new();
-    for (name, value) in &w.args {
+    for (name, value) in args {
         match value {
             #[allow(clippy::cast_precision_loss)] // a count of records: far below 2^53
             pypto_vocab::WarningArg::Count(n) => a.set(name.clone(), FluentValue::from(*n as f64)),
@@ -366,6 +398,56 @@ mod tests {
         let full = bare.clone().count("count", 3usize);
         assert_eq!(warning_message_in(Language::English, &full), full.message);
         assert_eq!(warning_message_in(Language::Chinese, &full), "3 个 E 事件没有对应的 B：未绘制");
+    }
+
+    /// Every snapshot problem kind has its sentence in both languages, naming the same
+    /// arguments, and formats with them (no hole); the English sentence equal to each check's
+    /// own message is the CLI's test (`crates/cli/tests/snapshot_words.rs`).
+    #[test]
+    fn every_snapshot_problem_kind_says_itself_in_both_languages_with_its_arguments() {
+        use pypto_protocol::pass_trace::SnapshotProblem;
+        use pypto_vocab::{SnapshotProblemKind, WarningArg};
+        let area = AREAS.iter().find(|a| a.name == "snapshot").unwrap_or_else(|| panic!("no snapshot area"));
+        for &kind in SnapshotProblemKind::ALL {
+            let id = format!("snapshot-{}", kind.key());
+            let (en_vars, zh_vars) = (variables(area.en, &id), variables(area.zh, &id));
+            assert_eq!(en_vars, zh_vars, "{id}: en and zh-CN name different arguments");
+            let args = en_vars
+                .iter()
+                .map(|name| (name.clone(), if name == "count" { WarningArg::Count(2) } else { WarningArg::Text("Q".to_owned()) }))
+                .collect();
+            let p =
+                SnapshotProblem { file: "f.py".into(), line: 3, column: 4, message: "the English message".into(), kind: Some(kind), args };
+            let (en, zh) = (snapshot_problem_message_in(Language::English, &p), snapshot_problem_message_in(Language::Chinese, &p));
+            for (lang, text) in [("en", &en), ("zh-CN", &zh)] {
+                assert_ne!(text, "the English message", "{id} ({lang}) did not format: a missing argument or message");
+                assert!(!text.contains('{') && !text.contains('$'), "{id} ({lang}): {text}");
+                for name in &en_vars {
+                    let value = if name == "count" { "2" } else { "Q" };
+                    assert!(text.contains(value), "{id} ({lang}): ${name} not said: {text}");
+                }
+            }
+            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{id}: no Chinese in {zh}");
+            assert!(!en.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{id}: Chinese in English: {en}");
+            if kind.key().starts_with("cut-") {
+                assert!(en.starts_with("the file ends inside a statement (cut?): "), "{id}: {en}");
+                assert!(zh.starts_with("文件在语句中间结束（被截断？）："), "{id}: {zh}");
+            }
+        }
+        // Without a kind, or without the arguments its sentence needs: the English message.
+        let bare = SnapshotProblem {
+            file: "f.py".into(),
+            line: 1,
+            column: 5,
+            message: "'(' was never closed".into(),
+            kind: Some(SnapshotProblemKind::NeverClosed),
+            args: Vec::new(),
+        };
+        assert_eq!(snapshot_problem_message_in(Language::Chinese, &bare), bare.message);
+        assert_eq!(snapshot_problem_message_in(Language::Chinese, &SnapshotProblem { kind: None, ..bare.clone() }), bare.message);
+        let full = SnapshotProblem { args: vec![("bracket".into(), WarningArg::Text("(".into()))], ..bare.clone() };
+        assert_eq!(snapshot_problem_message_in(Language::English, &full), bare.message);
+        assert_eq!(snapshot_problem_message_in(Language::Chinese, &full), "'(' 始终没有闭合");
     }
 
     #[test]

@@ -39,6 +39,7 @@ mod gen_strace;
 mod gen_warnings;
 mod report;
 mod runtime_load;
+mod snapshot_words;
 mod walk;
 
 use std::process::ExitCode;

@@ -186,7 +186,8 @@ fn serving_strace(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: 
 }
 
 /// A pass dump: its listing's validation and what is wrong with its snapshots
-/// (`snapshot_problems`: file, line, column, message), from the pass list the page builds
+/// (`snapshot_problems`: file, line, column, message; `snapshot_problem_details`: the same with
+/// each problem's kind and arguments, as the page gets them), from the pass list the page builds
 /// (`pass_trace::pass_list`, which checks every snapshot it reads).
 fn pass_dump(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut Vec<String>) -> Value {
     let paths: Vec<&str> = ds.files.iter().filter_map(|f| entries.get(f.entry_index)).map(|e| e.0.as_str()).collect();
@@ -198,11 +199,14 @@ fn pass_dump(root: &Path, entries: &[(String, u64)], ds: &Dataset, errors: &mut 
         Ok::<_, String>(pass_trace::Decoded::from_bytes(name, &bytes))
     });
     errors.extend(list.unreadable.iter().map(|(f, r)| format!("{f}: {r}")));
-    // The rows the page shows (`PassRow::problems`).
-    let snapshot_problems: Vec<_> = list.snapshot_problems().map(pypto_replies::pass_trace::snapshot_problem).collect();
+    // The rows the page shows (`PassRow::problems`): file, position and English message, and
+    // each whole (with the kind and the arguments the page words it with).
+    let details: Vec<_> = list.snapshot_problems().map(pypto_replies::pass_trace::snapshot_problem).collect();
+    let snapshot_problems: Vec<Value> =
+        details.iter().map(|p| json!({"file": p.file, "line": p.line, "column": p.column, "message": p.message})).collect();
     json!({"snapshots": l.snapshots.len(), "has_frontend": l.has_frontend, "problems": l.problems,
            "memory_snapshot": l.memory_snapshot().map(|s| s.file_name.clone()),
-           "snapshot_problems": snapshot_problems})
+           "snapshot_problems": snapshot_problems, "snapshot_problem_details": details})
 }
 
 fn kind_name(k: DatasetKind) -> &'static str {

@@ -1,7 +1,11 @@
 //! The one error type of every reader: file path, 1-based line and column (0 = unknown)
-//! and a message, displayed as `path:line:column: message` for the UI and the CLI.
+//! and a message, displayed as `path:line:column: message` for the UI and the CLI. A pass
+//! snapshot's problem also says which sentence it is ([`FormatError::kind`]) and that
+//! sentence's arguments, so the page can say it in its language.
 
 use std::fmt;
+
+use pypto_vocab::{SnapshotProblemKind, WarningArg};
 
 /// A reader error with its position in the input file.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -14,12 +18,41 @@ pub struct FormatError {
     pub column: u64,
     /// What was wrong and what was expected.
     pub message: String,
+    /// The sentence `message` is, for the problems of a pass snapshot (`python_check`, the
+    /// Python tokenizer); `None` for the other readers' errors.
+    #[serde(default)]
+    pub kind: Option<SnapshotProblemKind>,
+    /// The sentence's arguments by name (the catalogue message's `{ $name }`s).
+    #[serde(default)]
+    pub args: Vec<(String, WarningArg)>,
 }
 
 impl FormatError {
     /// An error at a known position.
     pub fn at(path: &str, line: u64, column: u64, message: impl Into<String>) -> Self {
-        Self { path: path.to_owned(), line, column, message: message.into() }
+        Self { path: path.to_owned(), line, column, message: message.into(), kind: None, args: Vec::new() }
+    }
+
+    /// A pass snapshot's problem of `kind` at a known position (add its arguments with
+    /// [`FormatError::count`] and [`FormatError::text`]).
+    pub fn snapshot(kind: SnapshotProblemKind, path: &str, line: u64, column: u64, message: impl Into<String>) -> Self {
+        Self { kind: Some(kind), ..Self::at(path, line, column, message) }
+    }
+
+    /// This error with the count `name` (formatted with the page language's digit grouping
+    /// and plural rules).
+    #[must_use]
+    pub fn count<N: TryInto<u64>>(mut self, name: &str, n: N) -> Self {
+        self.args.push((name.to_owned(), WarningArg::Count(n.try_into().unwrap_or(u64::MAX))));
+        self
+    }
+
+    /// This error with the text `name` (a line number, a character, a keyword, as the
+    /// message writes it).
+    #[must_use]
+    pub fn text(mut self, name: &str, value: impl fmt::Display) -> Self {
+        self.args.push((name.to_owned(), WarningArg::Text(value.to_string())));
+        self
     }
 
     /// An error without a position.

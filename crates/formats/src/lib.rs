@@ -27,4 +27,4 @@ mod records_checks;
 pub mod strace;
 
 pub use error::FormatError;
-pub use pypto_vocab::{Warning, WarningArg, WarningKind};
+pub use pypto_vocab::{SnapshotProblemKind, Warning, WarningArg, WarningKind};

@@ -20,7 +20,7 @@
 use std::borrow::Cow;
 
 use crate::python_source::{self, LogicalLine, Token, TokenKind, Tokens};
-use crate::FormatError;
+use crate::{FormatError, SnapshotProblemKind};
 
 /// How the messages of a cut file begin.
 pub const CUT: &str = "the file ends inside a statement (cut?)";
@@ -46,7 +46,11 @@ pub fn decode<'a>(path: &str, bytes: &'a [u8]) -> (Cow<'a, str>, Option<FormatEr
         at + bom,
         if undecodable == 1 { "" } else { "s" }
     );
-    (String::from_utf8_lossy(bytes), Some(FormatError::at(path, line, column, message)))
+    let problem = FormatError::snapshot(SnapshotProblemKind::InvalidUtf8, path, line, column, message)
+        .text("offset", at + bom)
+        .text("byte", format_args!("0x{first:02X}"))
+        .count("count", undecodable);
+    (String::from_utf8_lossy(bytes), Some(problem))
 }
 
 /// The problems of a decoded snapshot text: a null byte, then the first syntax problem.
@@ -54,7 +58,8 @@ pub fn check(path: &str, text: &str) -> Vec<FormatError> {
     let mut out = Vec::new();
     if let Some(at) = text.find('\0') {
         let (line, column) = position(text, at);
-        out.push(FormatError::at(path, line, column, "null byte: Python source cannot contain null bytes (damaged file?)"));
+        let message = "null byte: Python source cannot contain null bytes (damaged file?)";
+        out.push(FormatError::snapshot(SnapshotProblemKind::NullByte, path, line, column, message));
     }
     out.extend(syntax_problem(path, text));
     out
@@ -69,13 +74,13 @@ pub fn cut_short(path: &str, text: &str) -> Option<FormatError> {
     const EMPTY: &str = "the file is empty: a pass snapshot holds the whole program (cut short, or never written?)";
     const MID_LINE: &str = "the file ends mid-line, without the final newline every snapshot has (cut short?)";
     if text.trim().is_empty() {
-        return Some(FormatError::at(path, 1, 1, EMPTY));
+        return Some(FormatError::snapshot(SnapshotProblemKind::EmptyFile, path, 1, 1, EMPTY));
     }
     if text.ends_with('\n') {
         return None;
     }
     let (line, column) = position(text, text.len());
-    Some(FormatError::at(path, line, column, MID_LINE))
+    Some(FormatError::snapshot(SnapshotProblemKind::EndsMidLine, path, line, column, MID_LINE))
 }
 
 /// [`decode`] then [`check`]: every problem of a snapshot file's bytes.
@@ -110,7 +115,7 @@ fn syntax_problem(path: &str, text: &str) -> Option<FormatError> {
         // The tokenizer counts columns in bytes; say them in characters.
         Err(e) if e.line > 0 && e.column > 0 => {
             let (line, column) = position(text, line_start(text, e.line) + (e.column - 1) as usize);
-            Some(FormatError::at(path, line, column, e.message))
+            Some(FormatError { line, column, ..e })
         }
         Err(e) => Some(e),
         Ok(toks) => Statements { path, text, toks: &toks }.first_problem(),
@@ -137,9 +142,9 @@ struct Statements<'s, 't> {
 }
 
 impl Statements<'_, '_> {
-    fn at_byte(&self, byte: usize, message: impl Into<String>) -> FormatError {
+    fn at_byte(&self, byte: usize, kind: SnapshotProblemKind, message: impl Into<String>) -> FormatError {
         let (line, column) = position(self.text, byte);
-        FormatError::at(self.path, line, column, message)
+        FormatError::snapshot(kind, self.path, line, column, message)
     }
 
     fn text_of(&self, t: &Token) -> &str {
@@ -172,7 +177,8 @@ impl Statements<'_, '_> {
             }
             let next = lines.get(k + 1).and_then(|n| self.toks.line_tokens(n).first());
             if self.text_of(first) == "@" && next.is_some_and(|n| !matches!(self.text_of(n), "@" | "def" | "class" | "async")) {
-                return Some(self.at_byte(first.start as usize, "invalid syntax: a decorator must be followed by def or class"));
+                let message = "invalid syntax: a decorator must be followed by def or class";
+                return Some(self.at_byte(first.start as usize, SnapshotProblemKind::DecoratorWithoutDef, message));
             }
         }
         self.trailing_continuation()
@@ -183,17 +189,21 @@ impl Statements<'_, '_> {
         let top = indents.last().copied().unwrap_or(0);
         if let Some(header_line) = header {
             if line.indent <= top {
-                return Some(self.at_byte(first.start as usize, format!("expected an indented block after the ':' on line {header_line}")));
+                let message = format!("expected an indented block after the ':' on line {header_line}");
+                return Some(
+                    self.at_byte(first.start as usize, SnapshotProblemKind::ExpectedIndentedBlock, message).text("line", header_line),
+                );
             }
             indents.push(line.indent);
         } else if line.indent > top {
-            return Some(self.at_byte(first.start as usize, "unexpected indent"));
+            return Some(self.at_byte(first.start as usize, SnapshotProblemKind::UnexpectedIndent, "unexpected indent"));
         } else {
             while indents.last().is_some_and(|&i| i > line.indent) {
                 indents.pop();
             }
             if indents.last().copied().unwrap_or(0) != line.indent {
-                return Some(self.at_byte(first.start as usize, "unindent does not match any outer indentation level"));
+                let message = "unindent does not match any outer indentation level";
+                return Some(self.at_byte(first.start as usize, SnapshotProblemKind::UnindentMismatch, message));
             }
         }
         None
@@ -207,23 +217,29 @@ impl Statements<'_, '_> {
         let s = self.text_of(t);
         let mut chars = s.chars();
         let (Some(c), None) = (chars.next(), chars.next()) else { return None };
-        let message = match c {
+        let at = t.start as usize;
+        // Only for a refused character: this runs on every one-character operator.
+        let code_point = || format!("U+{:04X}", u32::from(c));
+        Some(match c {
             '\\' => {
                 let rest = self.text.get(t.end as usize..).unwrap_or("");
                 if rest.trim().is_empty() {
-                    format!("{CUT}: nothing follows the line continuation '\\'")
+                    self.at_byte(at, SnapshotProblemKind::CutLineContinuation, format!("{CUT}: nothing follows the line continuation '\\'"))
                 } else {
-                    "unexpected character after line continuation character".to_owned()
+                    let message = "unexpected character after line continuation character";
+                    self.at_byte(at, SnapshotProblemKind::CharacterAfterContinuation, message)
                 }
             }
-            '$' | '?' | '!' | '`' => format!("invalid character '{c}' (U+{:04X})", u32::from(c)),
+            '$' | '?' | '!' | '`' => self
+                .at_byte(at, SnapshotProblemKind::InvalidCharacter, format!("invalid character '{c}' ({})", code_point()))
+                .text("character", c)
+                .text("code_point", code_point()),
             '\0' => return None, // reported once for the whole file by `check`
-            c if c.is_ascii_control() || (!c.is_ascii() && c.is_whitespace()) => {
-                format!("invalid non-printable character U+{:04X}", u32::from(c))
-            }
+            c if c.is_ascii_control() || (!c.is_ascii() && c.is_whitespace()) => self
+                .at_byte(at, SnapshotProblemKind::NonPrintableCharacter, format!("invalid non-printable character {}", code_point()))
+                .text("code_point", code_point()),
             _ => return None,
-        };
-        Some(self.at_byte(t.start as usize, message))
+        })
     }
 
     /// `pl.yield` (a name cut short into a keyword): a keyword cannot follow `.`, except the
@@ -241,9 +257,11 @@ impl Statements<'_, '_> {
         let word = ts.get(at + 1)?;
         let s = self.text_of(word);
         if is_last && at + 2 == ts.len() {
-            return Some(self.at_byte(word.end as usize, format!("{CUT}: '{s}' is a keyword, not a name after '.'")));
+            let message = format!("{CUT}: '{s}' is a keyword, not a name after '.'");
+            return Some(self.at_byte(word.end as usize, SnapshotProblemKind::CutKeywordAfterDot, message).text("keyword", s));
         }
-        Some(self.at_byte(word.start as usize, format!("invalid syntax: '{s}' is a keyword, not a name after '.'")))
+        let message = format!("invalid syntax: '{s}' is a keyword, not a name after '.'");
+        Some(self.at_byte(word.start as usize, SnapshotProblemKind::KeywordAfterDot, message).text("keyword", s))
     }
 
     /// What the statement ends with: a dangling operator or keyword, a header without `:`.
@@ -257,9 +275,13 @@ impl Statements<'_, '_> {
             _ => false,
         };
         if dangling {
-            let message =
-                if is_last { format!("{CUT}: nothing follows '{s}'") } else { format!("invalid syntax: the statement ends with '{s}'") };
-            return Some(self.at_byte(if is_last { end } else { last.start as usize }, message));
+            let problem = if is_last {
+                self.at_byte(end, SnapshotProblemKind::CutNothingFollows, format!("{CUT}: nothing follows '{s}'"))
+            } else {
+                let message = format!("invalid syntax: the statement ends with '{s}'");
+                self.at_byte(last.start as usize, SnapshotProblemKind::StatementEndsWith, message)
+            };
+            return Some(problem.text("token", s));
         }
         let first = ts.first()?;
         let head = match self.text_of(first) {
@@ -268,11 +290,15 @@ impl Statements<'_, '_> {
         };
         let has_colon = ts.iter().any(|t| t.depth == 0 && t.kind == TokenKind::Op && self.text_of(t) == ":");
         if first.kind == TokenKind::Name && HEADER_KEYWORDS.contains(&head) && !has_colon {
-            let message = if is_last { format!("{CUT}: expected ':'") } else { "expected ':'".to_owned() };
-            return Some(self.at_byte(end, message));
+            return Some(if is_last {
+                self.at_byte(end, SnapshotProblemKind::CutExpectedColon, format!("{CUT}: expected ':'"))
+            } else {
+                self.at_byte(end, SnapshotProblemKind::ExpectedColon, "expected ':'")
+            });
         }
         if is_last && self.text_of(first) == "@" {
-            return Some(self.at_byte(end, format!("{CUT}: no def or class follows the decorator on line {}", line.first_line)));
+            let message = format!("{CUT}: no def or class follows the decorator on line {}", line.first_line);
+            return Some(self.at_byte(end, SnapshotProblemKind::CutDecorator, message).text("line", line.first_line));
         }
         None
     }
@@ -288,7 +314,9 @@ impl Statements<'_, '_> {
         let last_end = self.toks.tokens.last().map_or(0, |t| t.end as usize);
         let from = last_end.max(body.rfind('\n').map_or(0, |i| i + 1));
         let in_comment = self.text.get(from..slash).is_some_and(|s| s.contains('#'));
-        (slash >= last_end && !in_comment).then(|| self.at_byte(slash, format!("{CUT}: nothing follows the line continuation '\\'")))
+        (slash >= last_end && !in_comment).then(|| {
+            self.at_byte(slash, SnapshotProblemKind::CutLineContinuation, format!("{CUT}: nothing follows the line continuation '\\'"))
+        })
     }
 }
 

@@ -12,7 +12,7 @@
 //! top-level `def` (key `name`) and every `def` directly inside a top-level `class` (key
 //! `Class.method`), from the first decorator line to the last line of the last body statement.
 
-use crate::FormatError;
+use crate::{FormatError, SnapshotProblemKind};
 
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,9 +163,12 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                     let mut j = i + prefix_len + quote_len;
                     loop {
                         let Some(&cb) = bytes.get(j) else {
-                            let what =
-                                if quote_len == 3 { "unterminated triple-quoted string literal" } else { "unterminated string literal" };
-                            return Err(FormatError::at(path, u64::from(tok_line), col(start, tok_line_start), what));
+                            let (kind, what) = if quote_len == 3 {
+                                (SnapshotProblemKind::UnterminatedTripleQuotedString, "unterminated triple-quoted string literal")
+                            } else {
+                                (SnapshotProblemKind::UnterminatedString, "unterminated string literal")
+                            };
+                            return Err(FormatError::snapshot(kind, path, u64::from(tok_line), col(start, tok_line_start), what));
                         };
                         if cb == b'\\' {
                             // Even in raw strings a backslash keeps the next quote in the literal.
@@ -178,7 +181,8 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                         }
                         if cb == b'\n' {
                             if quote_len == 1 {
-                                return Err(FormatError::at(
+                                return Err(FormatError::snapshot(
+                                    SnapshotProblemKind::UnterminatedString,
                                     path,
                                     u64::from(tok_line),
                                     col(start, tok_line_start),
@@ -228,7 +232,13 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                     match b {
                         b'(' | b'[' | b'{' => {
                             if stack.len() >= MAX_NESTING {
-                                return Err(FormatError::at(path, u64::from(line), col(i, line_start), "too many nested parentheses"));
+                                return Err(FormatError::snapshot(
+                                    SnapshotProblemKind::TooManyNested,
+                                    path,
+                                    u64::from(line),
+                                    col(i, line_start),
+                                    "too many nested parentheses",
+                                ));
                             }
                             stack.push((b, line, i - line_start + 1));
                         }
@@ -247,15 +257,25 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
                                         "closing parenthesis '{}' does not match opening parenthesis '{}'{on}",
                                         b as char, open as char
                                     );
-                                    return Err(FormatError::at(path, u64::from(line), col(i, line_start), message));
+                                    let kind = if open_line == line {
+                                        SnapshotProblemKind::MismatchedBracket
+                                    } else {
+                                        SnapshotProblemKind::MismatchedBracketOnLine
+                                    };
+                                    let e = FormatError::snapshot(kind, path, u64::from(line), col(i, line_start), message)
+                                        .text("close", b as char)
+                                        .text("open", open as char);
+                                    return Err(if open_line == line { e } else { e.text("line", open_line) });
                                 }
                                 None => {
-                                    return Err(FormatError::at(
+                                    return Err(FormatError::snapshot(
+                                        SnapshotProblemKind::UnmatchedBracket,
                                         path,
                                         u64::from(line),
                                         col(i, line_start),
                                         format!("unmatched '{}'", b as char),
-                                    ))
+                                    )
+                                    .text("bracket", b as char))
                                 }
                             }
                         }
@@ -270,7 +290,10 @@ pub fn tokenize<'a>(path: &str, text: &'a str) -> Result<Tokens<'a>, FormatError
         }
     }
     if let Some(&(open, l, c)) = stack.last() {
-        return Err(FormatError::at(path, u64::from(l), c as u64, format!("'{}' was never closed", open as char)));
+        let message = format!("'{}' was never closed", open as char);
+        return Err(
+            FormatError::snapshot(SnapshotProblemKind::NeverClosed, path, u64::from(l), c as u64, message).text("bracket", open as char)
+        );
     }
     finish(&mut out, &mut stmt_first, stmt_indent);
     Ok(out)

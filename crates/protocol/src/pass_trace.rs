@@ -1,5 +1,6 @@
 //! The IR Pass Trace's messages: a pass dump's pass list and one pass's diff.
 
+use pypto_vocab::{SnapshotProblemKind, WarningArg};
 use serde::{Deserialize, Serialize};
 
 use crate::Request;
@@ -51,7 +52,15 @@ pub struct SnapshotProblem {
     pub line: u32,
     /// 1-based column in characters.
     pub column: u32,
+    /// In English, as the CLI's `report` prints it.
     pub message: String,
+    /// Which sentence `message` is (the page words it as the catalogue's `snapshot-<key>`
+    /// with `args`); `None` from a worker that did not say, shown as `message`.
+    #[serde(default)]
+    pub kind: Option<SnapshotProblemKind>,
+    /// The sentence's arguments by name (line numbers, the character, the keyword, …).
+    #[serde(default)]
+    pub args: Vec<(String, WarningArg)>,
 }
 
 /// The pass list of a pass-dump dataset (validation problems listed, the valid part shown).

@@ -37,10 +37,18 @@ pub fn pass_list_data(dataset_id: u32, l: &pass_trace::PassList) -> PassListData
     }
 }
 
-/// A snapshot problem as the page shows it.
+/// A snapshot problem as the page shows it: the English message with its kind and arguments,
+/// which the page words in its language.
 pub fn snapshot_problem(e: &FormatError) -> SnapshotProblem {
     let n = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-    SnapshotProblem { file: e.path.clone(), line: n(e.line), column: n(e.column), message: e.message.clone() }
+    SnapshotProblem {
+        file: e.path.clone(),
+        line: n(e.line),
+        column: n(e.column),
+        message: e.message.clone(),
+        kind: e.kind,
+        args: e.args.clone(),
+    }
 }
 
 /// What one pass's diff is made from.

@@ -351,6 +351,7 @@ fn the_pass_list_and_diffs_count_the_reference_line_changes() {
 fn pass_rows_carry_their_snapshots_problems() {
     use pypto_analysis::pass_trace::Decoded;
     use pypto_protocol::pass_trace::SnapshotProblem;
+    use pypto_vocab::{SnapshotProblemKind as K, WarningArg};
     let files: [(&str, &[u8]); 4] = [
         ("00_frontend.py", b"x = [1,\n"),
         ("01_after_A.py", b"x = [1]\n"),
@@ -361,14 +362,36 @@ fn pass_rows_carry_their_snapshots_problems() {
     let read = |n: &str| files.iter().find(|f| f.0 == n).map(|f| Decoded::from_bytes(n, f.1)).ok_or_else(|| n.to_owned());
     let list = pypto_analysis::pass_trace::pass_list(&pypto_formats::passes_dump::validate(&names), &names, read);
     let data = pass_trace::pass_list_data(5, &list);
-    let problem =
-        |file: &str, line, column, message: &str| SnapshotProblem { file: file.to_owned(), line, column, message: message.to_owned() };
-    assert_eq!(data.frontend_problems, vec![problem("00_frontend.py", 1, 5, "'[' was never closed")]);
+    let text = |name: &str, v: &str| (name.to_owned(), WarningArg::Text(v.to_owned()));
+    let problem = |file: &str, line, column, message: &str, kind, args: Vec<(String, WarningArg)>| SnapshotProblem {
+        file: file.to_owned(),
+        line,
+        column,
+        message: message.to_owned(),
+        kind: Some(kind),
+        args,
+    };
+    let never_closed = |file, open: &str| {
+        problem(
+            file,
+            if open == "[" { 1 } else { 2 },
+            5,
+            &format!("'{open}' was never closed"),
+            K::NeverClosed,
+            vec![text("bracket", open)],
+        )
+    };
+    assert_eq!(data.frontend_problems, vec![never_closed("00_frontend.py", "[")]);
     let rows: Vec<&[SnapshotProblem]> = data.passes.iter().map(|p| p.problems.as_slice()).collect();
     let invalid = "invalid UTF-8 at byte offset 5 (0xFF; 1 undecodable byte in the file, shown as U+FFFD)";
+    let invalid_args = vec![text("offset", "5"), text("byte", "0xFF"), ("count".to_owned(), WarningArg::Count(1))];
     assert_eq!(
         rows,
-        vec![&[][..], &[problem("02_after_B.py", 1, 6, invalid), problem("02_after_B.py", 2, 5, "'(' was never closed")][..], &[][..]]
+        vec![
+            &[][..],
+            &[problem("02_after_B.py", 1, 6, invalid, K::InvalidUtf8, invalid_args), never_closed("02_after_B.py", "(")][..],
+            &[][..]
+        ]
     );
     // diffed all the same
     assert_eq!(data.passes.iter().map(|p| (p.added, p.removed)).collect::<Vec<_>>(), vec![(1, 1), (2, 1), (1, 2)]);

@@ -24,7 +24,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::{t, tr, tr_with, Arg};
+use crate::i18n::{self, t, tr, tr_with, Arg};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -352,7 +352,7 @@ pub fn ComparePassesView() -> impl IntoView {
                         .iter()
                         .chain(&p.unreadable)
                         .cloned()
-                        .chain(p.snapshot_problems.iter().map(|s| format!("{}:{}:{}: {}", s.file, s.line, s.column, s.message)))
+                        .chain(p.snapshot_problems.iter().map(i18n::snapshot_problem_text))
                         .map(move |m| format!("{side}: {m}"))
                 })
                 .collect();

@@ -26,7 +26,7 @@
 
 use std::sync::Arc;
 
-use crate::i18n::{t, tr};
+use crate::i18n::{self, t, tr};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -59,11 +59,6 @@ pub const SPEC: ViewSpec = ViewSpec {
 
 /// The frontend snapshot's file name (the first pass's before side).
 const FRONTEND: &str = "00_frontend.py";
-
-/// `file:line:column: message`, as the CLI's `report` prints a snapshot problem.
-fn problem_text(p: &SnapshotProblem) -> String {
-    format!("{}:{}:{}: {}", p.file, p.line, p.column, p.message)
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Filter {
@@ -249,8 +244,8 @@ pub fn PassTraceView() -> impl IntoView {
                 // "memory map" on the AllocateMemoryAddr snapshot and on the selected one
                 let map_file = (p.name == "AllocateMemoryAddr" || is_sel).then(|| p.file_name.clone());
                 let damaged = !p.problems.is_empty();
-                let first_problem = p.problems.first().map(problem_text).unwrap_or_default();
-                let problem_title = format!("{}\n{}", tr("pt-damaged-title"), p.problems.iter().map(problem_text).collect::<Vec<_>>().join("\n"));
+                let first_problem = p.problems.first().map(i18n::snapshot_problem_text).unwrap_or_default();
+                let problem_title = format!("{}\n{}", tr("pt-damaged-title"), p.problems.iter().map(i18n::snapshot_problem_text).collect::<Vec<_>>().join("\n"));
                 Some(view! {
                     <li data-testid="pass-item" data-pos=i.to_string() data-index=p.index.to_string() data-name=p.name.clone()
                         data-added=p.added.to_string() data-removed=p.removed.to_string()
@@ -291,7 +286,7 @@ pub fn PassTraceView() -> impl IntoView {
     let problems = move || {
         list.with(|l| {
             l.as_ref().map(|l| {
-                let frontend = l.frontend_problems.iter().map(problem_text);
+                let frontend = l.frontend_problems.iter().map(i18n::snapshot_problem_text);
                 let items: Vec<String> = l.problems.iter().chain(l.unreadable.iter()).cloned().chain(frontend).collect();
                 (!items.is_empty()).then(|| {
                     view! { <ul class="pass-problems" data-testid="pass-problems">{items.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul> }
@@ -354,7 +349,7 @@ pub fn PassTraceView() -> impl IntoView {
                             data-line=p.line.to_string() data-column=p.column.to_string()>
                             <button data-testid="snapshot-problem-jump" title=t("pt-show-this-line-in-the")
                                 on:click=move |_| jump_to(side, line)>{label}</button>
-                            {format!(" {}{note}", p.message)}
+                            {format!(" {}{note}", i18n::snapshot_problem_message(&p))}
                         </li>
                     }
                 })

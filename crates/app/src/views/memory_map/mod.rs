@@ -36,7 +36,7 @@ pub mod draw;
 
 use std::sync::Arc;
 
-use crate::i18n::{t, tr, tr_with, Arg};
+use crate::i18n::{self, t, tr, tr_with, Arg};
 use crate::nav::KeyMap;
 use crate::shortcuts::{self, Action, Scope};
 use leptos::prelude::*;
@@ -899,9 +899,13 @@ fn SnapshotProblems(problems: Vec<SnapshotProblem>) -> impl IntoView {
     let items = problems
         .into_iter()
         .map(|p| {
+            let label = format!("{}:{}:{}", p.file, p.line, p.column);
+            let (file, line, column) = (p.file.clone(), p.line.to_string(), p.column.to_string());
+            // Said in the page language, following a switch.
+            let message = move || format!(" {}", i18n::snapshot_problem_message(&p));
             view! {
-                <li data-file=p.file.clone() data-line=p.line.to_string() data-column=p.column.to_string()>
-                    <code>{format!("{}:{}:{}", p.file, p.line, p.column)}</code>{format!(" {}", p.message)}
+                <li data-file=file data-line=line data-column=column>
+                    <code>{label}</code>{message}
                 </li>
             }
         })
