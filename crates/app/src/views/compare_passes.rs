@@ -264,7 +264,7 @@ pub fn ComparePassesView() -> impl IntoView {
         let frontend = {
             let is_sel = sel == Some(FRONTEND_ROW);
             let counts =
-                if c.frontends_differ { format!("+{} −{}", c.frontend_cross_added, c.frontend_cross_removed) } else { "same".to_owned() };
+                if c.frontends_differ { format!("+{} −{}", c.frontend_cross_added, c.frontend_cross_removed) } else { tr("cmpp-same") };
             view! {
                 <li data-testid="compare-pass-row" data-row=FRONTEND_ROW.to_string() data-a="00_frontend.py" data-b="00_frontend.py"
                     data-effect-differs="false" data-snapshots-differ=c.frontends_differ.to_string()
@@ -288,12 +288,12 @@ pub fn ComparePassesView() -> impl IntoView {
                 PassPairing::OnlyBaseline => "only-a",
                 PassPairing::OnlyCurrent => "only-b",
             };
-            let cross = if r.snapshots_differ { format!("+{} −{}", r.cross_added, r.cross_removed) } else { "same".to_owned() };
+            let cross = if r.snapshots_differ { format!("+{} −{}", r.cross_added, r.cross_removed) } else { tr("cmpp-same") };
             let tooltip = match r.pairing {
-                PassPairing::OnlyBaseline => "Only A ran this pass (B dropped it)",
-                PassPairing::OnlyCurrent => "Only B ran this pass (B added it)",
-                PassPairing::Renamed => "Different passes at this place of the two lists",
-                PassPairing::Same => "",
+                PassPairing::OnlyBaseline => tr("cmpp-only-a-title"),
+                PassPairing::OnlyCurrent => tr("cmpp-only-b-title"),
+                PassPairing::Renamed => tr("cmpp-renamed-title"),
+                PassPairing::Same => String::new(),
             };
             Some(
                 view! {
