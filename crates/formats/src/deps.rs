@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// Task scope (`"auto"` | `"manual"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Scope {
     #[default]
     Auto,
@@ -64,7 +64,7 @@ pub const FLAG_WAIT: u8 = 1;
 pub const FLAG_RETAIN: u8 = 2;
 
 /// Tensormap `overlap` (0 = absent).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Overlap {
     #[default]
     None,
@@ -74,7 +74,7 @@ pub enum Overlap {
 }
 
 /// `tasks[]` columns, submit order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DepsTasks {
     pub task_id: Vec<u64>,
     /// `[aic, aiv0, aiv1]`, -1 = inactive; `[-1, -1, -1]` when missing or malformed.
@@ -117,7 +117,7 @@ pub struct DepsArgs {
 }
 
 /// `tensors[]` columns.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DepsTensors {
     pub tensor_id: Vec<u64>,
     pub buffer_addr: Vec<u64>,
@@ -128,7 +128,7 @@ pub struct DepsTensors {
 }
 
 /// `edges[]` columns, file order (grouped by consumer).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DepsEdges {
     pub pred: Vec<u64>,
     pub succ: Vec<u64>,
@@ -152,7 +152,7 @@ pub struct DepsEdges {
 }
 
 /// A parsed `deps.json`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Deps {
     pub tasks: DepsTasks,
     pub args: DepsArgs,

@@ -10,8 +10,8 @@ use pypto_analysis::alignment::AlignmentPlan;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_analysis::timeline::{self, TimelineBuilder};
 use pypto_formats::host_phase_records::{self, HostPhaseRecords};
-use pypto_formats::{cpm, name_map, Warning};
-use pypto_protocol::datasets::{DatasetSummary, HostPhasesSummary, Progress, ProgressStage};
+use pypto_formats::{cpm, deps, name_map, FormatError, Warning};
+use pypto_protocol::datasets::{DatasetSummary, EntryMeta, FileError, HostPhasesSummary, Progress, ProgressStage};
 use pypto_replies::datasets::{self, file_error, WarningSources};
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
@@ -66,45 +66,28 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
             ToJob::Timeline { datasets, dataset_ids, alignment } => build_timeline(&datasets, &dataset_ids, alignment, &sources).await,
             ToJob::ExportTrace { datasets, window_us, alignment } => export_trace(&datasets, window_us, alignment, &sources).await,
             ToJob::PerfPaths(inputs) => path_tables(&inputs, &sources).await,
-            ToJob::LayoutGraph { node_count, left_right, aspect } => lay_out_graph(node_count, left_right, aspect, input),
+            ToJob::LayoutGraph { node_count, left_right, aspect, quiet } => lay_out_graph(node_count, left_right, aspect, quiet, input),
             ToJob::PassDiff => diff_pass(input),
             ToJob::PassList => list_passes(input),
+            ToJob::ParseDeps { entry } => parse_deps_job(entry, &sources).await,
         };
         jobs::post(&reply, &columns);
     });
 }
 
 /// Reads and analyses one runtime dataset: its summary (file errors included) and the model.
-/// Local files (`File`s) of deps.json and the records are read at the same time, so the waits
-/// for their bytes overlap; over HTTP one after the other (two streams at once were slower:
-/// the server and the browser share the machine's cores with the parser).
+/// A big deps.json is parsed in a job of its own ([`parse_deps_job`]) while this one parses
+/// the records: two cores. Otherwise local files (`File`s) of deps.json and the records are
+/// read at the same time, so the waits for their bytes overlap; over HTTP one after the other
+/// (two streams at once were slower: the server and the browser share the machine's cores with
+/// the parser).
 async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSummary, LoadedRuntime) {
     let entries = &inputs.entries;
     let mut summary = DatasetSummary::default();
     let mut deps_model = None;
     let mut deps_lean = false;
     let mut names_model = None;
-    let (mut deps_errors, mut records_errors) = (Vec::new(), Vec::new());
-    let is_url = |i: Option<usize>| i.and_then(|i| sources.get(i)).is_some_and(JsValue::is_string);
-    let read_deps = async {
-        match inputs.deps {
-            Some(index) => parse_deps(index, entries, sources, &mut deps_errors).await,
-            None => None,
-        }
-    };
-    let read_records = async {
-        match inputs.records {
-            Some(index) => parse_records(index, entries, sources, &mut records_errors).await,
-            None => None,
-        }
-    };
-    let (deps_read, records_read) = if is_url(inputs.deps) || is_url(inputs.records) {
-        let d = read_deps.await;
-        (d, read_records.await)
-    } else {
-        // Polled together (one thread: while one waits for bytes, the other parses).
-        futures_util::future::join(read_deps, read_records).await
-    };
+    let (deps_read, mut deps_errors, records_read, mut records_errors) = read_deps_and_records(inputs, sources).await;
     summary.errors.append(&mut deps_errors);
     // Each file's warnings with its path, for the dataset's list (`datasets::runtime_warnings`).
     let (mut deps_warnings, mut names_warnings, mut records_warnings, mut host_warnings) = (None, None, None, None);
@@ -180,6 +163,91 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
         analyses: &analysis_warnings,
     });
     (summary, state)
+}
+
+/// A parse of deps.json or of the records: its path and what it gave.
+type Parsed<T> = Option<(String, Result<T, FormatError>)>;
+
+/// Parses the dataset's deps.json and records (each with its read errors), at the same time
+/// where that is faster (see [`read_dataset`]).
+async fn read_deps_and_records(
+    inputs: &RuntimeInputs,
+    sources: &[JsValue],
+) -> (Parsed<deps::Deps>, Vec<FileError>, Parsed<pypto_formats::records::ChipRecords>, Vec<FileError>) {
+    let entries = &inputs.entries;
+    let (mut deps_errors, mut records_errors) = (Vec::new(), Vec::new());
+    let is_url = |i: Option<usize>| i.and_then(|i| sources.get(i)).is_some_and(JsValue::is_string);
+    let deps_alone = inputs.deps.and_then(|i| Some((entries.get(i)?, sources.get(i)?))).filter(|(e, _)| e.size_bytes >= DEPS_JOB_MIN_BYTES);
+    let read_deps = async {
+        match (deps_alone, inputs.deps) {
+            (Some((entry, source)), _) => deps_in_a_job(entry, source, &mut deps_errors).await,
+            (None, Some(index)) => parse_deps(index, entries, sources, &mut deps_errors).await,
+            (None, None) => None,
+        }
+    };
+    let read_records = async {
+        match inputs.records {
+            Some(index) => parse_records(index, entries, sources, &mut records_errors).await,
+            None => None,
+        }
+    };
+    let (deps_read, records_read) = if deps_alone.is_none() && (is_url(inputs.deps) || is_url(inputs.records)) {
+        let d = read_deps.await;
+        (d, read_records.await)
+    } else {
+        // Polled together (one thread: while one waits for bytes — or for the deps job —, the
+        // other parses).
+        futures_util::future::join(read_deps, read_records).await
+    };
+    (deps_read, deps_errors, records_read, records_errors)
+}
+
+/// A deps.json at least this big is parsed in a job of its own beside the records' parse
+/// (below it, starting a job costs more than the parse).
+const DEPS_JOB_MIN_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Parses a big deps.json in a job of its own ([`ToJob::ParseDeps`]) and waits for it: what
+/// [`parse_deps`] gives, its read errors into `errors`. Its progress goes to the page as this
+/// job's does; terminating this job terminates it.
+async fn deps_in_a_job(
+    entry: &EntryMeta,
+    source: &JsValue,
+    errors: &mut Vec<FileError>,
+) -> Option<(String, Result<deps::Deps, FormatError>)> {
+    let files = js_sys::Array::of1(source);
+    let fail = |message: String| FileError { path: entry.path.clone(), line: 0, column: 0, message, read_failed: false };
+    let answer = match jobs::start(&ToJob::ParseDeps { entry: entry.clone() }, &files) {
+        Ok(started) => jobs::answer(started.done).await,
+        Err(message) => Err(message),
+    };
+    let decoded_from_ms = now_ms();
+    let parsed = match answer {
+        Ok((FromJob::DepsParsed, columns)) => jobs::decode_at::<jobs::DepsParsed>(&columns, jobs::DEPS_KEY),
+        Ok(_) => Err("the deps.json job answered something else".to_owned()),
+        Err(message) => Err(message),
+    };
+    match parsed {
+        Ok(mut parsed) => {
+            bench_log(&format!("pypto-worker deps {}: decoded from its job in {:.0} ms", entry.path, now_ms() - decoded_from_ms));
+            errors.append(&mut parsed.errors);
+            parsed.read
+        }
+        Err(message) => {
+            errors.push(fail(message));
+            None
+        }
+    }
+}
+
+/// The deps.json job ([`ToJob::ParseDeps`]): parses its one file as the load would
+/// ([`parse_deps`]) and answers a [`jobs::DepsParsed`].
+async fn parse_deps_job(entry: EntryMeta, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
+    let mut errors = Vec::new();
+    let read = parse_deps(0, std::slice::from_ref(&entry), sources, &mut errors).await;
+    let encoded_from_ms = now_ms();
+    let answer = encoded_answer(FromJob::DepsParsed, jobs::DEPS_KEY, &jobs::DepsParsed { read, errors });
+    bench_log(&format!("pypto-worker deps {}: encoded in {:.0} ms", entry.path, now_ms() - encoded_from_ms));
+    answer
 }
 
 /// Reads the dataset's `host_phase_records.jsonl`, when it has one (an unreadable file is an
@@ -433,7 +501,7 @@ fn encoded_answer<T: Serialize>(reply: FromJob, key: &str, value: &T) -> (FromJo
 /// Lays out a big dependency graph's shown edges (the encoded `input`): node centres and edge
 /// polylines as typed arrays, progress posted per phase, after the JIT warm-up (this instance
 /// is new).
-fn lay_out_graph(node_count: u32, left_right: bool, aspect: f64, input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
+fn lay_out_graph(node_count: u32, left_right: bool, aspect: f64, quiet: bool, input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
     let edges: Vec<(u32, u32)> = match input.ok_or_else(|| "the layout job got no edges".to_owned()).and_then(jobs::decode) {
         Ok(edges) => edges,
         Err(message) => return failed(message),
@@ -442,8 +510,10 @@ fn lay_out_graph(node_count: u32, left_right: bool, aspect: f64, input: Option<j
     crate::layout_warm_up::warm_up();
     let warmup_ms = crate::layout_warm_up::take_ms();
     let started_ms = now_ms();
-    let mut control = crate::layout_warm_up::progress_control(node_count);
-    let placed = match pypto_replies::dep_graph::lay_out_edges(node_count, &edges, left_right, aspect, &mut control) {
+    let mut loud = crate::layout_warm_up::progress_control(node_count);
+    let mut quiet_control = |_: pypto_analysis::dag_layout::Progress| true;
+    let control: &mut dyn FnMut(pypto_analysis::dag_layout::Progress) -> bool = if quiet { &mut quiet_control } else { &mut loud };
+    let placed = match pypto_replies::dep_graph::lay_out_edges(node_count, &edges, left_right, aspect, control) {
         Ok(placed) => placed,
         Err(message) => return failed(message),
     };

@@ -29,7 +29,7 @@ use pypto_analysis::function_filter::FunctionRegion;
 use pypto_analysis::pass_trace::PassEntry;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
 use pypto_formats::name_map::NameMap;
-use pypto_protocol::datasets::{DatasetSummary, EntryMeta};
+use pypto_protocol::datasets::{DatasetSummary, EntryMeta, FileError};
 use pypto_protocol::timeline::TimelineHeader;
 use pypto_protocol::FromWorker;
 use serde::{Deserialize, Serialize};
@@ -53,14 +53,30 @@ pub(crate) enum ToJob {
     PerfPaths(RuntimeInputs),
     /// A big dependency graph's layout ([`crate::job_work::lay_out_graph`]): its shown edges
     /// (`(pred, succ)` node pairs) are the encoded input.
-    LayoutGraph { node_count: u32, left_right: bool, aspect: f64 },
+    /// `quiet`: no progress (the load's prebuild of the graph, which nobody waits for yet).
+    LayoutGraph { node_count: u32, left_right: bool, aspect: f64, quiet: bool },
     /// A big pass diff ([`crate::job_work::diff_pass`]): a [`PassDiffInput`] is the encoded
     /// input.
     PassDiff,
     /// A big dump's pass list ([`crate::job_work::list_passes`]): a [`PassListInput`] is the
     /// encoded input.
     PassList,
+    /// A big deps.json of a dataset being loaded, parsed beside its records (which the load
+    /// job parses at the same time, on another core: [`crate::job_work::parse_deps_job`]); its
+    /// one file is the job's.
+    ParseDeps { entry: EntryMeta },
 }
+
+/// What a deps.json job hands back (encoded under [`DEPS_KEY`]): the file's path and what its
+/// parse gave, or nothing when it could not be read, and the read errors.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct DepsParsed {
+    pub(crate) read: Option<(String, Result<pypto_formats::deps::Deps, pypto_formats::FormatError>)>,
+    pub(crate) errors: Vec<FileError>,
+}
+
+/// The `columns` key of a [`DepsParsed`].
+pub(crate) const DEPS_KEY: &str = "deps";
 
 /// What a pass-diff job diffs: one pass's snapshots and what the analysis worker knows of
 /// them (`pypto_replies::pass_trace::DiffInput`): borrowed when encoded, owned when decoded.
@@ -152,6 +168,8 @@ pub(crate) enum FromJob {
     PassDiffed,
     /// An encoded `PassList` in `columns.list`.
     PassListed,
+    /// An encoded [`DepsParsed`] in `columns.deps`.
+    DepsParsed,
     /// Nothing more (a load job that built no timeline).
     Done,
     Failed {
@@ -323,7 +341,12 @@ pub(crate) fn start_with_input(request: &ToJob, files: &js_sys::Array, input: Op
         } else if !get("part").is_undefined() {
             part_message.settle(Ok(data.clone()));
         } else if let Some(line) = get("log").as_string() {
-            web_sys::console::info_1(&JsValue::from_str(&line));
+            // A job's own job (a load job's deps.json job): its lines go up the same way.
+            if is_job() {
+                log(&line);
+            } else {
+                web_sys::console::info_1(&JsValue::from_str(&line));
+            }
         } else {
             match serde_wasm_bindgen::from_value::<FromWorker>(get("msg")) {
                 Ok(FromWorker::Ready) => {

@@ -26,7 +26,7 @@ use crate::bench_log::bench_log;
 use crate::clock::now_ms;
 use crate::jobs::{self, FromJob, LoadedRuntime, RuntimeInputs, ToJob};
 use crate::store::{Prebuilt, RuntimeDataset, SESSION};
-use crate::{layout_warm_up, pass_dumps, prebuilt, reading, trace_store, transport};
+use crate::{graph, layout_warm_up, pass_dumps, prebuilt, reading, trace_store, transport};
 
 /// `OpenUrl`: fetches the dataset manifest at `url` (or `url/pypto-viewer-manifest.json`) and
 /// opens the entries it lists as URLs beside it. Another open while the manifest is on its way
@@ -212,7 +212,10 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
     let announced = Datasets { source_label, datasets: infos, ignored_files: found.ignored_files, comparison };
     transport::post(&FromWorker::Datasets(announced), None);
 
-    let mut prebuilt_one = comparison; // a comparison source's runs are shown beside the folder's, not alone
+    let mut prebuilt_one = comparison;
+    // The first runtime dataset with a small enough deps.json: its graph is built when the
+    // load ends, before the click (`graph::prebuild`).
+    let mut graph_ahead = None; // a comparison source's runs are shown beside the folder's, not alone
     for (index, dataset) in found.datasets.iter().enumerate().take(if comparison { COMPARISON_BLOCK as usize } else { usize::MAX }) {
         if source.stale() {
             return;
@@ -243,9 +246,15 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
         if source.stale() {
             return;
         }
+        if graph_ahead.is_none() && !comparison && summary.deps.as_ref().is_some_and(|d| d.tasks <= graph::PREBUILD_MAX_TASKS) {
+            graph_ahead = Some(dataset_id);
+        }
         transport::post(&FromWorker::DatasetLoaded(DatasetLoaded { dataset_id, summary }), None);
     }
     transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: now_ms() - started_ms, comparison }), None);
+    if let Some(dataset_id) = graph_ahead.filter(|_| !source.stale() && !source.cancelled()) {
+        wasm_bindgen_futures::spawn_local(graph::prebuild(dataset_id));
+    }
 }
 
 /// The user's Cancel (`ToWorker::Cancel`): reads under way fail, every running job is

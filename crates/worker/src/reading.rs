@@ -144,8 +144,8 @@ pub struct ReadTiming {
 
 /// Reads `source` slice by slice without keeping it: each slice of a `File`/`Blob` is handed
 /// to `sink` and dropped, and `on_progress(done_bytes, total_bytes)` follows each slice (a URL
-/// body is read as it arrives, in pieces of at least one slice). The next slice of a `File` is
-/// already being read while `sink` parses the current one.
+/// body is read as it arrives, in pieces of at least one slice). [`READS_IN_FLIGHT`] slices of
+/// a `File` are being read while `sink` parses the current one.
 pub async fn read_slices(
     source: &JsValue,
     sink: &mut dyn FnMut(&[u8]),
@@ -157,25 +157,35 @@ pub async fn read_slices(
     let blob: web_sys::Blob = source.clone().dyn_into().map_err(|_| "entry has neither a File nor a URL".to_string())?;
     let total = blob.size() as u64;
     let label = blob_label(&blob);
-    let read = |from: u64| -> Result<(u64, js_sys::Promise), String> {
-        let end = (from + SLICE_BYTES).min(total);
-        let slice = blob.slice_with_f64_and_f64(from as f64, end as f64).map_err(|e| js_error_text(&e))?;
-        Ok((end, slice.array_buffer()))
+    let mut next_from = 0u64;
+    // Asks for the next slice, when there is one: (its end, its bytes to come).
+    let mut read_next = || -> Result<Option<(u64, js_sys::Promise)>, String> {
+        if next_from >= total {
+            return Ok(None);
+        }
+        let end = (next_from + SLICE_BYTES).min(total);
+        let slice = blob.slice_with_f64_and_f64(next_from as f64, end as f64).map_err(|e| js_error_text(&e))?;
+        next_from = end;
+        Ok(Some((end, slice.array_buffer())))
     };
     let mut timing = ReadTiming::default();
     let mut buf: Vec<u8> = Vec::new();
     let epoch = cancel_epoch();
-    let mut pending = if total > 0 { Some(read(0)?) } else { None };
-    while let Some((end, promise)) = pending.take() {
+    let mut pending = std::collections::VecDeque::with_capacity(READS_IN_FLIGHT);
+    while pending.len() < READS_IN_FLIGHT {
+        let Some(read) = read_next()? else { break };
+        pending.push_back(read);
+    }
+    while let Some((end, promise)) = pending.pop_front() {
         let waited_from = now_ms();
         let array = buffer_of(&label, promise).await?;
         unless_cancelled(epoch)?;
+        if let Some(read) = read_next()? {
+            pending.push_back(read);
+        }
         buf.resize(array.length() as usize, 0);
         array.copy_to(&mut buf);
         drop(array);
-        if end < total {
-            pending = Some(read(end)?);
-        }
         let parsed_from = now_ms();
         timing.wait_ms += parsed_from - waited_from;
         timing.reads += 1;
@@ -185,6 +195,12 @@ pub async fn read_slices(
     }
     Ok(timing)
 }
+
+/// How many slices of a `File` [`read_slices`] has asked for ahead of the one being parsed.
+/// Measured on a 1.26 GB file in OPFS, headless Chromium on 2 cores (`arrayBuffer()` of 8 MiB
+/// slices, nothing parsed): 1 in flight 294 and 352 MB/s, 2 in flight 467 and 432 MB/s,
+/// 4 in flight 263 and 438 MB/s.
+pub const READS_IN_FLIGHT: usize = 2;
 
 /// A fetch under way: its response, the reader of its body, and what aborts it (on a stall,
 /// and when it is dropped unfinished).
