@@ -10,4 +10,26 @@ try {
 } catch {
   // unreadable settings: the app warns about them once it runs
 }
+// The analysis worker starts now, so that its wasm is fetched and compiled while the page's is;
+// the app adopts it (worker_client.rs `take_early_worker`) with what it said meanwhile.
+try {
+  const worker = new Worker(new URL('./pypto-worker_loader.js', import.meta.url), { type: 'module' });
+  const said = [];
+  const keep = (event) => {
+    if (event.type === 'error') event.preventDefault(); // the app reports it (a crash)
+    said.push(event);
+  };
+  worker.addEventListener('message', keep);
+  worker.addEventListener('error', keep);
+  globalThis.__pyptoEarlyWorker = {
+    worker,
+    take() {
+      worker.removeEventListener('message', keep);
+      worker.removeEventListener('error', keep);
+      return said;
+    },
+  };
+} catch {
+  // the app starts its worker itself
+}
 await init({ module_or_path: new URL('./pypto-app_bg.wasm', import.meta.url) });

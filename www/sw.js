@@ -8,7 +8,7 @@ const CACHE = 'pypto-viewer-v2';
 const APP_FILES = [
   './', './index.html', './boot.js', './style.css', './icon.svg', './icon-32.png', './manifest.webmanifest',
   './pypto-app.js', './pypto-app_bg.wasm',
-  './pypto-worker.js', './pypto-worker_bg.wasm', './pypto-worker_loader.js',
+  './pypto-worker.js', './pypto-worker_bg.wasm', './pypto-worker_loader.js', './pypto-worker_job_loader.js',
 ];
 
 self.addEventListener('install', (event) => {

@@ -111,6 +111,20 @@ fn get(object: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(object, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
+/// The analysis worker `boot.js` started beside the page's wasm, so that its wasm's fetch and
+/// compile overlap the page's (`globalThis.__pyptoEarlyWorker`: `{ worker, take() }`, `take`
+/// returning the `message` and `error` events it kept until now, and keeping no more); taken
+/// once — a restarted worker is the page's own.
+fn take_early_worker() -> Option<(web_sys::Worker, Vec<web_sys::Event>)> {
+    let key = JsValue::from_str("__pyptoEarlyWorker");
+    let early = js_sys::Reflect::get(&js_sys::global(), &key).ok().filter(JsValue::is_object)?;
+    let _ = js_sys::Reflect::set(&js_sys::global(), &key, &JsValue::NULL);
+    let worker = get(&early, "worker").dyn_into::<web_sys::Worker>().ok()?;
+    let take = get(&early, "take").dyn_into::<js_sys::Function>().ok()?;
+    let said = take.call0(&early).ok()?.dyn_into::<js_sys::Array>().ok()?;
+    Some((worker, said.iter().filter_map(|e| e.dyn_into::<web_sys::Event>().ok()).collect()))
+}
+
 /// Builds the envelope `{ id?, msg, files? }` of a request (files are `File`s or URL strings).
 pub fn encode_request(msg: &ToWorker, id: Option<RequestId>, files: Option<&js_sys::Array>) -> js_sys::Object {
     let out = js_sys::Object::new();
@@ -156,16 +170,22 @@ impl WorkerClient {
         expect_context::<Self>()
     }
 
-    /// Starts (or restarts) the worker.
+    /// Starts (or restarts) the worker: the first time, adopts the one `boot.js` started
+    /// beside the page's wasm ([`take_early_worker`]) and handles what it said meanwhile.
     fn spawn_worker(self) {
-        let options = web_sys::WorkerOptions::new();
-        options.set_type(web_sys::WorkerType::Module);
-        let worker = match web_sys::Worker::new_with_options(WORKER_URL, &options) {
-            Ok(worker) => worker,
-            Err(err) => {
-                return self
-                    .session
-                    .problem(crate::i18n::tr_with("app-worker-start-failed", &[("error", crate::i18n::Arg::from(format!("{err:?}")))]))
+        let early = take_early_worker();
+        let (worker, said) = if let Some(early) = early {
+            early
+        } else {
+            let options = web_sys::WorkerOptions::new();
+            options.set_type(web_sys::WorkerType::Module);
+            match web_sys::Worker::new_with_options(WORKER_URL, &options) {
+                Ok(worker) => (worker, Vec::new()),
+                Err(err) => {
+                    return self
+                        .session
+                        .problem(crate::i18n::tr_with("app-worker-start-failed", &[("error", crate::i18n::Arg::from(format!("{err:?}")))]))
+                }
             }
         };
         let on_message = gloo::events::EventListener::new(&worker, "message", move |event| {
@@ -192,6 +212,20 @@ impl WorkerClient {
             let options = gloo::events::EventListenerOptions::enable_prevent_default();
             let quiet = gloo::events::EventListener::new_with_options(&old, "error", options, web_sys::Event::prevent_default);
             self.inner.update_value(|c| c.retired = Some(quiet));
+        }
+        if !said.is_empty() {
+            // Handled as they came, before anything the worker says from now on (a microtask
+            // runs before the next message's task), once the page's start has returned.
+            wasm_bindgen_futures::spawn_local(async move {
+                for event in said {
+                    if let Some(message) = event.dyn_ref::<web_sys::MessageEvent>() {
+                        self.on_message(&message.data());
+                    } else {
+                        let text = event.dyn_ref::<web_sys::ErrorEvent>().map(web_sys::ErrorEvent::message).unwrap_or_default();
+                        self.crashed(if text.is_empty() { "the analysis worker stopped unexpectedly".to_owned() } else { text });
+                    }
+                }
+            });
         }
     }
 

@@ -4,14 +4,16 @@
 //! path tables — or lay out a big dependency graph or diff a big pass from the input the
 //! analysis worker encoded, and post its answer to the analysis worker that started it
 //! ([`handle`], the job's entry). Each runs in a job's own wasm instance, so what it peaks at is given back
-//! when the job ends.
+//! when the job ends — except a small runtime dataset's load, which `open` runs in the analysis
+//! worker itself ([`load_runtime_here`]: starting a job would cost more than the load).
 
 use pypto_analysis::alignment::AlignmentPlan;
 use pypto_analysis::runtime_model::{CpmInputs, RuntimeModel};
-use pypto_analysis::timeline::{self, TimelineBuilder};
+use pypto_analysis::timeline::{self, Timeline, TimelineBuilder};
 use pypto_formats::host_phase_records::{self, HostPhaseRecords};
 use pypto_formats::{cpm, deps, name_map, FormatError, Warning};
 use pypto_protocol::datasets::{DatasetSummary, EntryMeta, FileError, HostPhasesSummary, Progress, ProgressStage};
+use pypto_protocol::timeline::TimelineHeader;
 use pypto_replies::datasets::{self, file_error, WarningSources};
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
@@ -81,13 +83,18 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
 /// read at the same time, so the waits for their bytes overlap; over HTTP one after the other
 /// (two streams at once were slower: the server and the browser share the machine's cores with
 /// the parser).
-async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSummary, LoadedRuntime) {
-    let entries = &inputs.entries;
+///
+/// `should_stop` says whether to stop after a read (the user cancelled a load running in the
+/// analysis worker: nothing of it may be said after the `Cancelled`); a job never stops so (it
+/// is terminated).
+async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue], should_stop: &dyn Fn() -> bool) -> (DatasetSummary, LoadedRuntime) {
     let mut summary = DatasetSummary::default();
     let mut deps_model = None;
     let mut deps_lean = false;
-    let mut names_model = None;
     let (deps_read, mut deps_errors, records_read, mut records_errors) = read_deps_and_records(inputs, sources).await;
+    if should_stop() {
+        return (summary, LoadedRuntime::default());
+    }
     summary.errors.append(&mut deps_errors);
     // Each file's warnings with its path, for the dataset's list (`datasets::runtime_warnings`).
     let (mut deps_warnings, mut names_warnings, mut records_warnings, mut host_warnings) = (None, None, None, None);
@@ -103,20 +110,17 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue]) -> (DatasetSu
             Err(err) => summary.errors.push(file_error(err)),
         }
     }
-    if let Some(index) = inputs.name_map {
-        if let Some((path, bytes)) = read_entry(index, entries, sources, &mut summary.errors).await {
-            match name_map::parse(&path, &bytes) {
-                Ok(parsed) => {
-                    names_warnings = Some((path.clone(), parsed.warnings.clone()));
-                    summary.name_map_entries = Some(parsed.entries.len() as u64);
-                    names_model = Some(parsed);
-                }
-                Err(err) => summary.errors.push(file_error(err)),
-            }
-        }
+    let mut names_model = None;
+    if let Some((path, parsed)) = read_name_map(inputs, sources, &mut summary).await {
+        names_warnings = Some((path, parsed.warnings.clone()));
+        summary.name_map_entries = Some(parsed.entries.len() as u64);
+        names_model = Some(parsed);
     }
     let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
     let host_read = read_host_phases(inputs, sources, &mut summary).await;
+    if should_stop() {
+        return (summary, LoadedRuntime::default());
+    }
     let mut state = LoadedRuntime { deps_lean, cpm: cpm_inputs.clone(), ..Default::default() };
     summary.errors.append(&mut records_errors);
     if let Some((path, parsed)) = records_read {
@@ -239,6 +243,18 @@ async fn deps_in_a_job(
     }
 }
 
+/// Reads the dataset's name map, when it has one (an unreadable file is an error in `summary`).
+async fn read_name_map(inputs: &RuntimeInputs, sources: &[JsValue], summary: &mut DatasetSummary) -> Option<(String, name_map::NameMap)> {
+    let (path, bytes) = read_entry(inputs.name_map?, &inputs.entries, sources, &mut summary.errors).await?;
+    match name_map::parse(&path, &bytes) {
+        Ok(parsed) => Some((path, parsed)),
+        Err(err) => {
+            summary.errors.push(file_error(err));
+            None
+        }
+    }
+}
+
 /// The deps.json job ([`ToJob::ParseDeps`]): parses its one file as the load would
 /// ([`parse_deps`]) and answers a [`jobs::DepsParsed`].
 async fn parse_deps_job(entry: EntryMeta, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
@@ -329,7 +345,7 @@ fn put_encoded<T: Serialize>(columns: &js_sys::Object, key: &str, value: &T) -> 
 /// page will open it first), its timeline: the render columns in `columns.timeline`, the
 /// query index encoded in `columns.index`.
 async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, js_sys::Object) {
-    let (summary, mut state) = read_dataset(inputs, sources).await;
+    let (summary, mut state) = read_dataset(inputs, sources, &|| false).await;
     // Detached copies of the phases go to the analysis worker; the whole ones stay for the
     // timeline.
     let whole_phases = state.model.as_mut().map(|m| {
@@ -359,6 +375,39 @@ async fn load_runtime(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, 
     (FromJob::TimelineBuilt { header }, columns)
 }
 
+/// A timeline built where its dataset was loaded: header, query index, render columns.
+pub(crate) type BuiltTimeline = (TimelineHeader, Timeline, JsValue);
+
+/// A small runtime dataset loaded in the analysis worker itself, for `open`: what a
+/// [`ToJob::LoadRuntime`] job hands back — the summary, the resident state (the model's
+/// scheduler phases detached) and, when asked (`inputs.prebuild_timeline`), the dataset's
+/// timeline — with the same progress messages. `should_stop`: the user cancelled (the caller
+/// then forgets what this returns); checked after the reads, so nothing is said after the
+/// `Cancelled`.
+pub(crate) async fn load_runtime_here(
+    inputs: &RuntimeInputs,
+    sources: &[JsValue],
+    should_stop: &dyn Fn() -> bool,
+) -> (DatasetSummary, LoadedRuntime, Option<BuiltTimeline>) {
+    let (summary, mut state) = read_dataset(inputs, sources, should_stop).await;
+    if should_stop() {
+        return (summary, state, None);
+    }
+    let built = state.model.as_ref().filter(|_| inputs.prebuild_timeline).map(|model| {
+        progress(ProgressStage::Timeline, &inputs.path, 0, 1);
+        let (mut t, timeline_columns) = render_columns::build_columns(&[(inputs.path.as_str(), model)]);
+        progress(ProgressStage::Timeline, &inputs.path, 1, 1);
+        let header = pypto_replies::timeline::header(0, &[inputs.dataset_id], &t);
+        t.compact_for_queries();
+        (header, t, JsValue::from(timeline_columns))
+    });
+    // What stays resident, as a job hands it back: the phases detached.
+    if let Some(m) = state.model.as_mut() {
+        m.detach_phases();
+    }
+    (summary, state, built)
+}
+
 /// The files of dataset `k` of a job's `datasets` (each dataset's files follow the previous
 /// dataset's in the job's `files`).
 fn sources_of<'a>(datasets: &[RuntimeInputs], sources: &'a [JsValue], k: usize) -> &'a [JsValue] {
@@ -370,7 +419,7 @@ fn sources_of<'a>(datasets: &[RuntimeInputs], sources: &'a [JsValue], k: usize) 
 /// The model of dataset `k` of a job, or why there is none.
 async fn model_of(datasets: &[RuntimeInputs], sources: &[JsValue], k: usize) -> Result<RuntimeModel, String> {
     let inputs = datasets.get(k).ok_or("no such dataset")?;
-    let (summary, state) = read_dataset(inputs, sources_of(datasets, sources, k)).await;
+    let (summary, state) = read_dataset(inputs, sources_of(datasets, sources, k), &|| false).await;
     state.model.ok_or_else(|| {
         let why = summary.errors.first().map_or_else(String::new, |e| format!(": {} {}", e.path, e.message));
         format!("{} has no readable swimlane records{why}", inputs.path)

@@ -10,8 +10,12 @@
 //! byte chunks and decoded a chunk at a time (the encoding is never whole in its memory), and
 //! the render columns, JS typed arrays it passes on to the page.
 //!
-//! Messages to a job: `{ job: ToJob, files, stall_timeout_ms }` (its reads' stall timeout,
-//! the analysis worker's), posted once the job's wasm reports ready.
+//! A job is started from [`JOB_LOADER`], not the analysis worker's own loader: its first
+//! message is the analysis worker's compiled `WebAssembly.Module` (`{ module }`), which it
+//! instantiates — the wasm is fetched and compiled once per page, not once per job.
+//!
+//! Messages to a job: `{ module }`, then `{ job: ToJob, files, stall_timeout_ms }` (its reads'
+//! stall timeout, the analysis worker's), posted once the job's wasm reports ready.
 //! From a job: `{ msg: FromWorker }` (progress, forwarded to the page as they come; a panic
 //! fails the job), `{ log: "pypto-worker …" }` (bench lines, printed by the analysis worker),
 //! and last `{ job: FromJob, columns }`.
@@ -270,9 +274,23 @@ fn text_of(v: &JsValue) -> String {
         .unwrap_or_else(|| format!("{v:?}"))
 }
 
-fn own_url() -> String {
+/// A job's entry script, beside the analysis worker's loader (`www/pypto-worker_job_loader.js`,
+/// copied into `dist/` by Trunk): it waits for `{ module }` and instantiates it.
+pub(crate) const JOB_LOADER: &str = "pypto-worker_job_loader.js";
+
+/// The URL of [`JOB_LOADER`]: in the directory of this worker's own script.
+fn job_loader_url() -> String {
     let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    scope.location().href()
+    let own = scope.location().href();
+    let own = own.split(['?', '#']).next().unwrap_or_default();
+    let dir = own.rsplit_once('/').map_or("", |(dir, _)| dir);
+    format!("{dir}/{JOB_LOADER}")
+}
+
+/// Prints a job's bench line (`pypto-worker job …`, with how long since it was started).
+fn job_line(id: u32, what: &str, started_ms: f64) {
+    let line = format!("pypto-worker job {id}: {what} {:.0} ms after it was started", crate::clock::now_ms() - started_ms);
+    web_sys::console::info_1(&JsValue::from_str(&line));
 }
 
 /// A started job: `part` settles with its first `{ part }` envelope (or its final one, when
@@ -311,8 +329,16 @@ pub(crate) fn start_with_input(request: &ToJob, files: &js_sys::Array, input: Op
     }
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
-    let worker =
-        web_sys::Worker::new_with_options(&own_url(), &options).map_err(|e| format!("could not start an analysis job: {}", text_of(&e)))?;
+    let started_ms = crate::clock::now_ms();
+    let worker = web_sys::Worker::new_with_options(&job_loader_url(), &options)
+        .map_err(|e| format!("could not start an analysis job: {}", text_of(&e)))?;
+    // The compiled module, shared (not copied) with the job, which instantiates it.
+    let module = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&module, &JsValue::from_str("module"), &wasm_bindgen::module());
+    if let Err(e) = worker.post_message(&module) {
+        worker.terminate();
+        return Err(format!("could not start an analysis job: {}", text_of(&e)));
+    }
     let id = NEXT_ID.get();
     NEXT_ID.set(id.wrapping_add(1));
     let (part_settle, part) = Settle::new();
@@ -335,10 +361,12 @@ pub(crate) fn start_with_input(request: &ToJob, files: &js_sys::Array, input: Op
         let data = event.data();
         let get = |key: &str| js_sys::Reflect::get(&data, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
         if !get("job").is_undefined() {
+            job_line(id, "answered", started_ms);
             part_message.settle(Ok(data.clone()));
             done_message.settle(Ok(data.clone()));
             finish_later();
         } else if !get("part").is_undefined() {
+            job_line(id, "answered a part", started_ms);
             part_message.settle(Ok(data.clone()));
         } else if let Some(line) = get("log").as_string() {
             // A job's own job (a load job's deps.json job): its lines go up the same way.
@@ -350,6 +378,7 @@ pub(crate) fn start_with_input(request: &ToJob, files: &js_sys::Array, input: Op
         } else {
             match serde_wasm_bindgen::from_value::<FromWorker>(get("msg")) {
                 Ok(FromWorker::Ready) => {
+                    job_line(id, "wasm ready", started_ms);
                     if let Err(e) = for_message.post_message(&envelope) {
                         fail_message(format!("could not start an analysis job: {}", text_of(&e)));
                         finish_later();

@@ -1,7 +1,8 @@
 //! Opening a folder (`OpenFolder`, `OpenUrl` through a manifest), for the page's session:
 //! forgets the previous folder, announces the datasets discovery finds, loads each one —
 //! a runtime dataset in a load job (resident model, and the timeline of the first one the
-//! page opens), a pass dump's files remembered, a serving STRACE file parsed — and announces
+//! page opens; a small one, up to [`IN_WORKER_LOAD_MAX_BYTES`] of files, here without a job),
+//! a pass dump's files remembered, a serving STRACE file parsed — and announces
 //! each summary, then the end of the load. The handlers answer the page's requests about
 //! what this leaves in `store`, `pass_dumps` and `trace_store`.
 //!
@@ -26,7 +27,7 @@ use crate::bench_log::bench_log;
 use crate::clock::now_ms;
 use crate::jobs::{self, FromJob, LoadedRuntime, RuntimeInputs, ToJob};
 use crate::store::{Prebuilt, RuntimeDataset, SESSION};
-use crate::{graph, layout_warm_up, pass_dumps, prebuilt, reading, trace_store, transport};
+use crate::{graph, job_work, layout_warm_up, pass_dumps, prebuilt, reading, trace_store, transport};
 
 /// `OpenUrl`: fetches the dataset manifest at `url` (or `url/pypto-viewer-manifest.json`) and
 /// opens the entries it lists as URLs beside it. Another open while the manifest is on its way
@@ -212,10 +213,10 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
     let announced = Datasets { source_label, datasets: infos, ignored_files: found.ignored_files, comparison };
     transport::post(&FromWorker::Datasets(announced), None);
 
-    let mut prebuilt_one = comparison;
+    let mut prebuilt_one = comparison; // a comparison source's runs are shown beside the folder's, not alone
     // The first runtime dataset with a small enough deps.json: its graph is built when the
     // load ends, before the click (`graph::prebuild`).
-    let mut graph_ahead = None; // a comparison source's runs are shown beside the folder's, not alone
+    let mut graph_ahead = None;
     for (index, dataset) in found.datasets.iter().enumerate().take(if comparison { COMPARISON_BLOCK as usize } else { usize::MAX }) {
         if source.stale() {
             return;
@@ -287,9 +288,17 @@ async fn load_strace(path: &str) -> DatasetSummary {
     summary
 }
 
-/// Loads a runtime dataset in a job (`jobs`) and keeps what it hands back: the
-/// resident model, the deps.json source when it was read lean, the name map, and the
-/// single-dataset timeline (its query index, and its render columns until the page asks).
+/// A runtime dataset whose files (records, deps.json, name map, CPM, host phases) weigh at most
+/// this is loaded in the analysis worker itself: a job's start (a worker, its wasm instance) and
+/// the model's encoding and decoding cost more than the load, and what the load peaks at —
+/// a few times the files — is little to keep in the analysis worker's memory, which the next
+/// loads reuse. Bigger ones load in a job, whose peak goes back to the browser.
+pub(crate) const IN_WORKER_LOAD_MAX_BYTES: u64 = 16 << 20;
+
+/// Loads a runtime dataset in a job (`jobs`; a small one here, [`IN_WORKER_LOAD_MAX_BYTES`])
+/// and keeps what it hands back: the resident model, the deps.json source when it was read
+/// lean, the name map, and the single-dataset timeline (its query index, and its render
+/// columns until the page asks).
 async fn load_runtime(
     dataset_id: u32,
     dataset: &discovery::Dataset,
@@ -343,35 +352,28 @@ async fn load_runtime(
         let path = records.and_then(|i| inputs.entries.get(i)).map_or_else(|| dataset.path.clone(), |e| e.path.clone());
         DatasetSummary { errors: vec![FileError { path, line: 0, column: 0, message, read_failed: false }], ..DatasetSummary::default() }
     };
-    let started = match jobs::start(&ToJob::LoadRuntime(inputs.clone()), &files) {
-        Ok(started) => started,
-        Err(message) => return failed(message),
+    let input_bytes: u64 = inputs.entries.iter().map(|e| e.size_bytes).sum();
+    let loaded = if input_bytes <= IN_WORKER_LOAD_MAX_BYTES {
+        load_here(&inputs, &files, source).await
+    } else {
+        load_in_job(&inputs, &files, source).await
     };
-    // The job's first answer: the summary and the resident state (its timeline, if asked for,
-    // follows while the page takes the summary).
-    let (mut summary, columns) = match jobs::answer(started.part).await {
-        Ok((FromJob::RuntimeLoaded { summary }, columns)) => (summary, columns),
-        Ok(_) => return failed("the load job answered something else".to_owned()),
-        Err(_) if source.cancelled() => return cancelled_summary(),
-        Err(message) => return failed(message),
-    };
-    let decoded_from_ms = now_ms();
-    let state: LoadedRuntime = match jobs::decode_at::<LoadedRuntime>(&columns, "state") {
-        Ok(mut state) => {
-            if let Some(m) = state.model.as_mut() {
-                m.shrink();
-            }
-            state
-        }
-        Err(message) => {
+    let (summary, mut state, timeline) = match loaded {
+        Ok(loaded) => loaded,
+        Err(Unloaded::Cancelled) => return cancelled_summary(),
+        Err(Unloaded::Failed(message)) => return failed(message),
+        Err(Unloaded::Undecodable(mut summary, message)) => {
             summary.errors.push(FileError { path: dataset.path.clone(), line: 0, column: 0, message, read_failed: false });
-            return summary;
+            return *summary;
         }
     };
-    bench_log(&format!("pypto-worker model {}: decoded from the load job in {:.0} ms", dataset.path, now_ms() - decoded_from_ms));
+    if let Some(m) = state.model.as_mut() {
+        m.shrink();
+    }
     let records_facts = summary.records.as_ref().map(|r| (r.level, summary.warnings.clone()));
     let deps_source = if state.deps_lean { dataset.deps.and_then(|i| sources.get(i)).cloned() } else { None };
-    let prebuilding = prebuild_timeline && state.model.is_some();
+    // Without a model there is no timeline to wait for (a job built none).
+    let timeline = if prebuild_timeline && state.model.is_some() { timeline } else { TimelineComing::Nothing };
     let current = !source.stale();
     SESSION.with_borrow_mut(|s| {
         if current {
@@ -389,13 +391,73 @@ async fn load_runtime(
                     files,
                 },
             );
-            if prebuilding {
+            if matches!(timeline, TimelineComing::FromJob(_)) {
                 s.prebuilt.insert(dataset_id, Prebuilt::Pending(Vec::new()));
             }
         }
     });
-    if prebuilding {
-        wasm_bindgen_futures::spawn_local(prebuilt::receive_prebuilt(generation, dataset_id, started.done));
+    if let TimelineComing::FromJob(done) = timeline {
+        wasm_bindgen_futures::spawn_local(prebuilt::receive_prebuilt(generation, dataset_id, done));
+    } else if let (TimelineComing::Built(built), true) = (timeline, current) {
+        let (header, t, columns) = *built;
+        bench_log(&format!("pypto-worker timeline of dataset {dataset_id}: {} bars, built in the analysis worker", t.source.len()));
+        SESSION.with_borrow_mut(|s| {
+            s.prebuilt.insert(dataset_id, Prebuilt::Ready { header, timeline: t, columns });
+        });
     }
     summary
+}
+
+/// What a runtime dataset's load left: its summary, the resident state and its timeline.
+type Loaded = (DatasetSummary, LoadedRuntime, TimelineComing);
+
+/// Why a runtime dataset's load left nothing to keep.
+enum Unloaded {
+    /// The user cancelled it.
+    Cancelled,
+    /// The job could not run or failed (the dataset's error).
+    Failed(String),
+    /// The job's state could not be decoded (an error added to its summary).
+    Undecodable(Box<DatasetSummary>, String),
+}
+
+/// A small dataset's load, here ([`job_work::load_runtime_here`]).
+async fn load_here(inputs: &RuntimeInputs, files: &js_sys::Array, source: &Source) -> Result<Loaded, Unloaded> {
+    let started_ms = now_ms();
+    let sources: Vec<JsValue> = files.iter().collect();
+    let (summary, state, built) = job_work::load_runtime_here(inputs, &sources, &|| source.cancelled()).await;
+    if source.cancelled() {
+        return Err(Unloaded::Cancelled);
+    }
+    bench_log(&format!("pypto-worker model {}: loaded in the analysis worker in {:.0} ms", inputs.path, now_ms() - started_ms));
+    Ok((summary, state, built.map_or(TimelineComing::Nothing, |b| TimelineComing::Built(Box::new(b)))))
+}
+
+/// A dataset's load in a job: its first answer (summary and encoded state) decoded; its
+/// timeline, if asked for, follows while the page takes the summary.
+async fn load_in_job(inputs: &RuntimeInputs, files: &js_sys::Array, source: &Source) -> Result<Loaded, Unloaded> {
+    let started = jobs::start(&ToJob::LoadRuntime(inputs.clone()), files).map_err(Unloaded::Failed)?;
+    let (summary, columns) = match jobs::answer(started.part).await {
+        Ok((FromJob::RuntimeLoaded { summary }, columns)) => (summary, columns),
+        Ok(_) => return Err(Unloaded::Failed("the load job answered something else".to_owned())),
+        Err(_) if source.cancelled() => return Err(Unloaded::Cancelled),
+        Err(message) => return Err(Unloaded::Failed(message)),
+    };
+    let decoded_from_ms = now_ms();
+    let state = match jobs::decode_at::<LoadedRuntime>(&columns, "state") {
+        Ok(state) => state,
+        Err(message) => return Err(Unloaded::Undecodable(Box::new(summary), message)),
+    };
+    bench_log(&format!("pypto-worker model {}: decoded from the load job in {:.0} ms", inputs.path, now_ms() - decoded_from_ms));
+    Ok((summary, state, TimelineComing::FromJob(started.done)))
+}
+
+/// The timeline of the dataset the page opens first, as its load leaves it.
+enum TimelineComing {
+    /// None asked for, or no model to build it from.
+    Nothing,
+    /// The load job's final answer, to come ([`prebuilt::receive_prebuilt`]).
+    FromJob(jobs::Answer),
+    /// Built with the load, here.
+    Built(Box<job_work::BuiltTimeline>),
 }

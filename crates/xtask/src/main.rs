@@ -13,12 +13,14 @@
 //! cargo xtask bench-layout-browser [--sizes …]      issue-6 layout times: wasm (Chromium), native, dot
 //! cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]
 //!                                   IR Pass Trace diff: wasm vs native vs Python difflib
+//! cargo xtask bench-demo [--runs N] [--dist D]     issue-21 small captures: cached cold start, demo open
 //! ```
 //!
 //! Every child process gets `tests/node_modules/.bin` first on `PATH` (the npm `binaryen`
 //! package's `wasm-opt` 132, never Debian's broken 108) and `$CARGO_HOME/bin`.
 
 mod bench_browser;
+mod bench_demo;
 mod bench_layout;
 mod bench_passes;
 mod build;
@@ -65,6 +67,11 @@ commands:
                              (default 200000) in wasm (headless Chromium), natively and in Python
                              difflib (and pypto's ir_trace from DIR); writes
                              tests/artifacts/bench-passes.json
+  bench-demo [--runs N] [--dist D]
+                             in headless Chromium, N runs (default 5): the cached cold start
+                             (reload → worker ready) and \"Open demo\" → swimlane drawn, each
+                             beside its target, with where the time goes; writes
+                             tests/artifacts/bench-demo.json
 ";
 
 fn main() -> ExitCode {
@@ -84,6 +91,7 @@ fn main() -> ExitCode {
         "bench-browser" => bench_browser::parse_args(rest).and_then(|opts| bench_browser::run(&opts)),
         "bench-layout-browser" => bench_layout::parse_args(rest).and_then(|opts| bench_layout::run(&opts)),
         "bench-passes-browser" => bench_passes::parse_args(rest).and_then(|opts| bench_passes::run(&opts)),
+        "bench-demo" => bench_demo::parse_args(rest).and_then(|opts| bench_demo::run(&opts)),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())
