@@ -214,6 +214,7 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
     transport::post(&FromWorker::Datasets(announced), None);
 
     let mut prebuilt_one = comparison; // a comparison source's runs are shown beside the folder's, not alone
+
     // The first runtime dataset with a small enough deps.json: its graph is built when the
     // load ends, before the click (`graph::prebuild`).
     let mut graph_ahead = None;
