@@ -173,8 +173,6 @@ try {
   result.load.json_mb_per_s_to_swimlane = jsonBytes / 1e6 / (result.load.nav_to_swimlane_ms / 1000);
   result.load.bars = await bars();
   result.memory.page_lod_bytes = await page.evaluate(() => Number(document.querySelector('#swimlane')?.dataset.lodBytes ?? NaN));
-  result.memory.page_time_bytes = await page.evaluate(() => Number(document.querySelector('#swimlane')?.dataset.timeBytes ?? NaN));
-  result.memory.page_float_time_bars = await page.evaluate(() => Number(document.querySelector('#swimlane')?.dataset.floatTimeBars ?? NaN));
 } catch (err) {
   result.load.error = `${err.message.split('\n')[0]} after ${((now() - tNav) / 1000).toFixed(1)} s${crashed ? ' (page crashed)' : ''}`;
 }
@@ -434,7 +432,6 @@ rows.push(['load: nav → data-load-state=done', `${f(result.load.nav_to_load_do
 rows.push(['load: nav → swimlane drawn', `${f(result.load.nav_to_swimlane_ms / 1000, 2)} s`, `${f(result.load.json_mb_per_s_to_swimlane)} MB/s`, '≤ 3 s (bars while loading)']);
 if (result.load.error) rows.push(['load error', result.load.error, '', '']);
 for (const line of result.load.worker_log ?? []) rows.push([`  ${line.replace(/^pypto-worker /, '')}`, '', '', '']);
-if (result.memory.page_time_bytes) rows.push(['page bar times (packed ns)', `${f(result.memory.page_time_bytes / 2 ** 20)} MiB`, `${f(result.memory.page_time_bytes / result.load.bars, 2)} B/bar`, `${f(result.memory.page_float_time_bars, 0)} bars kept as f64`]);
 if (result.memory.page_lod_bytes) rows.push(['page LOD pyramids', `${f(result.memory.page_lod_bytes / 2 ** 20)} MiB`, `${f(result.memory.page_lod_bytes / result.load.bars, 2)} B/bar`, '']);
 const jobPeaks = (result.load.worker_log ?? []).map((l) => /wasm memory in the load job (\d+) MiB/.exec(l)?.[1]).filter(Boolean).map(Number);
 if (jobPeaks.length) {

@@ -28,7 +28,7 @@
 use std::ops::Range;
 
 use crate::camera::TimeCamera;
-use crate::lanes::{partition_starts, LaneIndex, LaneTimes, VisitedBar};
+use crate::lanes::{LaneIndex, VisitedBar};
 
 /// Average number of bars per level-0 bucket: sets the finest level (and the memory, about
 /// `12 / BARS_PER_FINEST_BUCKET` bytes per bar).
@@ -76,9 +76,9 @@ pub struct LanePyramid {
     levels: Vec<Vec<Entry>>,
 }
 
-fn duration(times: &impl LaneTimes, i: usize) -> f64 {
-    let s = times.start_us(i);
-    let d = times.end_us(i).max(s) - s;
+fn duration(start_us: &[f64], end_us: &[f64], i: usize) -> f64 {
+    let s = start_us[i];
+    let d = end_us[i].max(s) - s;
     if d.is_finite() {
         d
     } else {
@@ -87,16 +87,18 @@ fn duration(times: &impl LaneTimes, i: usize) -> f64 {
 }
 
 impl LanePyramid {
-    /// Builds the pyramid of a lane (starts ascending); `tag(i)` is stored for each bucket's
-    /// representative. `None` for lanes under [`MIN_BARS_FOR_LOD`] bars, with 2^31 bars or
-    /// more, or with non-finite start times at either end. O(n).
-    pub fn build(times: &impl LaneTimes, tag: impl Fn(usize) -> u16) -> Option<LanePyramid> {
-        let n = times.len();
+    /// Builds the pyramid of a lane whose `start_us` is ascending (`end_us` parallel); `tag(i)`
+    /// is stored for each bucket's representative. `None` for lanes under
+    /// [`MIN_BARS_FOR_LOD`] bars, with 2^31 bars or more, or with non-finite start times at
+    /// either end. O(n).
+    pub fn build(start_us: &[f64], end_us: &[f64], tag: impl Fn(usize) -> u16) -> Option<LanePyramid> {
+        let n = start_us.len().min(end_us.len());
         if n < MIN_BARS_FOR_LOD || n >= EMPTY as usize {
             return None;
         }
-        let origin_us = times.start_us(0);
-        let span_us = times.start_us(n - 1) - origin_us;
+        let (start_us, end_us) = (&start_us[..n], &end_us[..n]);
+        let origin_us = start_us[0];
+        let span_us = start_us[n - 1] - origin_us;
         if !(origin_us.is_finite() && span_us.is_finite() && span_us >= 0.0) {
             return None;
         }
@@ -106,14 +108,14 @@ impl LanePyramid {
         let mut level = vec![EMPTY_ENTRY; buckets];
         let (mut current, mut best) = (usize::MAX, 0.0_f64);
         for i in 0..n {
-            let s = times.start_us(i);
+            let s = start_us[i];
             if !s.is_finite() {
                 continue;
             }
             // Truncation intended: the bucket number, clamped to the level.
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             let j = (((s - origin_us) / base_us) as usize).min(buckets - 1);
-            let d = duration(times, i);
+            let d = duration(start_us, end_us, i);
             // Starts ascend, so buckets fill one after the other.
             if j != current || d > best {
                 level[j] = Entry { rep: i as u32, tag: tag(i) };
@@ -122,7 +124,7 @@ impl LanePyramid {
         }
         let mark = |level: &mut Vec<Entry>, bucket_us: f64| {
             for e in level.iter_mut().filter(|e| e.rep != EMPTY) {
-                if duration(times, e.rep as usize) >= bucket_us {
+                if duration(start_us, end_us, e.rep as usize) >= bucket_us {
                     e.rep |= WIDE;
                 }
             }
@@ -137,7 +139,9 @@ impl LanePyramid {
                 .map(|pair| {
                     let mut pick = EMPTY_ENTRY;
                     for e in pair.iter().filter(|e| e.rep != EMPTY) {
-                        let longer = || duration(times, (e.rep & !WIDE) as usize) > duration(times, (pick.rep & !WIDE) as usize);
+                        let longer = || {
+                            duration(start_us, end_us, (e.rep & !WIDE) as usize) > duration(start_us, end_us, (pick.rep & !WIDE) as usize)
+                        };
                         if pick.rep == EMPTY || longer() {
                             pick = Entry { rep: e.rep & !WIDE, tag: e.tag };
                         }
@@ -190,7 +194,8 @@ impl LanePyramid {
     pub fn visit(
         &self,
         camera: &TimeCamera,
-        times: &impl LaneTimes,
+        start_us: &[f64],
+        end_us: &[f64],
         index: &LaneIndex,
         range: Range<usize>,
         min_px: f64,
@@ -198,7 +203,8 @@ impl LanePyramid {
     ) -> bool {
         let Some(k) = self.level_for(camera.us_per_px()) else { return false };
         let Some(level) = self.levels.get(k) else { return false };
-        let n = times.len();
+        let n = start_us.len().min(end_us.len());
+        let (start_us, end_us) = (&start_us[..n], &end_us[..n]);
         let bucket_us = self.bucket_us(k);
         let min_px = min_px.max(f64::MIN_POSITIVE);
         let width = camera.width_px;
@@ -218,13 +224,12 @@ impl LanePyramid {
         // 1. Bars starting left of the view that still reach into it, exactly.
         let range = range.start.min(n)..range.end.min(n);
         let mut i = range.start;
-        while i < range.end && times.start_us(i) < t0 {
-            i = index.next_reaching(times, i, range.end, |e| e >= t0);
-            if i >= range.end || times.start_us(i) >= t0 {
+        while i < range.end && start_us[i] < t0 {
+            i = index.next_reaching(start_us, end_us, i, range.end, |e| e >= t0);
+            if i >= range.end || start_us[i] >= t0 {
                 break;
             }
-            let s = times.start_us(i);
-            let (x0, x1) = (camera.us_to_px(s), camera.us_to_px(times.end_us(i).max(s)));
+            let (x0, x1) = (camera.us_to_px(start_us[i]), camera.us_to_px(end_us[i].max(start_us[i])));
             if x0.is_finite() && x1.is_finite() && x1 >= 0.0 && x0 <= width {
                 let bar = if x1 - x0 >= min_px {
                     VisitedBar { index: i, x0, x1, merged: false }
@@ -237,8 +242,7 @@ impl LanePyramid {
         }
         // The first bar starting in the view, for the first bucket when its representative
         // started left of the view (reported above if it reaches in).
-        let first_in_view = partition_starts(times, range.start, range.end, |s| s < t0);
-        let start_at = |i: usize| (i < n).then(|| times.start_us(i));
+        let first_in_view = range.start + start_us[range.clone()].partition_point(|&s| s < t0);
 
         // 2. The visible buckets: wide representatives as themselves, the rest as 1-px columns
         // merged with neighbouring columns of the same tag.
@@ -260,17 +264,16 @@ impl LanePyramid {
             // drawn ones start in the view.
             let mut column = camera.us_to_px(bucket_start_us).floor().max(0.0);
             let (mut rep, mut tag) = (rep, Some(e.tag));
-            if bucket_start_us < t0 && start_at(rep).is_some_and(|s| s < t0) {
+            if bucket_start_us < t0 && start_us.get(rep).is_some_and(|&s| s < t0) {
                 // Left-edge bucket: its bars starting in the view, as one exact column.
-                match start_at(first_in_view) {
-                    Some(s) if s < bucket_start_us + bucket_us => {
+                match start_us.get(first_in_view) {
+                    Some(&s) if s < bucket_start_us + bucket_us => {
                         (rep, tag, column) = (first_in_view, None, camera.us_to_px(s).floor());
                     }
                     _ => continue,
                 }
             } else if e.rep & WIDE != 0 {
-                let Some(s) = start_at(rep) else { continue };
-                let en = times.end_us(rep);
+                let (Some(&s), Some(&en)) = (start_us.get(rep), end_us.get(rep)) else { continue };
                 let (x0, x1) = (camera.us_to_px(s), camera.us_to_px(en.max(s)));
                 if !(x0.is_finite() && x1.is_finite()) || x1 < 0.0 || x0 > width {
                     continue;
@@ -303,7 +306,7 @@ impl LanePyramid {
 #[allow(clippy::float_cmp, clippy::cast_precision_loss, clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::lanes::{visit_bars, SliceTimes};
+    use crate::lanes::visit_bars;
 
     /// Deterministic uniform numbers in [0, 1).
     fn xorshift(mut seed: u64) -> impl FnMut() -> f64 {
@@ -376,10 +379,9 @@ mod tests {
 
     fn visit_all(p: &LanePyramid, idx: &LaneIndex, cam: &TimeCamera, start: &[f64], end: &[f64]) -> Option<Vec<LodBar>> {
         let (t0, t1) = cam.visible_range_us();
-        let times = SliceTimes::new(start, end);
-        let range = idx.visible_range(&times, t0, t1);
+        let range = idx.visible_range(start, end, t0, t1);
         let mut got = Vec::new();
-        p.visit(cam, &times, idx, range, 1.0, |b| got.push(b)).then_some(got)
+        p.visit(cam, start, end, idx, range, 1.0, |b| got.push(b)).then_some(got)
     }
 
     #[test]
@@ -390,8 +392,8 @@ mod tests {
             let n = MIN_BARS_FOR_LOD + (rnd() * 60_000.0) as usize;
             let (start, end) = random_lane(&mut rnd, n);
             let tags: Vec<u16> = (0..n).map(|i| ((i as u32).wrapping_mul(2_654_435_761) >> 29) as u16).collect();
-            let p = LanePyramid::build(&SliceTimes::new(&start, &end), |i| tags[i]).expect("pyramid");
-            let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+            let p = LanePyramid::build(&start, &end, |i| tags[i]).expect("pyramid");
+            let idx = LaneIndex::new(&start, &end);
             let (lo, hi) = (start[0], end.iter().copied().fold(f64::MIN, f64::max));
             for view in 0..16 {
                 let width = [97.0, 400.0, 1200.0][view % 3];
@@ -456,8 +458,8 @@ mod tests {
                 end.push(t + d);
                 t += d + rnd() * 0.1;
             }
-            let p = LanePyramid::build(&SliceTimes::new(&start, &end), |_| 0).expect("pyramid");
-            let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+            let p = LanePyramid::build(&start, &end, |_| 0).expect("pyramid");
+            let idx = LaneIndex::new(&start, &end);
             let width = 200.0;
             let cam = TimeCamera { start_us: -10.0, px_per_us: width / (t + 20.0), width_px: width, extent_us: None };
             let got = visit_all(&p, &idx, &cam, &start, &end).expect("zoomed out enough");
@@ -481,14 +483,14 @@ mod tests {
         let mut end: Vec<f64> = start.iter().map(|s| s + 0.01).collect();
         end[100] = start[100] + 0.05;
         end[3000] = start[3000] + 20.0;
-        let p = LanePyramid::build(&SliceTimes::new(&start, &end), |i| if i < 2048 { 1 } else { 2 }).expect("pyramid");
+        let p = LanePyramid::build(&start, &end, |i| if i < 2048 { 1 } else { 2 }).expect("pyramid");
         assert_eq!(p.level_count(), 12); // 1025 buckets at level 0 → 513 → … → 2 → 1
         assert_eq!(p.levels[0].len(), n / BARS_PER_FINEST_BUCKET + 1);
         let bucket_of_100 = p.levels[0][(start[100] / p.base_us) as usize];
         assert_eq!(bucket_of_100.rep & !WIDE, 100);
         assert_eq!(p.levels.last().map(|l| l[0].rep & !WIDE), Some(3000));
         // Whole lane in 100 px: every column is covered, two merged runs (tags 1, 2) plus bar 3000.
-        let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+        let idx = LaneIndex::new(&start, &end);
         let cam = TimeCamera { start_us: 0.0, px_per_us: 100.0 / 409.6, width_px: 100.0, extent_us: None };
         let got = visit_all(&p, &idx, &cam, &start, &end).expect("lod");
         let kinds: Vec<(bool, Option<u16>)> = got.iter().map(|b| (b.bar.merged, b.tag)).collect();
@@ -507,8 +509,8 @@ mod tests {
         let mut end: Vec<f64> = start.iter().map(|s| s + 0.001).collect();
         start[10] = 0.1;
         end[10] = 150.0;
-        let p = LanePyramid::build(&SliceTimes::new(&start, &end), |i| i as u16).expect("pyramid");
-        let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+        let p = LanePyramid::build(&start, &end, |i| i as u16).expect("pyramid");
+        let idx = LaneIndex::new(&start, &end);
         let cam = TimeCamera { start_us: 100.0, px_per_us: 1.0, width_px: 100.0, extent_us: None };
         let got = visit_all(&p, &idx, &cam, &start, &end).expect("lod");
         assert_eq!(got[0], LodBar { bar: VisitedBar { index: 10, x0: -99.9, x1: 50.0, merged: false }, tag: None });
@@ -518,13 +520,13 @@ mod tests {
     #[test]
     fn small_or_odd_lanes_have_no_pyramid() {
         let s: Vec<f64> = (0..100).map(f64::from).collect();
-        assert!(LanePyramid::build(&SliceTimes::new(&s, &s), |_| 0).is_none());
+        assert!(LanePyramid::build(&s, &s, |_| 0).is_none());
         let mut s: Vec<f64> = (0..5000).map(f64::from).collect();
         s[0] = f64::NEG_INFINITY;
-        assert!(LanePyramid::build(&SliceTimes::new(&s, &s), |_| 0).is_none());
+        assert!(LanePyramid::build(&s, &s, |_| 0).is_none());
         // All bars at one instant: one bucket per level.
         let s = vec![3.0; 5000];
-        let p = LanePyramid::build(&SliceTimes::new(&s, &s), |_| 7).expect("pyramid");
+        let p = LanePyramid::build(&s, &s, |_| 7).expect("pyramid");
         assert!(p.level_count() >= 1);
     }
 
@@ -533,7 +535,7 @@ mod tests {
         let mut rnd = xorshift(42);
         let n = 1_000_000;
         let (start, end) = random_lane(&mut rnd, n);
-        let p = LanePyramid::build(&SliceTimes::new(&start, &end), |_| 0).expect("pyramid");
+        let p = LanePyramid::build(&start, &end, |_| 0).expect("pyramid");
         let per_bar = p.heap_bytes() as f64 / n as f64;
         assert!(per_bar <= 3.1, "{per_bar} bytes per bar");
     }

@@ -1,8 +1,7 @@
 //! Per-lane culling and bar emission for timeline views.
 //!
-//! A lane is its bars' start times (ascending) and end times, read through [`LaneTimes`]: the
-//! page keeps them packed and converts a value to µs where it is read; [`SliceTimes`] is the
-//! plain pair of `f64` columns. Each frame the app asks which bars can touch the visible window
+//! A lane is two columns, `start_us` (sorted ascending) and `end_us`, as the worker hands them
+//! over. Each frame the app asks which bars can touch the visible window
 //! ([`visible_range`], or [`LaneIndex::visible_range`] when bars may nest) and turns them into
 //! [`RectInstance`]s with [`emit_bars`], which merges runs of sub-pixel bars that land in the
 //! same pixel column into one 1-px rect, jumping over each such run with a binary search
@@ -15,62 +14,6 @@ use std::ops::Range;
 
 use crate::camera::TimeCamera;
 use crate::RectInstance;
-
-/// A lane's bar times in µs, one value at a time: bar `i` (`i < len()`) starts at
-/// `start_us(i)`, ascending in `i`, and ends at `end_us(i)`. Reads are O(1); the culling,
-/// LOD and drawing code reads only the bars it looks at.
-pub trait LaneTimes {
-    /// Number of bars.
-    fn len(&self) -> usize;
-    /// Start of bar `i < len()`, µs.
-    fn start_us(&self, i: usize) -> f64;
-    /// End of bar `i < len()`, µs.
-    fn end_us(&self, i: usize) -> f64;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// A lane as two `f64` columns (a shorter column cuts the lane there).
-#[derive(Clone, Copy, Debug)]
-pub struct SliceTimes<'a> {
-    start_us: &'a [f64],
-    end_us: &'a [f64],
-}
-
-impl<'a> SliceTimes<'a> {
-    pub fn new(start_us: &'a [f64], end_us: &'a [f64]) -> Self {
-        let n = start_us.len().min(end_us.len());
-        SliceTimes { start_us: &start_us[..n], end_us: &end_us[..n] }
-    }
-}
-
-impl LaneTimes for SliceTimes<'_> {
-    fn len(&self) -> usize {
-        self.start_us.len()
-    }
-    fn start_us(&self, i: usize) -> f64 {
-        self.start_us[i]
-    }
-    fn end_us(&self, i: usize) -> f64 {
-        self.end_us[i]
-    }
-}
-
-/// First `i` in `lo..hi` whose start fails `pred` (which must hold for a prefix of the
-/// starts): `slice::partition_point` over [`LaneTimes::start_us`].
-pub fn partition_starts(times: &impl LaneTimes, lo: usize, hi: usize, pred: impl Fn(f64) -> bool) -> usize {
-    let (mut lo, mut hi) = (lo, hi.min(times.len()));
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if pred(times.start_us(mid)) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
 
 /// Indices of the bars of a lane that can overlap `[t0, t1]`, for lanes whose bars do not nest
 /// (each bar ends no earlier than the bars before it ended, as in a sequential lane with light
@@ -113,30 +56,21 @@ pub struct LaneIndex {
 
 impl LaneIndex {
     /// Scans the lane once (O(n)); build it when the lane's columns arrive, not per frame.
-    pub fn new(times: &impl LaneTimes) -> LaneIndex {
-        let n = times.len();
-        let mut max_duration_us = 0.0_f64;
-        let mut block_max_end = Vec::with_capacity(n.div_ceil(BLOCK));
-        for block in (0..n).step_by(BLOCK) {
-            let mut latest = f64::NEG_INFINITY;
-            for i in block..(block + BLOCK).min(n) {
-                let (s, e) = (times.start_us(i), times.end_us(i));
-                let d = e - s;
-                if d.is_finite() {
-                    max_duration_us = max_duration_us.max(d);
-                }
-                latest = latest.max(e.max(s));
-            }
-            block_max_end.push(latest);
-        }
+    pub fn new(start_us: &[f64], end_us: &[f64]) -> LaneIndex {
+        let max_duration_us = start_us.iter().zip(end_us).map(|(s, e)| e - s).filter(|d| d.is_finite()).fold(0.0_f64, f64::max);
+        let n = start_us.len().min(end_us.len());
+        let block_max_end = start_us[..n]
+            .chunks(BLOCK)
+            .zip(end_us[..n].chunks(BLOCK))
+            .map(|(s, e)| s.iter().zip(e).map(|(s, e)| e.max(*s)).fold(f64::NEG_INFINITY, f64::max))
+            .collect();
         LaneIndex { max_duration_us, block_max_end }
     }
 
     /// First `j` in `from..to` whose bar can reach `x >= 0` for `reach(max(start, end))`, i.e.
     /// that does not end before the threshold `reach` tests; `to` when none does. Whole blocks
     /// whose latest end fails are skipped. `reach` must be monotone in its argument.
-    pub(crate) fn next_reaching(&self, times: &impl LaneTimes, from: usize, to: usize, reach: impl Fn(f64) -> bool) -> usize {
-        let to = to.min(times.len());
+    pub(crate) fn next_reaching(&self, start: &[f64], end: &[f64], from: usize, to: usize, reach: impl Fn(f64) -> bool) -> usize {
         let mut j = from;
         while j < to {
             if j.is_multiple_of(BLOCK) {
@@ -147,7 +81,7 @@ impl LaneIndex {
                     }
                 }
             }
-            let (s, e) = (times.start_us(j), times.end_us(j));
+            let (s, e) = (start[j], end[j]);
             if reach(e.max(s)) || reach(s) || e.is_nan() || s.is_nan() {
                 return j;
             }
@@ -159,22 +93,25 @@ impl LaneIndex {
     /// Indices of bars that can overlap `[t0, t1]`: all visible bars are inside the range;
     /// it may also hold a few invisible ones that started within `max_duration_us` before `t0`
     /// ([`emit_bars`] skips those). Leading invisible bars are trimmed (a block at a time).
-    pub fn visible_range(&self, times: &impl LaneTimes, t0: f64, t1: f64) -> Range<usize> {
-        let n = times.len();
-        let hi = partition_starts(times, 0, n, |s| s <= t1);
+    pub fn visible_range(&self, sorted_start: &[f64], end: &[f64], t0: f64, t1: f64) -> Range<usize> {
+        let n = sorted_start.len().min(end.len());
+        let starts = &sorted_start[..n];
+        let hi = starts.partition_point(|&s| s <= t1);
         let earliest = t0 - self.max_duration_us;
-        let lo = partition_starts(times, 0, n, |s| s < earliest).min(hi);
-        let lo = self.next_reaching(times, lo, hi, |e| e >= t0);
+        let lo = starts.partition_point(|&s| s < earliest).min(hi);
+        let lo = self.next_reaching(starts, &end[..n], lo, hi, |e| e >= t0);
         lo..hi
     }
 
     /// The bars of `range` overlapping `[t0, t1]`, in start order, visiting only them (plus
     /// O(log n + candidates / 64) work): for picking under a cursor window.
-    pub fn overlapping(&self, times: &impl LaneTimes, t0: f64, t1: f64, mut visit: impl FnMut(usize)) {
-        let range = self.visible_range(times, t0, t1);
+    pub fn overlapping(&self, sorted_start: &[f64], end: &[f64], t0: f64, t1: f64, mut visit: impl FnMut(usize)) {
+        let n = sorted_start.len().min(end.len());
+        let (starts, ends) = (&sorted_start[..n], &end[..n]);
+        let range = self.visible_range(starts, ends, t0, t1);
         let mut j = range.start;
         while j < range.end {
-            j = self.next_reaching(times, j, range.end, |e| e >= t0);
+            j = self.next_reaching(starts, ends, j, range.end, |e| e >= t0);
             if j < range.end {
                 visit(j);
                 j += 1;
@@ -184,21 +121,31 @@ impl LaneIndex {
 
     /// [`visit_bars`] that jumps over runs of bars that ended left of the view with this
     /// index (nested lanes), instead of looking at them one by one.
-    pub fn visit_bars(&self, camera: &TimeCamera, times: &impl LaneTimes, range: Range<usize>, min_px: f64, visit: impl FnMut(VisitedBar)) {
-        visit_bars_with(Some(self), camera, times, range, min_px, visit);
+    pub fn visit_bars(
+        &self,
+        camera: &TimeCamera,
+        start_us: &[f64],
+        end_us: &[f64],
+        range: Range<usize>,
+        min_px: f64,
+        visit: impl FnMut(VisitedBar),
+    ) {
+        visit_bars_with(Some(self), camera, start_us, end_us, range, min_px, visit);
     }
 
     /// [`emit_bars`] with this index (see [`LaneIndex::visit_bars`]).
+    #[allow(clippy::too_many_arguments)] // emit_bars' arguments plus the index
     pub fn emit_bars(
         &self,
         camera: &TimeCamera,
-        times: &impl LaneTimes,
+        start_us: &[f64],
+        end_us: &[f64],
         range: Range<usize>,
         geometry: LaneGeometry,
         color: impl FnMut(usize) -> [u8; 4],
         out: &mut Vec<RectInstance>,
     ) -> usize {
-        emit_bars_with(Some(self), camera, times, range, geometry, color, out)
+        emit_bars_with(Some(self), camera, start_us, end_us, range, geometry, color, out)
     }
 }
 
@@ -234,32 +181,33 @@ pub struct VisitedBar {
 /// it is reported on its own, so a wide bar is never lost on lanes whose bars do not nest.
 /// Bars entirely outside the view are skipped.
 pub fn visit_bars(camera: &TimeCamera, start_us: &[f64], end_us: &[f64], range: Range<usize>, min_px: f64, visit: impl FnMut(VisitedBar)) {
-    visit_bars_with(None, camera, &SliceTimes::new(start_us, end_us), range, min_px, visit);
+    visit_bars_with(None, camera, start_us, end_us, range, min_px, visit);
 }
 
 fn visit_bars_with(
     index: Option<&LaneIndex>,
     camera: &TimeCamera,
-    times: &impl LaneTimes,
+    start_us: &[f64],
+    end_us: &[f64],
     range: Range<usize>,
     min_px: f64,
     mut visit: impl FnMut(VisitedBar),
 ) {
-    let len = times.len();
+    let len = start_us.len().min(end_us.len());
     let range = range.start.min(len)..range.end.min(len);
     let width = camera.width_px;
     let min_px = min_px.max(f64::MIN_POSITIVE);
     let mut i = range.start;
     while i < range.end {
-        let bar_start = times.start_us(i);
+        let bar_start = start_us[i];
         let x0 = camera.us_to_px(bar_start);
-        let x1 = camera.us_to_px(times.end_us(i).max(bar_start));
+        let x1 = camera.us_to_px(end_us[i].max(bar_start));
         if !(x0.is_finite() && x1.is_finite()) || x1 < 0.0 || x0 > width {
             i += 1;
             if x1 < 0.0 {
                 if let Some(index) = index {
                     // Nested lanes: jump over the bars (a block at a time) that end left of the view.
-                    i = index.next_reaching(times, i, range.end, |e| camera.us_to_px(e) >= 0.0);
+                    i = index.next_reaching(start_us, end_us, i, range.end, |e| camera.us_to_px(e) >= 0.0);
                 }
             }
             continue;
@@ -274,21 +222,20 @@ fn visit_bars_with(
         // Jump over every bar starting before the next pixel column: a galloping search from
         // here (O(log run length), touching memory near `i`) rather than a binary search of
         // the whole rest of the lane (O(log n), cache misses all over it).
-        let (tail_start, tail_len) = (i + 1, range.end - (i + 1));
-        let in_column = |s: f64| camera.us_to_px(s) < column + 1.0;
+        let tail = &start_us[i + 1..range.end];
+        let in_column = |s: &f64| camera.us_to_px(*s) < column + 1.0;
         let (mut lo, mut step) = (0, 1);
-        while step <= tail_len && in_column(times.start_us(tail_start + step - 1)) {
+        while step <= tail.len() && in_column(&tail[step - 1]) {
             lo = step;
             step *= 2;
         }
-        let hi = step.min(tail_len);
-        let next = partition_starts(times, tail_start + lo, tail_start + hi, in_column);
-        let skip = next - tail_start;
+        let hi = step.min(tail.len());
+        let skip = lo + tail[lo..hi].partition_point(in_column);
+        let next = i + 1 + skip;
         // The last skipped bar may reach out of the column: report it if it is wide.
         if skip > 0 {
             let last = next - 1;
-            let ls = times.start_us(last);
-            let le = times.end_us(last).max(ls);
+            let (ls, le) = (start_us[last], end_us[last].max(start_us[last]));
             let (lx0, lx1) = (camera.us_to_px(ls), camera.us_to_px(le));
             if lx1 >= column + 1.0 && lx1 - lx0 >= min_px {
                 visit(VisitedBar { index: last, x0: lx0, x1: lx1, merged: false });
@@ -314,13 +261,15 @@ pub fn emit_bars(
     color: impl FnMut(usize) -> [u8; 4],
     out: &mut Vec<RectInstance>,
 ) -> usize {
-    emit_bars_with(None, camera, &SliceTimes::new(start_us, end_us), range, geometry, color, out)
+    emit_bars_with(None, camera, start_us, end_us, range, geometry, color, out)
 }
 
+#[allow(clippy::too_many_arguments)] // emit_bars' arguments plus the index
 fn emit_bars_with(
     index: Option<&LaneIndex>,
     camera: &TimeCamera,
-    times: &impl LaneTimes,
+    start_us: &[f64],
+    end_us: &[f64],
     range: Range<usize>,
     geometry: LaneGeometry,
     mut color: impl FnMut(usize) -> [u8; 4],
@@ -328,7 +277,7 @@ fn emit_bars_with(
 ) -> usize {
     let before = out.len();
     let width = camera.width_px;
-    visit_bars_with(index, camera, times, range, 1.0, |bar| {
+    visit_bars_with(index, camera, start_us, end_us, range, 1.0, |bar| {
         let a = bar.x0.max(-1.0);
         let b = bar.x1.min(width + 1.0);
         out.push(RectInstance { x: a as f32, y: geometry.y, w: (b - a) as f32, h: geometry.h, rgba: color(bar.index) });
@@ -386,9 +335,9 @@ mod tests {
         // A long bar containing short ones: the free function's precondition does not hold.
         let start = [0.0, 10.0, 20.0, 30.0, 95.0];
         let end = [100.0, 12.0, 22.0, 32.0, 99.0];
-        let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+        let idx = LaneIndex::new(&start, &end);
         assert_eq!(idx.max_duration_us, 100.0);
-        let r = idx.visible_range(&SliceTimes::new(&start, &end), 50.0, 60.0);
+        let r = idx.visible_range(&start, &end, 50.0, 60.0);
         assert!(covers(&r, &brute(&start, &end, 50.0, 60.0)), "{r:?}");
         assert_eq!(r, 0..4);
     }
@@ -402,11 +351,11 @@ mod tests {
             let mut start: Vec<f64> = (0..n).map(|_| rnd() * 1000.0).collect();
             start.sort_by(f64::total_cmp);
             let end: Vec<f64> = start.iter().map(|s| s + rnd() * rnd() * 200.0).collect();
-            let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+            let idx = LaneIndex::new(&start, &end);
             for _ in 0..20 {
                 let a = rnd() * 1200.0 - 100.0;
                 let b = a + rnd() * 300.0;
-                let r = idx.visible_range(&SliceTimes::new(&start, &end), a, b);
+                let r = idx.visible_range(&start, &end, a, b);
                 let want = brute(&start, &end, a, b);
                 assert!(covers(&r, &want), "{r:?} {want:?}");
                 if let Some(&first) = want.first() {
@@ -426,16 +375,16 @@ mod tests {
         start.extend((0..n).map(|i| f64::from(i) + 0.5));
         let mut end: Vec<f64> = vec![1e6];
         end.extend(start[1..].iter().map(|s| s + 0.25));
-        let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+        let idx = LaneIndex::new(&start, &end);
         let (t0, t1) = (90_000.0, 90_010.0);
-        let r = idx.visible_range(&SliceTimes::new(&start, &end), t0, t1);
+        let r = idx.visible_range(&start, &end, t0, t1);
         assert_eq!(r.start, 0);
         let mut hits = Vec::new();
-        idx.overlapping(&SliceTimes::new(&start, &end), t0, t1, |i| hits.push(i));
+        idx.overlapping(&start, &end, t0, t1, |i| hits.push(i));
         assert_eq!(hits, brute(&start, &end, t0, t1));
         let cam = TimeCamera { start_us: t0, px_per_us: 100.0, width_px: 1000.0, extent_us: None };
         let mut with_index = Vec::new();
-        idx.visit_bars(&cam, &SliceTimes::new(&start, &end), r.clone(), 1.0, |b| with_index.push(b.index));
+        idx.visit_bars(&cam, &start, &end, r.clone(), 1.0, |b| with_index.push(b.index));
         let mut plain = Vec::new();
         visit_bars(&cam, &start, &end, r, 1.0, |b| plain.push(b.index));
         assert_eq!(with_index, plain);
@@ -451,17 +400,17 @@ mod tests {
             let mut start: Vec<f64> = (0..n).map(|_| rnd() * 1000.0).collect();
             start.sort_by(f64::total_cmp);
             let end: Vec<f64> = start.iter().map(|s| s + if rnd() < 0.02 { rnd() * 800.0 } else { rnd() * 3.0 }).collect();
-            let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+            let idx = LaneIndex::new(&start, &end);
             for _ in 0..20 {
                 let a = rnd() * 1200.0 - 100.0;
                 let b = a + rnd() * 30.0;
                 let mut got = Vec::new();
-                idx.overlapping(&SliceTimes::new(&start, &end), a, b, |i| got.push(i));
+                idx.overlapping(&start, &end, a, b, |i| got.push(i));
                 assert_eq!(got, brute(&start, &end, a, b));
                 let cam = TimeCamera { start_us: a, px_per_us: 1000.0 / (b - a).max(1e-9), width_px: 1000.0, extent_us: None };
-                let r = idx.visible_range(&SliceTimes::new(&start, &end), a, b);
+                let r = idx.visible_range(&start, &end, a, b);
                 let (mut x, mut y) = (Vec::new(), Vec::new());
-                idx.visit_bars(&cam, &SliceTimes::new(&start, &end), r.clone(), 1.0, |v| x.push(v));
+                idx.visit_bars(&cam, &start, &end, r.clone(), 1.0, |v| x.push(v));
                 visit_bars(&cam, &start, &end, r, 1.0, |v| y.push(v));
                 assert_eq!(x, y);
             }
@@ -478,13 +427,13 @@ mod tests {
             let mut start: Vec<f64> = (0..n).map(|_| rnd() * 1000.0).collect();
             start.sort_by(f64::total_cmp);
             let end: Vec<f64> = start.iter().map(|s| s + if rnd() < 0.01 { rnd() * 50.0 } else { rnd() * 0.05 }).collect();
-            let idx = LaneIndex::new(&SliceTimes::new(&start, &end));
+            let idx = LaneIndex::new(&start, &end);
             for width in [37.0, 300.0, 1250.0] {
                 let a = rnd() * 200.0 - 50.0;
                 let cam = TimeCamera { start_us: a, px_per_us: width / (1000.0 - a).max(1.0), width_px: width, extent_us: None };
-                let r = idx.visible_range(&SliceTimes::new(&start, &end), a, cam.px_to_us(width));
+                let r = idx.visible_range(&start, &end, a, cam.px_to_us(width));
                 let (mut x, mut y) = (Vec::new(), Vec::new());
-                idx.visit_bars(&cam, &SliceTimes::new(&start, &end), r.clone(), 1.0, |v| x.push(v));
+                idx.visit_bars(&cam, &start, &end, r.clone(), 1.0, |v| x.push(v));
                 visit_bars(&cam, &start, &end, r, 1.0, |v| y.push(v));
                 assert_eq!(x, y);
             }

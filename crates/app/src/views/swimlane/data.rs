@@ -2,22 +2,19 @@
 //! into wasm memory, with the per-lane indexes the renderer needs: one "sub-lane" per
 //! (track, row), each a start-sorted run of bars with its culling index and, for big lanes,
 //! its level-of-detail pyramid (tagged with each representative's colour and path flags).
-//! Bar times are kept packed ([`super::bar_times`]) and read through a sub-lane's
-//! [`LaneClock`]. The chip timeline lays each track out row by row, so a sub-lane is a range
-//! of the columns; a track whose rows interleave (the STRACE timeline's nested spans) lists
-//! its sub-lanes' bars (global indices, no copies of their times).
+//! The chip timeline lays each track out row by row, so a sub-lane is a range of the columns
+//! (no copy); a track whose rows interleave (the STRACE timeline's nested spans) gets gathered
+//! copies.
 
 use std::ops::Range;
 
 use pypto_columns::PackedU32;
-
-use super::bar_times::{BarTimes, LaneBarsRef, LaneClock, TimesPiece};
 use pypto_protocol::timeline::{
     columns as col, BarRef, DatasetAlignment, RangeStatsRow, TimelineHeader, FLAG_MARKER, FLAG_OBSERVED_PATH, FLAG_STATIC_PATH, FLAG_TASK,
 };
 use pypto_protocol::{TaskId, TimelineView};
 use pypto_render::lane_lod::LanePyramid;
-use pypto_render::lanes::{LaneIndex, LaneTimes};
+use pypto_render::lanes::LaneIndex;
 use pypto_render::palette::DISTINCT_COLORS;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -26,8 +23,6 @@ pub const NO_TASK: u32 = u32::MAX;
 
 /// One drawn row of a track: its bars, by start.
 pub struct SubLane {
-    /// The track the sub-lane is a row of.
-    pub track: u32,
     pub row: u32,
     pub bars: LaneBars,
     pub index: LaneIndex,
@@ -46,8 +41,9 @@ pub struct SubLane {
 pub enum LaneBars {
     /// A range of the timeline's columns (global bar indices), sorted by start.
     Range(Range<usize>),
-    /// A row whose bars interleave with other rows': their global indices, by start.
-    Gathered { bars: Vec<u32> },
+    /// Copies for a row whose bars interleave with other rows': their global indices and
+    /// times, by start.
+    Gathered { bars: Vec<u32>, start_us: Vec<f64>, end_us: Vec<f64> },
 }
 
 impl SubLane {
@@ -93,13 +89,19 @@ pub fn lod_tag_parts(tag: u16) -> (u32, u32) {
 }
 
 /// Columns of a timeline plus derived per-lane data. Kept narrow, since a big capture has
-/// millions of bars: times as packed ns (setup starts only for tracks that have one), colour
-/// slots, names, flags and tasks bit-packed, and no row column (a row is a sub-lane).
+/// millions of bars: colour slots, names, flags and tasks bit-packed, the setup start only for
+/// tracks that have one, and no row column (a row is a sub-lane).
 pub struct Timeline {
     pub header: TimelineHeader,
     pub track_offsets: Vec<u32>,
-    /// Every bar's start, end and setup start.
-    times: BarTimes,
+    pub start_us: Vec<f64>,
+    pub end_us: Vec<f64>,
+    /// Setup starts (the AICore receive time) of the tracks listed in `setup_offsets`, one
+    /// run of the track's bars each; a bar of another track has none (setup = start).
+    setup_start_us: Vec<f64>,
+    /// Per track: where its bars' setup starts begin in `setup_start_us` ([`NO_SETUP`]: none
+    /// differs from its start).
+    setup_offsets: Vec<u32>,
     /// Each bar's colour key modulo [`DISTINCT_COLORS`]: all the palette looks at. This and
     /// the columns below are bit-packed (runs of one function or one flag take a few bits).
     color_slot: PackedU32,
@@ -124,11 +126,18 @@ pub fn color_slot(color_key: u32) -> u8 {
     u8::try_from(color_key % DISTINCT_COLORS).unwrap_or(0)
 }
 
+/// "This track has no setup starts" in `Timeline::setup_offsets`.
+const NO_SETUP: u32 = u32::MAX;
+
 /// Entries copied out of a typed array at a time when a column is narrowed on its way in.
 const COPY_CHUNK: usize = 1 << 16;
 
 fn js_column<T: JsCast>(columns: &JsValue, name: &str) -> Option<T> {
     js_sys::Reflect::get(columns, &JsValue::from_str(name)).ok()?.dyn_into::<T>().ok()
+}
+
+fn typed_f64(columns: &JsValue, name: &str) -> Vec<f64> {
+    js_column::<js_sys::Float64Array>(columns, name).map(|a| a.to_vec()).unwrap_or_default()
 }
 
 fn typed_len(columns: &JsValue, name: &str) -> usize {
@@ -180,39 +189,32 @@ impl Timeline {
         self.header.alignment.iter().find(|a| a.dataset_id == dataset)
     }
 
-    /// Reads the columns beside a `Timeline` reply (the times a track at a time, packed as
-    /// they arrive: the `f64` columns never sit whole in wasm memory).
+    /// Reads the columns beside a `Timeline` reply.
     pub fn from_js(header: TimelineHeader, columns: &JsValue) -> Timeline {
-        let n = typed_len(columns, col::START_US).min(typed_len(columns, col::END_US));
+        let n = typed_len(columns, col::START_US);
         let rows = |r: Range<usize>| -> Vec<u32> {
             if r.end > typed_len(columns, col::ROW) {
                 return vec![0; r.len()];
             }
             js_range(columns, col::ROW, r.clone(), |a: &js_sys::Uint32Array, out| a.subarray(r.start as u32, r.end as u32).copy_to(out))
         };
-        let f64s = |name: &str, r: &Range<usize>| {
-            js_range(columns, name, r.clone(), |a: &js_sys::Float64Array, out| a.subarray(r.start as u32, r.end as u32).copy_to(out))
-        };
-        let has_setup = typed_len(columns, col::SETUP_START_US) == n;
-        let track_offsets: Vec<u32> = typed_u32(columns, col::TRACK_OFFSETS).into_iter().map(|o| o.min(n as u32)).collect();
-        let times = BarTimes::read(
-            &track_offsets,
-            |track| Self::offset_of_track(&header, track as u32),
-            |r| TimesPiece {
-                start_us: f64s(col::START_US, &r),
-                end_us: f64s(col::END_US, &r),
-                setup_us: if has_setup { f64s(col::SETUP_START_US, &r) } else { Vec::new() },
-            },
-        );
         let mut t = Timeline::build(
             header,
-            track_offsets,
-            times,
+            typed_u32(columns, col::TRACK_OFFSETS),
+            typed_f64(columns, col::START_US),
+            typed_f64(columns, col::END_US),
             packed_u32(columns, col::COLOR_KEY, |k| u32::from(color_slot(k))),
             packed_u32(columns, col::NAME_INDEX, |n| n),
             packed_u32(columns, col::FLAGS, |v| v & 0xFF),
             &rows,
         );
+        if typed_len(columns, col::SETUP_START_US) == n {
+            t.set_setup_starts(|r| {
+                js_range(columns, col::SETUP_START_US, r.clone(), |a: &js_sys::Float64Array, out| {
+                    a.subarray(r.start as u32, r.end as u32).copy_to(out);
+                })
+            });
+        }
         if typed_len(columns, col::TASK_RING) == n && typed_len(columns, col::TASK_LOCAL) == n && n > 0 {
             t.task_ring = packed_u32(columns, col::TASK_RING, |v| v & 0xFF);
             t.task_local = packed_u32(columns, col::TASK_LOCAL, |v| v);
@@ -220,12 +222,23 @@ impl Timeline {
         t
     }
 
-    /// The shift of `track`'s dataset on the axis of `header` (0: not shifted), which the
-    /// worker added to each of its times.
-    fn offset_of_track(header: &TimelineHeader, track: u32) -> f64 {
-        let Some(group) = header.tracks.get(track as usize).map(|t| t.group) else { return 0.0 };
-        let Some(dataset) = header.groups.get(group as usize).map(|g| g.dataset_id) else { return 0.0 };
-        header.alignment.iter().find(|a| a.dataset_id == dataset).map_or(0.0, |a| a.offset_us)
+    /// Keeps the setup starts (`setup_of(track range)` gives a track's) of the tracks where
+    /// one differs from its bar's start.
+    pub fn set_setup_starts(&mut self, setup_of: impl Fn(Range<usize>) -> Vec<f64>) {
+        self.setup_start_us.clear();
+        self.setup_offsets.clear();
+        for track in 0..self.header.tracks.len() {
+            let range = self.track_range(track);
+            let setup = setup_of(range.clone());
+            let starts = self.start_us.get(range).unwrap_or_default();
+            if setup.len() == starts.len() && setup.iter().zip(starts).any(|(s, b)| s < b) {
+                self.setup_offsets.push(self.setup_start_us.len() as u32);
+                self.setup_start_us.extend_from_slice(&setup);
+            } else {
+                self.setup_offsets.push(NO_SETUP);
+            }
+        }
+        self.setup_start_us.shrink_to_fit();
     }
 
     /// Whether the worker sent the task-id columns.
@@ -277,7 +290,7 @@ impl Timeline {
                 let hit = (0..sub.len()).filter_map(|k| sub.global(k)).find(|&gi| self.task_of(gi) == Some(key));
                 // A sub-lane is sorted by start: its first hit is its earliest.
                 if let Some(gi) = hit {
-                    let s = self.start_us(gi).unwrap_or(f64::INFINITY);
+                    let s = self.start_us.get(gi).copied().unwrap_or(f64::INFINITY);
                     if best.is_none_or(|(b, _)| s < b) {
                         best = Some((s, gi));
                     }
@@ -293,7 +306,8 @@ impl Timeline {
     pub fn build(
         header: TimelineHeader,
         track_offsets: Vec<u32>,
-        times: BarTimes,
+        start_us: Vec<f64>,
+        end_us: Vec<f64>,
         color_slot: PackedU32,
         name_index: PackedU32,
         flags: PackedU32,
@@ -302,7 +316,10 @@ impl Timeline {
         let mut t = Timeline {
             header,
             track_offsets,
-            times,
+            start_us,
+            end_us,
+            setup_start_us: Vec::new(),
+            setup_offsets: Vec::new(),
             color_slot,
             name_index,
             flags,
@@ -330,9 +347,11 @@ impl Timeline {
                     LaneBars::Range(lo..hi)
                 } else {
                     let bars: Vec<u32> = range.clone().zip(&track_rows).filter(|&(_, &x)| x == r).map(|(i, _)| i as u32).collect();
-                    LaneBars::Gathered { bars }
+                    let start_us = bars.iter().map(|&i| t.start_us.get(i as usize).copied().unwrap_or(0.0)).collect();
+                    let end_us = bars.iter().map(|&i| t.end_us.get(i as usize).copied().unwrap_or(0.0)).collect();
+                    LaneBars::Gathered { bars, start_us, end_us }
                 };
-                let lane = t.sub_lane(track as u32, r, bars);
+                let lane = t.sub_lane(r, bars);
                 t.lanes.push(lane);
             }
             t.track_lanes.push(first..t.lanes.len());
@@ -341,24 +360,23 @@ impl Timeline {
     }
 
     /// A sub-lane over `bars`, with its index, flagged positions and LOD pyramid.
-    fn sub_lane(&self, track: u32, row: u32, bars: LaneBars) -> SubLane {
+    fn sub_lane(&self, row: u32, bars: LaneBars) -> SubLane {
         let mut lane = SubLane {
-            track,
             row,
             bars,
-            index: LaneIndex::default(),
+            index: LaneIndex::new(&[], &[]),
             markers: Vec::new(),
             lod: None,
             static_path: Vec::new(),
             observed_path: Vec::new(),
         };
-        let times = self.lane_times(&lane);
-        let index = LaneIndex::new(&times);
+        let (start, end) = self.lane_times(&lane);
+        let index = LaneIndex::new(start, end);
         let flagged = |flag: u32| -> Vec<u32> {
             (0..lane.len()).filter(|&k| lane.global(k).is_some_and(|g| self.flags_of(g) & flag != 0)).map(|k| k as u32).collect()
         };
         let (markers, static_path, observed_path) = (flagged(FLAG_MARKER), flagged(FLAG_STATIC_PATH), flagged(FLAG_OBSERVED_PATH));
-        let lod = LanePyramid::build(&times, |k| {
+        let lod = LanePyramid::build(start, end, |k| {
             let g = lane.global(k).unwrap_or(0);
             lod_tag(self.color_key_of(g), self.flags_of(g))
         });
@@ -370,23 +388,17 @@ impl Timeline {
         lane
     }
 
-    /// The start and end times of a sub-lane's bars, by start.
-    pub fn lane_times<'a>(&'a self, lane: &'a SubLane) -> LaneClock<'a> {
-        let bars = match &lane.bars {
-            LaneBars::Range(r) => LaneBarsRef::Range { first: r.start, len: r.len() },
-            LaneBars::Gathered { bars } => LaneBarsRef::Gathered(bars),
-        };
-        self.times.lane(lane.track as usize, bars)
-    }
-
-    /// Number of bars.
-    pub fn bar_count(&self) -> usize {
-        self.times.bar_count()
+    /// The start and end columns of a sub-lane's bars, by start.
+    pub fn lane_times<'a>(&'a self, lane: &'a SubLane) -> (&'a [f64], &'a [f64]) {
+        match &lane.bars {
+            LaneBars::Range(r) => (self.start_us.get(r.clone()).unwrap_or_default(), self.end_us.get(r.clone()).unwrap_or_default()),
+            LaneBars::Gathered { start_us, end_us, .. } => (start_us, end_us),
+        }
     }
 
     /// Global bar indices of a track.
     pub fn track_range(&self, track: usize) -> Range<usize> {
-        let n = self.times.bar_count();
+        let n = self.start_us.len().min(self.end_us.len());
         let start = self.track_offsets.get(track).copied().unwrap_or(0) as usize;
         let end = self.track_offsets.get(track + 1).copied().unwrap_or(0) as usize;
         start.min(n)..end.min(n).max(start.min(n))
@@ -439,16 +451,6 @@ impl Timeline {
         self.lanes.iter().filter_map(|l| l.lod.as_ref()).map(LanePyramid::heap_bytes).sum()
     }
 
-    /// Heap bytes of the bar times.
-    pub fn time_bytes(&self) -> usize {
-        self.times.heap_bytes()
-    }
-
-    /// Bars whose times are kept as `f64` (their track has a time that is not whole ns).
-    pub fn float_time_bars(&self) -> usize {
-        self.times.float_bars()
-    }
-
     /// Per-name statistics of the bars of `tracks` overlapping `[start_us, end_us]` (count,
     /// total/avg/max of `end − start`), sorted by total descending then name: the area
     /// selection's table, from the page's own columns (the analysis worker keeps no times of
@@ -458,11 +460,11 @@ impl Timeline {
         for &track in tracks {
             let lanes = self.track_lanes.get(track as usize).cloned().unwrap_or_default();
             for lane in self.lanes.get(lanes).unwrap_or_default() {
-                let times = self.lane_times(lane);
+                let (starts, ends) = self.lane_times(lane);
                 // The sub-lane's bars overlapping the range, found through its culling index
                 // (not a scan from its first bar).
-                lane.index.overlapping(&times, start_us, end_us, |k| {
-                    let (s, e) = (times.start_us(k), times.end_us(k));
+                lane.index.overlapping(starts, ends, start_us, end_us, |k| {
+                    let (Some(&s), Some(&e)) = (starts.get(k), ends.get(k)) else { return };
                     let Some(name) = lane.global(k).and_then(|g| self.name_index.get(g)) else { return };
                     if e < start_us {
                         return;
@@ -490,11 +492,16 @@ impl Timeline {
 
     /// `(setup_start, start, end)` of a bar.
     pub fn times(&self, global: usize) -> Option<(f64, f64, f64)> {
-        self.times.times(global)
-    }
-
-    /// A bar's start.
-    pub fn start_us(&self, global: usize) -> Option<f64> {
-        self.times.start_us(global)
+        let s = self.start_us.get(global).copied()?;
+        let e = self.end_us.get(global).copied()?;
+        let track = self.track_offsets.partition_point(|&o| o as usize <= global).checked_sub(1)?;
+        let setup = match self.setup_offsets.get(track).copied().filter(|&o| o != NO_SETUP) {
+            Some(offset) => {
+                let first = self.track_offsets.get(track).copied()? as usize;
+                self.setup_start_us.get(offset as usize + global - first).copied().unwrap_or(s)
+            }
+            None => s,
+        };
+        Some((setup.min(s), s, e))
     }
 }

@@ -12,7 +12,7 @@
 
 use leptos::prelude::*;
 use pypto_protocol::timeline::{FLAG_OBSERVED_PATH, FLAG_SPMD, FLAG_STATIC_PATH};
-use pypto_render::lanes::{LaneGeometry, LaneTimes, VisitedBar};
+use pypto_render::lanes::{LaneGeometry, VisitedBar};
 use pypto_render::theme::{self, CanvasPalette};
 use pypto_render::{axis, palette, LineInstance, RectInstance};
 
@@ -88,7 +88,7 @@ fn setup_span_px(data: &Timeline, cam: &pypto_render::camera::TimeCamera, g: usi
 fn emit_flagged(
     cam: &pypto_render::camera::TimeCamera,
     sub: &super::data::SubLane,
-    times: &impl LaneTimes,
+    (starts, ends): (&[f64], &[f64]),
     positions: &[u32],
     window: std::ops::Range<usize>,
     geometry: LaneGeometry,
@@ -96,14 +96,14 @@ fn emit_flagged(
     color: impl Fn(usize) -> [u8; 4],
     out: &mut Vec<RectInstance>,
 ) {
-    let start_of = |k: u32| if (k as usize) < times.len() { times.start_us(k as usize) } else { f64::INFINITY };
+    let start_of = |k: u32| starts.get(k as usize).copied().unwrap_or(f64::INFINITY);
     let lo = positions.partition_point(|&k| (k as usize) < window.start);
     let hi = positions.partition_point(|&k| (k as usize) < window.end);
     let flagged = positions.get(lo..hi).unwrap_or_default();
     let mut pos = 0;
     while let Some(&k) = flagged.get(pos) {
         let start = start_of(k);
-        let end = if (k as usize) < times.len() { times.end_us(k as usize) } else { start }.max(start);
+        let end = ends.get(k as usize).copied().unwrap_or(start).max(start);
         let (x0, x1) = (cam.us_to_px(start), cam.us_to_px(end));
         if x0 > cam.width_px + MARKER_MIN_PX {
             break;
@@ -363,8 +363,8 @@ impl SwimlaneRenderer {
             let Some(sub) = data.lanes.get(lane) else { continue };
             let Some(row) = self.drawn_row(track, sub.row) else { continue };
             let y = (top + f64::from(row) * ROW_PITCH_PX + BAR_TOP_PAD_PX) as f32;
-            let times = data.lane_times(sub);
-            let window = sub.index.visible_range(&times, t0, t1);
+            let (starts, ends) = data.lane_times(sub);
+            let window = sub.index.visible_range(starts, ends, t0, t1);
             let geometry = LaneGeometry { y, h: BAR_HEIGHT_PX as f32 };
             let path = settings.path;
             let hl = self.ui.highlight_mask(data.header.timeline_id);
@@ -425,11 +425,11 @@ impl SwimlaneRenderer {
             };
             // Many bars per pixel: the LOD pyramid (O(pixels)); few: the exact bars.
             let lod = sub.lod.as_ref().filter(|_| hl.is_none() && window.len() as f64 > width * EXACT_BARS_PER_PX);
-            let by_lod = lod.is_some_and(|lod| lod.visit(&cam, &times, &sub.index, window.clone(), 1.0, |b| on_bar(b.bar, b.tag)));
+            let by_lod = lod.is_some_and(|lod| lod.visit(&cam, starts, ends, &sub.index, window.clone(), 1.0, |b| on_bar(b.bar, b.tag)));
             if by_lod {
                 self.lod_lanes += 1;
             } else {
-                sub.index.visit_bars(&cam, &times, window.clone(), 1.0, |bar| on_bar(bar, None));
+                sub.index.visit_bars(&cam, starts, ends, window.clone(), 1.0, |bar| on_bar(bar, None));
             }
             let first_overlay = out.len();
             // Bars on the shown critical path over the (dimmed) rest, one per pixel column.
@@ -439,8 +439,8 @@ impl SwimlaneRenderer {
                 PathMode::Static => &sub.static_path[..],
                 PathMode::Observed => &sub.observed_path[..],
             };
-            emit_flagged(&cam, sub, &times, path_bars, window.clone(), geometry, |x0, x1| (x0, x1.max(x0 + 1.0)), color, out);
-            emit_flagged(&cam, sub, &times, &sub.markers, window, geometry, marker_span, color, out);
+            emit_flagged(&cam, sub, (starts, ends), path_bars, window.clone(), geometry, |x0, x1| (x0, x1.max(x0 + 1.0)), color, out);
+            emit_flagged(&cam, sub, (starts, ends), &sub.markers, window, geometry, marker_span, color, out);
             for rect in out.get_mut(first_overlay..).unwrap_or_default() {
                 rect.x += gutter;
             }

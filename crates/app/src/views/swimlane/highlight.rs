@@ -28,7 +28,7 @@ pub struct Mask {
 pub fn build(t: &Timeline, highlight: &Highlight) -> (Mask, usize) {
     let wanted: HashSet<(u32, u32)> = highlight.tasks.iter().map(|task| task.ring_local()).collect();
     let matched = highlight.matched.map(|(dataset, task)| (dataset, task.ring_local()));
-    let mut bright = vec![false; t.bar_count()];
+    let mut bright = vec![false; t.start_us.len()];
     let mut count = 0usize;
     for g in &t.header.groups {
         let own = g.dataset_id == highlight.dataset_id;

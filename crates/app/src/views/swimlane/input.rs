@@ -7,7 +7,6 @@
 
 use leptos::prelude::*;
 use pypto_protocol::timeline::{BarRef, RangeStatsRequest};
-use pypto_render::lanes::LaneTimes as _;
 use std::fmt::Write as _;
 use wasm_bindgen::JsCast;
 
@@ -89,9 +88,9 @@ impl SwimlaneRenderer {
         // A folded track draws its instant row over its first row: both are searched.
         let mut best: Option<(f64, f64, usize)> = None;
         for sub in lanes.filter_map(|l| data.lanes.get(l)).filter(|s| self.drawn_row(track, s.row) == Some(row)) {
-            let times = data.lane_times(sub);
-            sub.index.overlapping(&times, t - slop_us, t + slop_us, |i| {
-                let (s, e) = (times.start_us(i), times.end_us(i));
+            let (starts, ends) = data.lane_times(sub);
+            sub.index.overlapping(starts, ends, t - slop_us, t + slop_us, |i| {
+                let (Some(&s), Some(&e)) = (starts.get(i), ends.get(i)) else { return };
                 let distance = if t < s {
                     s - t
                 } else if t > e {

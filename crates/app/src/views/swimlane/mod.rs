@@ -16,7 +16,6 @@
 //! trace export), [`trace`] (the trace mode), [`ui`] (the chrome), [`compiler_links`] (the
 //! toolbar's way to the case's pass dump: IR Pass Trace, Memory Map).
 
-pub mod bar_times;
 mod compiler_links;
 pub mod data;
 mod draw;
@@ -743,8 +742,6 @@ impl SwimlaneRenderer {
             let _ = self.container.set_attribute("data-lanes", &d.header.tracks.len().to_string());
             let _ = self.container.set_attribute("data-bars", &d.header.bar_count.to_string());
             let _ = self.container.set_attribute("data-lod-bytes", &d.lod_bytes().to_string());
-            let _ = self.container.set_attribute("data-time-bytes", &d.time_bytes().to_string());
-            let _ = self.container.set_attribute("data-float-time-bars", &d.float_time_bars().to_string());
             let _ = self.container.set_attribute("data-timeline-id", &d.header.timeline_id.to_string());
             let labels: Vec<&str> = d.header.tracks.iter().map(|l| l.label.as_str()).collect();
             let _ = self.container.set_attribute("data-lane-labels", &labels.join(","));
@@ -957,24 +954,16 @@ impl SwimlaneRenderer {
     fn step_lane(&mut self, delta: isize) {
         let Some(d) = self.data.clone() else { return };
         let Some(bar) = self.selected else { return self.step_bar(1) };
-        let Some(at_us) = d.global(bar).and_then(|g| d.start_us(g)) else { return };
+        let Some(at_us) = d.global(bar).and_then(|g| d.start_us.get(g).copied()) else { return };
         let tracks: Vec<usize> = self.shown_tracks().into_iter().filter(|&t| !d.track_range(t).is_empty()).collect();
         let Some(pos) = tracks.iter().position(|&t| t == bar.track as usize) else { return };
         let Some(&track) = pos.checked_add_signed(delta).and_then(|p| tracks.get(p)) else { return };
         let range = d.track_range(track);
-        let start_of = |k: usize| d.start_us(range.start + k).unwrap_or(f64::INFINITY);
-        let (mut lo, mut hi) = (0, range.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if start_of(mid) < at_us {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        let nearest = [lo.saturating_sub(1), lo.min(range.len() - 1)]
+        let starts = &d.start_us[range.clone()];
+        let k = starts.partition_point(|&s| s < at_us);
+        let nearest = [k.saturating_sub(1), k.min(starts.len() - 1)]
             .into_iter()
-            .min_by(|&a, &b| (start_of(a) - at_us).abs().total_cmp(&(start_of(b) - at_us).abs()))
+            .min_by(|&a, &b| (starts[a] - at_us).abs().total_cmp(&(starts[b] - at_us).abs()))
             .unwrap_or(0);
         self.jump_to(BarRef { track: track as u32, index: nearest as u32 });
     }
