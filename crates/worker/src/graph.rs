@@ -104,14 +104,10 @@ pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest
     }
 }
 
-/// The graph view's defaults (`GraphNav::default` on the page): full edges, top to bottom.
-struct GraphNavDefaults;
-
-impl GraphNavDefaults {
-    fn get() -> (EdgeMode, bool) {
-        (EdgeMode::Full, false)
-    }
-}
+/// The mode and direction the graph view opens on (`GraphNav::default` on the page): full
+/// edges, top to bottom (`left_right` false).
+const PREBUILD_MODE: EdgeMode = EdgeMode::Full;
+const PREBUILD_LEFT_RIGHT: bool = false;
 
 /// The canvas aspect the prebuild lays out for (a graph of one component fits any canvas; a
 /// page whose canvas differs lays out again on the click).
@@ -158,9 +154,7 @@ pub(crate) async fn prebuild(dataset_id: u32) {
     let started_ms = now_ms();
     let mut built = ensure_built(generation, dataset_id, Noise::Quiet).await;
     if built.is_ok() {
-        // The view opens on its default mode and direction (`GraphNav::default`).
-        let nav = GraphNavDefaults::get();
-        built = lay_out(generation, dataset_id, nav.0, nav.1, PREBUILD_ASPECT, Noise::Quiet).await.map(|_| ());
+        built = lay_out(generation, dataset_id, PREBUILD_MODE, PREBUILD_LEFT_RIGHT, PREBUILD_ASPECT, Noise::Quiet).await.map(|_| ());
     }
     crate::bench_log::bench_log(&format!(
         "pypto-worker graph of dataset {dataset_id}: built ahead of the click in {:.0} ms{}",
@@ -378,11 +372,8 @@ async fn lay_out(
         LaidOut { mode, left_right, aspect, summary, layout_ms, warmup_ms, columns }
     } else {
         let started_ms = now_ms();
-        let mut loud = layout_warm_up::progress_control(node_count);
-        let mut quiet = |_: pypto_analysis::dag_layout::Progress| true;
-        let control: &mut dyn FnMut(pypto_analysis::dag_layout::Progress) -> bool =
-            if noise == Noise::Loud { &mut loud } else { &mut quiet };
-        let placed = dep_graph::lay_out_edges(node_count, &edges, left_right, aspect, control)?;
+        let mut control = layout_warm_up::progress_control(node_count, noise == Noise::Quiet);
+        let placed = dep_graph::lay_out_edges(node_count, &edges, left_right, aspect, &mut control)?;
         let layout_ms = now_ms() - started_ms;
         LaidOut {
             mode,

@@ -559,10 +559,8 @@ fn lay_out_graph(node_count: u32, left_right: bool, aspect: f64, quiet: bool, in
     crate::layout_warm_up::warm_up();
     let warmup_ms = crate::layout_warm_up::take_ms();
     let started_ms = now_ms();
-    let mut loud = crate::layout_warm_up::progress_control(node_count);
-    let mut quiet_control = |_: pypto_analysis::dag_layout::Progress| true;
-    let control: &mut dyn FnMut(pypto_analysis::dag_layout::Progress) -> bool = if quiet { &mut quiet_control } else { &mut loud };
-    let placed = match pypto_replies::dep_graph::lay_out_edges(node_count, &edges, left_right, aspect, control) {
+    let mut control = crate::layout_warm_up::progress_control(node_count, quiet);
+    let placed = match pypto_replies::dep_graph::lay_out_edges(node_count, &edges, left_right, aspect, &mut control) {
         Ok(placed) => placed,
         Err(message) => return failed(message),
     };

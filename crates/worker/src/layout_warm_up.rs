@@ -89,8 +89,9 @@ const PROGRESS_MIN_NODES: usize = 2000;
 /// The layout's `control`: posts its phase and step to the page (at most every 50 ms; packed
 /// components lay out one by one) when the graph has more than [`PROGRESS_MIN_NODES`] nodes,
 /// and never stops it (a Cancel terminates the job a big layout runs in).
-pub(crate) fn progress_control(node_count: usize) -> impl FnMut(dag_layout::Progress) -> bool {
-    let big = node_count > PROGRESS_MIN_NODES;
+/// `quiet`: posts nothing (a layout nobody waits for yet, the load's prebuild of the graph).
+pub(crate) fn progress_control(node_count: usize, quiet: bool) -> impl FnMut(dag_layout::Progress) -> bool {
+    let big = !quiet && node_count > PROGRESS_MIN_NODES;
     let mut last_post_ms = f64::NEG_INFINITY;
     move |p: dag_layout::Progress| {
         if big && now_ms() - last_post_ms >= 50.0 {
