@@ -3,7 +3,7 @@
 //! analysis worker (a load job hands its lines to it, a nested worker's console may not reach
 //! the page's).
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 
 use crate::jobs;
 
@@ -19,9 +19,5 @@ fn wasm_memory_mib() -> f64 {
 pub(crate) fn bench_log(line: &str) {
     let who = if jobs::is_job() { " in the load job" } else { "" };
     let line = format!("{line} (wasm memory{who} {:.0} MiB)", wasm_memory_mib());
-    if jobs::is_job() {
-        jobs::log(&line);
-    } else {
-        web_sys::console::info_1(&JsValue::from_str(&line));
-    }
+    jobs::say(&line);
 }

@@ -289,8 +289,7 @@ fn job_loader_url() -> String {
 
 /// Prints a job's bench line (`pypto-worker job …`, with how long since it was started).
 fn job_line(id: u32, what: &str, started_ms: f64) {
-    let line = format!("pypto-worker job {id}: {what} {:.0} ms after it was started", crate::clock::now_ms() - started_ms);
-    web_sys::console::info_1(&JsValue::from_str(&line));
+    say(&format!("pypto-worker job {id}: {what} {:.0} ms after it was started", crate::clock::now_ms() - started_ms));
 }
 
 /// A started job: `part` settles with its first `{ part }` envelope (or its final one, when
@@ -370,11 +369,7 @@ pub(crate) fn start_with_input(request: &ToJob, files: &js_sys::Array, input: Op
             part_message.settle(Ok(data.clone()));
         } else if let Some(line) = get("log").as_string() {
             // A job's own job (a load job's deps.json job): its lines go up the same way.
-            if is_job() {
-                log(&line);
-            } else {
-                web_sys::console::info_1(&JsValue::from_str(&line));
-            }
+            say(&line);
         } else {
             match serde_wasm_bindgen::from_value::<FromWorker>(get("msg")) {
                 Ok(FromWorker::Ready) => {
@@ -494,6 +489,16 @@ fn post_as(key: &str, reply: &FromJob, columns: &js_sys::Object) {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     if let Err(err) = scope.post_message_with_transfer(&envelope, &transfer) {
         web_sys::console::error_2(&JsValue::from_str("pypto-worker: job postMessage failed"), &err);
+    }
+}
+
+/// Prints a `pypto-worker …` line where the bench reads it: the analysis worker's console (a
+/// job's lines go up to the analysis worker, through its starter when it is a job's job).
+pub(crate) fn say(line: &str) {
+    if is_job() {
+        log(line);
+    } else {
+        web_sys::console::info_1(&JsValue::from_str(line));
     }
 }
 
