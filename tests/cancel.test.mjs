@@ -159,14 +159,25 @@ test('a large capture shows its progress; Cancel terminates its load, the rest s
     assert.match(shown.text, /\d+(\.\d+)? MB \/ \d+(\.\d+)? MB · \d+% · (\d+ s|\d+ min \d+ s|< 1 s) left/, `bytes, percent, time left: ${shown.text}`);
     assert.ok(shown.percent > 0 && shown.percent < 100, `mid-load: ${shown.percent}%`);
     assert.equal(shown.now, shown.percent, 'the progressbar role carries the percent');
+    // deps.json and the records are read at once: one bar for both, naming both, their bytes summed.
+    await page.waitForFunction(
+      () => {
+        const text = document.querySelector('[data-testid="load-progress"]')?.textContent ?? '';
+        return /Reading b-large\/dfx_outputs\/(deps\.json, chip_swimlane_records\.json|chip_swimlane_records\.json, deps\.json)/.test(text) && /\/ 2\d\d\.\d MB/.test(text);
+      },
+      null,
+      { timeout: 30_000, polling: 100 },
+    );
     assert.equal(await page.getAttribute('body', 'data-load-state'), 'loading');
     assert.equal(big.droppedEarly, 0, 'nothing dropped before Cancel');
     await assertDetailWhole(page);
     await screenshot(page, 'cancel-progress');
-    // The load job is a nested worker of the analysis worker: two worker targets while it runs.
+    // The load job is a nested worker of the analysis worker, and the large deps.json (118 MB,
+    // over the 64 MiB at which it gets a core of its own) is parsed in the load job's own
+    // nested job: three worker targets while both files are read.
     const cdp = await page.context().newCDPSession(page);
     const workers = async () => (await cdp.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'worker' && /pypto-worker/.test(t.url)).length;
-    assert.equal(await workers(), 2, 'the analysis worker and its load job');
+    assert.equal(await workers(), 3, 'the analysis worker, its load job and the deps.json job');
 
     // Cancel: the job is terminated (its download dropped), the large capture is cancelled.
     await page.click('[data-testid="cancel-load"]');
@@ -177,7 +188,7 @@ test('a large capture shows its progress; Cancel terminates its load, the rest s
     while (big.droppedEarly === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.ok(big.droppedEarly >= 1, `the terminated job's download was dropped (started ${big.started}, dropped ${big.droppedEarly}, finished ${big.finished})`);
     assert.equal(big.finished, 0, 'no large file was read to its end');
-    assert.equal(await workers(), 1, 'the load job is terminated (its memory goes back to the browser); the analysis worker stays');
+    assert.equal(await workers(), 1, 'the load job and its deps.json job are terminated (their memory goes back to the browser); the analysis worker stays');
     const startedAtCancel = big.started;
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(big.started, startedAtCancel, 'nothing of the large capture is read after Cancel');

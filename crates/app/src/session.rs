@@ -337,6 +337,11 @@ pub fn progress_path_text(progress: &Progress) -> String {
 
 /// The worker's last progress message and what the page derives from the messages of the
 /// same work (same stage and path): when that work began here, hence its rate and time left.
+///
+/// Files of one dataset read at once (deps.json and the records, each parsed on its own core)
+/// are one work: `progress` then sums their bytes and names them all (`dir/deps.json,
+/// chip_swimlane_records.json`), so the bar neither flickers between them nor restarts its
+/// clock at each message.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadProgress {
     pub progress: Progress,
@@ -345,17 +350,60 @@ pub struct LoadProgress {
     pub began_done: u64,
     /// When the last message came, ms.
     pub at_ms: f64,
+    /// The reads of this work, in the order they began: path, bytes done, bytes in all
+    /// (empty for other stages).
+    pub reads: Vec<(String, u64, u64)>,
+}
+
+/// The folder part of `path` (`a/b/deps.json` → `a/b`).
+fn parent_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
 impl LoadProgress {
     /// The state after `p` came at `now_ms`, following `current`.
     pub fn next(current: Option<&Self>, p: Progress, now_ms: f64) -> Self {
         match current {
-            Some(c) if c.progress.stage == p.stage && c.progress.path == p.path && p.done_bytes >= c.progress.done_bytes => {
-                Self { progress: p, began_ms: c.began_ms, began_done: c.began_done, at_ms: now_ms }
+            Some(c)
+                if p.stage == ProgressStage::Read
+                    && c.progress.stage == ProgressStage::Read
+                    && !c.reads.is_empty()
+                    && parent_of(&c.reads[0].0) == parent_of(&p.path) =>
+            {
+                let mut reads = c.reads.clone();
+                match reads.iter_mut().find(|(path, ..)| *path == p.path) {
+                    Some(read) => {
+                        read.1 = read.1.max(p.done_bytes);
+                        read.2 = p.total_bytes;
+                    }
+                    None => reads.push((p.path.clone(), p.done_bytes, p.total_bytes)),
+                }
+                Self { progress: Self::sum_of(&reads, p.stage), began_ms: c.began_ms, began_done: c.began_done, at_ms: now_ms, reads }
             }
-            _ => Self { began_done: p.done_bytes, progress: p, began_ms: now_ms, at_ms: now_ms },
+            Some(c) if c.progress.stage == p.stage && c.progress.path == p.path && p.done_bytes >= c.progress.done_bytes => {
+                Self { progress: p, began_ms: c.began_ms, began_done: c.began_done, at_ms: now_ms, reads: Vec::new() }
+            }
+            _ => {
+                let reads = if p.stage == ProgressStage::Read { vec![(p.path.clone(), p.done_bytes, p.total_bytes)] } else { Vec::new() };
+                Self { began_done: p.done_bytes, progress: p, began_ms: now_ms, at_ms: now_ms, reads }
+            }
         }
+    }
+
+    /// One progress for the reads together: their bytes summed, the path of the first one still
+    /// reading and the names of the others still reading (the last read when all are done).
+    fn sum_of(reads: &[(String, u64, u64)], stage: ProgressStage) -> Progress {
+        let done_bytes = reads.iter().map(|r| r.1).sum();
+        let total_bytes = reads.iter().map(|r| r.2).sum();
+        let reading: Vec<&str> = reads.iter().filter(|r| r.1 < r.2).map(|r| r.0.as_str()).collect();
+        let path = match reading.split_first() {
+            None => reads.last().map_or_else(String::new, |r| r.0.clone()),
+            Some((first, rest)) => {
+                let names = rest.iter().map(|p| p.rsplit('/').next().unwrap_or(p));
+                std::iter::once(*first).chain(names).collect::<Vec<_>>().join(", ")
+            }
+        };
+        Progress { path, done_bytes, total_bytes, stage }
     }
 
     pub fn stage(&self) -> ProgressStage {
@@ -409,21 +457,43 @@ mod tests {
     #[allow(clippy::float_cmp)] // exact inputs, exact results
     fn time_left_follows_the_rate_since_the_work_began() {
         let read = ProgressStage::Read;
-        let first = LoadProgress::next(None, progress(read, "a.json", 10, 110), 1_000.0);
+        let first = LoadProgress::next(None, progress(read, "a/a.json", 10, 110), 1_000.0);
         assert_eq!(first.seconds_left(), None, "no rate from one message");
         // 50 more bytes in 2 s: 50 left at 25 B/s is 2 s.
-        let later = LoadProgress::next(Some(&first), progress(read, "a.json", 60, 110), 3_000.0);
+        let later = LoadProgress::next(Some(&first), progress(read, "a/a.json", 60, 110), 3_000.0);
         assert_eq!((later.began_ms, later.began_done), (1_000.0, 10));
         assert_eq!(later.seconds_left(), Some(2.0));
         assert_eq!(later.fraction().map(|f| (f * 100.0).round()), Some(55.0));
-        // Another file (or stage) is other work: its clock starts again.
-        let other = LoadProgress::next(Some(&later), progress(read, "b.json", 5, 10), 3_100.0);
+        // Another dataset's file (or another stage) is other work: its clock starts again.
+        let other = LoadProgress::next(Some(&later), progress(read, "b/b.json", 5, 10), 3_100.0);
         assert_eq!((other.began_ms, other.began_done, other.seconds_left()), (3_100.0, 5, None));
-        let layout = LoadProgress::next(Some(&other), progress(ProgressStage::Layout, "b.json", 5, 10), 3_200.0);
+        let layout = LoadProgress::next(Some(&other), progress(ProgressStage::Layout, "b/b.json", 5, 10), 3_200.0);
         assert_eq!(layout.began_ms, 3_200.0);
         // An unknown total (an open-ended step) has no fraction and no time left.
         let diff = LoadProgress::next(None, progress(ProgressStage::Diff, "x.py", 0, 0), 0.0);
         assert_eq!((diff.fraction(), diff.seconds_left()), (None, None));
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // exact inputs, exact results
+    fn files_of_one_dataset_read_at_once_are_one_work() {
+        let read = ProgressStage::Read;
+        let a = LoadProgress::next(None, progress(read, "big/dfx/deps.json", 10, 100), 1_000.0);
+        let ab = LoadProgress::next(Some(&a), progress(read, "big/dfx/records.json", 20, 200), 1_500.0);
+        assert_eq!(ab.progress.path, "big/dfx/deps.json, records.json");
+        assert_eq!((ab.progress.done_bytes, ab.progress.total_bytes), (30, 300));
+        // The clock and the bytes it began with are the first file's: 80 more bytes (the second
+        // file's 20 among them) in 2 s is 40 B/s, and 210 are left.
+        let later = LoadProgress::next(Some(&ab), progress(read, "big/dfx/deps.json", 70, 100), 3_000.0);
+        assert_eq!((later.began_ms, later.began_done), (1_000.0, 10));
+        assert_eq!((later.progress.done_bytes, later.progress.total_bytes), (90, 300));
+        assert_eq!(later.seconds_left(), Some(5.25));
+        // A finished file leaves the name; the other one is still read.
+        let done = LoadProgress::next(Some(&later), progress(read, "big/dfx/deps.json", 100, 100), 3_500.0);
+        assert_eq!(done.progress.path, "big/dfx/records.json");
+        // Another dataset's read is other work.
+        let other = LoadProgress::next(Some(&done), progress(read, "small/dfx/deps.json", 1, 2), 3_600.0);
+        assert_eq!((other.progress.path.as_str(), other.began_ms, other.progress.total_bytes), ("small/dfx/deps.json", 3_600.0, 2));
     }
 
     #[test]

@@ -203,23 +203,34 @@ fn check_version(tool: &str, expected: &str) -> Result<(), String> {
     }
 }
 
-/// `npm ci` in `tests/` when `node_modules` is missing or older than `package-lock.json`.
+/// `npm ci` in `tests/` when `node_modules` is missing or was installed from another
+/// `package-lock.json`. What it was installed from is kept as a copy in `node_modules`
+/// (`.pypto-package-lock.json`) and compared by content, so a fresh checkout of the same lock
+/// (a git worktree whose `node_modules` links to the main one) is not "newer" by its mtime.
 fn npm_packages() -> Result<(), String> {
     let tests = util::tests_dir();
     let lock = tests.join("package-lock.json");
     let installed_marker = tests.join("node_modules").join(".package-lock.json");
+    let installed_from = tests.join("node_modules").join(".pypto-package-lock.json");
     if util::which("npm").is_none() || util::which("node").is_none() {
         return Err("node/npm not found on PATH: install Node.js 20 with npm".into());
     }
-    if !lock.exists() {
+    let Ok(wanted) = std::fs::read(&lock) else {
         return Err(format!("{} is missing (generate it with `npm install` in tests/)", lock.display()));
-    }
-    if installed_marker.exists() && !newer(&lock, &installed_marker) {
-        ok("npm packages", "tests/node_modules up to date");
+    };
+    let remember = || std::fs::write(&installed_from, &wanted).map_err(|e| format!("writing {}: {e}", installed_from.display()));
+    if installed_marker.exists() && std::fs::read(&installed_from).is_ok_and(|had| had == wanted) {
+        ok("npm packages", "tests/node_modules installed from this package-lock.json");
         return Ok(());
     }
-    println!("  ..  tests/node_modules missing or older than package-lock.json: npm ci");
-    util::run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&tests))
+    if installed_marker.exists() && !installed_from.exists() && !newer(&lock, &installed_marker) {
+        // Installed before the copy was kept: the mtimes say it is current.
+        ok("npm packages", "tests/node_modules up to date");
+        return remember();
+    }
+    println!("  ..  tests/node_modules missing or installed from another package-lock.json: npm ci");
+    util::run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&tests))?;
+    remember()
 }
 
 fn newer(a: &Path, b: &Path) -> bool {
