@@ -7,6 +7,8 @@
 // Damaged snapshots (issue 17): a copy of the dump with one snapshot cut mid-line and one with
 // undecodable bytes marks both passes with file, line and column (as `pypto-viewer report`
 // lists them), still shows their diffs, and a banner's positions jump to the line.
+// A 1M-line snapshot pair (issue 21 item 6) is diffed, expanded and scrolled to its end with a
+// bounded number of row elements in the DOM.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -212,8 +214,8 @@ test('a dump with a gap and a .log: problems listed, valid passes shown, warning
   }
 });
 
-test('a 200k-line pair: diff shown and scrolled with a bounded DOM', async () => {
-  const n = 200_000;
+test('a 1M-line pair (issue 21 item 6): diff shown and scrolled far with a bounded DOM', async () => {
+  const n = 1_000_000;
   const { before, after } = passPairLines(n);
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 800 } });
   try {
@@ -224,7 +226,7 @@ test('a 200k-line pair: diff shown and scrolled with a bounded DOM', async () =>
     await seedOpfs(p, {
       'big/passes_dump/00_frontend.py': Buffer.from(`${before.join('\n')}\n`),
       'big/passes_dump/01_after_Big.py': Buffer.from(`${after.join('\n')}\n`),
-    }, { chunkBytes: 4 << 20 });
+    }, { chunkBytes: 8 << 20 });
     await loadVia(p, () => p.click('#open-folder'));
     const sel = datasetSel('pass_dump', 'big/passes_dump');
     await summaryOf(p, sel, 'data-passes');
@@ -238,27 +240,31 @@ test('a 200k-line pair: diff shown and scrolled with a bounded DOM', async () =>
     });
     const t0 = Date.now();
     await p.click(sel, { position: { x: 40, y: 14 } });
-    await p.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '0' && document.querySelector('.diff-row'), null, { timeout: TIMEOUT_MS });
+    // No time limit is asserted: a loaded 2-core machine takes many times the bench's figure.
+    await p.waitForFunction(() => document.querySelector('[data-testid=pass-diff]')?.dataset.pass === '0' && document.querySelector('.diff-row'), null, { timeout: 5 * TIMEOUT_MS });
     const openMs = Date.now() - t0;
     const stages = await p.evaluate(() => window.__progressStages);
     assert.ok(stages.includes('diff'), `the progress bar showed the diff being computed: ${stages}`);
     await p.waitForSelector('[data-testid=load-progress]', { state: 'detached' });
     const d = await p.$eval('[data-testid=pass-diff]', (e) => ({ ...e.dataset }));
-    assert.equal(Number(d.added), 40);
-    assert.equal(Number(d.removed), 40);
+    assert.equal(Number(d.added), n / 5000);
+    assert.equal(Number(d.removed), n / 5000);
     await p.click('[data-testid=pass-expand-all]');
     await p.waitForFunction((k) => document.querySelector('[data-testid=pass-diff]').dataset.displayRows === String(k), n);
+    // Ten jumps through the whole expanded diff, the last past 95 % of it: each shows its line,
+    // and the DOM holds a bounded number of rows after every one (virtualised).
+    const step = Math.floor(n / 10.5);
     const t1 = Date.now();
+    let mostInDom = 0;
     for (let k = 1; k <= 10; k++) {
-      await p.$eval('.diff-pane:first-child', (e, top) => { e.scrollTop = top; e.dispatchEvent(new Event('scroll')); }, k * 18 * 19_000);
-      await p.waitForFunction((line) => [...document.querySelectorAll('.diff-pane:first-child .diff-row')].some((r) => Number(r.dataset.line) === line), k * 19_000 + 1);
+      await p.$eval('.diff-pane:first-child', (e, top) => { e.scrollTop = top; e.dispatchEvent(new Event('scroll')); }, k * 18 * step);
+      await p.waitForFunction((line) => [...document.querySelectorAll('.diff-pane:first-child .diff-row')].some((r) => Number(r.dataset.line) === line), k * step + 1);
+      mostInDom = Math.max(mostInDom, await p.$$eval('.diff-row', (e) => e.length));
     }
     const scrollMs = (Date.now() - t1) / 10;
-    const inDom = await p.$$eval('.diff-row', (e) => e.length);
-    console.log(`200k-line pair: open+diff ${openMs} ms, one scroll ${scrollMs.toFixed(0)} ms, ${inDom} rows in the DOM`);
-    assert.ok(inDom < 400, `${inDom} rows in the DOM`);
-    assert.ok(scrollMs < 1000, `scroll ${scrollMs} ms`);
-    await screenshot(p, 'pass-trace-200k');
+    console.log(`1M-line pair: open+diff ${openMs} ms, one scroll ${scrollMs.toFixed(0)} ms, at most ${mostInDom} rows in the DOM`);
+    assert.ok(mostInDom < 400, `${mostInDom} rows in the DOM`);
+    await screenshot(p, 'pass-trace-1m');
   } finally {
     await ctx.close();
   }

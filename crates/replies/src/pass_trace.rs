@@ -6,7 +6,7 @@
 use pypto_analysis::function_filter::{diff_function, function_choices, FunctionChoice, FunctionRegion};
 use pypto_analysis::pass_trace::{self, RowKind};
 use pypto_formats::{pass_log, FormatError};
-use pypto_protocol::pass_trace::{LineChangeRow, PassDiffData, PassListData, PassRow, PassWarningRow, SnapshotProblem};
+use pypto_protocol::pass_trace::{LineChangeRow, PassDiffData, PassListData, PassRow, PassWarningRow, SnapshotLines, SnapshotProblem};
 
 /// Context rows kept beside each change when folding (as `ir_trace --context 3`).
 pub const CONTEXT_ROWS: u32 = 3;
@@ -90,7 +90,7 @@ pub fn build_diff_stepped(
     on_step(1, DIFF_STEPS);
     let part = diff_part(input.entry, &bl, &al, chosen);
     on_step(2, DIFF_STEPS);
-    let data = diff_data(dataset_id, pass, input, (&bl, &al), &choices, chosen, part);
+    let data = diff_data(dataset_id, pass, input, &choices, chosen, part);
     on_step(DIFF_STEPS, DIFF_STEPS);
     data
 }
@@ -123,13 +123,12 @@ pub fn diff_part(entry: &pass_trace::PassEntry, bl: &[&str], al: &[&str], chosen
     DiffPart { diffed, blocks, changes }
 }
 
-/// The `PassDiff` reply around a [`DiffPart`]: line texts of both sides, row columns, the
-/// function list, the `.log` warnings.
+/// The `PassDiff` reply around a [`DiffPart`]: both sides' texts with their line starts
+/// ([`SnapshotLines`]), row columns, the function list, the `.log` warnings.
 pub fn diff_data(
     dataset_id: u32,
     pass: u32,
     input: &DiffInput<'_>,
-    (bl, al): (&[&str], &[&str]),
     choices: &[FunctionChoice],
     chosen: Option<&FunctionChoice>,
     part: DiffPart,
@@ -150,8 +149,8 @@ pub fn diff_data(
         functions: choices.iter().map(|c| c.key.clone()).collect(),
         before_file: input.entry.previous_file.clone(),
         after_file: input.entry.file_name.clone(),
-        before_lines: bl.iter().map(|s| (*s).to_owned()).collect(),
-        after_lines: al.iter().map(|s| (*s).to_owned()).collect(),
+        before_lines: SnapshotLines::new(input.before_text),
+        after_lines: SnapshotLines::new(input.after_text),
         kinds: diffed
             .rows
             .iter()

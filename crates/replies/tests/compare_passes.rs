@@ -167,7 +167,8 @@ fn a_moved_buffer_differs_at_allocate_memory_addr_and_after() {
     assert_eq!(d.kinds.iter().filter(|&&k| k == 3).count(), 2, "two replaced lines");
     assert_eq!(d.changes.len(), 2);
     for &(row, ref before, ref after) in &d.changes {
-        let (bl, al) = (&d.before_lines[d.before[row as usize] as usize], &d.after_lines[d.after[row as usize] as usize]);
+        let (bl, al) =
+            (d.before_lines.get(d.before[row as usize] as usize).unwrap(), d.after_lines.get(d.after[row as usize] as usize).unwrap());
         let changed = |l: &str, r: &[(u32, u32)]| r.iter().map(|&(s, e)| l[s as usize..e as usize].to_owned()).collect::<Vec<_>>();
         assert_eq!((changed(bl, before), changed(al, after)), (vec!["32768".to_owned()], vec!["40960".to_owned()]));
     }
@@ -211,8 +212,8 @@ fn cross_diff_rows_reproduce_both_snapshots() {
     let after: Vec<i32> = d.after.iter().copied().filter(|&i| i >= 0).collect();
     assert_eq!(before, (0..d.before_lines.len() as i32).collect::<Vec<_>>());
     assert_eq!(after, (0..d.after_lines.len() as i32).collect::<Vec<_>>());
-    assert_eq!(d.before_lines.join("\n") + "\n", a.text("35_after_AllocateMemoryAddr.py").unwrap());
-    assert_eq!(d.after_lines.join("\n") + "\n", b.text("35_after_AllocateMemoryAddr.py").unwrap());
+    assert_eq!(d.before_lines.iter().collect::<Vec<_>>().join("\n") + "\n", a.text("35_after_AllocateMemoryAddr.py").unwrap());
+    assert_eq!(d.after_lines.iter().collect::<Vec<_>>().join("\n") + "\n", b.text("35_after_AllocateMemoryAddr.py").unwrap());
     // the frontends (None)
     let d = cross_diff(&a.side(0), &b.side(1), None, None, None);
     assert_eq!((d.added, d.removed, d.pass), (102, 27, u32::MAX));

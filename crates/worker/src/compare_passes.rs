@@ -88,14 +88,15 @@ pub(crate) fn cross_diff(request: PassCrossDiffRequest, reply: Reply<PassCrossDi
             let data = replies::cross_diff(&a.side(), &b.side(), a_pass, b_pass, function.as_deref());
             Ok::<_, String>(data)
         };
-        let data = result.await.unwrap_or_else(|e| PassDiffData {
+        let mut data = result.await.unwrap_or_else(|e| PassDiffData {
             dataset_id: current_id,
             pass: b_pass.unwrap_or(u32::MAX),
             function,
             error: Some(e),
             ..PassDiffData::default()
         });
-        reply.send(Box::new(data));
+        let columns = crate::passes::diff_columns(&mut data);
+        reply.send_with(Box::new(data), columns);
     });
 }
 

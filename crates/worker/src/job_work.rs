@@ -13,6 +13,7 @@ use pypto_analysis::timeline::{self, Timeline, TimelineBuilder};
 use pypto_formats::host_phase_records::{self, HostPhaseRecords};
 use pypto_formats::{cpm, deps, name_map, FormatError, Warning};
 use pypto_protocol::datasets::{DatasetSummary, EntryMeta, FileError, HostPhasesSummary, Progress, ProgressStage};
+use pypto_protocol::pass_trace::SnapshotLines;
 use pypto_protocol::timeline::TimelineHeader;
 use pypto_replies::datasets::{self, file_error, WarningSources};
 use serde::Serialize;
@@ -571,7 +572,7 @@ fn lay_out_graph(node_count: u32, left_right: bool, aspect: f64, quiet: bool, in
 }
 
 /// Diffs one big pass (a [`jobs::PassDiffInput`], the encoded `input`): the `PassDiffData`
-/// encoded in `columns.diff`.
+/// without its texts encoded in `columns.diff`.
 fn diff_pass(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
     let i: jobs::PassDiffInput<'static> = match input.ok_or_else(|| "the diff job got no snapshots".to_owned()).and_then(jobs::decode) {
         Ok(i) => i,
@@ -586,7 +587,10 @@ fn diff_pass(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
         log: i.log.as_deref(),
     };
     let mut on_step = stepper(ProgressStage::Diff, &i.entry.file_name);
-    let data = pypto_replies::pass_trace::build_diff_stepped(i.dataset_id, i.pass, &diff_input, i.function.as_deref(), &mut on_step);
+    let mut data = pypto_replies::pass_trace::build_diff_stepped(i.dataset_id, i.pass, &diff_input, i.function.as_deref(), &mut on_step);
+    // The analysis worker has the texts: only the rows, folds and token changes go back.
+    data.before_lines = SnapshotLines::default();
+    data.after_lines = SnapshotLines::default();
     encoded_answer(FromJob::PassDiffed, jobs::DIFF_KEY, &data)
 }
 

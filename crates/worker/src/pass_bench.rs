@@ -104,14 +104,29 @@ fn run_once(files: &[(String, String)], out: &mut BenchResult) {
                 after_regions: regions_of(&entry.file_name),
                 log: entry.log_file.as_deref().and_then(|f| read(f).ok()),
             };
-            let bl = pass_trace::split_lines(input.before_text);
-            let al = pass_trace::split_lines(input.after_text);
             let choices = function_choices(input.before_regions, input.after_regions).unwrap_or_default();
-            FromWorker::PassDiff(Box::new(passes::diff_data(0, i as u32, &input, (&bl, &al), &choices, None, part)))
+            FromWorker::PassDiff(Box::new(passes::diff_data(0, i as u32, &input, &choices, None, part)))
         })
         .collect();
+    let (mut rows, mut refined_pairs) = (0, 0);
+    for r in &replies {
+        if let FromWorker::PassDiff(d) = r {
+            rows += d.kinds.len();
+            refined_pairs += d.changes.len();
+        }
+    }
     let t4 = now_ms();
-    let encoded: Vec<js_sys::Object> = replies.iter().map(|r| transport::encode_reply(r, None).0).collect();
+    // As the reply goes: the texts and row columns as typed arrays beside a small message.
+    let encoded: Vec<js_sys::Object> = replies
+        .into_iter()
+        .map(|r| match r {
+            FromWorker::PassDiff(mut d) => {
+                let columns = crate::passes::diff_columns(&mut d);
+                transport::encode_reply(&FromWorker::PassDiff(d), Some(columns)).0
+            }
+            r => transport::encode_reply(&r, None).0,
+        })
+        .collect();
     let t5 = now_ms();
     std::hint::black_box(&encoded);
     out.list_ms = out.list_ms.min(t1 - t0);
@@ -122,14 +137,8 @@ fn run_once(files: &[(String, String)], out: &mut BenchResult) {
     out.passes = list.passes.len();
     out.changed_passes = list.passes.iter().filter(|p| !p.no_op).count();
     out.counts = list.passes.iter().map(|p| (p.added, p.removed)).collect();
-    out.rows = 0;
-    out.refined_pairs = 0;
-    for r in &replies {
-        if let FromWorker::PassDiff(d) = r {
-            out.rows += d.kinds.len();
-            out.refined_pairs += d.changes.len();
-        }
-    }
+    out.rows = rows;
+    out.refined_pairs = refined_pairs;
 }
 
 fn measure(files: &[(String, String)], iterations: u32) -> BenchResult {

@@ -46,6 +46,11 @@ impl Columns {
         self.add(name, array, &buffer);
     }
 
+    pub fn i32(&mut self, name: &str, values: &[i32]) {
+        let array = js_sys::Int32Array::from(values);
+        self.add(name, &array, &array.buffer());
+    }
+
     pub fn u32(&mut self, name: &str, values: &[u32]) {
         let array = js_sys::Uint32Array::from(values);
         self.add(name, &array, &array.buffer());

@@ -1,5 +1,6 @@
-//! `cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]`:
-//! the IR Pass Trace numbers of issue 7 item 11, printed (never asserted).
+//! `cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]
+//! [--scale-lines N]`: the IR Pass Trace numbers of issue 7 item 11 and issue 21 item 6,
+//! printed beside their targets (never asserted).
 //!
 //! 1. uses the release `dist/` (or `--dist D`, e.g. a private copy while others rebuild
 //!    `dist/`), building it when missing;
@@ -10,8 +11,12 @@
 //!    hook, native times and Python difflib times (the way pypto's `ir_trace` uses difflib)
 //!    from `pypto-viewer bench-passes --json` on the same bytes; with `--ir-trace DIR` (a
 //!    directory holding pypto's `ir_trace` package, e.g. `<pypto>/python/pypto/tools`) also
-//!    pypto's own `build_trace` on the dump. Prints a table and writes
-//!    `tests/artifacts/bench-passes.json`.
+//!    pypto's own `build_trace` on the dump. Prints a table (each wasm time beside its target:
+//!    faster than difflib) and writes `tests/artifacts/bench-passes.json`;
+//! 4. runs `tests/bench/pass-diff-scale.mjs`: the e2e's pair at `--scale-lines` lines (default
+//!    1 000 000; 0 skips it) opened in the page, click → diff shown (target ≤ 2 s) with where
+//!    the time went, and the row elements in the DOM while scrolling it (virtualised); writes
+//!    `tests/artifacts/bench-pass-diff-scale.json`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -24,10 +29,12 @@ pub struct Options {
     pub lines: u64,
     pub iterations: u32,
     pub ir_trace: Option<PathBuf>,
+    /// Lines a side of the diff-at-scale pair (0: not run).
+    pub scale_lines: u64,
 }
 
 pub fn parse_args(args: &[String]) -> Result<Options, String> {
-    let mut opts = Options { dist: None, lines: 200_000, iterations: 5, ir_trace: None };
+    let mut opts = Options { dist: None, lines: 200_000, iterations: 5, ir_trace: None, scale_lines: 1_000_000 };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or_else(|| format!("{name} needs a value"));
@@ -39,6 +46,13 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
                 opts.lines = v.replace('_', "").parse().map_err(|_| format!("bad line count `{v}`"))?;
                 if opts.lines < 10 {
                     return Err("--lines must be at least 10".into());
+                }
+            }
+            "--scale-lines" => {
+                let v = value("--scale-lines")?;
+                opts.scale_lines = v.replace('_', "").parse().map_err(|_| format!("bad line count `{v}`"))?;
+                if opts.scale_lines != 0 && opts.scale_lines < 5000 {
+                    return Err("--scale-lines must be 0 (skip) or at least 5000".into());
                 }
             }
             "--iterations" => {
@@ -87,7 +101,23 @@ pub fn run(opts: &Options) -> Result<(), String> {
     if let Some(d) = &opts.ir_trace {
         cmd.arg("--ir-trace").arg(d);
     }
-    util::run(&mut cmd)
+    util::run(&mut cmd)?;
+    if opts.scale_lines == 0 {
+        return Ok(());
+    }
+    util::step(&format!("bench: diff at scale, a {}-line pair in the page", opts.scale_lines));
+    let out = util::tests_dir().join("artifacts").join("bench-pass-diff-scale.json");
+    util::run(
+        Command::new("node")
+            .arg("bench/pass-diff-scale.mjs")
+            .arg("--dist")
+            .arg(&dist)
+            .arg("--lines")
+            .arg(opts.scale_lines.to_string())
+            .arg("--out")
+            .arg(&out)
+            .current_dir(util::tests_dir()),
+    )
 }
 
 #[cfg(test)]
@@ -97,7 +127,9 @@ mod tests {
     #[test]
     fn parses_options() -> Result<(), String> {
         let o = parse_args(&[])?;
-        assert_eq!((o.lines, o.iterations, o.dist, o.ir_trace), (200_000, 5, None, None));
+        assert_eq!((o.lines, o.iterations, o.dist, o.ir_trace, o.scale_lines), (200_000, 5, None, None, 1_000_000));
+        assert_eq!(parse_args(&util::strings(&["--scale-lines", "0"]))?.scale_lines, 0);
+        assert!(parse_args(&util::strings(&["--scale-lines", "10"])).is_err());
         let o = parse_args(&util::strings(&["--lines", "1_000", "--iterations", "2", "--dist", "/tmp/d", "--ir-trace", "t"]))?;
         assert_eq!((o.lines, o.iterations), (1000, 2));
         assert_eq!(o.dist, Some(PathBuf::from("/tmp/d")));

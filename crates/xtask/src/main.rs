@@ -11,7 +11,7 @@
 //! cargo xtask plumbing              lines of hand-written browser plumbing (closures, listeners, timers) per file
 //! cargo xtask bench-browser [--tasks N] [--keep]   issue-4 performance numbers in headless Chromium
 //! cargo xtask bench-layout-browser [--sizes …]      issue-6 layout times: wasm (Chromium), native, dot
-//! cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]
+//! cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR] [--scale-lines N]
 //!                                   IR Pass Trace diff: wasm vs native vs Python difflib
 //! cargo xtask bench-demo [--runs N] [--dist D]     issue-21 small captures: cached cold start, demo open
 //! ```
@@ -62,11 +62,13 @@ commands:
                              generate DAGs (`gen --dag`), time the dependency-graph layout in
                              wasm in headless Chromium, natively and Graphviz dot (installed when
                              missing), print the table, write tests/artifacts/bench-layout.json
-  bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR]
+  bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR] [--scale-lines N]
                              time the IR Pass Trace diff of the 49-pass dump and two N-line pairs
                              (default 200000) in wasm (headless Chromium), natively and in Python
                              difflib (and pypto's ir_trace from DIR); writes
-                             tests/artifacts/bench-passes.json
+                             tests/artifacts/bench-passes.json; then a --scale-lines pair
+                             (default 1000000, 0 skips) opened in the page: click → diff shown
+                             (target <= 2 s), where the time went, row elements in the DOM
   bench-demo [--runs N] [--dist D]
                              in headless Chromium, N runs (default 5): the cached cold start
                              (reload → worker ready) and \"Open demo\" → swimlane drawn, each

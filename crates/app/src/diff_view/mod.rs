@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use crate::i18n::{t, tr, tr_with, Arg};
 use leptos::prelude::*;
-use pypto_protocol::pass_trace::PassDiffData;
-use wasm_bindgen::JsCast;
+use pypto_protocol::pass_trace::{PassDiffColumns, PassDiffData};
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Pixel height of a diff row (fixed, for virtualisation).
 const ROW_H: f64 = 18.0;
@@ -39,6 +39,30 @@ pub enum Layout {
 pub enum Disp {
     Row(u32, u8),
     Fold(u32, u32),
+}
+
+/// `d` with the texts, line starts and row columns that came beside it as typed arrays (the
+/// worker moves them out of the message, `PassDiffData::take_columns`); a reply without
+/// columns is returned as it came.
+pub fn with_columns(mut d: PassDiffData, columns: &JsValue) -> PassDiffData {
+    let get = |name: &str| js_sys::Reflect::get(columns, &JsValue::from_str(name)).ok().filter(|v| !v.is_undefined());
+    let names = PassDiffColumns::NAMES;
+    if get(names[4]).is_none() {
+        return d;
+    }
+    let bytes = |n: &str| get(n).and_then(|v| v.dyn_into::<js_sys::Uint8Array>().ok()).map(|a| a.to_vec()).unwrap_or_default();
+    let u32s = |n: &str| get(n).and_then(|v| v.dyn_into::<js_sys::Uint32Array>().ok()).map(|a| a.to_vec()).unwrap_or_default();
+    let i32s = |n: &str| get(n).and_then(|v| v.dyn_into::<js_sys::Int32Array>().ok()).map(|a| a.to_vec()).unwrap_or_default();
+    d.put_columns(PassDiffColumns {
+        before_text: bytes(names[0]),
+        before_starts: u32s(names[1]),
+        after_text: bytes(names[2]),
+        after_starts: u32s(names[3]),
+        kinds: bytes(names[4]),
+        before: i32s(names[5]),
+        after: i32s(names[6]),
+    });
+    d
 }
 
 pub fn display_rows<S: std::hash::BuildHasher>(d: &PassDiffData, expanded: &HashSet<u32, S>, all: bool, layout: Layout) -> Vec<Disp> {
@@ -205,13 +229,8 @@ pub fn row_cells(d: &PassDiffData, row: u32, st_side: u8, side: u8) -> RowCells 
         _ => side,
     };
     let idx = if show == 1 { b } else { a };
-    let text = if idx < 0 {
-        String::new()
-    } else if show == 1 {
-        d.before_lines.get(idx as usize).cloned().unwrap_or_default()
-    } else {
-        d.after_lines.get(idx as usize).cloned().unwrap_or_default()
-    };
+    let lines = if show == 1 { &d.before_lines } else { &d.after_lines };
+    let text = usize::try_from(idx).ok().and_then(|i| lines.get(i)).unwrap_or_default().to_owned();
     let changed: Vec<(u32, u32)> = ch.map(|c| if show == 1 { c.1.clone() } else { c.2.clone() }).unwrap_or_default();
     let class = match (kind, idx < 0, show) {
         (0, ..) => "diff-row",
@@ -425,13 +444,11 @@ impl DiffPanes {
             let width_ch = move || {
                 diff.with(|d| {
                     d.as_ref().map_or(80, |d| {
-                        let m = |v: &Vec<String>| v.iter().map(|s| s.chars().count()).max().unwrap_or(0);
-                        if side == 1 {
-                            m(&d.before_lines)
-                        } else if side == 2 {
-                            m(&d.after_lines)
-                        } else {
-                            m(&d.before_lines).max(m(&d.after_lines))
+                        let (b, a) = (d.before_lines.max_chars, d.after_lines.max_chars);
+                        match side {
+                            1 => b,
+                            2 => a,
+                            _ => b.max(a),
                         }
                     })
                 })
@@ -474,6 +491,7 @@ impl DiffPanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pypto_protocol::pass_trace::SnapshotLines;
 
     #[test]
     fn spans_split_at_syntax_and_changes() {
@@ -493,8 +511,8 @@ mod tests {
         let d = PassDiffData {
             before_file: "a.py".to_owned(),
             after_file: "b.py".to_owned(),
-            before_lines: vec!["keep".to_owned(), "old".to_owned()],
-            after_lines: vec!["keep".to_owned(), "new".to_owned(), "added".to_owned()],
+            before_lines: SnapshotLines::from_lines(&["keep", "old"]),
+            after_lines: SnapshotLines::from_lines(&["keep", "new", "added"]),
             kinds: vec![0, 3, 2],
             before: vec![0, 1, -1],
             after: vec![0, 1, 2],

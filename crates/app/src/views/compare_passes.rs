@@ -200,10 +200,10 @@ pub fn ComparePassesView() -> impl IntoView {
             comparison.with_untracked(|c| c.as_ref().and_then(|c| c.rows.get(row as usize)).map(|r| (r.a_snapshot, r.b_snapshot)))
         };
         let Some((a_pass, b_pass)) = snapshots else { return };
-        let reply = client.ask_in(diff_slot, PassCrossDiffRequest { baseline_id: a, current_id: b, a_pass, b_pass, function });
+        let reply = client.ask_columns(diff_slot, PassCrossDiffRequest { baseline_id: a, current_id: b, a_pass, b_pass, function });
         leptos::task::spawn_local(async move {
-            if let Ok(d) = reply.await {
-                panes.show(*d);
+            if let Ok((d, columns)) = reply.await {
+                panes.show(crate::diff_view::with_columns(*d, &columns));
             }
         });
     });
