@@ -1,5 +1,6 @@
 // Dependency-free static file server for the e2e tests (same rules as `cargo xtask serve`):
-// explicit MIME table, `Cache-Control: no-cache`, HEAD, 404, 405, path traversal refused (403),
+// explicit MIME table, `Cache-Control: no-cache` with an `ETag` (size and mtime; `304` for a
+// matching `If-None-Match`, as static hosts answer), HEAD, 404, 405, path traversal refused (403),
 // index.html for directories (redirect to the trailing-slash URL first). COOP/COEP only with
 // `{ isolate: true }` (the bench). `{ handle(req, res) }` answers some requests first (returns
 // true when it did): a test's own routes, e.g. a data file that stalls mid-body.
@@ -108,7 +109,14 @@ export function serve(dir, port = 0, { log = false, isolate = false, handle = un
       if (req.method === 'HEAD') return res.end();
       return fs.createReadStream(file, { start, end }).pipe(res);
     }
+    const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { etag, 'cache-control': 'no-cache', ...isolation });
+      return res.end();
+    }
     res.writeHead(200, {
+      etag,
+      'last-modified': stat.mtime.toUTCString(),
       'content-type': mimeType(file),
       'content-length': stat.size,
       'accept-ranges': 'bytes',

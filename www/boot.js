@@ -1,5 +1,6 @@
 // Starts the viewer's wasm (a file, not an inline script, so the CSP needs no 'unsafe-inline').
-import init from './pypto-app.js';
+// The page's glue (pypto-app.js) is imported below, after the worker has started: a static
+// import would make the worker wait for that script's fetch and parse.
 
 // Before the wasm loads, the page takes the remembered theme (settings.rs's key) or the system's,
 // so a dark page does not flash light; the app then keeps <html data-theme> itself.
@@ -32,4 +33,5 @@ try {
 } catch {
   // the app starts its worker itself
 }
+const { default: init } = await import('./pypto-app.js');
 await init({ module_or_path: new URL('./pypto-app_bg.wasm', import.meta.url) });

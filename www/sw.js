@@ -1,7 +1,8 @@
 // Service worker: keeps the viewer usable offline. App files are precached at install
 // (stable names, see Trunk.toml); the app's own files and the bundled demo are network-first
 // with the cache as fallback, so a new build is picked up when online and the last one works
-// when offline. Everything else — a hosted dataset (`?src=`), byte ranges — is not touched:
+// when offline. A response is copied into the cache only when it differs from the cached one
+// (its ETag or Last-Modified): rewriting the 6 MB of wasm on every visit slowed the start. Everything else — a hosted dataset (`?src=`), byte ranges — is not touched:
 // it would be copied whole into the cache (a capture is gigabytes) and read to its end even
 // after the page stopped wanting it (a cancelled load).
 const CACHE = 'pypto-viewer-v2';
@@ -43,7 +44,15 @@ self.addEventListener('fetch', (event) => {
     const cache = await caches.open(CACHE);
     try {
       const response = await fetch(request);
-      if (response.ok) cache.put(request, response.clone());
+      if (response.ok) {
+        const copy = response.clone();
+        event.waitUntil((async () => {
+          const version = (r) => r?.headers.get('etag') ?? r?.headers.get('last-modified') ?? null;
+          const kept = await cache.match(request, { ignoreSearch: true });
+          if (version(copy) === null || version(kept) !== version(copy)) await cache.put(request, copy);
+          else await copy.body?.cancel();
+        })().catch(() => {})); // a full cache keeps the previous copy
+      }
       return response;
     } catch (err) {
       const cached = await cache.match(request, { ignoreSearch: true });

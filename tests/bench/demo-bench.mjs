@@ -8,7 +8,7 @@
 //                drawn after #swimlane[data-bars] appears (`window.__pyptoSwimlane.frameStats()`
 //                counts draw() calls); target ≤ 300 ms
 // and where the time goes: the page's and the analysis worker's wasm (Resource Timing: fetched;
-// worker created; the worker's wasm started), the worker's messages as they reach the page
+// worker created by boot.js; the worker's wasm started), the worker's messages as they reach the page
 // (datasets announced, dataset loaded, load finished, the timeline's reply) and the worker's
 // `pypto-worker …` lines (jobs started and answered, reads, model steps, encoding/decoding).
 //
@@ -164,7 +164,7 @@ const row = (label, values, target) =>
 console.log(`\n${RUNS} runs (ms)${' '.repeat(34)}${runs.map((r) => `run ${r.run}`.padStart(6)).join(' ')}`);
 console.log('cached cold start: navigation → worker ready');
 row('  page wasm fetched', runs.map((r) => r.start.app_wasm_fetched_ms));
-row('  worker created (page wasm started)', runs.map((r) => r.start.worker_created_ms));
+row('  worker created (boot.js)', runs.map((r) => r.start.worker_created_ms));
 row('  worker wasm fetched', runs.map((r) => r.start.worker_wasm_fetched_ms ?? null));
 row('  worker says ready (message)', runs.map((r) => r.start.worker_ready_msg_ms));
 row('COLD START (#worker-status ready)', runs.map((r) => r.start.ready_ms), TARGET.cold_start_ms);

@@ -81,9 +81,12 @@ pub(crate) fn handle(data: &JsValue, files: js_sys::Array) {
 /// Reads and analyses one runtime dataset: its summary (file errors included) and the model.
 /// A big deps.json is parsed in a job of its own ([`parse_deps_job`]) while this one parses
 /// the records: two cores. Otherwise local files (`File`s) of deps.json and the records are
-/// read at the same time, so the waits for their bytes overlap; over HTTP one after the other
-/// (two streams at once were slower: the server and the browser share the machine's cores with
-/// the parser).
+/// read at the same time, so the waits for their bytes overlap; over HTTP too when both are
+/// at most a slice ([`reading::SLICE_BYTES`]: each read is then mostly a round trip), else one
+/// after the other (two big streams at once were slower: the server and the browser share the
+/// machine's cores with the parser). When no file of the dataset is above a slice, the name
+/// map, the CPM files (at most [`CPM_READS_IN_FLIGHT`] at a time) and the host phases are read
+/// meanwhile, so a small dataset's files are all in flight at once; else after them.
 ///
 /// `should_stop` says whether to stop after a read (the user cancelled a load running in the
 /// analysis worker: nothing of it may be said after the `Cancelled`); a job never stops so (it
@@ -92,10 +95,30 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue], should_stop: 
     let mut summary = DatasetSummary::default();
     let mut deps_model = None;
     let mut deps_lean = false;
-    let (deps_read, mut deps_errors, records_read, mut records_errors) = read_deps_and_records(inputs, sources).await;
+    // A small capture's files (none above a slice: each read is little more than a round trip,
+    // and none posts read progress) are all asked for at once, each parsed as it arrives on this
+    // one thread; a bigger one's extras are read after deps.json and the records, so the progress
+    // bar follows one file at a time.
+    let (mut names_errors, mut cpm_errors, mut cpm_warnings, mut host_errors) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let all_at_once = inputs.entries.iter().all(|e| e.size_bytes <= reading::SLICE_BYTES);
+    let ((deps_read, mut deps_errors, records_read, mut records_errors), names_read, cpm_inputs, host_read) = if all_at_once {
+        futures_util::future::join4(
+            read_deps_and_records(inputs, sources),
+            read_name_map(inputs, sources, &mut names_errors),
+            read_cpm(inputs, sources, &mut cpm_errors, &mut cpm_warnings),
+            read_host_phases(inputs, sources, &mut host_errors),
+        )
+        .await
+    } else {
+        let main_files = read_deps_and_records(inputs, sources).await;
+        let names_read = read_name_map(inputs, sources, &mut names_errors).await;
+        let cpm_inputs = read_cpm(inputs, sources, &mut cpm_errors, &mut cpm_warnings).await;
+        (main_files, names_read, cpm_inputs, read_host_phases(inputs, sources, &mut host_errors).await)
+    };
     if should_stop() {
         return (summary, LoadedRuntime::default());
     }
+    // In the order the files were read one after the other before.
     summary.errors.append(&mut deps_errors);
     // Each file's warnings with its path, for the dataset's list (`datasets::runtime_warnings`).
     let (mut deps_warnings, mut names_warnings, mut records_warnings, mut host_warnings) = (None, None, None, None);
@@ -111,17 +134,16 @@ async fn read_dataset(inputs: &RuntimeInputs, sources: &[JsValue], should_stop: 
             Err(err) => summary.errors.push(file_error(err)),
         }
     }
+    summary.errors.append(&mut names_errors);
     let mut names_model = None;
-    if let Some((path, parsed)) = read_name_map(inputs, sources, &mut summary).await {
+    if let Some((path, parsed)) = names_read {
         names_warnings = Some((path, parsed.warnings.clone()));
         summary.name_map_entries = Some(parsed.entries.len() as u64);
         names_model = Some(parsed);
     }
-    let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
-    let host_read = read_host_phases(inputs, sources, &mut summary).await;
-    if should_stop() {
-        return (summary, LoadedRuntime::default());
-    }
+    summary.errors.append(&mut cpm_errors);
+    summary.warnings.append(&mut cpm_warnings);
+    summary.errors.append(&mut host_errors);
     let mut state = LoadedRuntime { deps_lean, cpm: cpm_inputs.clone(), ..Default::default() };
     summary.errors.append(&mut records_errors);
     if let Some((path, parsed)) = records_read {
@@ -196,7 +218,10 @@ async fn read_deps_and_records(
             None => None,
         }
     };
-    let (deps_read, records_read) = if deps_alone.is_none() && (is_url(inputs.deps) || is_url(inputs.records)) {
+    // Over HTTP, one after the other when either is more than a slice (see [`read_dataset`]).
+    let big = |i: Option<usize>| i.and_then(|i| entries.get(i)).is_some_and(|e| e.size_bytes > reading::SLICE_BYTES);
+    let one_after_other = (is_url(inputs.deps) || is_url(inputs.records)) && (big(inputs.deps) || big(inputs.records));
+    let (deps_read, records_read) = if deps_alone.is_none() && one_after_other {
         let d = read_deps.await;
         (d, read_records.await)
     } else {
@@ -244,13 +269,13 @@ async fn deps_in_a_job(
     }
 }
 
-/// Reads the dataset's name map, when it has one (an unreadable file is an error in `summary`).
-async fn read_name_map(inputs: &RuntimeInputs, sources: &[JsValue], summary: &mut DatasetSummary) -> Option<(String, name_map::NameMap)> {
-    let (path, bytes) = read_entry(inputs.name_map?, &inputs.entries, sources, &mut summary.errors).await?;
+/// Reads the dataset's name map, when it has one (an unreadable file is an error in `errors`).
+async fn read_name_map(inputs: &RuntimeInputs, sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, name_map::NameMap)> {
+    let (path, bytes) = read_entry(inputs.name_map?, &inputs.entries, sources, errors).await?;
     match name_map::parse(&path, &bytes) {
         Ok(parsed) => Some((path, parsed)),
         Err(err) => {
-            summary.errors.push(file_error(err));
+            errors.push(file_error(err));
             None
         }
     }
@@ -268,13 +293,13 @@ async fn parse_deps_job(entry: EntryMeta, sources: &[JsValue]) -> (FromJob, js_s
 }
 
 /// Reads the dataset's `host_phase_records.jsonl`, when it has one (an unreadable file is an
-/// error in `summary`).
-async fn read_host_phases(inputs: &RuntimeInputs, sources: &[JsValue], summary: &mut DatasetSummary) -> Option<(String, HostPhaseRecords)> {
-    let (path, bytes) = read_entry(inputs.host_phases?, &inputs.entries, sources, &mut summary.errors).await?;
+/// error in `errors`).
+async fn read_host_phases(inputs: &RuntimeInputs, sources: &[JsValue], errors: &mut Vec<FileError>) -> Option<(String, HostPhaseRecords)> {
+    let (path, bytes) = read_entry(inputs.host_phases?, &inputs.entries, sources, errors).await?;
     match host_phase_records::parse(&path, &bytes) {
         Ok(parsed) => Some((path, parsed)),
         Err(err) => {
-            summary.errors.push(file_error(err));
+            errors.push(file_error(err));
             None
         }
     }
@@ -305,22 +330,40 @@ fn file_warnings(w: Option<&(String, Vec<Warning>)>) -> Option<(&str, &[Warning]
     w.map(|(p, ws)| (p.as_str(), ws.as_slice()))
 }
 
-/// The dataset's `CPM_*.json` paths (the first of each kind), their errors and warnings in
-/// `summary`.
-async fn read_cpm(inputs: &RuntimeInputs, sources: &[JsValue], summary: &mut DatasetSummary) -> CpmInputs {
+/// How many of a dataset's `CPM_*.json` files are being read at once ([`read_cpm`]).
+const CPM_READS_IN_FLIGHT: usize = 2;
+
+/// The dataset's `CPM_*.json` paths (the first of each kind), their errors in `errors` and
+/// warnings in `warnings`, in the files' order. [`CPM_READS_IN_FLIGHT`] are read at a time,
+/// each parsed as it arrives.
+async fn read_cpm(inputs: &RuntimeInputs, sources: &[JsValue], errors: &mut Vec<FileError>, warnings: &mut Vec<Warning>) -> CpmInputs {
+    use futures_util::StreamExt;
     let mut cpm_inputs = CpmInputs::default();
-    for &(index, is_static) in &inputs.cpm {
-        if let Some((path, bytes)) = read_entry(index, &inputs.entries, sources, &mut summary.errors).await {
-            match cpm::read_path(&path, &bytes) {
+    let parsed_files: Vec<_> = futures_util::stream::iter(inputs.cpm.iter().copied())
+        .map(|(index, is_static)| async move {
+            let mut read_errors = Vec::new();
+            let parsed = read_entry(index, &inputs.entries, sources, &mut read_errors).await.map(|(path, bytes)| {
+                let parsed = cpm::read_path(&path, &bytes);
+                (path, parsed)
+            });
+            (is_static, parsed, read_errors)
+        })
+        .buffered(CPM_READS_IN_FLIGHT)
+        .collect()
+        .await;
+    for (is_static, read, mut read_errors) in parsed_files {
+        errors.append(&mut read_errors);
+        if let Some((path, parsed)) = read {
+            match parsed {
                 Ok(parsed) => {
-                    summary.warnings.extend(parsed.warnings.iter().cloned());
+                    warnings.extend(parsed.warnings.iter().cloned());
                     let name = path.rsplit('/').next().unwrap_or(&path).to_string();
                     let slot = if is_static { &mut cpm_inputs.static_path } else { &mut cpm_inputs.observed_path };
                     if slot.is_none() {
                         *slot = Some((name, parsed));
                     }
                 }
-                Err(err) => summary.errors.push(file_error(err)),
+                Err(err) => errors.push(file_error(err)),
             }
         }
     }
@@ -507,7 +550,7 @@ async fn path_tables(inputs: &RuntimeInputs, sources: &[JsValue]) -> (FromJob, j
             .and_then(|(path, bytes)| name_map::parse(&path, &bytes).ok()),
         None => None,
     };
-    let cpm_inputs = read_cpm(inputs, sources, &mut summary).await;
+    let cpm_inputs = read_cpm(inputs, sources, &mut summary.errors, &mut summary.warnings).await;
     let Some(index) = inputs.records else {
         return (FromJob::Failed { message: format!("{} has no swimlane records", inputs.path) }, js_sys::Object::new());
     };

@@ -255,9 +255,36 @@ async fn load_entries(source: &Source, started_ms: f64, source_label: String, mu
     }
     transport::post(&FromWorker::LoadFinished(LoadFinished { elapsed_ms: now_ms() - started_ms, comparison }), None);
     if let Some(dataset_id) = graph_ahead.filter(|_| !source.stale() && !source.cancelled()) {
-        wasm_bindgen_futures::spawn_local(graph::prebuild(dataset_id));
+        let generation = source.generation;
+        wasm_bindgen_futures::spawn_local(async move {
+            after_timelines_taken(generation).await;
+            if SESSION.with_borrow(|s| s.generation) == generation {
+                graph::prebuild(dataset_id).await;
+            }
+        });
     }
 }
+
+/// Waits until the page has taken the timelines the load built for it (`SESSION.prebuilt`
+/// empty), at most [`GRAPH_AHEAD_WAIT_MS`], or until another folder is opened: the graph
+/// built ahead of the click holds this one thread for a while (its read, its build and
+/// layout), and the first swimlane must not wait for a graph nobody asked for yet.
+async fn after_timelines_taken(generation: u64) {
+    let started_ms = now_ms();
+    while now_ms() - started_ms < GRAPH_AHEAD_WAIT_MS {
+        let waiting = SESSION.with_borrow(|s| s.generation == generation && !s.prebuilt.is_empty());
+        if !waiting {
+            return;
+        }
+        gloo::timers::future::TimeoutFuture::new(GRAPH_AHEAD_POLL_MS).await;
+    }
+}
+
+/// How long the graph built ahead of the click waits for the page to take its first timeline.
+const GRAPH_AHEAD_WAIT_MS: f64 = 3000.0;
+
+/// How often [`after_timelines_taken`] looks.
+const GRAPH_AHEAD_POLL_MS: u32 = 20;
 
 /// The user's Cancel (`ToWorker::Cancel`): reads under way fail, every running job is
 /// terminated (its memory goes back to the browser; whoever waits for it gets

@@ -2,7 +2,9 @@
 //! static file server (`std::net`, one thread per connection, `Connection: close`).
 //!
 //! Correct MIME types (`application/wasm` matters for `instantiateStreaming`, a JS type for
-//! module scripts and workers), `Cache-Control: no-cache`, HEAD, 404, 405, path traversal
+//! module scripts and workers), `Cache-Control: no-cache` with an `ETag` (size and mtime) and
+//! `304 Not Modified` for a matching `If-None-Match`, as static hosts answer (a revisit then
+//! takes the browser's cached copy, and its cached compiled wasm), HEAD, 404, 405, path traversal
 //! refused (403), `index.html` for directories (with a redirect to the trailing-slash URL so
 //! relative links resolve). No COOP/COEP headers: the app does not use `SharedArrayBuffer`.
 
@@ -176,8 +178,12 @@ fn handle(stream: TcpStream, root: &Path, log: bool) -> io::Result<()> {
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
     let head_only = method == "HEAD";
+    let if_none_match = head.lines().skip(1).find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.trim().eq_ignore_ascii_case("if-none-match").then(|| value.trim().to_owned())
+    });
     let response = if method == "GET" || head_only {
-        respond(root, target)
+        respond(root, target, if_none_match.as_deref())
     } else {
         let mut r = Response::text("405 Method Not Allowed", "method not allowed");
         r.headers.push(("Allow", "GET, HEAD".into()));
@@ -208,7 +214,13 @@ fn read_head(reader: &mut impl BufRead) -> io::Result<Option<String>> {
     }
 }
 
-fn respond(root: &Path, target: &str) -> Response {
+/// A file's entity tag: its size and modification time (what changes when a build rewrites it).
+fn entity_tag(meta: &std::fs::Metadata) -> String {
+    let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+    format!("\"{:x}-{mtime_ns:x}\"", meta.len())
+}
+
+fn respond(root: &Path, target: &str, if_none_match: Option<&str>) -> Response {
     let segments = match request_segments(target) {
         Ok(s) => s,
         Err(PathError::Traversal) => return Response::text("403 Forbidden", "path traversal refused"),
@@ -234,10 +246,15 @@ fn respond(root: &Path, target: &str) -> Response {
             return Response::text("404 Not Found", "not found (no index.html)");
         }
     }
-    match File::open(&path).and_then(|f| f.metadata().map(|m| (f, m.len()))) {
-        Ok((file, len)) => {
-            Response { status: "200 OK", headers: vec![("Content-Type", mime_type(&path).into())], body: Body::File(file, len) }
+    match File::open(&path).and_then(|f| f.metadata().map(|m| (f, m))) {
+        Ok((_, meta)) if if_none_match == Some(entity_tag(&meta).as_str()) => {
+            Response { status: "304 Not Modified", headers: vec![("ETag", entity_tag(&meta))], body: Body::Text(String::new()) }
         }
+        Ok((file, meta)) => Response {
+            status: "200 OK",
+            headers: vec![("Content-Type", mime_type(&path).into()), ("ETag", entity_tag(&meta))],
+            body: Body::File(file, meta.len()),
+        },
         Err(_) => Response::text("404 Not Found", "not found"),
     }
 }
@@ -346,6 +363,13 @@ mod tests {
         assert!(raw(addr, "GET /../secret.txt HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 403"));
         assert!(raw(addr, "GET /%2e%2e/secret.txt HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 403"));
         assert!(raw(addr, "POST / HTTP/1.1\r\n\r\n").starts_with("HTTP/1.1 405"));
+        // A revisit with the file's entity tag is answered 304, without a body; another tag gets the file.
+        let r = raw(addr, "GET /sub/x.json HTTP/1.1\r\n\r\n");
+        let tag = r.lines().find_map(|l| l.strip_prefix("ETag: ")).expect("an ETag").to_owned();
+        let r = raw(addr, &format!("GET /sub/x.json HTTP/1.1\r\nIf-None-Match: {tag}\r\n\r\n"));
+        assert!(r.starts_with("HTTP/1.1 304") && r.contains(&format!("ETag: {tag}\r\n")) && r.ends_with("\r\n\r\n"), "{r}");
+        let r = raw(addr, "GET /sub/x.json HTTP/1.1\r\nIf-None-Match: \"other\"\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 200") && r.ends_with("{}"), "{r}");
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 }
