@@ -33,5 +33,11 @@ try {
 } catch {
   // the app starts its worker itself
 }
+// The GPU side is brought up off the main thread while the wasm loads (see gpu-warm.js).
+try {
+  new Worker(new URL('./gpu-warm.js', import.meta.url));
+} catch {
+  // the first view to draw brings it up
+}
 const { default: init } = await import('./pypto-app.js');
 await init({ module_or_path: new URL('./pypto-app_bg.wasm', import.meta.url) });

@@ -7,7 +7,7 @@
 // after the page stopped wanting it (a cancelled load).
 const CACHE = 'pypto-viewer-v2';
 const APP_FILES = [
-  './', './index.html', './boot.js', './style.css', './icon.svg', './icon-32.png', './manifest.webmanifest',
+  './', './index.html', './boot.js', './gpu-warm.js', './style.css', './icon.svg', './icon-32.png', './manifest.webmanifest',
   './pypto-app.js', './pypto-app_bg.wasm',
   './pypto-worker.js', './pypto-worker_bg.wasm', './pypto-worker_loader.js', './pypto-worker_job_loader.js',
 ];
