@@ -367,8 +367,7 @@ impl LoadProgress {
             Some(c)
                 if p.stage == ProgressStage::Read
                     && c.progress.stage == ProgressStage::Read
-                    && !c.reads.is_empty()
-                    && parent_of(&c.reads[0].0) == parent_of(&p.path) =>
+                    && c.reads.first().is_some_and(|(first, ..)| parent_of(first) == parent_of(&p.path)) =>
             {
                 let mut reads = c.reads.clone();
                 match reads.iter_mut().find(|(path, ..)| *path == p.path) {
