@@ -61,6 +61,8 @@ pub struct Ctx {
     pub deps_graph: Option<DepsGraph>,
     pub model: Option<pypto_analysis::runtime_model::RuntimeModel>,
     pub timeline: Option<pypto_analysis::timeline::Timeline>,
+    /// The steps of the last `runtime model` run (the worker's `model step …` lines), ms.
+    pub model_steps: Vec<(String, f64)>,
 }
 
 /// What one run of a stage did: items produced and bytes of input consumed.
@@ -107,10 +109,22 @@ fn runtime_model_stage(c: &mut Ctx) -> StageResult {
     c.model = None;
     c.timeline = None;
     let deps = c.deps_lean.clone().or_else(|| c.deps.clone());
-    let m =
-        pypto_analysis::runtime_model::RuntimeModel::build(r, deps, c.names.clone(), pypto_analysis::runtime_model::CpmInputs::default());
+    let mut steps = Vec::new();
+    let mut last = Instant::now();
+    let mut step = |name: &str| {
+        steps.push((name.to_owned(), last.elapsed().as_secs_f64() * 1e3));
+        last = Instant::now();
+    };
+    let (m, _) = pypto_analysis::runtime_model::RuntimeModel::build_owned_with(
+        r.clone(),
+        deps,
+        c.names.clone(),
+        pypto_analysis::runtime_model::CpmInputs::default(),
+        &mut step,
+    );
     let items = m.tasks.len();
     c.model = Some(m);
+    c.model_steps = steps;
     Ok(Some(Done { items, input_bytes: 0 }))
 }
 
@@ -426,6 +440,8 @@ pub struct BenchReport {
     /// The worker's resident `RuntimeModel` per component (exact column capacities), then
     /// the timeline's query columns kept after the render columns are handed to the page.
     pub worker_components: Vec<(String, u64)>,
+    /// Where the last `runtime model` run's time went: its steps in order, ms.
+    pub model_steps_ms: Vec<(String, f64)>,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -526,6 +542,7 @@ pub fn measure(dir: &Path, iterations: usize) -> Result<BenchReport, String> {
     for &(name, f) in STAGES {
         rep.stages.push(run_stage(&mut ctx, name, f, iterations));
     }
+    rep.model_steps_ms = std::mem::take(&mut ctx.model_steps);
     rep.rss_all_bytes = mem().rss_bytes;
     rep.input_bytes =
         [&ctx.records_file, &ctx.deps_file, &ctx.name_map_file].iter().filter_map(|f| f.as_ref()).map(|f| f.bytes.len() as u64).sum();
@@ -605,6 +622,10 @@ pub fn render_text(r: &BenchReport) -> String {
             let why = st.error.as_deref().unwrap_or("inputs absent");
             let _ = writeln!(s, "{:<22} {}: {why}", st.name, st.status);
         }
+    }
+    if !r.model_steps_ms.is_empty() {
+        let steps: Vec<String> = r.model_steps_ms.iter().map(|(n, ms)| format!("{n} {ms:.0}")).collect();
+        let _ = writeln!(s, "runtime model steps (last run, ms): {}", steps.join(", "));
     }
     let _ = writeln!(
         s,
