@@ -145,6 +145,14 @@ fn line_hunks(before: &[&str], b: std::ops::Range<usize>, after: &[&str], a: std
         let h = Hunk { before: b0..b0 + bl.len() as u32, after: a0..a0 + al.len() as u32 };
         return if h.before.is_empty() && h.after.is_empty() { Vec::new() } else { vec![h] };
     }
+    if bl.len() + al.len() >= ANCHORED_MIN_LINES {
+        let mut hunks = anchored_hunks(bl, al);
+        for h in &mut hunks {
+            h.before = b0 + h.before.start..b0 + h.before.end;
+            h.after = a0 + h.after.start..a0 + h.after.end;
+        }
+        return hunks;
+    }
     let mut input: InternedInput<Line<'_>> = InternedInput::default();
     input.reserve(bl.len() as u32, al.len() as u32);
     input.update_before(bl.iter().copied().map(Line));
@@ -152,6 +160,134 @@ fn line_hunks(before: &[&str], b: std::ops::Range<usize>, after: &[&str], a: std
     let mut diff = Diff::compute(Algorithm::Histogram, &input);
     diff.postprocess_lines(&input);
     diff.hunks().map(|h| Hunk { before: b0 + h.before.start..b0 + h.before.end, after: a0 + h.after.start..a0 + h.after.end }).collect()
+}
+
+/// From this many lines (both sides together) on, a line diff is [`anchored_hunks`]. Below
+/// it the diff is plain Histogram over interned lines, as the golden tests check against
+/// pypto's `ir_trace`; above it the result can differ from plain Histogram only in how
+/// a change between two anchors is matched (the bench's and the e2e tests' 1M-line pairs
+/// keep their +/− counts).
+pub const ANCHORED_MIN_LINES: usize = 50_000;
+
+/// The hunks of `before` against `after` for big inputs (indices into the two lists).
+///
+/// Histogram takes the longest common run and loops on what is right of it, so `k` changes
+/// spread over `n` lines cost O(n·k) (a 1M-line pair with 200 changes: seconds), and
+/// interning a million lines is a few cache misses a line. Here every line is hashed once,
+/// in order; the lines whose hash occurs once on each side, kept in increasing order on
+/// both (the longest increasing subsequence, as patience diff does) and checked equal, are
+/// anchors; only the runs between anchors go through Histogram with its line
+/// post-processing, each with its own small interner. An anchor is an unchanged line no hunk
+/// can slide across (it is unique on both sides), so the pieces' hunks make the whole diff.
+fn anchored_hunks(before: &[&str], after: &[&str]) -> Vec<Hunk> {
+    let anchors = unique_line_anchors(before, after);
+    let mut out = Vec::new();
+    let mut diff = Diff::default();
+    let (mut b_start, mut a_start) = (0usize, 0usize);
+    let end = (before.len() as u32, after.len() as u32);
+    for &(b_at, a_at) in anchors.iter().chain(std::iter::once(&end)) {
+        let (b_at, a_at) = (b_at as usize, a_at as usize);
+        hunks_between(before, b_start..b_at, after, a_start..a_at, &mut diff, &mut out);
+        (b_start, a_start) = (b_at + 1, a_at + 1);
+    }
+    out
+}
+
+/// Pairs `(before index, after index)` of equal lines occurring once in `before` and once
+/// in `after` (by their hash), the longest chain of them increasing on both sides.
+fn unique_line_anchors(before: &[&str], after: &[&str]) -> Vec<(u32, u32)> {
+    use std::hash::BuildHasher;
+    /// Per line hash: occurrences in before and in after (0, 1 or 2 = more), and where in
+    /// after.
+    #[derive(Default)]
+    struct Seen {
+        before: u8,
+        after: u8,
+        after_at: u32,
+    }
+    let hash = |line: &str| rustc_hash::FxBuildHasher.hash_one(line.as_bytes());
+    let before_hashes: Vec<u64> = before.iter().map(|l| hash(l)).collect();
+    let mut seen: rustc_hash::FxHashMap<u64, Seen> = rustc_hash::FxHashMap::default();
+    seen.reserve(before.len().max(after.len()));
+    for &h in &before_hashes {
+        let s = seen.entry(h).or_default();
+        s.before = (s.before + 1).min(2);
+    }
+    for (j, l) in (0u32..).zip(after) {
+        // A line not in before can't be an anchor: no need to remember it.
+        if let Some(s) = seen.get_mut(&hash(l)) {
+            s.after = (s.after + 1).min(2);
+            s.after_at = j;
+        }
+    }
+    let candidates: Vec<(u32, u32)> = (0u32..)
+        .zip(&before_hashes)
+        .filter_map(|(i, h)| seen.get(h).filter(|s| s.before == 1 && s.after == 1).map(|s| (i, s.after_at)))
+        .collect();
+    drop(seen);
+    // Patience sorting: `tails[k]` is the candidate ending the best chain of length k + 1
+    // (the smallest after index), `previous[c]` the candidate before `c` in its chain.
+    let mut tails: Vec<u32> = Vec::new();
+    let mut previous = vec![u32::MAX; candidates.len()];
+    for (c, &(_, a)) in (0u32..).zip(&candidates) {
+        // Mostly in order: extending the longest chain needs no search.
+        let k = match tails.last() {
+            Some(&t) if candidates[t as usize].1 < a => tails.len(),
+            _ => tails.partition_point(|&t| candidates[t as usize].1 < a),
+        };
+        if k > 0 {
+            previous[c as usize] = tails[k - 1];
+        }
+        if k == tails.len() {
+            tails.push(c);
+        } else {
+            tails[k] = c;
+        }
+    }
+    let mut chain = Vec::with_capacity(tails.len());
+    let mut at = tails.last().copied().unwrap_or(u32::MAX);
+    while at != u32::MAX {
+        let (i, j) = candidates[at as usize];
+        // Equal hashes of different lines: not an anchor (the chain stays increasing).
+        if bytes_eq(before[i as usize].as_bytes(), after[j as usize].as_bytes()) {
+            chain.push((i, j));
+        }
+        at = previous[at as usize];
+    }
+    chain.reverse();
+    chain
+}
+
+/// Appends the hunks of `before[b]` against `after[a]` (a run between anchors) to `out`, in
+/// whole-list indices: Histogram with its line post-processing (`diff` is scratch space).
+fn hunks_between(
+    before: &[&str],
+    b: std::ops::Range<usize>,
+    after: &[&str],
+    a: std::ops::Range<usize>,
+    diff: &mut Diff,
+    out: &mut Vec<Hunk>,
+) {
+    let (mut bl, mut al) = (&before[b.clone()], &after[a.clone()]);
+    let same = |(x, y): &(&&str, &&str)| bytes_eq(x.as_bytes(), y.as_bytes());
+    let head = bl.iter().zip(al).take_while(same).count();
+    (bl, al) = (&bl[head..], &al[head..]);
+    let tail = bl.iter().rev().zip(al.iter().rev()).take_while(same).count();
+    (bl, al) = (&bl[..bl.len() - tail], &al[..al.len() - tail]);
+    let (b0, a0) = ((b.start + head) as u32, (a.start + head) as u32);
+    if bl.is_empty() || al.is_empty() {
+        if !(bl.is_empty() && al.is_empty()) {
+            out.push(Hunk { before: b0..b0 + bl.len() as u32, after: a0..a0 + al.len() as u32 });
+        }
+        return;
+    }
+    let mut piece: InternedInput<Line<'_>> = InternedInput::default();
+    piece.reserve(bl.len() as u32, al.len() as u32);
+    piece.update_before(bl.iter().copied().map(Line));
+    piece.update_after(al.iter().copied().map(Line));
+    diff.compute_with(Algorithm::Histogram, &piece.before, &piece.after, piece.interner.num_tokens());
+    diff.postprocess_lines(&piece);
+    out.extend(diff.hunks().map(|h| Hunk { before: b0 + h.before.start..b0 + h.before.end, after: a0 + h.after.start..a0 + h.after.end }));
 }
 
 /// A run of diff rows: shown, or an unchanged run folded away (expandable).
@@ -433,9 +569,8 @@ pub fn same_text(a: &str, b: &str) -> bool {
     bytes_eq(a.as_bytes(), b.as_bytes()) || ((a.contains('\r') || b.contains('\r')) && a.replace("\r\n", "\n") == b.replace("\r\n", "\n"))
 }
 
-/// Makes `input.after` the lines of `text` (interned with the trace's earlier snapshots).
-fn intern<'a>(input: &mut InternedInput<Line<'a>>, text: &'a str) {
-    let lines = split_lines(text);
+/// Makes `input.after` the `lines` of a snapshot (interned with the trace's earlier ones).
+fn intern<'a>(input: &mut InternedInput<Line<'a>>, lines: Vec<&'a str>) {
     if input.interner.num_tokens() == 0 {
         // Later snapshots mostly repeat earlier lines: their new lines grow the table.
         input.interner.reserve(lines.len());
@@ -489,7 +624,9 @@ pub fn pass_list_stepped<T: SnapshotText>(
         }
     }
     // `input.after` holds the tokens of `previous` once `interned` (a no-op pass keeps them:
-    // equal texts split into equal lines).
+    // equal texts split into equal lines); else `previous_lines` may hold its lines (a big
+    // snapshot's, diffed without the interner).
+    let mut previous_lines: Option<Vec<&str>> = None;
     let mut input: InternedInput<Line<'_>> = InternedInput::default();
     let mut diff = Diff::default();
     let mut previous: Option<(&str, &str)> = frontend.as_ref().map(|(n, t)| (*n, t.text()));
@@ -505,20 +642,37 @@ pub fn pass_list_stepped<T: SnapshotText>(
         let (previous_file, added, removed, no_op, hunks) = match previous {
             Some((pname, _)) if identical => (pname, 0, 0, true, Vec::new()),
             Some((pname, ptext)) => {
-                if !interned {
-                    intern(&mut input, ptext);
-                }
-                input.before = std::mem::take(&mut input.after);
-                intern(&mut input, text);
-                interned = true;
-                diff.compute_with(Algorithm::Histogram, &input.before, &input.after, input.interner.num_tokens());
-                diff.postprocess_lines(&input);
-                let hunks: Vec<Hunk> = diff.hunks().map(|h| Hunk { before: h.before, after: h.after }).collect();
+                let lines = split_lines(text);
+                let before_len = if interned { input.after.len() } else { previous_lines.get_or_insert_with(|| split_lines(ptext)).len() };
+                let hunks = if before_len + lines.len() >= ANCHORED_MIN_LINES {
+                    // Big snapshots are diffed on their own ([`anchored_hunks`]), not interned.
+                    let before = match previous_lines.take() {
+                        Some(l) => l,
+                        None => input.after.iter().map(|&t| input.interner[t].0).collect(),
+                    };
+                    interned = false;
+                    let hunks = diff_hunks(&before, &lines);
+                    previous_lines = Some(lines);
+                    hunks
+                } else {
+                    if !interned {
+                        intern(&mut input, previous_lines.take().unwrap_or_else(|| split_lines(ptext)));
+                    }
+                    input.before = std::mem::take(&mut input.after);
+                    intern(&mut input, lines);
+                    interned = true;
+                    diff.compute_with(Algorithm::Histogram, &input.before, &input.after, input.interner.num_tokens());
+                    diff.postprocess_lines(&input);
+                    diff.hunks().map(|h| Hunk { before: h.before, after: h.after }).collect()
+                };
                 let no_op = hunks.is_empty() && same_text(ptext, text);
-                (pname, diff.count_additions(), diff.count_removals(), no_op, hunks)
+                let added = hunks.iter().map(|h| h.after.len() as u32).sum();
+                let removed = hunks.iter().map(|h| h.before.len() as u32).sum();
+                (pname, added, removed, no_op, hunks)
             }
             None => {
                 interned = false;
+                previous_lines = None;
                 let n = lines_of(text).count() as u32;
                 let hunks = if n == 0 { Vec::new() } else { vec![Hunk { before: 0..0, after: 0..n }] };
                 ("", n, 0, false, hunks)
@@ -607,6 +761,66 @@ mod tests {
             let rows = LineDiff::from_hunks(&p.hunks, 0..b.len() as u32, 0..a.len() as u32);
             assert_eq!(rows, diff_lines(&b, &a), "{}", p.file_name);
         }
+    }
+
+    /// Applies `hunks` to `before`: the after side they claim.
+    fn apply<'a>(before: &[&'a str], after: &[&'a str], hunks: &[Hunk]) -> Vec<&'a str> {
+        let mut out = Vec::new();
+        let mut at = 0usize;
+        for h in hunks {
+            assert!(h.before.start as usize >= at, "hunks in order");
+            out.extend_from_slice(&before[at..h.before.start as usize]);
+            out.extend_from_slice(&after[h.after.start as usize..h.after.end as usize]);
+            at = h.before.end as usize;
+        }
+        out.extend_from_slice(&before[at..]);
+        out
+    }
+
+    #[test]
+    fn big_inputs_are_cut_at_anchors_into_a_minimal_diff() {
+        // Unique lines with changes spread evenly, repeated lines (no anchors among them)
+        // and an insertion of a repeated line: above the threshold.
+        let n = ANCHORED_MIN_LINES / 2 + 1000;
+        let before_text: Vec<String> =
+            (0..n).map(|i| if i % 97 == 5 { "    pass".to_owned() } else { format!("x{i} = pl.add(a, b)") }).collect();
+        let mut after_text = before_text.clone();
+        for i in (0..n).step_by(5000) {
+            after_text[i] = format!("x{i} = pl.sub(a, b)");
+        }
+        after_text.insert(3001, "    pass".to_owned());
+        after_text.push("tail".to_owned());
+        let hunks_of = |before_text: &[String], after_text: &[String]| {
+            let before: Vec<&str> = before_text.iter().map(String::as_str).collect();
+            let after: Vec<&str> = after_text.iter().map(String::as_str).collect();
+            assert!(before.len() + after.len() >= ANCHORED_MIN_LINES);
+            let hunks = diff_hunks(&before, &after);
+            assert_eq!(apply(&before, &after, &hunks), after, "the hunks turn before into after");
+            hunks
+        };
+        let hunks = hunks_of(&before_text, &after_text);
+        let (before_joined, after_joined) = (before_text.join("\n"), after_text.join("\n"));
+        let input = InternedInput::new(before_joined.as_str(), after_joined.as_str());
+        let mut plain = Diff::compute(Algorithm::Histogram, &input);
+        plain.postprocess_lines(&input);
+        let added: u32 = hunks.iter().map(|h| h.after.len() as u32).sum();
+        let removed: u32 = hunks.iter().map(|h| h.before.len() as u32).sum();
+        // Six lines replaced, two added: the anchored diff is minimal here; plain Histogram,
+        // which is not always, finds +9 −7 on this input.
+        assert_eq!((added, removed), (8, 6));
+        assert!(plain.count_additions() >= added && plain.count_removals() >= removed);
+        // The pass list takes the same path for big snapshots.
+        let texts = [("00_frontend.py", before_joined + "\n"), ("01_after_X.py", after_joined + "\n")];
+        let names: Vec<&str> = texts.iter().map(|t| t.0).collect();
+        let listing = pypto_formats::passes_dump::validate(&names);
+        let list = pass_list(&listing, &names, |f| texts.iter().find(|t| t.0 == f).map(|t| t.1.as_str()).ok_or_else(|| f.to_owned()));
+        assert_eq!(list.passes[0].hunks, hunks);
+        // A moved block (anchors out of order on one side): still a diff that turns before
+        // into after.
+        let moved: Vec<String> = after_text.drain(20_000..20_010).collect();
+        after_text.splice(10_000..10_000, moved);
+        let hunks = hunks_of(&before_text, &after_text);
+        assert!(hunks.iter().any(|h| h.before.is_empty() && h.after.len() == 10), "the moved block is one insertion: {hunks:?}");
     }
 
     #[test]

@@ -640,11 +640,13 @@ fn diff_pass(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
 /// Lists a big pass dump (a [`jobs::PassListInput`], the encoded `input`): each pass diffed
 /// against the one before, each snapshot checked; the `PassList` encoded in `columns.list`.
 fn list_passes(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
+    let started_ms = now_ms();
     let i: jobs::PassListInput<'static> = match input.ok_or_else(|| "the pass-list job got no snapshots".to_owned()).and_then(jobs::decode)
     {
         Ok(i) => i,
         Err(message) => return failed(message),
     };
+    let decoded_ms = now_ms();
     let refs: Vec<&str> = i.names.iter().map(String::as_str).collect();
     let listing = pypto_formats::passes_dump::validate(&refs);
     let texts: std::collections::HashMap<&str, &jobs::ListText<'_>> = i.texts.iter().map(|t| (t.name.as_str(), t)).collect();
@@ -657,5 +659,13 @@ fn list_passes(input: Option<js_sys::Array>) -> (FromJob, js_sys::Object) {
         None => Err(crate::passes::NOT_IN_FOLDER.to_owned()),
     };
     let built = pypto_analysis::pass_trace::pass_list_stepped(&listing, &refs, read, &mut stepper(ProgressStage::Diff, &i.path));
-    encoded_answer(FromJob::PassListed, jobs::LIST_KEY, &built)
+    let listed_ms = now_ms();
+    let answer = encoded_answer(FromJob::PassListed, jobs::LIST_KEY, &built);
+    crate::passes::diff_line(&format!(
+        "pypto-diff job: snapshots decoded in {:.0} ms, every pass diffed and checked in {:.0} ms, the list encoded in {:.0} ms",
+        decoded_ms - started_ms,
+        listed_ms - decoded_ms,
+        now_ms() - listed_ms
+    ));
+    answer
 }
