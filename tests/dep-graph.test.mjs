@@ -341,6 +341,9 @@ test('a generated 100k-task DAG opens, lays out in the worker and pans / zooms',
     // The graph (100k tasks ≤ the worker's PREBUILD_MAX_TASKS) is built and laid out when the
     // load ends, before the click, and says so on the console.
     const prebuilt = new Promise((resolve) => p.on('console', (m) => { if (/graph of dataset \d+: built ahead of the click in \d+ ms(?! \(failed)/.test(m.text())) resolve(m.text()); }));
+    // Where the click's time goes: the worker's reply and the page's decode and first frame.
+    const clickLines = [];
+    p.on('console', (m) => { if (/^pypto-(graph page|worker graph reply)/.test(m.text())) clickLines.push(m.text()); });
     await p.goto(`${big.url}/?src=${encodeURIComponent('data/dag-100k/')}`);
     await p.waitForSelector('body[data-load-state="done"]', { state: 'attached', timeout: 120_000 });
     await p.click('#datasets li.dataset[data-kind="runtime"]', { position: { x: 40, y: 14 } });
@@ -361,6 +364,7 @@ test('a generated 100k-task DAG opens, lays out in the worker and pans / zooms',
     const layoutMs = Number(await attr('data-layout-ms'));
     const warmupMs = Number(await attr('data-warmup-ms'));
     console.log(`100k DAG (${prebuiltLine.replace(/^pypto-worker /, '')}): ${nodes} nodes, ${(await attr('data-mode-counts')).split(',')[0]} edges; click→graph ${clickToGraph} ms, layout ${layoutMs.toFixed(0)} ms (wasm, worker), warm-up ${warmupMs.toFixed(0)} ms; progress seen: ${[...progress].join(' | ') || 'none'}`);
+    console.log(`100k DAG click, where the time went:\n  ${clickLines.join('\n  ')}`);
     assert.ok(layoutMs > 0 && layoutMs < 10_000, `layout time reported: ${layoutMs}`);
     // Pan and zoom: frames are drawn and stay cheap (culled to the viewport once zoomed in).
     const g = await p.locator('#dep-graph').boundingBox();

@@ -89,17 +89,33 @@ thread_local! {
 pub(crate) async fn graph(request: DepGraphRequest, reply: Reply<DepGraphRequest>) {
     let DepGraphRequest { dataset_id, mode, left_right, aspect } = request;
     let generation = SESSION.with_borrow(|s| s.generation);
+    let asked_ms = now_ms();
     // The load's prebuild of this graph, if under way, is waited for rather than repeated.
     if let Some(done) = PREBUILDING
         .with_borrow_mut(|p| p.as_mut().filter(|p| p.generation == generation && p.dataset_id == dataset_id).map(Prebuilding::wait))
     {
         let _ = done.await;
     }
+    let prebuild_waited_ms = now_ms();
     if let Err(message) = ensure_built(generation, dataset_id, Noise::Loud).await {
         return reply.fail(message);
     }
+    let built_ms = now_ms();
     match layout(generation, dataset_id, mode, left_right, aspect).await {
-        Ok((header, columns)) => reply.send_with(header, columns),
+        Ok((header, columns, laid_out_ms)) => {
+            let nodes = header.node_count;
+            let assembled_ms = now_ms();
+            reply.send_with(header, columns);
+            crate::bench_log::bench_log(&format!(
+                "pypto-worker graph reply: {nodes} nodes; prebuild waited {:.0} ms, built {:.0} ms, laid out {:.0} ms, assembled {:.0} ms, posted {:.0} ms ({:.0} ms in the worker)",
+                prebuild_waited_ms - asked_ms,
+                built_ms - prebuild_waited_ms,
+                laid_out_ms - built_ms,
+                assembled_ms - laid_out_ms,
+                now_ms() - assembled_ms,
+                now_ms() - asked_ms,
+            ));
+        }
         Err(message) => reply.fail(message),
     }
 }
@@ -264,15 +280,16 @@ const BUILD_PHASE: &str = "build";
 const JOB_MIN_NODES: usize = 20_000;
 
 /// Lays out `mode`'s edges of the built graph (in a job when it is big; a kept layout is not
-/// laid out again) and answers the header and columns.
+/// laid out again) and answers the header and columns (and when the layout was there: `now_ms`).
 async fn layout(
     generation: u64,
     dataset_id: u32,
     mode: EdgeMode,
     left_right: bool,
     aspect: f64,
-) -> Result<(DepGraphHeader, Columns), String> {
+) -> Result<(DepGraphHeader, Columns, f64), String> {
     let (edges, index) = lay_out(generation, dataset_id, mode, left_right, aspect, Noise::Loud).await?;
+    let laid_out_ms = now_ms();
     let answer = BUILT.with_borrow(|b| {
         let b = b.as_ref().filter(|b| b.generation == generation && b.dataset_id == dataset_id);
         let b = b.ok_or_else(|| "another graph was opened while this one was laid out".to_owned())?;
@@ -280,6 +297,12 @@ async fn layout(
         let (mut header, c) = b.graph.assemble(dataset_id, mode, left_right, &edges, &placed.summary, placed.layout_ms);
         header.warmup_ms = placed.warmup_ms;
         let mut columns = Columns::new();
+        // The task ids travel as columns (`col::TASK_ID_LO`), not in the serialised header.
+        let task_ids = std::mem::take(&mut header.task_ids);
+        let lo: Vec<u32> = task_ids.iter().map(|t| t.0 as u32).collect();
+        let hi: Vec<u32> = task_ids.iter().map(|t| (t.0 >> 32) as u32).collect();
+        columns.u32(col::TASK_ID_LO, &lo);
+        columns.u32(col::TASK_ID_HI, &hi);
         match &placed.columns {
             PlacedColumns::Kept { x, y, point_offsets, points } => {
                 columns.f64(col::X, x);
@@ -304,7 +327,7 @@ async fn layout(
         columns.u32(col::SUCC, &c.succ);
         columns.u32(col::FULL_PRED, &c.full_pred);
         columns.u32(col::FULL_SUCC, &c.full_succ);
-        Ok((header, columns))
+        Ok((header, columns, laid_out_ms))
     });
     // A big graph's arrays go to the page (moved): its layout is not kept.
     BUILT.with_borrow_mut(|b| {

@@ -14,6 +14,7 @@
 //! cargo xtask bench-passes-browser [--dist D] [--lines N] [--iterations N] [--ir-trace DIR] [--scale-lines N]
 //!                                   IR Pass Trace diff: wasm vs native vs Python difflib
 //! cargo xtask bench-demo [--runs N] [--dist D]     issue-21 small captures: cached cold start, demo open
+//! cargo xtask bench-graph-scale [--tasks N] [--dist D] [--keep]   issue-21 item 4: the task graph at 1M tasks
 //! ```
 //!
 //! Every child process gets `tests/node_modules/.bin` first on `PATH` (the npm `binaryen`
@@ -21,6 +22,7 @@
 
 mod bench_browser;
 mod bench_demo;
+mod bench_graph_scale;
 mod bench_layout;
 mod bench_passes;
 mod build;
@@ -74,6 +76,11 @@ commands:
                              (reload → worker ready) and \"Open demo\" → swimlane drawn, each
                              beside its target, with where the time goes; writes
                              tests/artifacts/bench-demo.json
+  bench-graph-scale [--tasks N] [--dist D] [--keep]
+                             generate an N-task DAG (`gen --dag`, default 1000000), open its
+                             Task Dependency Graph in headless Chromium: click -> drawn, the
+                             layout in wasm with the progress shown, pan frame times (fps), each
+                             beside its target; writes tests/artifacts/bench-graph-scale.json
 ";
 
 fn main() -> ExitCode {
@@ -94,6 +101,7 @@ fn main() -> ExitCode {
         "bench-layout-browser" => bench_layout::parse_args(rest).and_then(|opts| bench_layout::run(&opts)),
         "bench-passes-browser" => bench_passes::parse_args(rest).and_then(|opts| bench_passes::run(&opts)),
         "bench-demo" => bench_demo::parse_args(rest).and_then(|opts| bench_demo::run(&opts)),
+        "bench-graph-scale" => bench_graph_scale::parse_args(rest).and_then(|opts| bench_graph_scale::run(&opts)),
         "help" | "-h" | "--help" => {
             print!("{USAGE}");
             Ok(())

@@ -92,6 +92,37 @@ const LABEL_MIN_PX: f32 = 22.0;
 use pypto_protocol::dep_graph::{DEP_KIND_ALLOC as KIND_ALLOC, DEP_KIND_DUMMY as KIND_DUMMY, DEP_NODE_HEIGHT as NODE_LAYOUT_H};
 /// Node height on screen from which edges get arrow heads.
 const ARROW_MIN_NODE_PX: f32 = 4.0;
+
+/// Slots of [`SegmentsDrawn`]'s table (a power of two).
+const SEGMENT_SLOTS_LOG2: u32 = 18;
+
+/// The segments drawn this frame while nodes are under a pixel, by the screen pixels of their
+/// ends: a segment whose ends fall on the same pixels as one already drawn is drawn once (the
+/// 1M-task graph's 1.7M edges, at Fit, collapse to the pixels they cover — the graph's level of
+/// detail). A direct-mapped table: a collision only draws a segment twice, never drops one.
+struct SegmentsDrawn(Vec<u64>);
+
+impl SegmentsDrawn {
+    fn clear(&mut self) {
+        self.0.clear();
+        self.0.resize(1 << SEGMENT_SLOTS_LOG2, u64::MAX);
+    }
+
+    /// Whether a segment from `from` to `to` (screen px) is the first on its pixels this frame.
+    fn first(&mut self, from: (f32, f32), to: (f32, f32)) -> bool {
+        let q = |v: f32| u64::from(v.round().clamp(0.0, 65534.0) as u16);
+        let key = q(from.0) | (q(from.1) << 16) | (q(to.0) << 32) | (q(to.1) << 48);
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SEGMENT_SLOTS_LOG2)) as usize;
+        match self.0.get_mut(slot) {
+            Some(k) if *k == key => false,
+            Some(k) => {
+                *k = key;
+                true
+            }
+            None => true,
+        }
+    }
+}
 /// In / out port size in layout units (along the node side, across it).
 const PORT_LEN: f32 = 22.0;
 const PORT_THICK: f32 = 12.0;
@@ -153,16 +184,30 @@ struct GraphData {
     /// Current mode: out / in neighbours per node.
     out_adj: Vec<Vec<u32>>,
     in_adj: Vec<Vec<u32>>,
-    /// Full graph: out / in neighbours per node (the details' fan-in / fan-out).
-    full_out: Vec<Vec<u32>>,
-    full_in: Vec<Vec<u32>>,
+    /// Full graph: every unique edge, and out / in neighbours per node (the details' fan-in /
+    /// fan-out), worked out when the details first need them ([`GraphData::full_adjacency`]).
+    full_pred: Vec<u32>,
+    full_succ: Vec<u32>,
+    full_adj: std::cell::OnceCell<Adjacency>,
     bbox: [f32; 4],
     /// The box of the component with the most nodes (the whole graph's when it is one).
     largest: [f32; 4],
     /// The nodes in keyboard reading order (`keyboard::reading_order`), and each node's
-    /// position in it.
-    order: Vec<u32>,
-    rank: Vec<u32>,
+    /// position in it: worked out when first needed (a key, an announcement), not before the
+    /// first frame ([`GraphData::reading`]).
+    reading: std::cell::OnceCell<(Vec<u32>, Vec<u32>)>,
+    /// When this graph was asked for and arrived (`ClickTiming`), until its first frame logs it.
+    timing: Option<ClickTiming>,
+}
+
+/// Where the time from the ask to the first frame of a graph went (`performance.now()` ms), for
+/// the `pypto-graph page: …` console line the browser benches read.
+#[derive(Clone, Copy)]
+#[allow(clippy::struct_field_names)] // the unit in each name, as everywhere
+struct ClickTiming {
+    asked_ms: f64,
+    arrived_ms: f64,
+    decoded_ms: f64,
 }
 
 /// The columns of a laid-out graph, as plain vectors (keys of `pypto_protocol::dep_graph::columns`).
@@ -194,7 +239,10 @@ fn col_u32(columns: &JsValue, name: &str) -> Vec<u32> {
     typed::<js_sys::Uint32Array>(columns, name).map(|a| a.to_vec()).unwrap_or_default()
 }
 
-fn adjacency(n: usize, from: &[u32], to: &[u32]) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+/// Out and in neighbours per node.
+type Adjacency = (Vec<Vec<u32>>, Vec<Vec<u32>>);
+
+fn adjacency(n: usize, from: &[u32], to: &[u32]) -> Adjacency {
     let mut out = vec![Vec::new(); n];
     let mut inn = vec![Vec::new(); n];
     for (&u, &v) in from.iter().zip(to) {
@@ -214,7 +262,12 @@ impl GraphData {
         Some(Selected { task: Some(task), function, ..Selected::default() })
     }
 
-    fn from_js(header: DepGraphHeader, columns: &JsValue) -> GraphData {
+    fn from_js(mut header: DepGraphHeader, columns: &JsValue) -> GraphData {
+        // The task ids come as columns (the worker empties the header's list).
+        let (lo, hi) = (col_u32(columns, col::TASK_ID_LO), col_u32(columns, col::TASK_ID_HI));
+        if header.task_ids.is_empty() && lo.len() == hi.len() {
+            header.task_ids = lo.iter().zip(&hi).map(|(&l, &h)| TaskId((u64::from(h) << 32) | u64::from(l))).collect();
+        }
         let u8s = |name: &str| typed::<js_sys::Uint8Array>(columns, name).map(|a| a.to_vec()).unwrap_or_default();
         let cols = Cols {
             x: col_f32(columns, col::X),
@@ -251,7 +304,6 @@ impl GraphData {
             })
             .collect();
         let (out_adj, in_adj) = adjacency(n, &pred, &succ);
-        let (full_out, full_in) = adjacency(n, &full_pred, &full_succ);
         let mut bbox = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
         for (i, &cx) in x.iter().enumerate() {
             let cy = y.get(i).copied().unwrap_or(0.0);
@@ -266,7 +318,7 @@ impl GraphData {
         }
         let l = header.largest_component.map(|v| v as f32);
         let largest = if l[2] > l[0] && l[3] > l[1] { l } else { bbox };
-        let mut d = GraphData {
+        GraphData {
             labels: header.task_ids.iter().map(ToString::to_string).collect(),
             header,
             x,
@@ -284,16 +336,29 @@ impl GraphData {
             edge_box,
             out_adj,
             in_adj,
-            full_out,
-            full_in,
+            full_pred,
+            full_succ,
+            full_adj: std::cell::OnceCell::new(),
             bbox,
             largest,
-            order: Vec::new(),
-            rank: Vec::new(),
-        };
-        d.order = keyboard::reading_order(&d);
-        d.rank = keyboard::ranks(&d.order);
-        d
+            reading: std::cell::OnceCell::new(),
+            timing: None,
+        }
+    }
+
+    /// Out / in neighbours per node in the full graph (worked out on the first call).
+    fn full_adjacency(&self) -> &Adjacency {
+        self.full_adj.get_or_init(|| adjacency(self.x.len(), &self.full_pred, &self.full_succ))
+    }
+
+    /// The keyboard's reading order and each node's rank in it (worked out on the first call).
+    fn reading(&self) -> (&[u32], &[u32]) {
+        let (order, rank) = self.reading.get_or_init(|| {
+            let order = keyboard::reading_order(self);
+            let rank = keyboard::ranks(&order);
+            (order, rank)
+        });
+        (order, rank)
     }
 
     /// What the live region says of node `n`: task, function, kind, shown degrees, position.
@@ -307,7 +372,7 @@ impl GraphData {
                 ("kind", Arg::from(kind)),
                 ("preds", Arg::from(self.in_adj.get(n).map_or(0, Vec::len))),
                 ("succs", Arg::from(self.out_adj.get(n).map_or(0, Vec::len))),
-                ("n", Arg::from(self.rank.get(n).map_or(0, |&r| r as usize + 1))),
+                ("n", Arg::from(self.reading().1.get(n).map_or(0, |&r| r as usize + 1))),
                 ("total", Arg::from(self.x.len())),
             ],
         )
@@ -390,6 +455,8 @@ struct Renderer {
     arrows: Vec<LineInstance>,
     /// Screen pixels already covered by a sub-pixel node this frame.
     occupied: Vec<bool>,
+    /// Edge segments already drawn this frame while nodes are under a pixel.
+    segments_drawn: SegmentsDrawn,
     fit_pending: bool,
     /// Matches of the last search (the hits list is capped).
     search_total: u64,
@@ -424,8 +491,11 @@ impl GraphUi {
     }
 
     /// A laid-out graph arrived.
-    fn on_graph(self, header: DepGraphHeader, columns: &JsValue) {
-        let mut data = Some(GraphData::from_js(header, columns));
+    fn on_graph(self, header: DepGraphHeader, columns: &JsValue, asked_ms: f64) {
+        let arrived_ms = crate::browser::now_ms();
+        let mut graph = GraphData::from_js(header, columns);
+        graph.timing = Some(ClickTiming { asked_ms, arrived_ms, decoded_ms: crate::browser::now_ms() });
+        let mut data = Some(graph);
         self.with(|r| {
             if let Some(data) = data.take() {
                 let keep_view = r
@@ -478,10 +548,11 @@ impl GraphUi {
         self.cancelled.set(None);
         let mode = EdgeMode::ALL.get(self.mode.get_untracked()).copied().unwrap_or_default();
         let request = DepGraphRequest { dataset_id, mode, left_right: self.left_right.get_untracked(), aspect: self.canvas_aspect() };
+        let asked_ms = crate::browser::now_ms();
         let reply = self.client.ask_columns(self.layout_slot, request);
         leptos::task::spawn_local(async move {
             match reply.await {
-                Ok((header, columns)) => self.on_graph(header, &columns),
+                Ok((header, columns)) => self.on_graph(header, &columns, asked_ms),
                 // A newer ask is on its way (or the view went away): it says how it went.
                 Err(WorkerError::Superseded) => {}
                 Err(WorkerError::Cancelled) => {
@@ -541,9 +612,10 @@ impl GraphUi {
     fn step(self, m: keyboard::Move) {
         let reached = self
             .with(|r| {
-                r.data
-                    .as_ref()
-                    .map(|d| (keyboard::target(d, &d.order, &d.rank, r.selected, m), r.selected.map(|s| d.label(s as usize).to_string())))
+                r.data.as_ref().map(|d| {
+                    let (order, rank) = d.reading();
+                    (keyboard::target(d, order, rank, r.selected, m), r.selected.map(|s| d.label(s as usize).to_string()))
+                })
             })
             .flatten();
         let Some((reached, from)) = reached else { return };
@@ -799,6 +871,7 @@ impl Renderer {
     fn frame(&mut self) {
         let perf = web_sys::window().and_then(|w| w.performance());
         let started = perf.as_ref().map_or(0.0, web_sys::Performance::now);
+        let timing = self.data.as_mut().and_then(|d| d.timing.take());
         self.resize();
         if self.fit_pending && self.data.is_some() {
             self.fit_pending = false;
@@ -825,6 +898,11 @@ impl Renderer {
         let mut visible_edges = 0u64;
         let line_w = (1.2 * s.sqrt()).clamp(0.6, 2.0);
         let node_px = NODE_LAYOUT_H * s;
+        // Nodes under a pixel: an unhighlighted segment on the pixels of one drawn is skipped.
+        let tiny_edges = node_px < 1.5;
+        if tiny_edges {
+            self.segments_drawn.clear();
+        }
         for e in 0..d.pred.len() {
             let bx = d.edge_box[e];
             if bx[2] < view[0] || bx[0] > view[2] || bx[3] < view[1] || bx[1] > view[3] {
@@ -846,7 +924,9 @@ impl Renderer {
             } else {
                 p.edge_dim
             };
-            let width = if rgba == pred_rgba || rgba == succ_rgba { line_w * 1.8 } else { line_w };
+            let highlighted = rgba == pred_rgba || rgba == succ_rgba;
+            let width = if highlighted { line_w * 1.8 } else { line_w };
+            let once_per_pixels = tiny_edges && !highlighted;
             let a = d.point_offsets[e] as usize;
             let b = d.point_offsets.get(e + 1).copied().unwrap_or(0) as usize;
             if b < a + 2 {
@@ -861,7 +941,9 @@ impl Renderer {
                 let (x, y) = d.point(p);
                 let to = (x * s + ox, y * s + oy);
                 if (to.0 - from.0).abs() + (to.1 - from.1).abs() >= 1.0 {
-                    self.lines.push(LineInstance { x0: from.0, y0: from.1, x1: to.0, y1: to.1, width, rgba });
+                    if !once_per_pixels || self.segments_drawn.first(from, to) {
+                        self.lines.push(LineInstance { x0: from.0, y0: from.1, x1: to.0, y1: to.1, width, rgba });
+                    }
                     from = to;
                 }
             }
@@ -870,7 +952,7 @@ impl Renderer {
             // Arrow heads only while nodes are big enough to tell where an edge ends.
             if node_px >= ARROW_MIN_NODE_PX {
                 self.arrows.push(last);
-            } else {
+            } else if !once_per_pixels || self.segments_drawn.first((last.x0, last.y0), (last.x1, last.y1)) {
                 self.lines.push(last);
             }
         }
@@ -979,11 +1061,13 @@ impl Renderer {
             }
         }
         let head = (7.0 * s.sqrt()).clamp(3.0, 9.0);
+        let instances_ms = crate::browser::now_ms();
         self.gl.draw_lines(&self.lines);
         self.gl.draw_rects(&self.rects);
         self.gl.draw_lines(&outlines);
         self.gl.draw_rects(&ports);
         self.gl.draw_arrows(&self.arrows, head);
+        let uploaded_ms = crate::browser::now_ms();
         for (degree, px, py) in port_labels {
             self.text.fill_text_aligned(&degree.to_string(), px, py, PORT_FONT, p.port_text, pypto_render::text::TextAlign::Center);
         }
@@ -1077,6 +1161,23 @@ impl Renderer {
         if let Some(p) = &perf {
             set_attr(c, "data-frame-ms", &format!("{:.2}", p.now() - started));
         }
+        if let Some(t) = timing {
+            let line = format!(
+                "pypto-graph page: {} nodes, {} edges; reply in {:.0} ms after the ask, decoded in {:.0} ms; first frame {:.0} ms after that: waited {:.0} ms, instances {:.0} ms ({} rects, {} lines), uploaded and drawn {:.0} ms, text and attributes {:.0} ms",
+                d.x.len(),
+                d.pred.len(),
+                t.arrived_ms - t.asked_ms,
+                t.decoded_ms - t.arrived_ms,
+                crate::browser::now_ms() - t.decoded_ms,
+                started - t.decoded_ms,
+                instances_ms - started,
+                self.rects.len(),
+                self.lines.len(),
+                uploaded_ms - instances_ms,
+                crate::browser::now_ms() - uploaded_ms,
+            );
+            web_sys::console::info_1(&line.into());
+        }
         self.report_camera();
     }
 }
@@ -1088,7 +1189,10 @@ fn mount(
     overlay: &web_sys::HtmlCanvasElement,
     minimap: Option<Minimap>,
 ) -> Result<(), String> {
+    let context_asked_ms = crate::browser::now_ms();
     let gl = GlRenderer::new(canvas).map_err(|e| format!("the dependency graph cannot draw: {e}"))?;
+    let line = format!("pypto-graph page: the canvas's WebGL2 context in {:.0} ms", crate::browser::now_ms() - context_asked_ms);
+    web_sys::console::info_1(&line.into());
     let text = TextOverlay::new(overlay).map_err(|_| "the dependency graph cannot draw text (no 2D canvas)".to_string())?;
     let r = Renderer {
         container: container.clone(),
@@ -1108,6 +1212,7 @@ fn mount(
         lines: Vec::new(),
         arrows: Vec::new(),
         occupied: Vec::new(),
+        segments_drawn: SegmentsDrawn(Vec::new()),
         fit_pending: true,
         search_total: 0,
         graph_nav: ui.nav.graph,
@@ -1530,8 +1635,9 @@ fn DetailsPanel(ui: GraphUi, on_show: Callback<()>) -> impl IntoView {
                 }
                 s
             };
-            let fin = d.full_in.get(i).map_or(&[][..], Vec::as_slice);
-            let fout = d.full_out.get(i).map_or(&[][..], Vec::as_slice);
+            let (full_out, full_in) = d.full_adjacency();
+            let fin = full_in.get(i).map_or(&[][..], Vec::as_slice);
+            let fout = full_out.get(i).map_or(&[][..], Vec::as_slice);
             let kind = DEP_KIND_NAMES.get(d.kind.get(i).copied().unwrap_or(KIND_DUMMY) as usize).copied().unwrap_or("?");
             let marks = d.markers.get(i).copied().unwrap_or(0);
             let marker_text = match marks {
