@@ -18,7 +18,6 @@
 //! `--keep` keeps `target/bench-root-N/` afterwards (the capture itself is always kept).
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::{build, util};
 
@@ -63,34 +62,18 @@ pub fn run(opts: &Options) -> Result<(), String> {
     let dist = build::built_dist(None)?;
 
     let capture = root.join("target").join(format!("bench-capture-{}", opts.tasks));
-    ensure_capture(&root, &capture, opts.tasks)?;
+    ensure_capture(&capture, opts.tasks)?;
 
     let serve_root = root.join("target").join(format!("bench-root-{}", opts.tasks));
     assemble_root(&dist, &capture, &serve_root)?;
 
     util::step("bench: running tests/bench/swimlane-bench.mjs in headless Chromium");
-    let out = root.join("tests").join("artifacts").join("bench-swimlane.json");
-    let result = util::run(
-        Command::new("node")
-            .arg("bench/swimlane-bench.mjs")
-            .arg("--root")
-            .arg(&serve_root)
-            .arg("--src")
-            .arg("data/capture/")
-            .arg("--tasks")
-            .arg(opts.tasks.to_string())
-            .arg("--out")
-            .arg(&out)
-            .current_dir(util::tests_dir()),
-    );
-    if !opts.keep {
-        let _ = std::fs::remove_dir_all(&serve_root);
-    }
-    result
+    let args = vec!["--src".to_owned(), "data/capture/".to_owned(), "--tasks".to_owned(), opts.tasks.to_string()];
+    util::bench_on_root("bench/swimlane-bench.mjs", &serve_root, &args, "bench-swimlane.json", opts.keep)
 }
 
 /// Generates the capture and its manifest unless a manifest is already there.
-fn ensure_capture(root: &Path, capture: &Path, tasks: u64) -> Result<(), String> {
+fn ensure_capture(capture: &Path, tasks: u64) -> Result<(), String> {
     if capture.join(build::MANIFEST_NAME).is_file() {
         util::step(&format!("bench: reusing {}", capture.display()));
         return Ok(());
@@ -98,23 +81,14 @@ fn ensure_capture(root: &Path, capture: &Path, tasks: u64) -> Result<(), String>
     util::step(&format!("bench: generating a {tasks}-task level-4 capture with the project CLI"));
     let dir = capture.to_string_lossy().into_owned();
     let n = tasks.to_string();
-    cli(root, &["gen", &dir, "--tasks", &n, "--level", "4", "--name-map"])?;
+    util::project_cli(&["gen", &dir, "--tasks", &n, "--level", "4", "--name-map"])?;
     util::step("bench: writing the capture manifest with the project CLI");
-    cli(root, &["manifest", &dir])?;
+    util::project_cli(&["manifest", &dir])?;
     if capture.join(build::MANIFEST_NAME).is_file() {
         Ok(())
     } else {
         Err(format!("the CLI did not write {}", capture.join(build::MANIFEST_NAME).display()))
     }
-}
-
-fn cli(root: &Path, args: &[&str]) -> Result<(), String> {
-    util::run(
-        Command::new(util::cargo())
-            .args(["run", "--release", "-p", "pypto-cli", "--bin", "pypto-viewer", "--"])
-            .args(args)
-            .current_dir(root),
-    )
 }
 
 /// `serve_root/` = a copy of `dist/` + `data/capture/` (hard links to the capture's files).

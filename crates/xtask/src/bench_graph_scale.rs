@@ -14,7 +14,6 @@
 //!    screenshots `tests/artifacts/bench-graph-N-{first-fit,fit}.png`.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use crate::{build, util};
 
@@ -55,9 +54,9 @@ pub fn run(opts: &Options) -> Result<(), String> {
     if !dir.join("deps.json").exists() {
         util::step(&format!("bench-graph-scale: generating {} tasks (pypto-viewer gen --dag)", opts.tasks));
         let tasks = opts.tasks.to_string();
-        cli(&["gen", &dir_s, "--dag", "--tasks", &tasks, "--name-map"])?;
+        util::project_cli(&["gen", &dir_s, "--dag", "--tasks", &tasks, "--name-map"])?;
     }
-    cli(&["manifest", &dir_s])?;
+    util::project_cli(&["manifest", &dir_s])?;
 
     let serve_root = root.join("target").join("bench-graph-root");
     util::step(&format!("bench-graph-scale: assembling the static root {}", serve_root.display()));
@@ -68,31 +67,8 @@ pub fn run(opts: &Options) -> Result<(), String> {
     util::link_dir(&dir, &serve_root.join("data").join(&name))?;
 
     util::step("bench-graph-scale: running tests/bench/dep-graph-scale.mjs in headless Chromium");
-    let out = root.join("tests").join("artifacts").join("bench-graph-scale.json");
-    let result = util::run(
-        Command::new("node")
-            .arg("bench/dep-graph-scale.mjs")
-            .arg("--root")
-            .arg(&serve_root)
-            .arg("--tasks")
-            .arg(opts.tasks.to_string())
-            .arg("--out")
-            .arg(&out)
-            .current_dir(util::tests_dir()),
-    );
-    if !opts.keep {
-        let _ = std::fs::remove_dir_all(&serve_root);
-    }
-    result
-}
-
-fn cli(args: &[&str]) -> Result<(), String> {
-    util::run(
-        Command::new(util::cargo())
-            .args(["run", "--release", "-q", "-p", "pypto-cli", "--bin", "pypto-viewer", "--"])
-            .args(args)
-            .current_dir(util::root()),
-    )
+    let args = vec!["--tasks".to_owned(), opts.tasks.to_string()];
+    util::bench_on_root("bench/dep-graph-scale.mjs", &serve_root, &args, "bench-graph-scale.json", opts.keep)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 //!    ms, native ms, dot ms, ratios, crossings and edge length ours / dot) and writes
 //!    `tests/artifacts/bench-layout.json`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use crate::{build, util};
@@ -97,10 +97,10 @@ pub fn run(opts: &Options) -> Result<(), String> {
         }
         None => args.push("--no-dot"),
     }
-    cli(&root, &args)?;
+    util::project_cli(&args)?;
     for n in &opts.sizes {
         let dir = work.join(format!("dag-{n}"));
-        cli(&root, &["manifest", &dir.to_string_lossy()])?;
+        util::project_cli(&["manifest", &dir.to_string_lossy()])?;
     }
 
     let serve_root = root.join("target").join("bench-dag-root");
@@ -115,24 +115,8 @@ pub fn run(opts: &Options) -> Result<(), String> {
     }
 
     util::step("bench-layout: running tests/bench/dep-graph-bench.mjs in headless Chromium");
-    let out = root.join("tests").join("artifacts").join("bench-layout.json");
-    let result = util::run(
-        Command::new("node")
-            .arg("bench/dep-graph-bench.mjs")
-            .arg("--root")
-            .arg(&serve_root)
-            .arg("--sizes")
-            .arg(&sizes)
-            .arg("--native")
-            .arg(&native_json)
-            .arg("--out")
-            .arg(&out)
-            .current_dir(util::tests_dir()),
-    );
-    if !opts.keep {
-        let _ = std::fs::remove_dir_all(&serve_root);
-    }
-    result
+    let args = vec!["--sizes".to_owned(), sizes, "--native".to_owned(), json_s];
+    util::bench_on_root("bench/dep-graph-bench.mjs", &serve_root, &args, "bench-layout.json", opts.keep)
 }
 
 /// `dot` on PATH, installing Debian's graphviz first when it is missing and this is root with
@@ -155,15 +139,6 @@ fn ensure_dot() -> bool {
     }
     println!("  ..  Graphviz `dot` not found (apt-get install graphviz): the dot columns are skipped");
     false
-}
-
-fn cli(root: &Path, args: &[&str]) -> Result<(), String> {
-    util::run(
-        Command::new(util::cargo())
-            .args(["run", "--release", "-q", "-p", "pypto-cli", "--bin", "pypto-viewer", "--"])
-            .args(args)
-            .current_dir(root),
-    )
 }
 
 #[cfg(test)]

@@ -96,6 +96,28 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
+/// Runs the project CLI (`pypto-viewer`, built in release) with `args`, from the repository
+/// root: the benches generate their captures and manifests with it.
+pub fn project_cli(args: &[&str]) -> Result<(), String> {
+    run(Command::new(cargo())
+        .args(["run", "--release", "-q", "-p", "pypto-cli", "--bin", "pypto-viewer", "--"])
+        .args(args)
+        .current_dir(root()))
+}
+
+/// Runs the browser bench `tests/<script>` (node: playwright-core and Debian Chromium,
+/// installed by `setup`) on the static root `serve_root` (`--root`), with `args`, writing
+/// `tests/artifacts/<out_name>` (`--out`); the root is removed after unless `keep`.
+pub fn bench_on_root(script: &str, serve_root: &Path, args: &[String], out_name: &str, keep: bool) -> Result<(), String> {
+    let out = tests_dir().join("artifacts").join(out_name);
+    let result =
+        run(Command::new("node").arg(script).arg("--root").arg(serve_root).args(args).arg("--out").arg(&out).current_dir(tests_dir()));
+    if !keep {
+        let _ = std::fs::remove_dir_all(serve_root);
+    }
+    result
+}
+
 /// Runs a command quietly and returns its trimmed stdout, or `None` if it can't run or fails.
 pub fn output(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program).args(args).stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
